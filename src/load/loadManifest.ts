@@ -1,0 +1,131 @@
+/**
+ * Stage 1, load: read a manifest file and parse its YAML, keeping enough of the syntax tree to
+ * point every later diagnostic at a line and column.
+ */
+import { readFile } from "node:fs/promises";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
+import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
+
+/** A parsed manifest: its plain JSON value plus a way back from a path to a source position. */
+export interface LoadedManifest {
+  /** Absolute path on disk. */
+  absPath: string;
+  /** Path shown to users and written in headers: relative to the project root, forward slashes. */
+  file: string;
+  /** The manifest as plain data (YAML aliases expanded, tags resolved by the core schema). */
+  value: unknown;
+  /** Source position of the node at `path` (or of its closest existing ancestor). */
+  locate(path: DocPath, at?: "key" | "value"): { line: number; col: number };
+}
+
+export type LoadResult = { ok: true; manifest: LoadedManifest } | { ok: false; diagnostics: Diagnostic[] };
+
+/** Upper bound on alias expansions, against "billion laughs" documents. */
+const MAX_ALIAS_COUNT = 100;
+
+export async function loadManifest(absPath: string, file: string): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await readFile(absPath, "utf8");
+  } catch (error) {
+    return { ok: false, diagnostics: [fileDiagnostic(file, "file-unreadable", `cannot read manifest: ${(error as Error).message}`)] };
+  }
+  return parseManifestText(text, absPath, file);
+}
+
+export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false });
+  const diagnostics: Diagnostic[] = [];
+  for (const error of doc.errors) {
+    const pos = lineCounter.linePos(error.pos[0]);
+    const code: DiagnosticCode = error.code === "DUPLICATE_KEY" ? "yaml-duplicate-key" : "yaml-syntax";
+    const message =
+      code === "yaml-duplicate-key"
+        ? "duplicate key: each key may appear once in a mapping (remove or rename one)"
+        : `YAML syntax error: ${firstLine(error.message)}`;
+    diagnostics.push({ severity: "error", code, message, file, line: pos.line, col: pos.col, path: "" });
+  }
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // The yaml package throws a ReferenceError when alias expansion exceeds maxAliasCount.
+    return {
+      ok: false,
+      diagnostics: [
+        {
+          ...fileDiagnostic(file, "yaml-aliases", `too many YAML alias expansions (limit ${MAX_ALIAS_COUNT}): ${firstLine((error as Error).message)}; write the repeated part out or use $ref: '#/defs/Name'`),
+          ...firstAliasPosition(doc, lineCounter),
+        },
+      ],
+    };
+  }
+
+  const locate = (path: DocPath, at: "key" | "value" = "value") => {
+    const offset = nodeOffset(doc, path, at);
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line, col: pos.col };
+  };
+  return { ok: true, manifest: { absPath, file, value, locate } };
+}
+
+function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
+  return { severity: "error", code, message, file, line: 1, col: 1, path: "" };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0]!.trim();
+}
+
+function firstAliasPosition(doc: Document, lineCounter: LineCounter): { line: number; col: number } {
+  let found = 0;
+  visit(doc, {
+    Alias(_key, node) {
+      found = node.range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  const pos = lineCounter.linePos(found);
+  return { line: pos.line, col: pos.col };
+}
+
+/** Offset of the node at `path`, or of its deepest existing ancestor when the path is missing. */
+function nodeOffset(doc: Document, path: DocPath, at: "key" | "value"): number {
+  let node: Node | null | undefined = doc.contents as Node | null;
+  let offset = node?.range?.[0] ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i]!;
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) return offset;
+      const key = pair.key as Node;
+      if (last && at === "key") return key.range?.[0] ?? offset;
+      node = pair.value as Node | null;
+      offset = node?.range?.[0] ?? key.range?.[0] ?? offset;
+    } else if (isSeq(node) && typeof segment === "number") {
+      const item = node.items[segment] as Node | undefined;
+      if (!item) return offset;
+      node = item;
+      offset = item.range?.[0] ?? offset;
+    } else {
+      return offset;
+    }
+  }
+  return offset;
+}
+
+/** Builds a diagnostic at `path` of a loaded manifest. */
+export function diagnosticAt(
+  manifest: LoadedManifest,
+  path: DocPath,
+  code: DiagnosticCode,
+  message: string,
+  options: { at?: "key" | "value"; severity?: "error" | "warning" } = {},
+): Diagnostic {
+  const { line, col } = manifest.locate(path, options.at);
+  return { severity: options.severity ?? "error", code, message, file: manifest.file, line, col, path: formatPath(path) };
+}

@@ -1,0 +1,224 @@
+/**
+ * Stage 3, build the normalized model from a validated manifest: wire JSON (with defs bundled),
+ * identifiers (with every clash reported), static resource contents.
+ */
+import { readFile, realpath } from "node:fs/promises";
+import * as path from "node:path";
+import type { Diagnostic, DocPath } from "../diagnostics.js";
+import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { isPlainObject } from "../validate/shape.js";
+import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
+import { bundleSchema, setOwn, type JsonSchema } from "./refs.js";
+import type { Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
+
+/** Names the generated types.ts declares itself. */
+export const BUILTIN_TYPE_NAMES = [
+  "ToolName", "ToolInputs", "ToolOutputs", "ResourceName", "ResourceUri", "ResourceTemplateName",
+  "ResourceTemplateVariables", "PromptName", "PromptArguments",
+];
+
+export async function buildModel(manifest: LoadedManifest): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
+  const diagnostics: Diagnostic[] = [];
+  const root = manifest.value as Record<string, unknown>;
+  const server = root.server as Record<string, Json>;
+  const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
+  const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
+
+  const types = new IdentifierScope(BUILTIN_TYPE_NAMES.map((n) => [n, `mcpgen's built-in type ${n}`]));
+  const members = new IdentifierScope();
+  const typeLoc = new Map<string, DocPath>();
+  const memberLoc = new Map<string, DocPath>();
+  const claimType = (id: string, owner: string, at: DocPath) => claim(types, typeLoc, id, owner, at, "TypeScript type name");
+  const claimMember = (candidate: string, owner: string, at: DocPath) => {
+    const id = RESERVED_CLIENT_MEMBERS.has(candidate) ? `${candidate}$` : candidate;
+    claim(members, memberLoc, id, owner, at, "client method name");
+    return id;
+  };
+  function claim(scope: IdentifierScope, locs: Map<string, DocPath>, id: string, owner: string, at: DocPath, what: string): void {
+    const previous = scope.claim(id, owner);
+    if (previous === undefined) {
+      locs.set(id, at);
+      return;
+    }
+    const where = locs.get(id);
+    const first = where ? ` (line ${manifest.locate(where).line})` : "";
+    diagnostics.push(diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`));
+  }
+
+  const schemaModel = (schema: JsonSchema, typeName: string, owner: string, at: DocPath): SchemaModel => {
+    const localTypeNames = new Map<string, string>();
+    if (isPlainObject(schema)) {
+      for (const container of ["$defs", "definitions"] as const) {
+        const local = schema[container];
+        if (!isPlainObject(local)) continue;
+        for (const key of Object.keys(local)) {
+          const id = typeName + toIdentifier(key, "pascal").replace(/\$$/, "");
+          claimType(id, `${owner} local ${container} entry "${key}"`, [...at, container, key]);
+          localTypeNames.set(`${container}/${key}`, id);
+        }
+      }
+    }
+    return { schema, typeName, localTypeNames };
+  };
+
+  const defModels = [...defs].map(([name, schema]) => {
+    const typeName = toIdentifier(name, "pascal");
+    claimType(typeName, `def "${name}"`, ["defs", name]);
+    return { name, typeName, schema: schema as JsonSchema };
+  });
+
+  const tools: ToolModel[] = list("tools").map((tool, i) => {
+    const name = tool.name as string;
+    const base = toIdentifier(name, "pascal");
+    const at: DocPath = ["tools", i, "name"];
+    claimType(`${base}Input`, `tool "${name}" (its input type)`, at);
+    const input = schemaModel(tool.inputSchema as JsonSchema, `${base}Input`, `tool "${name}"`, ["tools", i, "inputSchema"]);
+    let output: SchemaModel | undefined;
+    if (tool.outputSchema !== undefined) {
+      claimType(`${base}Output`, `tool "${name}" (its output type)`, at);
+      output = schemaModel(tool.outputSchema as JsonSchema, `${base}Output`, `tool "${name}"`, ["tools", i, "outputSchema"]);
+    }
+    const wire: JsonObject = {};
+    for (const [key, value] of Object.entries(tool)) {
+      if (key === "examples") continue;
+      setOwn(wire, key, key === "inputSchema" || key === "outputSchema" ? (bundleSchema(value as JsonSchema, defs) as Json) : value);
+    }
+    const examples = Array.isArray(tool.examples) ? (tool.examples as { arguments: Json; result?: Json }[]) : [];
+    return {
+      name,
+      ...optionalString("description", tool.description),
+      wire,
+      input,
+      ...(output ? { output } : {}),
+      methodName: claimMember(toIdentifier(name, "camel"), `tool "${name}"`, at),
+      examples,
+    };
+  });
+
+  const resources: ResourceModel[] = [];
+  for (const [i, resource] of list("resources").entries()) {
+    const name = resource.name as string;
+    const wire: JsonObject = {};
+    for (const [key, value] of Object.entries(resource)) if (key !== "text" && key !== "blob" && key !== "file") setOwn(wire, key, value);
+    let content: ResourceModel["content"];
+    if (typeof resource.text === "string") content = { text: resource.text };
+    else if (typeof resource.blob === "string") content = { blob: resource.blob };
+    else if (typeof resource.file === "string") {
+      const read = await readResourceFile(manifest, resource.file, resource.mimeType, ["resources", i, "file"]);
+      if ("diagnostic" in read) diagnostics.push(read.diagnostic);
+      else content = read.content;
+    }
+    resources.push({
+      name,
+      uri: resource.uri as string,
+      ...optionalString("description", resource.description),
+      wire,
+      ...(content ? { content } : {}),
+      readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
+    });
+  }
+
+  const resourceTemplates: ResourceTemplateModel[] = list("resourceTemplates").map((template, i) => {
+    const name = template.name as string;
+    const uriTemplate = template.uriTemplate as string;
+    const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
+    claimType(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);
+    return {
+      name,
+      uriTemplate,
+      ...optionalString("description", template.description),
+      wire: { ...template },
+      variables: [...uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!),
+      variablesTypeName,
+      readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
+    };
+  });
+
+  const prompts: PromptModel[] = list("prompts").map((prompt, i) => {
+    const name = prompt.name as string;
+    const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
+    claimType(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
+    const wire: JsonObject = {};
+    for (const [key, value] of Object.entries(prompt)) if (key !== "messages") setOwn(wire, key, value);
+    const args = Array.isArray(prompt.arguments) ? (prompt.arguments as Record<string, Json>[]) : [];
+    return {
+      name,
+      ...optionalString("description", prompt.description),
+      wire,
+      arguments: args.map((a) => ({ name: a.name as string, required: a.required === true, ...optionalString("description", a.description) })),
+      argumentsTypeName,
+      ...(Array.isArray(prompt.messages) ? { messages: prompt.messages as JsonObject[] } : {}),
+    };
+  });
+
+  const serverInfo: JsonObject = {};
+  for (const [key, value] of Object.entries(server)) if (key !== "instructions") setOwn(serverInfo, key, value);
+  const capabilities: JsonObject = {};
+  if (tools.length > 0) capabilities.tools = {};
+  if (resources.length + resourceTemplates.length > 0) capabilities.resources = {};
+  if (prompts.length > 0) capabilities.prompts = {};
+
+  if (diagnostics.length > 0) return { diagnostics };
+  return {
+    diagnostics,
+    model: {
+      manifestFile: manifest.file,
+      name: server.name as string,
+      serverInfo,
+      ...optionalString("instructions", server.instructions),
+      capabilities,
+      typePrefix: toIdentifier(server.name as string, "pascal"),
+      defs: defModels,
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+    },
+  };
+}
+
+function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
+  return (typeof value === "string" ? { [key]: value } : {}) as { [P in K]?: string };
+}
+
+const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|ld\+json|graphql|toml|sql)\b|[^;]*\+(json|xml|yaml)\b)/i;
+
+/** Reads a `file:` resource next to the manifest; never a path outside the manifest's folder. */
+async function readResourceFile(
+  manifest: LoadedManifest,
+  file: string,
+  mimeType: unknown,
+  at: DocPath,
+): Promise<{ content: { text: string } | { blob: string } } | { diagnostic: Diagnostic }> {
+  const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, "file-content", message) });
+  const dir = path.dirname(manifest.absPath);
+  if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
+  const target = path.resolve(dir, file);
+  let real: string;
+  let realDir: string;
+  try {
+    [real, realDir] = await Promise.all([realpath(target), realpath(dir)]);
+  } catch {
+    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to ${JSON.stringify(path.basename(dir) || ".")}, the manifest's folder)`);
+  }
+  const rel = path.relative(realDir, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(real);
+  } catch (error) {
+    return fail(`cannot read file ${JSON.stringify(file)}: ${(error as Error).message}`);
+  }
+  const textual = typeof mimeType === "string" ? TEXT_MIME.test(mimeType) : isUtf8Text(bytes);
+  return { content: textual ? { text: bytes.toString("utf8") } : { blob: bytes.toString("base64") } };
+}
+
+function isUtf8Text(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The normalized model: everything emitters need, decided once. Emitters read only this, never
+ * the YAML: identifiers are chosen, refs are resolved, wire JSON is built.
+ */
+import type { JsonSchema } from "./refs.js";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface ServerModel {
+  /** Manifest path relative to the project root (forward slashes), for headers and messages. */
+  manifestFile: string;
+  /** `server.name`: the output folder. */
+  name: string;
+  /** serverInfo on the wire (Implementation: name, version, title, ...). */
+  serverInfo: JsonObject;
+  instructions?: string;
+  capabilities: JsonObject;
+  /** PascalCase of the server name: `GiftServer`. */
+  typePrefix: string;
+  defs: DefModel[];
+  tools: ToolModel[];
+  resources: ResourceModel[];
+  resourceTemplates: ResourceTemplateModel[];
+  prompts: PromptModel[];
+}
+
+export interface DefModel {
+  name: string;
+  /** The TypeScript type name. */
+  typeName: string;
+  schema: JsonSchema;
+}
+
+/** A schema as written in the manifest (refs as `#/defs/X`), with the names of its own types. */
+export interface SchemaModel {
+  schema: JsonSchema;
+  typeName: string;
+  /** Type names for the schema's own `$defs`/`definitions` entries, keyed `$defs/Name`. */
+  localTypeNames: Map<string, string>;
+}
+
+export interface ToolModel {
+  name: string;
+  description?: string;
+  /** The tools/list entry, verbatim but with manifest defs bundled into each schema. */
+  wire: JsonObject;
+  input: SchemaModel;
+  output?: SchemaModel;
+  /** Client method name (camelCase). */
+  methodName: string;
+  examples: { arguments: Json; result?: Json }[];
+}
+
+export interface ResourceModel {
+  name: string;
+  uri: string;
+  description?: string;
+  wire: JsonObject;
+  /** Served from the manifest; absent when a handler serves it. */
+  content?: { text: string } | { blob: string };
+  /** Client reader method name: `readGiftCatalog`. */
+  readerName: string;
+}
+
+export interface ResourceTemplateModel {
+  name: string;
+  uriTemplate: string;
+  description?: string;
+  wire: JsonObject;
+  variables: string[];
+  variablesTypeName: string;
+  readerName: string;
+}
+
+export interface PromptModel {
+  name: string;
+  description?: string;
+  wire: JsonObject;
+  arguments: { name: string; required: boolean; description?: string }[];
+  argumentsTypeName: string;
+  /** Messages with `{{arg}}` placeholders; absent when a handler builds them. */
+  messages?: JsonObject[];
+}

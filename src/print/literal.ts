@@ -1,0 +1,103 @@
+/**
+ * The only paths from manifest text into generated code. Every string, key and JSON value that
+ * came from a manifest goes through one of these functions: nothing is ever concatenated raw.
+ */
+
+/**
+ * A TypeScript string literal for any string: JSON escaping plus U+2028/U+2029 (line terminators
+ * in older JavaScript parsers and in some tools) and `</` (harmless in .ts, but keeps generated
+ * text safe to inline in HTML). Lone surrogates come out as `\uXXXX` escapes via JSON.stringify.
+ */
+export function stringLiteral(value: string): string {
+  return JSON.stringify(value)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029")
+    .replace(/<\//g, "<\\/");
+}
+
+const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** True when `name` can be written bare as a property name (`{ name: 1 }`, `x.name`). */
+export function isIdentifierName(name: string): boolean {
+  return IDENTIFIER_NAME.test(name);
+}
+
+/**
+ * A property key for an object literal. `__proto__` is written computed (`["__proto__"]`), because
+ * a plain `__proto__: value` in an object literal sets the prototype instead of defining a key.
+ */
+export function propertyKey(name: string): string {
+  if (name === "__proto__") return `[${stringLiteral(name)}]`;
+  return isIdentifierName(name) ? name : stringLiteral(name);
+}
+
+/** A property key in a type (interface or type literal): quoted unless it is an identifier. */
+export function typePropertyKey(name: string): string {
+  return isIdentifierName(name) ? name : stringLiteral(name);
+}
+
+/**
+ * A JavaScript expression that evaluates to exactly `value` (plain JSON data), pretty-printed with
+ * two-space indentation starting at `indent`. Keys go through propertyKey, strings through
+ * stringLiteral.
+ */
+export function jsonLiteral(value: unknown, indent = ""): string {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return stringLiteral(value);
+    case "number":
+      if (!Number.isFinite(value)) throw new Error(`not JSON: ${String(value)}`);
+      return Object.is(value, -0) ? "0" : String(value);
+    case "boolean":
+      return String(value);
+    case "object": {
+      const inner = indent + "  ";
+      if (Array.isArray(value)) {
+        if (value.length === 0) return "[]";
+        return `[\n${value.map((v) => inner + jsonLiteral(v, inner)).join(",\n")},\n${indent}]`;
+      }
+      const entries = Object.entries(value as Record<string, unknown>);
+      if (entries.length === 0) return "{}";
+      return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${jsonLiteral(v, inner)}`).join(",\n")},\n${indent}}`;
+    }
+    default:
+      throw new Error(`not JSON: ${typeof value}`);
+  }
+}
+
+/** A TypeScript literal type for a JSON value (`"a"`, `1`, `{ "k": true }`). */
+export function jsonLiteralType(value: unknown): string {
+  if (value === null) return "null";
+  if (typeof value === "string") return stringLiteral(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `readonly [${value.map(jsonLiteralType).join(", ")}]`;
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return `{ ${entries.map(([k, v]) => `${typePropertyKey(k)}: ${jsonLiteralType(v)}`).join("; ")} }`;
+  }
+  return "unknown";
+}
+
+/**
+ * Text for a JSDoc block. `*\/` would close the comment early, so it is broken up; every line
+ * terminator (including U+2028/U+2029) starts a new ` * ` line.
+ */
+export function docComment(lines: readonly string[], indent = ""): string {
+  const text = lines
+    .filter((l) => l.length > 0)
+    .join("\n\n")
+    .replace(/\*\//g, "*\\/")
+    .replace(/\r\n?|[\u2028\u2029]/g, "\n")
+    // NUL and other C0 controls are legal in comments but confuse editors and diff tools.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (text === "") return "";
+  const body = text.split("\n");
+  if (body.length === 1) return `${indent}/** ${body[0]} */\n`;
+  return `${indent}/**\n${body.map((l) => (l === "" ? `${indent} *` : `${indent} * ${l}`)).join("\n")}\n${indent} */\n`;
+}
+
+/** Stable JSON text for fixtures: two-space indent, trailing newline. */
+export function jsonFile(value: unknown): string {
+  return JSON.stringify(value, null, 2) + "\n";
+}

@@ -1,0 +1,317 @@
+/**
+ * The generated server's engine: answers MCP requests from a ServerDefinition and the user's
+ * handlers, on the official SDK's low-level Server, so list answers are the manifest's JSON as is.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
+import { ErrorCodes, ToolError, rpcError } from "./errors.js";
+import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
+import { SchemaValidators } from "./validation.js";
+
+/** What every handler gets besides its arguments. */
+export interface RequestContext {
+  /** Aborted when the client cancels the request or the connection closes. */
+  signal: AbortSignal;
+  /** The JSON-RPC id of the request being answered. */
+  requestId: string | number;
+  /** The transport's session, for Streamable HTTP with sessions. */
+  sessionId?: string;
+  /** The request's `params._meta`, if any (progressToken and vendor keys). */
+  meta?: JsonObject;
+}
+
+export interface ToolContext extends RequestContext {
+  /** The tool's MCP name. */
+  tool: string;
+}
+
+export interface ResourceContext extends RequestContext {
+  /** The URI being read. */
+  uri: string;
+}
+
+export type PromptContext = RequestContext;
+
+/** A resource handler answers the text, `{ blob: base64 }`, or a full ReadResourceResult. */
+export type ResourceHandlerResult = string | { blob: string } | ReadResourceResult;
+
+/** A tool without outputSchema answers a string (one text block) or a full CallToolResult. */
+export type ToolTextResult = string | CallToolResult;
+
+type Awaitable<T> = T | Promise<T>;
+type AnyFunction = (...args: never[]) => Awaitable<unknown>;
+
+/** The untyped view of the generated `Handlers` type. */
+export interface RuntimeHandlers {
+  tools?: { [name: string]: AnyFunction };
+  resources?: { [name: string]: AnyFunction };
+  resourceTemplates?: { [name: string]: AnyFunction };
+  prompts?: { [name: string]: AnyFunction };
+}
+
+export interface ServerOptions {
+  /**
+   * How arguments that break a tool's inputSchema are answered: `"tool-error"` (default) is a
+   * result with `isError: true` that the model can read and correct, as MCP 2025-11-25 advises;
+   * `"protocol-error"` is a JSON-RPC error -32602 with the same message.
+   */
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Where unexpected handler failures are reported. Default: a line on stderr. */
+  onError?: (error: unknown, context: { method: string; name?: string }) => void;
+}
+
+interface TemplateEntry {
+  template: WireTemplateWithMatcher;
+}
+type WireTemplateWithMatcher = { name: string; matcher: UriTemplate };
+
+/**
+ * Builds the SDK Server for a manifest. Every MCP method the manifest serves goes through
+ * `fallbackRequestHandler`, so request params are checked here and answered with -32602 in words
+ * (the SDK's own schema parse would answer -32603 with a zod dump).
+ */
+export function createManifestServer(definition: ServerDefinition, handlers: RuntimeHandlers, options: ServerOptions = {}): Server {
+  const server = new Server(definition.serverInfo, {
+    capabilities: definition.capabilities,
+    ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
+  });
+  const engine = new Engine(definition, handlers, options);
+  server.fallbackRequestHandler = (request, extra) =>
+    engine.handle(request, {
+      signal: extra.signal,
+      requestId: extra.requestId,
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      ...(extra._meta === undefined ? {} : { meta: extra._meta as JsonObject }),
+    }) as never;
+  return server;
+}
+
+class Engine {
+  private readonly validators = new SchemaValidators();
+  private readonly tools = new Map<string, WireTool>();
+  private readonly resources = new Map<string, { name: string; mimeType?: string; content?: StaticContent }>();
+  private readonly templates: TemplateEntry[] = [];
+  private readonly prompts = new Map<string, { prompt: WirePrompt; messages?: readonly JsonObject[] }>();
+  private readonly lists: { tools: object; resources: object; resourceTemplates: object; prompts: object };
+  private readonly onError: NonNullable<ServerOptions["onError"]>;
+
+  constructor(
+    private readonly definition: ServerDefinition,
+    private readonly handlers: RuntimeHandlers,
+    private readonly options: ServerOptions,
+  ) {
+    for (const tool of definition.tools) this.tools.set(tool.name, tool);
+    for (const { resource, content } of definition.resources) {
+      this.resources.set(resource.uri, { name: resource.name, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...(content === undefined ? {} : { content }) });
+    }
+    for (const t of definition.resourceTemplates) this.templates.push({ template: { name: t.name, matcher: parseUriTemplate(t.uriTemplate) } });
+    for (const entry of definition.prompts) this.prompts.set(entry.prompt.name, entry);
+    this.lists = {
+      tools: deepFreeze({ tools: definition.tools }),
+      resources: deepFreeze({ resources: definition.resources.map((r) => r.resource) }),
+      resourceTemplates: deepFreeze({ resourceTemplates: definition.resourceTemplates }),
+      prompts: deepFreeze({ prompts: definition.prompts.map((p) => p.prompt) }),
+    };
+    this.onError = options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error));
+  }
+
+  async handle(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+    const caps = this.definition.capabilities;
+    const params = request.params ?? {};
+    switch (request.method) {
+      case "tools/list":
+        if (!caps.tools) break;
+        checkCursor(params);
+        return this.lists.tools;
+      case "tools/call":
+        if (!caps.tools) break;
+        return this.callTool(params, ctx);
+      case "resources/list":
+        if (!caps.resources) break;
+        checkCursor(params);
+        return this.lists.resources;
+      case "resources/templates/list":
+        if (!caps.resources) break;
+        checkCursor(params);
+        return this.lists.resourceTemplates;
+      case "resources/read":
+        if (!caps.resources) break;
+        return this.readResource(params, ctx);
+      case "prompts/list":
+        if (!caps.prompts) break;
+        checkCursor(params);
+        return this.lists.prompts;
+      case "prompts/get":
+        if (!caps.prompts) break;
+        return this.getPrompt(params, ctx);
+    }
+    throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+  }
+
+  private async callTool(params: JsonObject, base: RequestContext): Promise<CallToolResult> {
+    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
+    const name = params.name;
+    const tool = this.tools.get(name);
+    if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
+
+    const problems = this.validators.check(tool.inputSchema, args);
+    if (problems !== undefined) {
+      const message = `Invalid arguments for tool ${name}: ${problems}`;
+      if (this.options.invalidArguments === "protocol-error") throw rpcError(ErrorCodes.InvalidParams, message);
+      return errorResult(message);
+    }
+    const handler = ownFunction(this.handlers.tools, name);
+    if (!handler) return errorResult(`Tool ${name} has no handler on this server`);
+
+    let output: unknown;
+    try {
+      output = await (handler as (a: unknown, c: ToolContext) => unknown)(args, { ...base, tool: name });
+    } catch (error) {
+      if (error instanceof ToolError) return errorResult(error.message);
+      this.onError(error, { method: "tools/call", name });
+      return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+
+    if (tool.outputSchema !== undefined) {
+      const outputProblems = isObject(output) ? this.validators.check(tool.outputSchema, output) : "Output must be an object";
+      if (outputProblems !== undefined) {
+        const message = `Tool ${name} returned output that does not match its outputSchema: ${outputProblems}`;
+        this.onError(new Error(message), { method: "tools/call", name });
+        return errorResult(message);
+      }
+      return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output as JsonObject };
+    }
+    if (typeof output === "string") return { content: [{ type: "text", text: output }] };
+    if (isObject(output) && Array.isArray(output.content)) return output as CallToolResult;
+    const message = `Tool ${name} returned neither a string nor a CallToolResult`;
+    this.onError(new Error(message), { method: "tools/call", name });
+    return errorResult(message);
+  }
+
+  private async readResource(params: JsonObject, base: RequestContext): Promise<ReadResourceResult> {
+    if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("resources/read", params, "'uri' (string)"));
+    const uri = params.uri;
+    const ctx: ResourceContext = { ...base, uri };
+    const resource = this.resources.get(uri);
+    if (resource) {
+      if (resource.content) return { contents: [{ uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...resource.content }] };
+      const handler = ownFunction(this.handlers.resources, resource.name);
+      return this.runResourceHandler(handler, [ctx], uri, resource.mimeType, resource.name);
+    }
+    for (const { template } of this.templates) {
+      const variables = template.matcher.match(uri);
+      if (!variables) continue;
+      const wire = this.definition.resourceTemplates.find((t) => t.name === template.name);
+      const handler = ownFunction(this.handlers.resourceTemplates, template.name);
+      return this.runResourceHandler(handler, [variables, ctx], uri, wire?.mimeType, template.name);
+    }
+    throw rpcError(ErrorCodes.ResourceNotFound, "Resource not found", { uri });
+  }
+
+  private async runResourceHandler(handler: AnyFunction | undefined, args: unknown[], uri: string, mimeType: string | undefined, name: string): Promise<ReadResourceResult> {
+    if (!handler) throw rpcError(ErrorCodes.InternalError, `Resource ${name} has no handler on this server`);
+    let result: unknown;
+    try {
+      result = await (handler as (...a: unknown[]) => unknown)(...args);
+    } catch (error) {
+      throw this.passThrough(error, "resources/read", name);
+    }
+    const mime = mimeType === undefined ? {} : { mimeType };
+    if (typeof result === "string") return { contents: [{ uri, ...mime, text: result }] };
+    if (isObject(result) && Array.isArray(result.contents)) return result as ReadResourceResult;
+    if (isObject(result) && typeof result.blob === "string") return { contents: [{ uri, ...mime, blob: result.blob }] };
+    this.onError(new Error(`handler returned ${typeof result}`), { method: "resources/read", name });
+    throw rpcError(ErrorCodes.InternalError, `Resource ${name}: the handler returned neither text, { blob } nor a ReadResourceResult`);
+  }
+
+  private async getPrompt(params: JsonObject, base: RequestContext): Promise<GetPromptResult> {
+    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
+    const name = params.name;
+    const entry = this.prompts.get(name);
+    if (!entry) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of prompts/get must be an object of strings`);
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== "string") throw rpcError(ErrorCodes.InvalidParams, `Argument '${key}' of prompt ${name} must be a string`);
+    }
+    for (const argument of entry.prompt.arguments ?? []) {
+      if (argument.required && !Object.hasOwn(args, argument.name)) throw rpcError(ErrorCodes.InvalidParams, `Missing required argument '${argument.name}' for prompt ${name}`);
+    }
+    const values = args as Record<string, string>;
+    if (entry.messages) {
+      const description = entry.prompt.description;
+      return {
+        ...(typeof description === "string" ? { description } : {}),
+        messages: entry.messages.map((m) => fillPlaceholders(m, values)) as GetPromptResult["messages"],
+      };
+    }
+    const handler = ownFunction(this.handlers.prompts, name);
+    if (!handler) throw rpcError(ErrorCodes.InternalError, `Prompt ${name} has no handler on this server`);
+    let result: unknown;
+    try {
+      result = await (handler as (a: unknown, c: PromptContext) => unknown)(values, base);
+    } catch (error) {
+      throw this.passThrough(error, "prompts/get", name);
+    }
+    if (isObject(result) && Array.isArray(result.messages)) return result as GetPromptResult;
+    this.onError(new Error(`handler returned ${typeof result}`), { method: "prompts/get", name });
+    throw rpcError(ErrorCodes.InternalError, `Prompt ${name}: the handler did not return a GetPromptResult ({ messages: [...] })`);
+  }
+
+  /** Errors that carry a JSON-RPC code go out as they are; anything else is logged and is -32603. */
+  private passThrough(error: unknown, method: string, name: string): Error {
+    if (isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === "string") return error as unknown as Error;
+    this.onError(error, { method, name });
+    return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A handler the user defined on the object itself, never one inherited from Object.prototype. */
+function ownFunction(table: { [name: string]: AnyFunction } | undefined, name: string): AnyFunction | undefined {
+  if (!table || !Object.hasOwn(table, name)) return undefined;
+  const fn = table[name];
+  return typeof fn === "function" ? fn : undefined;
+}
+
+/** The seed's classic mistake (`tool`/`args` instead of `name`/`arguments`) gets named. */
+function expectedFields(method: string, params: JsonObject, expected: string): string {
+  const got = Object.keys(params).filter((k) => k !== "_meta");
+  return `Invalid params for ${method}: expected ${expected}; got ${got.length ? got.map((k) => `'${k}'`).join(", ") : "no fields"}`;
+}
+
+function checkCursor(params: JsonObject): void {
+  // This server sends every item in one page, so it never hands out a cursor to come back with.
+  if (params.cursor !== undefined && params.cursor !== null) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: this server returns every item in one page");
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
+
+/** Fills `{{name}}` in the text of a prompt message (text blocks and embedded text resources). */
+function fillPlaceholders(message: JsonObject, values: Record<string, string>): JsonObject {
+  const fill = (text: string) => text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : ""));
+  const content = message.content as JsonObject;
+  if (content.type === "text" && typeof content.text === "string") return { ...message, content: { ...content, text: fill(content.text) } };
+  if (content.type === "resource" && isObject(content.resource) && typeof content.resource.text === "string") {
+    return { ...message, content: { ...content, resource: { ...content.resource, text: fill(content.resource.text) } } };
+  }
+  return message;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}

@@ -1,0 +1,74 @@
+/**
+ * JSON Schema validation shared by the generated server (arguments, outputs), the generated
+ * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/** True when a schema declares draft-07; MCP 2025-11-25 schemas default to 2020-12 otherwise. */
+export function isDraft07(schema: unknown): boolean {
+  return typeof schema === "object" && schema !== null && typeof (schema as { $schema?: unknown }).$schema === "string" && DRAFT_07.test((schema as { $schema: string }).$schema);
+}
+
+/**
+ * An ajv for one dialect. `format` is an annotation in 2020-12 (not asserted by default), so
+ * formats are not validated: unknown formats never break a server. Unknown keywords are allowed
+ * because real-world schemas carry vendor extensions.
+ */
+export function createAjv(draft07: boolean): Ajv {
+  const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+  return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
+}
+
+/** Compiles validators on first use and keeps them; one instance per server or client. */
+export class SchemaValidators {
+  private readonly cache = new Map<object, ValidateFunction>();
+  private ajv07: Ajv | undefined;
+  private ajv2020: Ajv | undefined;
+
+  validator(schema: object): ValidateFunction {
+    let fn = this.cache.get(schema);
+    if (fn === undefined) {
+      const ajv = isDraft07(schema) ? (this.ajv07 ??= createAjv(true)) : (this.ajv2020 ??= createAjv(false));
+      fn = ajv.compile(schema);
+      this.cache.set(schema, fn);
+    }
+    return fn;
+  }
+
+  /** Undefined when `value` matches `schema`, else the problems in words. */
+  check(schema: object, value: unknown): string | undefined {
+    const fn = this.validator(schema);
+    return fn(value) ? undefined : describeErrors(fn.errors);
+  }
+}
+
+/** At most this many problems are listed in one message. */
+const MAX_LISTED = 5;
+
+/** Ajv errors in words: `Missing required property 'budget'; Property 'tags[0]' must be string`. */
+export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  const list = (errors ?? []).filter((e) => e.keyword !== "if");
+  const messages = [...new Set(list.map(describeError))];
+  const shown = messages.slice(0, MAX_LISTED).join("; ");
+  return messages.length > MAX_LISTED ? `${shown}; and ${messages.length - MAX_LISTED} more` : shown;
+}
+
+function describeError(error: ErrorObject): string {
+  const at = error.instancePath === "" ? [] : error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === "required") return `Missing required property '${propertyPath([...at, String(params.missingProperty)])}'`;
+  if (error.keyword === "additionalProperties") return `Unknown property '${propertyPath([...at, String(params.additionalProperty)])}'`;
+  let message = error.message ?? "is invalid";
+  if (error.keyword === "enum" && Array.isArray(params.allowedValues)) message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  return at.length === 0 ? `Arguments ${message}` : `Property '${propertyPath(at)}' ${message}`;
+}
+
+/** `["gifts", "0", "name"]` -> `gifts[0].name`. */
+function propertyPath(segments: readonly string[]): string {
+  let out = "";
+  for (const s of segments) out += /^\d+$/.test(s) ? `[${s}]` : out === "" ? s : `.${s}`;
+  return out;
+}

@@ -1,0 +1,193 @@
+/**
+ * Field tables: what each manifest object may contain. Field names are MCP 2025-11-25's wire
+ * names, so a real server's tools/list entry can be pasted in as it is.
+ */
+
+export type FieldSpec =
+  | { kind: "string"; pattern?: RegExp; patternHint?: string; oneOf?: readonly string[]; required?: boolean; doc?: string }
+  | { kind: "boolean"; required?: boolean }
+  | { kind: "number"; min?: number; max?: number; required?: boolean }
+  /** Any JSON value; `object: true` requires a mapping. Contents are not checked here. */
+  | { kind: "json"; object?: boolean; required?: boolean }
+  | { kind: "record"; fields: Record<string, FieldSpec>; required?: boolean }
+  | { kind: "list"; item: FieldSpec; required?: boolean }
+  | { kind: "stringList"; required?: boolean }
+  /** A JSON Schema; checked by the schema stage. */
+  | { kind: "schema"; required?: boolean }
+  /** A content block, discriminated by `type`. */
+  | { kind: "content"; required?: boolean };
+
+const meta: FieldSpec = { kind: "json", object: true };
+
+const icon: FieldSpec = {
+  kind: "record",
+  fields: {
+    src: { kind: "string", required: true },
+    mimeType: { kind: "string" },
+    sizes: { kind: "stringList" },
+    theme: { kind: "string", oneOf: ["light", "dark"] },
+  },
+};
+const icons: FieldSpec = { kind: "list", item: icon };
+
+/** Annotations on resources, templates and content blocks. */
+export const annotations: FieldSpec = {
+  kind: "record",
+  fields: {
+    audience: { kind: "list", item: { kind: "string", oneOf: ["user", "assistant"] } },
+    priority: { kind: "number", min: 0, max: 1 },
+    lastModified: { kind: "string" },
+  },
+};
+
+export const SERVER_NAME = /^[a-z0-9][a-z0-9-]*$/;
+export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+
+export const serverFields: Record<string, FieldSpec> = {
+  name: {
+    kind: "string",
+    required: true,
+    pattern: SERVER_NAME,
+    patternHint: "lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)",
+  },
+  version: { kind: "string", required: true },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  websiteUrl: { kind: "string" },
+  icons,
+  instructions: { kind: "string" },
+};
+
+export const toolFields: Record<string, FieldSpec> = {
+  name: {
+    kind: "string",
+    required: true,
+    pattern: TOOL_NAME,
+    patternHint: "1 to 128 characters among A-Z a-z 0-9 _ - . (MCP 2025-11-25 tool names)",
+  },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  inputSchema: { kind: "schema", required: true },
+  outputSchema: { kind: "schema" },
+  annotations: {
+    kind: "record",
+    fields: {
+      title: { kind: "string" },
+      readOnlyHint: { kind: "boolean" },
+      destructiveHint: { kind: "boolean" },
+      idempotentHint: { kind: "boolean" },
+      openWorldHint: { kind: "boolean" },
+    },
+  },
+  execution: { kind: "record", fields: { taskSupport: { kind: "string", oneOf: ["forbidden", "optional", "required"] } } },
+  icons,
+  _meta: meta,
+  examples: {
+    kind: "list",
+    item: { kind: "record", fields: { arguments: { kind: "json", object: true, required: true }, result: { kind: "json" } } },
+  },
+};
+
+export const resourceFields: Record<string, FieldSpec> = {
+  uri: { kind: "string", required: true },
+  name: { kind: "string", required: true },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  mimeType: { kind: "string" },
+  size: { kind: "number", min: 0 },
+  annotations,
+  icons,
+  _meta: meta,
+  text: { kind: "string" },
+  blob: { kind: "string" },
+  file: { kind: "string" },
+};
+
+export const resourceTemplateFields: Record<string, FieldSpec> = {
+  uriTemplate: { kind: "string", required: true },
+  name: { kind: "string", required: true },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  mimeType: { kind: "string" },
+  annotations,
+  icons,
+  _meta: meta,
+};
+
+export const promptFields: Record<string, FieldSpec> = {
+  name: { kind: "string", required: true },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  arguments: {
+    kind: "list",
+    item: {
+      kind: "record",
+      fields: {
+        name: { kind: "string", required: true, pattern: /^.+$/s, patternHint: "a non-empty string" },
+        title: { kind: "string" },
+        description: { kind: "string" },
+        required: { kind: "boolean" },
+      },
+    },
+  },
+  icons,
+  _meta: meta,
+  messages: {
+    kind: "list",
+    item: {
+      kind: "record",
+      fields: {
+        role: { kind: "string", required: true, oneOf: ["user", "assistant"] },
+        content: { kind: "content", required: true },
+      },
+    },
+  },
+};
+
+const blockCommon: Record<string, FieldSpec> = { annotations, _meta: meta };
+
+/** Content blocks (MCP ContentBlock), keyed by their `type`. */
+export const contentFields: Record<string, Record<string, FieldSpec>> = {
+  text: { type: { kind: "string", required: true }, text: { kind: "string", required: true }, ...blockCommon },
+  image: {
+    type: { kind: "string", required: true },
+    data: { kind: "string", required: true },
+    mimeType: { kind: "string", required: true },
+    ...blockCommon,
+  },
+  audio: {
+    type: { kind: "string", required: true },
+    data: { kind: "string", required: true },
+    mimeType: { kind: "string", required: true },
+    ...blockCommon,
+  },
+  resource_link: {
+    type: { kind: "string", required: true },
+    ...Object.fromEntries(Object.entries(resourceFields).filter(([k]) => !["text", "blob", "file"].includes(k))),
+  },
+  resource: {
+    type: { kind: "string", required: true },
+    resource: {
+      kind: "record",
+      required: true,
+      fields: {
+        uri: { kind: "string", required: true },
+        mimeType: { kind: "string" },
+        text: { kind: "string" },
+        blob: { kind: "string" },
+        _meta: meta,
+      },
+    },
+    ...blockCommon,
+  },
+};
+
+export const manifestFields: Record<string, FieldSpec> = {
+  server: { kind: "record", required: true, fields: serverFields },
+  defs: { kind: "json", object: true },
+  tools: { kind: "list", item: { kind: "record", fields: toolFields } },
+  resources: { kind: "list", item: { kind: "record", fields: resourceFields } },
+  resourceTemplates: { kind: "list", item: { kind: "record", fields: resourceTemplateFields } },
+  prompts: { kind: "list", item: { kind: "record", fields: promptFields } },
+};

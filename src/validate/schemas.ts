@@ -1,0 +1,149 @@
+/**
+ * Stage 2b, validate the JSON Schemas: MCP's object rule for tool schemas, `$ref` targets, the
+ * JSON Schema meta-schema, compilability, and tool examples against their schemas.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Diagnostic, DocPath } from "../diagnostics.js";
+import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
+import { isPlainObject } from "./shape.js";
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+
+/** One ajv per dialect, configured as the generated server configures its own. */
+function makeAjv(draft07: boolean): Ajv {
+  const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+  return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
+}
+
+export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const root = manifest.value as Record<string, unknown>;
+  const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
+  const ajv = { draft07: makeAjv(true), draft2020: makeAjv(false) };
+  const report = (path: DocPath, code: Diagnostic["code"], message: string) => out.push(diagnosticAt(manifest, path, code, message));
+
+  for (const [name, def] of defs) {
+    const path = ["defs", name];
+    if (!isPlainObject(def) && typeof def !== "boolean") {
+      report(path, "invalid-type", `def \`${name}\` must be a JSON Schema (a mapping)`);
+      continue;
+    }
+    checkRefs(def, path, defs, report, true);
+    metaValidate(ajv.draft2020, def, path, report);
+  }
+
+  const tools = Array.isArray(root.tools) ? root.tools : [];
+  tools.forEach((tool, i) => {
+    if (!isPlainObject(tool)) return;
+    const validators: Partial<Record<"inputSchema" | "outputSchema", ValidateFunction>> = {};
+    for (const key of ["inputSchema", "outputSchema"] as const) {
+      const schema = tool[key];
+      if (!isPlainObject(schema)) continue;
+      const path = ["tools", i, key];
+      if (schema.type !== "object") {
+        report(schema.type === undefined ? path : [...path, "type"], "schema-not-object", key === "inputSchema"
+          ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
+          : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
+      }
+      const before = out.length;
+      checkRefs(schema, path, defs, report, false);
+      const draft07 = typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema);
+      const instance = draft07 ? ajv.draft07 : ajv.draft2020;
+      metaValidate(instance, schema, path, report);
+      if (out.length > before) continue;
+      try {
+        validators[key] = instance.compile(bundleSchema(schema, defs) as object);
+      } catch (error) {
+        report(path, "invalid-schema", `${key} does not compile: ${(error as Error).message}`);
+      }
+    }
+    if (Array.isArray(tool.examples)) {
+      tool.examples.forEach((example, j) => {
+        if (!isPlainObject(example)) return;
+        const path = ["tools", i, "examples", j];
+        if (validators.inputSchema && example.arguments !== undefined && !validators.inputSchema(example.arguments)) {
+          report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${describeErrors(validators.inputSchema.errors)}`);
+        }
+        if (example.result === undefined) return;
+        if (tool.outputSchema !== undefined) {
+          if (validators.outputSchema && !validators.outputSchema(example.result)) {
+            report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${describeErrors(validators.outputSchema.errors)}`);
+          }
+        } else if (typeof example.result !== "string" && !(isPlainObject(example.result) && Array.isArray(example.result.content))) {
+          report([...path, "result"], "invalid-example", "example result of a tool without outputSchema is a string (one text block) or a CallToolResult with `content`");
+        }
+      });
+    }
+  });
+  return out;
+}
+
+/** Every `$ref` must name a manifest def or one of the schema's own `$defs`. */
+function checkRefs(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: (p: DocPath, c: Diagnostic["code"], m: string) => void, inDef: boolean): void {
+  const local = isPlainObject(schema) ? schema : {};
+  forEachSchema(schema, (node, path) => {
+    if (node.$ref === undefined) return;
+    const at = [...base, ...path, "$ref"];
+    if (typeof node.$ref !== "string") return report(at, "invalid-schema", "$ref must be a string");
+    const target = classifyRef(node.$ref);
+    switch (target.kind) {
+      case "def":
+        if (!defs.has(target.name)) {
+          const known = [...defs.keys()];
+          report(at, "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names no def; ${known.length ? `declared defs: ${known.join(", ")}` : "declare it under `defs:` at the top of the manifest"}`);
+        }
+        return;
+      case "local": {
+        if (inDef) return report(at, "unsupported-ref", `inside \`defs:\`, refer to other defs with $ref: '#/defs/${target.name}'`);
+        const container = local[target.container];
+        if (!isPlainObject(container) || !Object.hasOwn(container, target.name)) {
+          report(at, "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names nothing in this schema's ${target.container}`);
+        }
+        return;
+      }
+      case "root":
+        if (inDef) report(at, "unsupported-ref", "inside `defs:`, '#' is ambiguous; refer to the def itself with $ref: '#/defs/<Name>'");
+        return;
+      case "unsupported":
+        return report(at, "unsupported-ref", `$ref ${JSON.stringify(node.$ref)} is not supported: ${target.reason}`);
+    }
+  });
+  if (!inDef && isPlainObject(schema) && isPlainObject(schema.$defs)) {
+    for (const name of Object.keys(schema.$defs)) {
+      if (defs.has(name)) report([...base, "$defs", name], "invalid-schema", `local $defs entry \`${name}\` has the name of a manifest def, which is bundled under $defs on the wire; rename one of them`);
+    }
+  }
+}
+
+/** Checks a schema against its dialect's meta-schema and reports each problem where it is. */
+function metaValidate(ajv: Ajv, schema: JsonSchema, base: DocPath, report: (p: DocPath, c: Diagnostic["code"], m: string) => void): void {
+  const probe = isPlainObject(schema) ? { ...schema } : schema;
+  if (isPlainObject(probe)) delete probe.$schema;
+  if (ajv.validateSchema(probe as object)) return;
+  const seen = new Set<string>();
+  for (const error of ajv.errors ?? []) {
+    if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "oneOf") continue;
+    const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const where = [...base, ...path];
+    const key = `${path.join("/")}:${error.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+    report(where, "invalid-schema", `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`);
+  }
+}
+
+/** Ajv errors as `Missing required property 'budget'; Property 'x' must be number`. */
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).slice(0, 5).map(describeError).join("; ");
+}
+
+function describeError(error: ErrorObject): string {
+  const at = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const prop = (segments: string[]) => segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
+  if (error.keyword === "required") return `Missing required property '${prop([...at, (error.params as { missingProperty: string }).missingProperty])}'`;
+  if (error.keyword === "additionalProperties") return `Unknown property '${prop([...at, (error.params as { additionalProperty: string }).additionalProperty])}'`;
+  return at.length === 0 ? `Value ${error.message}` : `Property '${prop(at)}' ${error.message}`;
+}

@@ -1,0 +1,201 @@
+/**
+ * Stage 2a, validate the manifest's shape: required fields, types, unknown fields, name rules and
+ * duplicates. Every problem is collected; nothing stops at the first.
+ */
+import type { Diagnostic, DocPath } from "../diagnostics.js";
+import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { contentFields, DEF_NAME, manifestFields, type FieldSpec } from "./fields.js";
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function validateShape(manifest: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") =>
+    out.push(diagnosticAt(manifest, path, code, message, { at }));
+
+  const root = manifest.value;
+  if (!isPlainObject(root)) {
+    report([], "not-a-mapping", "a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`");
+    return out;
+  }
+  checkRecord(root, manifestFields, [], "the manifest", report);
+
+  if (isPlainObject(root.defs)) {
+    for (const name of Object.keys(root.defs)) {
+      if (!DEF_NAME.test(name)) {
+        report(["defs", name], "invalid-name", `def name ${JSON.stringify(name)} must match ${DEF_NAME.source} (it becomes a TypeScript type name and a $ref target)`, "key");
+      }
+    }
+  }
+  checkUnique(root.tools, "name", "tool", ["tools"], report);
+  checkUnique(root.resources, "name", "resource", ["resources"], report);
+  checkUnique(root.resources, "uri", "resource", ["resources"], report);
+  checkUnique(root.resourceTemplates, "name", "resource template", ["resourceTemplates"], report);
+  checkUnique(root.resourceTemplates, "uriTemplate", "resource template", ["resourceTemplates"], report);
+  checkUnique(root.prompts, "name", "prompt", ["prompts"], report);
+
+  if (Array.isArray(root.resources)) {
+    root.resources.forEach((resource, i) => {
+      if (!isPlainObject(resource)) return;
+      const sources = ["text", "blob", "file"].filter((k) => resource[k] !== undefined);
+      if (sources.length > 1) {
+        report(["resources", i, sources[1]!], "invalid-value", `a resource has at most one of text, blob and file (found ${sources.join(", ")}); keep one, or none to serve it from a handler`, "key");
+      }
+      if (typeof resource.blob === "string" && !isBase64(resource.blob)) {
+        report(["resources", i, "blob"], "invalid-value", "blob must be base64 (RFC 4648, with padding); use text for plain text or file for a file next to the manifest");
+      }
+    });
+  }
+  if (Array.isArray(root.prompts)) {
+    root.prompts.forEach((prompt, i) => {
+      if (isPlainObject(prompt)) checkUnique(prompt.arguments, "name", "argument", ["prompts", i, "arguments"], report);
+    });
+  }
+  return out;
+}
+
+type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") => void;
+
+function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report): void {
+  for (const [key, spec] of Object.entries(fields)) {
+    if (spec.required && value[key] === undefined) {
+      report(path, "missing-field", `${what} needs a \`${key}\` field`);
+    }
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (spec === undefined) {
+      const hint = suggest(key, Object.keys(fields));
+      report([...path, key], "unknown-field", `unknown field \`${key}\` in ${what}${hint ? ` (did you mean \`${hint}\`?)` : ""}; allowed: ${Object.keys(fields).join(", ")}`, "key");
+      continue;
+    }
+    checkValue(child, spec, [...path, key], report);
+  }
+}
+
+function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Report): void {
+  const name = String(path[path.length - 1]);
+  const label = typeof path[path.length - 1] === "number" ? "item" : `\`${name}\``;
+  if (value === undefined) return;
+  switch (spec.kind) {
+    case "string":
+      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be a string, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? " (quote it in YAML)" : ""}`);
+      if (spec.oneOf && !spec.oneOf.includes(value)) {
+        const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : "";
+        return report(path, "invalid-value", `${label} must be one of ${spec.oneOf.map((v) => JSON.stringify(v)).join(", ")}, not ${JSON.stringify(value)}${extra}`);
+      }
+      if (spec.pattern && !spec.pattern.test(value)) {
+        return report(path, "invalid-name", `${label} ${JSON.stringify(value)} is not valid: use ${spec.patternHint ?? spec.pattern.source}`);
+      }
+      return;
+    case "boolean":
+      if (typeof value !== "boolean") report(path, "invalid-type", `${label} must be true or false, not ${describe(value)}`);
+      return;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value)) return report(path, "invalid-type", `${label} must be a number, not ${describe(value)}`);
+      if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
+        report(path, "invalid-value", `${label} must be between ${spec.min ?? "-∞"} and ${spec.max ?? "∞"}, not ${value}`);
+      }
+      return;
+    case "json":
+      if (spec.object && !isPlainObject(value)) report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
+      return;
+    case "schema":
+      if (!isPlainObject(value) && typeof value !== "boolean") report(path, "invalid-type", `${label} must be a JSON Schema (a mapping), not ${describe(value)}`);
+      return;
+    case "stringList":
+      if (!Array.isArray(value)) return report(path, "invalid-type", `${label} must be a list of strings, not ${describe(value)}`);
+      value.forEach((item, i) => {
+        if (typeof item !== "string") report([...path, i], "invalid-type", `item must be a string, not ${describe(item)}`);
+      });
+      return;
+    case "list":
+      if (!Array.isArray(value)) return report(path, "invalid-type", `${label} must be a list, not ${describe(value)}`);
+      value.forEach((item, i) => checkValue(item, spec.item, [...path, i], report));
+      return;
+    case "record":
+      if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
+      return checkRecord(value, spec.fields, path, describePath(path), report);
+    case "content": {
+      if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a content block (a mapping with a type), not ${describe(value)}`);
+      const type = value.type;
+      const fields = typeof type === "string" && Object.hasOwn(contentFields, type) ? contentFields[type] : undefined;
+      if (!fields) {
+        return report(type === undefined ? path : [...path, "type"], type === undefined ? "missing-field" : "invalid-value", `content \`type\` must be one of ${Object.keys(contentFields).map((t) => JSON.stringify(t)).join(", ")}${type === undefined ? "" : `, not ${JSON.stringify(type)}`}`);
+      }
+      checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report);
+      if (type === "resource" && isPlainObject(value.resource)) {
+        const r = value.resource;
+        if ((r.text === undefined) === (r.blob === undefined)) report([...path, "resource"], "invalid-value", "an embedded resource has exactly one of text and blob");
+      }
+      return;
+    }
+  }
+}
+
+function describePath(path: DocPath): string {
+  const top = path[0];
+  const names: Record<string, string> = { server: "server", tools: "a tool", resources: "a resource", resourceTemplates: "a resource template", prompts: "a prompt" };
+  if (path.length === 1 && typeof top === "string") return names[top] ?? `\`${top}\``;
+  if (path.length === 2 && typeof top === "string" && typeof path[1] === "number") return names[top] ?? "an item";
+  return `\`${String(path[path.length - 1])}\``;
+}
+
+function checkUnique(list: unknown, key: string, what: string, path: DocPath, report: Report): void {
+  if (!Array.isArray(list)) return;
+  const seen = new Map<string, number>();
+  list.forEach((item, i) => {
+    if (!isPlainObject(item) || typeof item[key] !== "string") return;
+    const value = item[key] as string;
+    const first = seen.get(value);
+    if (first === undefined) seen.set(value, i);
+    else report([...path, i, key], "duplicate-name", `duplicate ${what} ${key} ${JSON.stringify(value)}: also declared at ${pathText([...path, first])}; each ${what} needs a unique ${key}`);
+  });
+}
+
+function pathText(path: DocPath): string {
+  return path.map((s) => (typeof s === "number" ? `[${s}]` : s)).join("").replace(/^(\w+)/, "$1");
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "a mapping";
+  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+export function isBase64(text: string): boolean {
+  return BASE64.test(text);
+}
+
+/** The closest allowed key by edit distance, when close enough to be a likely typo. */
+function suggest(key: string, allowed: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of allowed) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = current;
+    }
+  }
+  return row[b.length]!;
+}
