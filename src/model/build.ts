@@ -15,6 +15,9 @@ import type { Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateMode
 export const BUILTIN_TYPE_NAMES = [
   "ToolName", "ToolInputs", "ToolOutputs", "ResourceName", "ResourceUri", "ResourceTemplateName",
   "ResourceTemplateVariables", "PromptName", "PromptArguments",
+  // exported next to them from index.ts
+  "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
+  "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
 ];
 
 export async function buildModel(manifest: LoadedManifest): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
@@ -24,7 +27,11 @@ export async function buildModel(manifest: LoadedManifest): Promise<{ model?: Se
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
 
-  const types = new IdentifierScope(BUILTIN_TYPE_NAMES.map((n) => [n, `mcpgen's built-in type ${n}`]));
+  const typePrefix = toIdentifier(server.name as string, "pascal");
+  const types = new IdentifierScope([
+    ...BUILTIN_TYPE_NAMES.map((n): [string, string] => [n, `mcpgen's built-in type ${n}`]),
+    [`${typePrefix}Client`, `the generated client interface ${typePrefix}Client`],
+  ]);
   const members = new IdentifierScope();
   const typeLoc = new Map<string, DocPath>();
   const memberLoc = new Map<string, DocPath>();
@@ -167,7 +174,7 @@ export async function buildModel(manifest: LoadedManifest): Promise<{ model?: Se
       serverInfo,
       ...optionalString("instructions", server.instructions),
       capabilities,
-      typePrefix: toIdentifier(server.name as string, "pascal"),
+      typePrefix,
       defs: defModels,
       tools,
       resources,

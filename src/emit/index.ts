@@ -1,0 +1,30 @@
+/**
+ * Stage 4, emit: one emitter per artifact, registered here. Adding an artifact is a file and a line.
+ */
+import type { ServerModel } from "../model/types.js";
+import { emitClient } from "./client.js";
+import type { Emitter, OutputFile } from "./common.js";
+import { emitDefinition } from "./definition.js";
+import { emitFixtures } from "./fixtures.js";
+import { emitIndex } from "./indexFile.js";
+import { emitRuntime } from "./runtime.js";
+import { emitServer } from "./server.js";
+import { emitTypes } from "./types.js";
+
+export const EMITTERS: Readonly<Record<string, Emitter>> = {
+  types: emitTypes,
+  definition: emitDefinition,
+  server: emitServer,
+  client: emitClient,
+  index: emitIndex,
+  fixtures: emitFixtures,
+  runtime: emitRuntime,
+};
+
+/** Every file of one server's output folder, sorted by path. */
+export function emitServerFiles(model: ServerModel): OutputFile[] {
+  const files = Object.values(EMITTERS).flatMap((emit) => emit(model));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+export type { OutputFile } from "./common.js";

@@ -1,0 +1,18 @@
+/** Emits `index.ts`: the folder's public surface. */
+import type { ServerModel } from "../model/types.js";
+import { clientInterfaceName } from "./client.js";
+import { codeFile, LOCAL, type OutputFile } from "./common.js";
+
+export function emitIndex(model: ServerModel): OutputFile[] {
+  const file = codeFile(model, "index.ts");
+  file.print(
+    [
+      `export * from "${LOCAL.types}";`,
+      `export { createServer, type Handlers, type PromptContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
+      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions } from "${LOCAL.client}";`,
+      `export { OutputValidationError, ToolError } from "${LOCAL.runtimeErrors}";`,
+      `export { definition } from "${LOCAL.definition}";`,
+    ].join("\n"),
+  );
+  return [{ path: file.path, content: file.render() }];
+}

@@ -1,0 +1,63 @@
+/** Emits `server.ts`: the `Handlers` type (exactly the handlers the manifest needs) and `createServer`. */
+import type { ServerModel } from "../model/types.js";
+import { docComment, typePropertyKey } from "../print/literal.js";
+import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
+
+export function emitServer(model: ServerModel): OutputFile[] {
+  const file = codeFile(model, "server.ts");
+  file.declare("Handlers", "createServer");
+  const rt = (name: string) => file.importType(LOCAL.runtimeServer, name);
+  const type = (name: string) => file.importType(LOCAL.types, name);
+  const promise = (t: string) => `${t} | Promise<${t}>`;
+
+  const groups: string[] = [];
+  const group = (key: string, doc: string, members: string[]) => {
+    if (members.length > 0) groups.push(`${docComment([doc], "  ")}  ${key}: {\n${members.join("")}  };\n`);
+  };
+  const member = (name: string, doc: string[], signature: string) => `${docComment(doc, "    ")}    ${typePropertyKey(name)}: ${signature};\n`;
+
+  group(
+    "tools",
+    "One handler per tool: `(args, ctx)`, arguments already checked against inputSchema.",
+    model.tools.map((t) => {
+      const result = t.output ? type(t.output.typeName) : rt("ToolTextResult");
+      const doc = [t.description ?? "", t.output ? "Return the structured output; it is checked against outputSchema and sent as structuredContent plus a JSON text block." : "Return a string (one text block) or a full CallToolResult.", "Throw ToolError to answer `isError: true` with its message."];
+      return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}) => ${promise(result)}`);
+    }),
+  );
+  group(
+    "resources",
+    "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
+    model.resources.filter((r) => !r.content).map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+  );
+  group(
+    "resourceTemplates",
+    "One handler per resource template: `(variables, ctx)`, variables decoded from the requested URI.",
+    model.resourceTemplates.map((t) => member(t.name, [t.description ?? "", `Serves \`${t.uriTemplate}\`.`], `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+  );
+  group(
+    "prompts",
+    "One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked.",
+    model.prompts.filter((p) => !p.messages).map((p) => member(p.name, [p.description ?? ""], `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(SDK.types, "GetPromptResult"))}`)),
+  );
+
+  const server = file.importType(SDK.server, "Server");
+  const options = rt("ServerOptions");
+  const runtimeHandlers = rt("RuntimeHandlers");
+  const create = file.importValue(LOCAL.runtimeServer, "createManifestServer");
+  const definition = file.importValue(LOCAL.definition, "definition");
+  const exported = ["PromptContext", "ResourceContext", "ResourceHandlerResult", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
+
+  file.print(`export type { ${exported.join(", ")} };`);
+  file.print(
+    `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {\n${groups.join("")}}`,
+  );
+  const optional = groups.length === 0 ? " = {}" : "";
+  file.print(
+    `${docComment([
+      `Creates the SDK Server for ${model.name}. Lists are served verbatim from the manifest; connect it to any transport (stdio, Streamable HTTP, in-memory).`,
+      "@example\nconst server = createServer(handlers);\nawait server.connect(new StdioServerTransport());",
+    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, options);\n}`,
+  );
+  return [{ path: file.path, content: file.render() }];
+}

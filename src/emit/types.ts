@@ -1,0 +1,68 @@
+/** Emits `types.ts`: shared def types, tool input/output types, prompt and template types, name maps. */
+import type { SchemaModel, ServerModel } from "../model/types.js";
+import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js";
+import { codeFile, type OutputFile } from "./common.js";
+import { isInterfaceLike, objectMembers, refResolver, schemaDoc, typeOf, type TypeContext } from "./schemaType.js";
+import type { JsonSchema } from "../model/refs.js";
+
+export function emitTypes(model: ServerModel): OutputFile[] {
+  const file = codeFile(model, "types.ts");
+  const defTypes = new Map(model.defs.map((d) => [d.name, d.typeName]));
+  const plainCtx = refResolver(defTypes);
+
+  for (const def of model.defs) file.print(declaration(def.typeName, def.schema, plainCtx, schemaDoc(def.schema)));
+
+  const schemaDeclarations = (s: SchemaModel, doc: string[]) => {
+    const ctx = refResolver(defTypes, { rootTypeName: s.typeName, localTypeNames: s.localTypeNames });
+    file.print(declaration(s.typeName, s.schema, ctx, doc));
+    if (typeof s.schema === "object") {
+      for (const [key, typeName] of s.localTypeNames) {
+        const [container, name] = splitOnce(key);
+        const local = (s.schema[container] as Record<string, JsonSchema>)[name]!;
+        file.print(declaration(typeName, local, ctx, schemaDoc(local)));
+      }
+    }
+  };
+  for (const tool of model.tools) {
+    schemaDeclarations(tool.input, [`Arguments of tool \`${tool.name}\`.`, ...(tool.description ? [tool.description] : [])]);
+    if (tool.output) schemaDeclarations(tool.output, [`Structured output of tool \`${tool.name}\`.`]);
+  }
+  for (const template of model.resourceTemplates) {
+    const members = template.variables.map((v) => `  ${typePropertyKey(v)}: string;\n`).join("");
+    file.print(`${docComment([`Variables of resource template \`${template.uriTemplate}\` (${template.name}).`])}export interface ${template.variablesTypeName} {\n${members}}`);
+  }
+  for (const prompt of model.prompts) {
+    const members = prompt.arguments
+      .map((a) => `${docComment(a.description ? [a.description] : [], "  ")}  ${typePropertyKey(a.name)}${a.required ? "" : "?"}: string;\n`)
+      .join("");
+    file.print(`${docComment([`Arguments of prompt \`${prompt.name}\`.`])}export interface ${prompt.argumentsTypeName} {\n${members}}`);
+  }
+
+  const map = (doc: string, name: string, entries: [string, string][]) =>
+    `${docComment([doc])}export interface ${name} {${entries.length ? `\n${entries.map(([k, v]) => `  ${typePropertyKey(k)}: ${v};\n`).join("")}` : ""}}`;
+  const names = (doc: string, name: string, values: string[]) =>
+    `${docComment([doc])}export type ${name} = ${values.length ? values.map(stringLiteral).join(" | ") : "never"};`;
+
+  file.print(map("Input type of each tool, by MCP name.", "ToolInputs", model.tools.map((t) => [t.name, t.input.typeName])));
+  file.print(map("Structured output type of each tool that declares an outputSchema, by MCP name.", "ToolOutputs", model.tools.flatMap((t) => (t.output ? [[t.name, t.output.typeName] as [string, string]] : []))));
+  file.print(names("MCP names of the tools.", "ToolName", model.tools.map((t) => t.name)));
+  file.print(names("Names of the resources.", "ResourceName", model.resources.map((r) => r.name)));
+  file.print(names("URIs of the resources.", "ResourceUri", model.resources.map((r) => r.uri)));
+  file.print(map("Variables of each resource template, by name.", "ResourceTemplateVariables", model.resourceTemplates.map((t) => [t.name, t.variablesTypeName])));
+  file.print(names("Names of the resource templates.", "ResourceTemplateName", model.resourceTemplates.map((t) => t.name)));
+  file.print(map("Arguments of each prompt, by name.", "PromptArguments", model.prompts.map((p) => [p.name, p.argumentsTypeName])));
+  file.print(names("Names of the prompts.", "PromptName", model.prompts.map((p) => p.name)));
+  return [{ path: file.path, content: file.render() }];
+}
+
+function declaration(name: string, schema: JsonSchema, ctx: TypeContext, doc: string[]): string {
+  if (isInterfaceLike(schema)) {
+    return `${docComment(doc)}export interface ${name} {\n${objectMembers(schema as Record<string, unknown>, ctx, "  ")}}`;
+  }
+  return `${docComment(doc)}export type ${name} = ${typeOf(schema, ctx)};`;
+}
+
+function splitOnce(key: string): [string, string] {
+  const i = key.indexOf("/");
+  return [key.slice(0, i), key.slice(i + 1)];
+}

@@ -1,0 +1,125 @@
+/**
+ * The pipeline: load -> validate -> model -> emit -> write. Usable as a library; the CLI is a thin
+ * shell around `runPipeline`.
+ */
+import { existsSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import * as path from "node:path";
+import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { emitServerFiles } from "./emit/index.js";
+import { loadManifest, diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
+import { buildModel } from "./model/build.js";
+import type { ServerModel } from "./model/types.js";
+import { validateSchemas } from "./validate/schemas.js";
+import { validateSemantics } from "./validate/semantics.js";
+import { validateShape } from "./validate/shape.js";
+import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
+
+export interface PipelineOptions {
+  /** Manifest files or folders (folders: every *.yaml / *.yml in them, sorted). */
+  manifests: string[];
+  /** Output folder; each server goes to `<out>/<server.name>/`. */
+  out: string;
+  /** Base for relative paths. */
+  cwd?: string;
+  /** What to do with the output: compare only (`check`), write, or nothing (`validate`). */
+  mode: "write" | "check" | "validate";
+}
+
+export interface PipelineResult {
+  diagnostics: Diagnostic[];
+  models: ServerModel[];
+  /** Set when the manifests were valid and the mode was write or check. */
+  plan?: WritePlan;
+}
+
+export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const { files, diagnostics } = await resolveManifests(options.manifests, cwd);
+  const models: ServerModel[] = [];
+  const loaded: LoadedManifest[] = [];
+
+  for (const absPath of files) {
+    const result = await loadManifest(absPath, displayPath(absPath));
+    if (!result.ok) {
+      diagnostics.push(...result.diagnostics);
+      continue;
+    }
+    const manifest = result.manifest;
+    const shape = validateShape(manifest);
+    diagnostics.push(...shape);
+    if (hasErrors(shape)) continue;
+    const more = [...validateSchemas(manifest), ...validateSemantics(manifest)];
+    diagnostics.push(...more);
+    if (hasErrors(more)) continue;
+    const built = await buildModel(manifest);
+    diagnostics.push(...built.diagnostics);
+    if (built.model) {
+      models.push(built.model);
+      loaded.push(manifest);
+    }
+  }
+
+  const seen = new Map<string, ServerModel>();
+  models.forEach((model, i) => {
+    const first = seen.get(model.name);
+    if (first) {
+      diagnostics.push(diagnosticAt(loaded[i]!, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first.manifestFile}; both would write ${path.join(options.out, model.name)}`));
+    } else seen.set(model.name, model);
+  });
+
+  const sorted = sortDiagnostics(diagnostics);
+  if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models };
+
+  const outDir = path.resolve(cwd, options.out);
+  const outputs: ServerOutput[] = models.map((model) => ({ name: model.name, files: emitServerFiles(model) }));
+  const plan = await planOutput(outDir, outputs);
+  // Paths in the plan are shown relative to cwd, like every other path mcpgen prints.
+  for (const change of plan.changes) change.file = path.relative(cwd, change.file) || change.file;
+  plan.conflicts = plan.conflicts.map((f) => path.relative(cwd, f) || f);
+  if (options.mode === "write" && plan.conflicts.length === 0) await applyPlan(withAbsolutePaths(plan, cwd));
+  return { diagnostics: sorted, models, plan };
+}
+
+function withAbsolutePaths(plan: WritePlan, cwd: string): WritePlan {
+  return { ...plan, changes: plan.changes.map((c) => ({ ...c, file: path.resolve(cwd, c.file) })) };
+}
+
+async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const input of inputs) {
+    const abs = path.resolve(cwd, input);
+    let info;
+    try {
+      info = await stat(abs);
+    } catch {
+      diagnostics.push({ severity: "error", code: "file-unreadable", message: `no such manifest file or folder: ${input}`, file: input, line: 1, col: 1, path: "" });
+      continue;
+    }
+    if (info.isDirectory()) {
+      const names = (await readdir(abs)).filter((n) => /\.ya?ml$/.test(n)).sort();
+      files.push(...names.map((n) => path.join(abs, n)));
+    } else files.push(abs);
+  }
+  return { files: [...new Set(files)], diagnostics };
+}
+
+/**
+ * The path shown in diagnostics and written in headers: relative to the project root (the
+ * nearest folder with a package.json above the manifest), so it never depends on the working
+ * directory and never leaks an absolute path.
+ */
+export function displayPath(absPath: string): string {
+  let dir = path.dirname(absPath);
+  for (;;) {
+    if (existsSync(path.join(dir, "package.json"))) break;
+    const parent = path.dirname(dir);
+    if (parent === dir) {
+      dir = path.dirname(absPath);
+      break;
+    }
+    dir = parent;
+  }
+  return path.relative(dir, absPath).split(path.sep).join("/");
+}
