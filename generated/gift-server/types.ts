@@ -53,8 +53,7 @@ export type ResourceName = "gift_catalog";
 export type ResourceUri = "mcp://gift-server/resources/gift_catalog";
 
 /** Variables of each resource template, by name. */
-export interface ResourceTemplateVariables {
-}
+export interface ResourceTemplateVariables {}
 
 /** Names of the resource templates. */
 export type ResourceTemplateName = never;

@@ -67,6 +67,8 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
     const base = name ?? "unknown";
     // Siblings of $ref (2020-12) narrow it further; keep the common case simple.
     const rest = withoutKeys(schema, ["$ref", "description", "title", "default", "examples", "deprecated", "$comment"]);
+    // `type: object` next to a $ref to an object adds nothing a reader would want to see.
+    if (Object.keys(rest).length === 1 && rest.type === "object") return base;
     return Object.keys(rest).length > 0 ? intersection([base, typeOf(rest, ctx, indent)]) : base;
   }
   if (schema.const !== undefined) return jsonLiteralType(schema.const);

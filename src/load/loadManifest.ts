@@ -37,13 +37,19 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false });
   const diagnostics: Diagnostic[] = [];
+  const lines = new Set<number>();
   for (const error of doc.errors) {
     const pos = lineCounter.linePos(error.pos[0]);
+    // One syntax error usually cascades into several on the same line; the first is the useful one.
+    if (lines.has(pos.line)) continue;
+    lines.add(pos.line);
     const code: DiagnosticCode = error.code === "DUPLICATE_KEY" ? "yaml-duplicate-key" : "yaml-syntax";
+    const lineText = text.split(/\r?\n/)[pos.line - 1] ?? "";
+    const hint = /\{\{/.test(lineText) ? " (a value holding {{placeholders}} must be quoted in YAML: text: \"Hello {{name}}\")" : "";
     const message =
       code === "yaml-duplicate-key"
         ? "duplicate key: each key may appear once in a mapping (remove or rename one)"
-        : `YAML syntax error: ${firstLine(error.message)}`;
+        : `YAML syntax error: ${firstLine(error.message)}${hint}`;
     diagnostics.push({ severity: "error", code, message, file, line: pos.line, col: pos.col, path: "" });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };

@@ -1,0 +1,197 @@
+/**
+ * The generated gift-server on the wire: every behaviour of the issue, as raw JSON-RPC, with exact
+ * codes and messages, over InMemoryTransport.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createServer } from "../../generated/gift-server/index.js";
+import { giftHandlers } from "../servers/gift.js";
+import { rawSession } from "../helpers/wire.js";
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/gift-server/fixtures/${name}`, import.meta.url), "utf8"));
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function session(options?: Parameters<typeof createServer>[1]) {
+  const s = await rawSession(createServer(giftHandlers, options));
+  close = s.close;
+  return s;
+}
+
+describe("gift-server on the wire", () => {
+  it("declares the capabilities the manifest needs, and its serverInfo and instructions", async () => {
+    const { init } = await session();
+    expect(init.result).toEqual({
+      protocolVersion: "2025-11-25",
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      serverInfo: { name: "gift-server", version: "1.0.0", title: "Gift ideas" },
+      instructions:
+        "Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.",
+    });
+  });
+
+  it("answers each list method with its fixture, byte for byte", async () => {
+    const { request } = await session();
+    expect((await request("tools/list")).result).toEqual(fixture("tools-list.json"));
+    expect((await request("tools/list", { cursor: null })).result).toEqual(fixture("tools-list.json"));
+    expect((await request("resources/list", {})).result).toEqual(fixture("resources-list.json"));
+    expect((await request("resources/templates/list")).result).toEqual(fixture("resource-templates-list.json"));
+    expect((await request("prompts/list")).result).toEqual(fixture("prompts-list.json"));
+  });
+
+  it("serves each schema self-contained: the shared Gift def is bundled under $defs", async () => {
+    const { request } = await session();
+    const tool = ((await request("tools/list")).result!.tools as Record<string, any>[])[0]!;
+    expect(tool.outputSchema.properties.gifts.items).toEqual({ $ref: "#/$defs/Gift" });
+    expect(Object.keys(tool.outputSchema.$defs)).toEqual(["Gift"]);
+    expect(tool._meta).toEqual({ "openai/outputTemplate": "ui://widget/gifts.html" });
+    expect(tool).not.toHaveProperty("examples");
+  });
+
+  it("calls a tool with outputSchema: structuredContent plus a JSON text block", async () => {
+    const { request } = await session();
+    const response = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 30 } });
+    const gifts = [
+      { name: "Dice set", price: 20 },
+      { name: "Book: The Hobbit", price: 15 },
+    ];
+    expect(response.result).toEqual({ content: [{ type: "text", text: JSON.stringify({ gifts }) }], structuredContent: { gifts } });
+  });
+
+  it("answers an unknown tool with JSON-RPC -32602 'Unknown tool: <name>'", async () => {
+    const { request } = await session();
+    const response = await request("tools/call", { name: "suggest_gift", arguments: {} });
+    expect(response.error).toEqual({ code: -32602, message: "Unknown tool: suggest_gift" });
+  });
+
+  it("answers invalid arguments with an isError result naming the property and the rule", async () => {
+    const { request } = await session();
+    const missing = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "anniversary" } });
+    expect(missing.result).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Missing required property 'budget'" }],
+      isError: true,
+    });
+    const wrongType = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: "cent dollars" } });
+    expect(wrongType.result).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Property 'budget' must be number" }],
+      isError: true,
+    });
+    const negative = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: -1 } });
+    expect((negative.result!.content as { text: string }[])[0]!.text).toBe("Invalid arguments for tool suggest_gifts: Property 'budget' must be >= 0");
+  });
+
+  it("answers invalid arguments with JSON-RPC -32602 under invalidArguments: 'protocol-error'", async () => {
+    const { request } = await session({ invalidArguments: "protocol-error" });
+    const response = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "anniversary" } });
+    expect(response.error).toEqual({ code: -32602, message: "Invalid arguments for tool suggest_gifts: Missing required property 'budget'" });
+  });
+
+  it("names the expected fields when a client sends tool/args instead of name/arguments", async () => {
+    const { request } = await session();
+    const response = await request("tools/call", { tool: "suggest_gifts", args: { occasion: "birthday", budget: 100 } });
+    expect(response.error).toEqual({
+      code: -32602,
+      message: "Invalid params for tools/call: expected 'name' (string) and optional 'arguments' (object); got 'tool', 'args'",
+    });
+    const notObject = await request("tools/call", { name: "suggest_gifts", arguments: [1, 2] });
+    expect(notObject.error).toEqual({ code: -32602, message: "Invalid params: 'arguments' of tools/call must be an object" });
+  });
+
+  it("turns a thrown ToolError into isError with its message", async () => {
+    const { request } = await session();
+    const response = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 1 } });
+    expect(response.result).toEqual({ content: [{ type: "text", text: "No gift ideas under $1 for a birthday" }], isError: true });
+  });
+
+  it("turns any other exception into isError, logs it to stderr, and keeps serving", async () => {
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+    try {
+      const s = await rawSession(
+        createServer({ tools: { suggest_gifts: () => { throw new TypeError("catalog offline"); } } }),
+      );
+      close = s.close;
+      const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
+      expect(response.result).toEqual({ content: [{ type: "text", text: "Tool suggest_gifts failed: catalog offline" }], isError: true });
+      expect(errors).toHaveLength(1);
+      expect(String((errors[0] as unknown[])[0])).toContain("tools/call suggest_gifts failed");
+      expect((await s.request("tools/list")).result).toEqual(fixture("tools-list.json"));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("never sends output that breaks the outputSchema as success", async () => {
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const bad = createServer({ tools: { suggest_gifts: () => ({ gifts: [{ name: "Kite", price: "cheap" }] }) as never } });
+      const s = await rawSession(bad);
+      close = s.close;
+      const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
+      expect(response.result).toEqual({
+        content: [{ type: "text", text: "Tool suggest_gifts returned output that does not match its outputSchema: Property 'gifts[0].price' must be number" }],
+        isError: true,
+      });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("reads the static resource, and answers an unknown URI with -32002 and data.uri", async () => {
+    const { request } = await session();
+    expect((await request("resources/read", { uri: "mcp://gift-server/resources/gift_catalog" })).result).toEqual({
+      contents: [{ uri: "mcp://gift-server/resources/gift_catalog", mimeType: "application/json", text: '{"categories":["boardgames","books"]}' }],
+    });
+    expect((await request("resources/read", { uri: "mcp://gift-server/resources/nope" })).error).toEqual({
+      code: -32002,
+      message: "Resource not found",
+      data: { uri: "mcp://gift-server/resources/nope" },
+    });
+    expect((await request("resources/read", { resourceId: "gift_catalog" })).error).toEqual({
+      code: -32602,
+      message: "Invalid params for resources/read: expected 'uri' (string); got 'resourceId'",
+    });
+  });
+
+  it("fills prompt placeholders, and rejects unknown prompts with -32602", async () => {
+    const { request } = await session();
+    expect((await request("prompts/get", { name: "gift_congrats_style", arguments: { tone: "warm" } })).result).toEqual({
+      description: "Style guide for birthday congratulations in a friendly tone",
+      messages: [{ role: "user", content: { type: "text", text: "Write a short, warm birthday note to go with the gift." } }],
+    });
+    expect((await request("prompts/get", { name: "gift_congrats_style" })).result!.messages).toEqual([
+      { role: "user", content: { type: "text", text: "Write a short,  birthday note to go with the gift." } },
+    ]);
+    expect((await request("prompts/get", { name: "nope" })).error).toEqual({ code: -32602, message: "Unknown prompt: nope" });
+    expect((await request("prompts/get", { name: "gift_congrats_style", arguments: { tone: 3 } })).error).toEqual({
+      code: -32602,
+      message: "Argument 'tone' of prompt gift_congrats_style must be a string",
+    });
+  });
+
+  it("answers an unknown method with -32601, and a cursor it never issued with -32602", async () => {
+    const { request } = await session();
+    expect((await request("tools/col")).error).toEqual({ code: -32601, message: "Method not found" });
+    expect((await request("resources/get", { uri: "x" })).error).toEqual({ code: -32601, message: "Method not found" });
+    expect((await request("tools/list", { cursor: "abc" })).error).toEqual({ code: -32602, message: "Invalid cursor: this server returns every item in one page" });
+  });
+
+  it("validates arguments with validators compiled once per tool", async () => {
+    const { Ajv2020 } = await import("ajv/dist/2020.js");
+    const compile = vi.spyOn(Ajv2020.prototype, "compile");
+    try {
+      const { request } = await session();
+      for (let i = 0; i < 3; i++) await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "x", budget: 10 } });
+      await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "x" } });
+      // One compile for inputSchema and one for outputSchema, however many calls.
+      expect(compile.mock.calls.map((c) => (c[0] as { type?: string; required?: string[] }).required)).toEqual([["occasion", "budget"], ["gifts"]]);
+    } finally {
+      compile.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,17 @@
+/** Handlers for the bundled gift-server manifest, as a user would write them. */
+import { ToolError, type Handlers } from "../../generated/gift-server/index.js";
+
+export const giftHandlers: Handlers = {
+  tools: {
+    suggest_gifts: async ({ occasion, budget, recipient }) => {
+      if (budget < 5) throw new ToolError(`No gift ideas under $${budget} for a ${occasion}`);
+      const ideas = [
+        { name: "Board game: Catan", price: 45 },
+        { name: "Dice set", price: 20 },
+        { name: "Book: The Hobbit", price: 15 },
+      ];
+      const gifts = ideas.filter((g) => g.price <= budget);
+      return { gifts: recipient?.includes("nothing") ? [] : gifts };
+    },
+  },
+};
