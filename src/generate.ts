@@ -40,7 +40,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const loaded: LoadedManifest[] = [];
 
   for (const absPath of files) {
-    const result = await loadManifest(absPath, displayPath(absPath));
+    const result = await loadManifest(absPath, toPosix(path.relative(cwd, absPath)));
     if (!result.ok) {
       diagnostics.push(...result.diagnostics);
       continue;
@@ -52,7 +52,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     const more = [...validateSchemas(manifest), ...validateSemantics(manifest)];
     diagnostics.push(...more);
     if (hasErrors(more)) continue;
-    const built = await buildModel(manifest);
+    const built = await buildModel(manifest, displayPath(absPath));
     diagnostics.push(...built.diagnostics);
     if (built.model) {
       models.push(built.model);
@@ -121,5 +121,9 @@ export function displayPath(absPath: string): string {
     }
     dir = parent;
   }
-  return path.relative(dir, absPath).split(path.sep).join("/");
+  return toPosix(path.relative(dir, absPath));
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join("/");
 }

@@ -20,7 +20,8 @@ export const BUILTIN_TYPE_NAMES = [
   "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
 ];
 
-export async function buildModel(manifest: LoadedManifest): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
+/** `manifestFile` is the project-relative path written in generated headers. */
+export async function buildModel(manifest: LoadedManifest, manifestFile: string = manifest.file): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const server = root.server as Record<string, Json>;
@@ -42,6 +43,8 @@ export async function buildModel(manifest: LoadedManifest): Promise<{ model?: Se
     return id;
   };
   function claim(scope: IdentifierScope, locs: Map<string, DocPath>, id: string, owner: string, at: DocPath, what: string): void {
+    // Defs are named by their key; everything else by its `name:` value.
+    const side = at[0] === "defs" && at.length === 2 ? "key" : "value";
     const previous = scope.claim(id, owner);
     if (previous === undefined) {
       locs.set(id, at);
@@ -49,7 +52,7 @@ export async function buildModel(manifest: LoadedManifest): Promise<{ model?: Se
     }
     const where = locs.get(id);
     const first = where ? ` (line ${manifest.locate(where).line})` : "";
-    diagnostics.push(diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`));
+    diagnostics.push(diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`, { at: side }));
   }
 
   const schemaModel = (schema: JsonSchema, typeName: string, owner: string, at: DocPath): SchemaModel => {
@@ -169,7 +172,7 @@ export async function buildModel(manifest: LoadedManifest): Promise<{ model?: Se
   return {
     diagnostics,
     model: {
-      manifestFile: manifest.file,
+      manifestFile,
       name: server.name as string,
       serverInfo,
       ...optionalString("instructions", server.instructions),
@@ -206,7 +209,7 @@ async function readResourceFile(
   try {
     [real, realDir] = await Promise.all([realpath(target), realpath(dir)]);
   } catch {
-    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to ${JSON.stringify(path.basename(dir) || ".")}, the manifest's folder)`);
+    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to the manifest's folder)`);
   }
   const rel = path.relative(realDir, real);
   if (rel.startsWith("..") || path.isAbsolute(rel)) return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);

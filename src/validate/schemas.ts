@@ -2,26 +2,18 @@
  * Stage 2b, validate the JSON Schemas: MCP's object rule for tool schemas, `$ref` targets, the
  * JSON Schema meta-schema, compilability, and tool examples against their schemas.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
+import { createAjv, describeErrors, isDraft07 } from "../runtime/validation.js";
 import { isPlainObject } from "./shape.js";
-
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
-/** One ajv per dialect, configured as the generated server configures its own. */
-function makeAjv(draft07: boolean): Ajv {
-  const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
-  return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
-}
 
 export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
-  const ajv = { draft07: makeAjv(true), draft2020: makeAjv(false) };
+  const ajv = { draft07: createAjv(true), draft2020: createAjv(false) };
   const report = (path: DocPath, code: Diagnostic["code"], message: string) => out.push(diagnosticAt(manifest, path, code, message));
 
   for (const [name, def] of defs) {
@@ -49,8 +41,7 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
       }
       const before = out.length;
       checkRefs(schema, path, defs, report, false);
-      const draft07 = typeof schema.$schema === "string" && DRAFT_07.test(schema.$schema);
-      const instance = draft07 ? ajv.draft07 : ajv.draft2020;
+      const instance = isDraft07(schema) ? ajv.draft07 : ajv.draft2020;
       metaValidate(instance, schema, path, report);
       if (out.length > before) continue;
       try {
@@ -122,28 +113,17 @@ function metaValidate(ajv: Ajv, schema: JsonSchema, base: DocPath, report: (p: D
   const probe = isPlainObject(schema) ? { ...schema } : schema;
   if (isPlainObject(probe)) delete probe.$schema;
   if (ajv.validateSchema(probe as object)) return;
-  const seen = new Set<string>();
+  // The meta-schema reports one problem several ways (`type: strin` fails both the enum of type
+  // names and "must be array"); keep one error per location, preferring the enum with its values.
+  const byLocation = new Map<string, ErrorObject>();
   for (const error of ajv.errors ?? []) {
     if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "oneOf") continue;
-    const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const where = [...base, ...path];
-    const key = `${path.join("/")}:${error.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-    report(where, "invalid-schema", `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`);
+    const kept = byLocation.get(error.instancePath);
+    if (!kept || (error.keyword === "enum" && kept.keyword !== "enum")) byLocation.set(error.instancePath, error);
   }
-}
-
-/** Ajv errors as `Missing required property 'budget'; Property 'x' must be number`. */
-export function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? []).slice(0, 5).map(describeError).join("; ");
-}
-
-function describeError(error: ErrorObject): string {
-  const at = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const prop = (segments: string[]) => segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join("");
-  if (error.keyword === "required") return `Missing required property '${prop([...at, (error.params as { missingProperty: string }).missingProperty])}'`;
-  if (error.keyword === "additionalProperties") return `Unknown property '${prop([...at, (error.params as { additionalProperty: string }).additionalProperty])}'`;
-  return at.length === 0 ? `Value ${error.message}` : `Property '${prop(at)}' ${error.message}`;
+  for (const error of byLocation.values()) {
+    const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+    report([...base, ...path], "invalid-schema", `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`);
+  }
 }

@@ -61,7 +61,7 @@ type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "k
 function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report): void {
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && value[key] === undefined) {
-      report(path, "missing-field", `${what} needs a \`${key}\` field`);
+      report(path, "missing-field", `${what} is missing the required field \`${key}\``);
     }
   }
   for (const [key, child] of Object.entries(value)) {

@@ -1,0 +1,206 @@
+/**
+ * Bad manifests: every problem is reported as `file:line:col: error CODE: message`, all at once,
+ * and nothing is written.
+ */
+import { existsSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../src/diagnostics.js";
+import { runPipeline } from "../src/generate.js";
+import { tempProject } from "./helpers/tmp.js";
+
+async function diagnose(yaml: string, extra: Record<string, string> = {}): Promise<string[]> {
+  const dir = tempProject({ "m.yaml": yaml, ...extra });
+  const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "write" });
+  expect(existsSync(path.join(dir, "out"))).toBe(false);
+  return result.diagnostics.map(formatDiagnostic);
+}
+
+const server = "server: {name: s, version: '1'}\n";
+
+const cases: [string, { given: string; want: string[]; files?: Record<string, string> }][] = [
+  [
+    "YAML syntax error, reported once per line",
+    { given: `${server}tools:\n  - name: a\n    description: "unclosed\n`, want: ["m.yaml:5:1: error yaml-syntax: YAML syntax error: Missing closing \"quote"] },
+  ],
+  [
+    "unquoted {{placeholder}} gets a hint",
+    {
+      given: `${server}prompts:\n  - name: p\n    messages:\n      - {role: user, content: {type: text, text: Hi {{x}}}}\n`,
+      want: ['m.yaml:5:53: error yaml-syntax: YAML syntax error: Unexpected flow-map-start at node end (a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}")'],
+    },
+  ],
+  ["duplicate keys", { given: `${server}server: {name: t, version: '1'}\n`, want: ["m.yaml:2:1: error yaml-duplicate-key: duplicate key: each key may appear once in a mapping (remove or rename one)"] }],
+  ["not a mapping", { given: "- a\n- b\n", want: ["m.yaml:1:1: error not-a-mapping: a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`"] }],
+  [
+    "missing server, unknown top-level key with a suggestion",
+    {
+      given: "tool:\n  - name: a\n",
+      want: [
+        "m.yaml:1:1: error missing-field: the manifest is missing the required field `server`",
+        "m.yaml:1:1: error unknown-field: unknown field `tool` in the manifest (did you mean `tools`?); allowed: server, defs, tools, resources, resourceTemplates, prompts",
+      ],
+    },
+  ],
+  [
+    "every problem of every tool at once: bad name, wrong types, unknown field, missing inputSchema",
+    {
+      given: `${server}tools:\n  - name: 'bad name!'\n    inputSchema: {type: object}\n  - name: b\n    toolName: b\n    annotations: {readOnlyHint: 'yes'}\n`,
+      want: [
+        "m.yaml:3:11: error invalid-name: `name` \"bad name!\" is not valid: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP 2025-11-25 tool names)",
+        "m.yaml:5:5: error missing-field: a tool is missing the required field `inputSchema`",
+        "m.yaml:6:5: error unknown-field: unknown field `toolName` in a tool; allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples",
+        "m.yaml:7:33: error invalid-type: `readOnlyHint` must be true or false, not the string \"yes\"",
+      ],
+    },
+  ],
+  [
+    "inputSchema and outputSchema must be type: object",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: string}\n    outputSchema: {type: array, items: {type: string}}\n`,
+      want: [
+        'm.yaml:4:25: error schema-not-object: tools[0].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property',
+        'm.yaml:5:26: error schema-not-object: tools[0].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property',
+      ],
+    },
+  ],
+  [
+    "invalid JSON Schema, located inside the schema",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        n: {type: strin}\n`,
+      want: ['m.yaml:7:19: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")'],
+    },
+  ],
+  [
+    "duplicate names, and colliding identifiers naming both declarations",
+    {
+      given: `${server}tools:\n  - {name: suggest_gifts, inputSchema: {type: object}}\n  - {name: suggest-gifts, inputSchema: {type: object}}\n  - {name: suggest_gifts, inputSchema: {type: object}}\n`,
+      want: ['m.yaml:5:12: error duplicate-name: duplicate tool name "suggest_gifts": also declared at tools[0]; each tool needs a unique name'],
+    },
+  ],
+  [
+    "identifier collision across separators",
+    {
+      given: `${server}tools:\n  - {name: suggest_gifts, inputSchema: {type: object}}\n  - {name: suggest-gifts, inputSchema: {type: object}}\n`,
+      want: [
+        'm.yaml:4:12: error identifier-collision: tool "suggest-gifts" (its input type) and tool "suggest_gifts" (its input type) (line 3) both become the TypeScript type name SuggestGiftsInput; rename one of them',
+        'm.yaml:4:12: error identifier-collision: tool "suggest-gifts" and tool "suggest_gifts" (line 3) both become the client method name suggestGifts; rename one of them',
+      ],
+    },
+  ],
+  [
+    "a def colliding with a generated type name",
+    {
+      given: `${server}defs:\n  ToolInputs: {type: string}\ntools:\n  - {name: a, inputSchema: {type: object}}\n`,
+      want: ["m.yaml:3:3: error identifier-collision: def \"ToolInputs\" and mcpgen's built-in type ToolInputs both become the TypeScript type name ToolInputs; rename one of them"],
+    },
+  ],
+  [
+    "missing, external and URL refs",
+    {
+      given: `${server}defs:\n  A: {type: object}\ntools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        x: {$ref: '#/defs/B'}\n        y: {$ref: '../other.json'}\n        z: {$ref: 'https://example.com/s.json'}\n`,
+      want: [
+        "m.yaml:9:19: error unresolved-ref: $ref \"#/defs/B\" names no def; declared defs: A",
+        "m.yaml:10:19: error unsupported-ref: $ref \"../other.json\" is not supported: refs to other files are not followed; copy the schema into `defs:` and use $ref: '#/defs/Name'",
+        "m.yaml:11:19: error unsupported-ref: $ref \"https://example.com/s.json\" is not supported: refs to URLs are not fetched; copy the schema into `defs:` and use $ref: '#/defs/Name'",
+      ],
+    },
+  ],
+  [
+    "examples that break their schemas",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: number}}, required: [n]}\n    outputSchema: {type: object, properties: {ok: {type: boolean}}, required: [ok]}\n    examples:\n      - arguments: {n: one}\n        result: {}\n`,
+      want: [
+        "m.yaml:7:20: error invalid-example: example arguments do not match inputSchema: Property 'n' must be number",
+        "m.yaml:8:17: error invalid-example: example result does not match outputSchema: Missing required property 'ok'",
+      ],
+    },
+  ],
+  [
+    "placeholders naming no declared argument, and a system role",
+    {
+      given: `${server}prompts:\n  - name: p\n    arguments: [{name: tone}]\n    messages:\n      - {role: system, content: {type: text, text: 'Be {{tone}} and {{mood}}'}}\n`,
+      want: [
+        'm.yaml:6:16: error invalid-value: `role` must be one of "user", "assistant", not "system" (MCP prompts have no system role: use user)',
+      ],
+    },
+  ],
+  [
+    "placeholders naming no declared argument",
+    {
+      given: `${server}prompts:\n  - name: p\n    arguments: [{name: tone}]\n    messages:\n      - {role: user, content: {type: text, text: 'Be {{tone}} and {{mood}}'}}\n`,
+      want: ['m.yaml:6:50: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone'],
+    },
+  ],
+  [
+    "resources: two content sources, bad base64, missing file, file outside the folder",
+    {
+      given: `${server}resources:\n  - {uri: 'a://1', name: a, text: x, blob: eA==}\n  - {uri: 'a://2', name: b, blob: 'not base64!'}\n  - {uri: 'a://3', name: c, file: missing.txt}\n  - {uri: 'a://4', name: d, file: ../secret.txt}\n`,
+      files: { "../secret.txt": "s" },
+      want: [
+        "m.yaml:3:38: error invalid-value: a resource has at most one of text, blob and file (found text, blob); keep one, or none to serve it from a handler",
+        "m.yaml:4:35: error invalid-value: blob must be base64 (RFC 4648, with padding); use text for plain text or file for a file next to the manifest",
+      ],
+    },
+  ],
+  [
+    "resources: missing file and a file outside the manifest's folder",
+    {
+      given: `${server}resources:\n  - {uri: 'a://3', name: c, file: missing.txt}\n  - {uri: 'a://4', name: d, file: ../secret.txt}\n`,
+      want: [
+        'm.yaml:3:35: error file-content: file "missing.txt" does not exist (paths are relative to the manifest\'s folder)',
+        'm.yaml:4:35: error file-content: file "../secret.txt" resolves outside the manifest\'s folder; copy it next to the manifest',
+      ],
+    },
+  ],
+  [
+    "URI templates beyond level 1",
+    {
+      given: `${server}resourceTemplates:\n  - {uriTemplate: 'file:///{+path}', name: f}\n  - {uriTemplate: 'x://fixed', name: g}\n`,
+      want: [
+        'm.yaml:3:19: error invalid-uri-template: uriTemplate "file:///{+path}": expression {+path} is not supported: use level-1 expressions like {id} (letters, digits, _)',
+        'm.yaml:4:19: error invalid-uri-template: uriTemplate "x://fixed": a template needs at least one {variable}; a fixed URI is a resource',
+      ],
+    },
+  ],
+  [
+    "server name that would not be a safe folder name",
+    { given: "server: {name: '../evil', version: '1'}\n", want: ["m.yaml:1:16: error invalid-name: `name` \"../evil\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)"] },
+  ],
+  [
+    "YAML alias bombs",
+    {
+      given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+      want: ["m.yaml:4:10: error yaml-aliases: too many YAML alias expansions (limit 100): Excessive alias count indicates a resource exhaustion attack; write the repeated part out or use $ref: '#/defs/Name'"],
+    },
+  ],
+];
+
+describe("diagnostics", () => {
+  it.each(cases)("%s", async (_name, { given, want, files }) => {
+    expect(await diagnose(given, files)).toEqual(want);
+  });
+
+  it("reports problems of several manifests in one run, and writes nothing for any of them", async () => {
+    const dir = tempProject({
+      "manifests/a.yaml": `${server}tools:\n  - {name: a}\n`,
+      "manifests/b.yaml": "server: {name: b}\n",
+      "package.json": "{}",
+      "manifests/ok.yaml": "server: {name: ok, version: '1'}\n",
+    });
+    const result = await runPipeline({ manifests: ["manifests"], out: "out", cwd: dir, mode: "write" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      "manifests/a.yaml:3:5: error missing-field: a tool is missing the required field `inputSchema`",
+      "manifests/b.yaml:1:9: error missing-field: server is missing the required field `version`",
+    ]);
+    expect(existsSync(path.join(dir, "out"))).toBe(false);
+  });
+
+  it("refuses two manifests with the same server name", async () => {
+    const dir = tempProject({ "a.yaml": server, "b.yaml": server });
+    const result = await runPipeline({ manifests: ["a.yaml", "b.yaml"], out: "out", cwd: dir, mode: "write" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      `b.yaml:1:16: error duplicate-server: server name "s" is also used by a.yaml; both would write ${path.join("out", "s")}`,
+    ]);
+  });
+});

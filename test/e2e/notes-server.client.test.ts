@@ -1,0 +1,121 @@
+/**
+ * The generated notes-server and its generated client, through the official SDK Client over
+ * InMemoryTransport: typed tool methods, ToolError, output validation, resources, templates,
+ * prompts, and fixtures equal to the live list answers.
+ */
+import { readFileSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { createClient, createServer, OutputValidationError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
+import { notesHandlers } from "../servers/notes.js";
+import { connectInMemory } from "../helpers/connect.js";
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/notes-server/fixtures/${name}`, import.meta.url), "utf8"));
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function connect(handlers: Handlers = notesHandlers(), options?: Parameters<typeof createClient>[1]) {
+  const c = await connectInMemory(createServer(handlers));
+  close = c.close;
+  return { sdk: c.sdk, client: createClient(c.sdk, options) };
+}
+
+describe("notes-server through the SDK Client and the generated client", () => {
+  it("lists exactly the fixtures through the SDK Client", async () => {
+    const { sdk } = await connect();
+    expect(await sdk.listTools()).toEqual(fixture("tools-list.json"));
+    expect(await sdk.listResources()).toEqual(fixture("resources-list.json"));
+    expect(await sdk.listResourceTemplates()).toEqual(fixture("resource-templates-list.json"));
+    expect(await sdk.listPrompts()).toEqual(fixture("prompts-list.json"));
+  });
+
+  it("resolves a typed tool method to its structured output", async () => {
+    const { client } = await connect();
+    const note = await client.createNote({ title: "Call mom", body: "Sunday", tags: ["family"] });
+    expect(note).toEqual({ id: "n2", title: "Call mom", body: "Sunday", tags: ["family"] });
+    const found = await client.searchNotes({ query: "Call" });
+    expect(found).toEqual({ notes: [note], total: 1 });
+    const tree = await client.folderTree();
+    expect(tree.root.children).toEqual([{ name: "archive", children: [] }]);
+  });
+
+  it("resolves tools without outputSchema to the CallToolResult, and rejects isError with ToolError", async () => {
+    const { client } = await connect();
+    expect(await client.deleteNote({ id: "n1" })).toEqual({ content: [{ type: "text", text: "Deleted n1" }] });
+    const error = await client.deleteNote({ id: "n1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as ToolError).message).toBe("No note n1");
+    expect((error as ToolError).result).toEqual({ content: [{ type: "text", text: "No note n1" }], isError: true });
+    const exported = await client.exportNotes({ format: "json" });
+    expect(exported.content[0]).toMatchObject({ type: "resource", resource: { uri: "notes://export.json", mimeType: "application/json" } });
+  });
+
+  it("callTool returns the raw result, isError included", async () => {
+    const { client } = await connect();
+    expect(await client.callTool("delete-note", { id: "zzz" })).toEqual({ content: [{ type: "text", text: "No note zzz" }], isError: true });
+    const invalid = await client.callTool("create_note", { title: "", body: "x" });
+    expect(invalid).toEqual({
+      content: [{ type: "text", text: "Invalid arguments for tool create_note: Property 'title' must NOT have fewer than 1 characters" }],
+      isError: true,
+    });
+    const extra = await client.callTool("create_note", { title: "t", body: "b", colour: "red" } as never);
+    expect(extra.content).toEqual([{ type: "text", text: "Invalid arguments for tool create_note: Unknown property 'colour'" }]);
+  });
+
+  it("rejects structured output that breaks the outputSchema unless validate: false", async () => {
+    // A server that is not ours (same manifest, a handwritten server that lies): simulate it with
+    // an SDK-level interception of the result.
+    const handlers = notesHandlers();
+    const { sdk, client } = await connect(handlers);
+    const lying = createClient(wrapCallTool(sdk, (r) => ({ ...r, structuredContent: { notes: "none", total: 0 } })));
+    const error = await lying.searchNotes({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect((error as Error).message).toBe("Tool 'search_notes' returned output that does not match its outputSchema: Property 'notes' must be array");
+    const trusting = createClient(wrapCallTool(sdk, (r) => ({ ...r, structuredContent: { notes: "none", total: 0 } })), { validate: false });
+    expect(await trusting.searchNotes({})).toEqual({ notes: "none", total: 0 });
+    expect(await client.searchNotes({ limit: 1 })).toMatchObject({ total: 1 });
+  });
+
+  it("reads static, file-backed, handler and template resources", async () => {
+    const { client } = await connect();
+    const readme = await client.readReadme();
+    expect(readme.contents).toEqual([
+      { uri: "notes://readme", mimeType: "text/markdown", text: readFileSync(new URL("../../manifests/notes-readme.md", import.meta.url), "utf8") },
+    ]);
+    expect((await client.readIndex()).contents).toEqual([{ uri: "notes://index", mimeType: "text/plain", text: "Groceries" }]);
+    expect((await client.readNote({ id: "n1" })).contents).toEqual([
+      { uri: "notes://notes/n1", mimeType: "application/json", text: JSON.stringify({ id: "n1", title: "Groceries", body: "milk, eggs", tags: ["home"] }) },
+    ]);
+    const missing = await client.readNote({ id: "a/b" }).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: -32002, data: { uri: "notes://notes/a%2Fb" } });
+  });
+
+  it("gets prompts: messages with placeholders filled, or from a handler; required arguments enforced", async () => {
+    const { client } = await connect();
+    expect(await client.getPrompt("daily_review", { day: "Monday" })).toEqual({
+      messages: [
+        { role: "user", content: { type: "text", text: "Review my notes for Monday. My mood: ." } },
+        { role: "assistant", content: { type: "text", text: "Here is what stands out for Monday." } },
+      ],
+    });
+    expect(await client.getPrompt("summarize_note", { id: "n1", style: "bullets" })).toEqual({
+      messages: [{ role: "user", content: { type: "text", text: "Summarize note n1 as bullets." } }],
+    });
+    const missing = await client.getPrompt("summarize_note", {} as never).catch((e: unknown) => e);
+    expect(missing).toMatchObject({ code: -32602, message: "MCP error -32602: Missing required argument 'id' for prompt summarize_note" });
+  });
+});
+
+/** An SDK Client whose callTool results pass through `edit` (a server that breaks its contract). */
+function wrapCallTool(sdk: Client, edit: (result: Record<string, unknown>) => Record<string, unknown>): Client {
+  return new Proxy(sdk, {
+    get(target, key, receiver) {
+      if (key === "callTool") return async (...args: Parameters<Client["callTool"]>) => edit(await target.callTool(...args));
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
