@@ -1,0 +1,116 @@
+/** The `mcpgen` command as users run it: exit codes, messages, --check, and what gets written. */
+import { spawnSync } from "node:child_process";
+import { readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = path.join(ROOT, "dist/cli/bin.js");
+const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+
+function mcpgen(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("mcpgen CLI", () => {
+  it("prints help with exit 0, and usage errors with exit 2", () => {
+    const dir = tempProject();
+    const help = mcpgen(["--help"], dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet]");
+    for (const args of [[], ["build"], ["generate", "--nope"], ["generate", "--out"], ["validate", "--check"], ["generate", "--manifests"]]) {
+      const r = mcpgen(args, dir);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^mcpgen: /);
+      expect(r.stderr).toContain("Usage:");
+    }
+    expect(mcpgen(["generate", "--nope"], dir).stderr.split("\n")[0]).toBe("mcpgen: unknown option --nope");
+  });
+
+  it("prints its version", () => {
+    const r = mcpgen(["--version"], tempProject());
+    expect(r.stdout.trim()).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
+  });
+
+  it("generates from the default manifests/ into generated/, then reports a no-op", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });
+    const first = mcpgen(["generate"], dir);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 15 written, 0 unchanged.\n");
+    const types = path.join(dir, "generated/gift-server/types.ts");
+    // The output is the committed example, byte for byte.
+    expect(readFileSync(types, "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/types.ts"), "utf8"));
+    const before = statSync(types).mtimeMs;
+    const second = mcpgen(["generate"], dir);
+    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 15 unchanged.\n");
+    expect(statSync(types).mtimeMs).toBe(before);
+  });
+
+  it("--check exits 0 when up to date and 1 with a short diff per stale file, writing nothing", () => {
+    const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT });
+    expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
+    const ok = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 15 files).\n");
+
+    writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace("title: Gift ideas generator", "title: Gift finder"));
+    const fixture = path.join(dir, "out/gift-server/fixtures/tools-list.json");
+    const fixtureBefore = readFileSync(fixture, "utf8");
+    const stale = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain("out/gift-server/fixtures/tools-list.json: stale (out of date)\n");
+    expect(stale.stderr).toContain('    -      "title": "Gift ideas generator",\n    +      "title": "Gift finder",');
+    expect(stale.stderr).toContain("out/gift-server/definition.ts: stale (out of date)");
+    expect(stale.stderr).toMatch(/mcpgen: 2 stale files; run npm run generate\.\n$/);
+    expect(readFileSync(fixture, "utf8")).toBe(fixtureBefore);
+  });
+
+  it("removes files it no longer generates, but never a file it did not write", () => {
+    const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT });
+    expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
+    writeFileSync(path.join(dir, "out/gift-server/NOTES.md"), "mine");
+    writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace(/\nprompts:[\s\S]*$/, "\n"));
+    const r = mcpgen(["generate", "--manifests", "m", "--out", "out"], dir);
+    expect(r.stdout).toMatch(/, 1 removed\.\n$/);
+    expect(existsSync(path.join(dir, "out/gift-server/fixtures/prompts-list.json"))).toBe(false);
+    expect(readFileSync(path.join(dir, "out/gift-server/NOTES.md"), "utf8")).toBe("mine");
+  });
+
+  it("refuses to overwrite a file mcpgen did not write", () => {
+    const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT });
+    mkdirSync(path.join(dir, "out/gift-server"), { recursive: true });
+    writeFileSync(path.join(dir, "out/gift-server/server.ts"), "// my own server\n");
+    const r = mcpgen(["generate", "--manifests", "m", "--out", "out"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("out/gift-server/server.ts: error not-generated: this file was not written by mcpgen");
+    expect(readFileSync(path.join(dir, "out/gift-server/server.ts"), "utf8")).toBe("// my own server\n");
+    expect(existsSync(path.join(dir, "out/gift-server/types.ts"))).toBe(false);
+  });
+
+  it("validate reports every problem with exit 1 and writes nothing; a valid manifest exits 0", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/bad.yaml": "server: {name: Bad, version: 1}\ntools: [{name: x}]\n", "manifests/gift.yaml": GIFT });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      [
+        "manifests/bad.yaml:1:16: error invalid-name: `name` \"Bad\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)",
+        "manifests/bad.yaml:1:30: error invalid-type: `version` must be a string, not number 1 (quote it in YAML)",
+        "manifests/bad.yaml:2:9: error missing-field: a tool is missing the required field `inputSchema`",
+        "mcpgen: 3 errors; nothing written.",
+        "",
+      ].join("\n"),
+    );
+    expect(existsSync(path.join(dir, "generated"))).toBe(false);
+    expect(mcpgen(["validate", "manifests/gift.yaml"], dir)).toEqual({ code: 0, stdout: "mcpgen: 1 server valid.\n", stderr: "" });
+  });
+
+  it("reports a missing manifest path as a diagnostic, not a crash", () => {
+    const r = mcpgen(["generate", "--manifests", "nowhere.yaml"], tempProject());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("nowhere.yaml:1:1: error file-unreadable: no such manifest file or folder: nowhere.yaml\nmcpgen: 1 error; nothing written.\n");
+  });
+});
