@@ -85,6 +85,7 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
     for (const s of schema.allOf) parts.push(paren(typeOf(s as JsonSchema, ctx, indent)));
   }
   if (parts.length === 0) return "unknown";
+  if (parts.length === 1) return unwrap(parts[0]!);
   return intersection(parts);
 }
 
@@ -183,6 +184,18 @@ function intersection(types: string[]): string {
 /** Parenthesizes unions and intersections and function types where precedence needs it. */
 function paren(type: string): string {
   return /^[\w$.]+$|^"|^\{|^\[|^\(|\[\]$/.test(type) && !topLevelOperator(type) ? type : `(${type})`;
+}
+
+/** `(A | B)` -> `A | B` when the parentheses wrap the whole expression. */
+function unwrap(type: string): string {
+  if (!type.startsWith("(") || !type.endsWith(")")) return type;
+  let depth = 0;
+  for (let i = 0; i < type.length - 1; i++) {
+    if (type[i] === "(") depth++;
+    else if (type[i] === ")") depth--;
+    if (depth === 0) return type;
+  }
+  return type.slice(1, -1);
 }
 
 function topLevelOperator(type: string): boolean {

@@ -57,7 +57,8 @@ export function emitTypes(model: ServerModel): OutputFile[] {
 
 function declaration(name: string, schema: JsonSchema, ctx: TypeContext, doc: string[]): string {
   if (isInterfaceLike(schema)) {
-    return `${docComment(doc)}export interface ${name} {\n${objectMembers(schema as Record<string, unknown>, ctx, "  ")}}`;
+    const members = objectMembers(schema as Record<string, unknown>, ctx, "  ");
+    return `${docComment(doc)}export interface ${name} {${members ? `\n${members}` : ""}}`;
   }
   return `${docComment(doc)}export type ${name} = ${typeOf(schema, ctx)};`;
 }

@@ -1,0 +1,80 @@
+/**
+ * Compile what we generate: the committed examples (with the test handlers written against them)
+ * and a manifest full of awkward names, each under strict + NodeNext.
+ */
+import { execFileSync } from "node:child_process";
+import { symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runPipeline } from "../src/generate.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+function tsc(cwd: string, project: string): { ok: boolean; output: string } {
+  try {
+    execFileSync(process.execPath, [TSC, "--noEmit", "-p", project], { cwd, encoding: "utf8", stdio: "pipe" });
+    return { ok: true, output: "" };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
+  }
+}
+
+const STRICT_TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    target: "ES2022",
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    noImplicitOverride: true,
+    verbatimModuleSyntax: true,
+    skipLibCheck: true,
+    types: [],
+  },
+  include: ["out"],
+});
+
+describe("generated code compiles", () => {
+  it("tsc --noEmit over the project: src, generated/ and the test handlers", () => {
+    const result = tsc(ROOT, "tsconfig.json");
+    expect(result.output).toBe("");
+    expect(result.ok).toBe(true);
+  }, 120_000);
+
+  it("tsc --noEmit under strict NodeNext (exactOptionalPropertyTypes too) over awkward names and schemas", async () => {
+    const dir = tempProject({ "package.json": '{"type":"module"}', "tsconfig.json": STRICT_TSCONFIG });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const result = await runPipeline({ manifests: [path.join(ROOT, "test/fixtures/manifests/tricky.yaml")], out: "out", cwd: dir, mode: "write" });
+    expect(result.diagnostics).toEqual([]);
+    // Usage that must type-check: quoted keys, renamed client members, recursive and tuple types.
+    writeFileSync(
+      path.join(dir, "out/usage.ts"),
+      `import { createClient, createServer, type DeleteInput, type Tree } from "./tricky/index.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// An optional property named like an Object.prototype member must be given (TypeScript compares a
+// missing one with Object's own member): see the README's known limitations.
+export const input: DeleteInput = { constructor: 1, "content-type": "text/plain", "2fa": true, "with space": 1, pair: ["a", 1], mode: "*/ end", shape: { kind: "circle", r: 1 } };
+export const tree: Tree = { value: null, children: [{ value: "leaf" }] };
+export function use(sdk: Client) {
+  const client = createClient(sdk);
+  void client.delete$; void client.then$; void client.toString$; void client.classMethod; void client._3dRender; void client.readDefault; void client.readBB; void client.readItem({ id: "1", sub_id: "2" });
+  void client.getPrompt("delete", { "with-dash": "x" });
+  return createServer({
+    tools: { delete: () => "ok", "3d-render": () => ({ image: "" }), then: () => "ok", toString: () => "ok", "class.method": () => "ok" },
+    resourceTemplates: { item: ({ id, sub_id }) => id + sub_id },
+    prompts: { delete: (args) => ({ messages: [{ role: "user", content: { type: "text", text: args["with-dash"] } }] }) },
+  });
+}
+`,
+    );
+    const compiled = tsc(dir, "tsconfig.json");
+    expect(compiled.output).toBe("");
+    expect(compiled.ok).toBe(true);
+  }, 120_000);
+});
