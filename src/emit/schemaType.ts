@@ -47,7 +47,11 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
   if (isObject(schema.patternProperties)) {
     for (const sub of Object.values(schema.patternProperties)) extra.push(typeOf(sub as JsonSchema, ctx, indent));
   }
-  if (Object.keys(properties).length === 0 && schema.additionalProperties === undefined && extra.length === 0) extra.push("unknown");
+  if (Object.keys(properties).length === 0 && extra.length === 0) {
+    // No declared properties: open (`{ [key: string]: unknown }`) or closed (`never` values, since
+    // a bare `{}` would accept any non-null value).
+    extra.push(schema.additionalProperties === false ? "never" : "unknown");
+  }
   if (extra.length > 0) {
     // An index signature must admit every declared property's type too.
     const all = extra.includes("unknown") ? ["unknown"] : unique([...extra, ...propertyTypes, ...(required.size < Object.keys(properties).length ? ["undefined"] : [])]);

@@ -50,7 +50,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
 
   file.print(`export type { ${exported.join(", ")} };`);
   file.print(
-    `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {\n${groups.join("")}}`,
+    `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {${groups.length ? `\n${groups.join("")}` : ""}}`,
   );
   const optional = groups.length === 0 ? " = {}" : "";
   file.print(
