@@ -11,6 +11,7 @@ export type DiagnosticCode =
   | "yaml-syntax"
   | "yaml-duplicate-key"
   | "yaml-aliases"
+  | "yaml-tag"
   | "not-a-mapping"
   | "missing-field"
   | "unknown-field"

@@ -168,6 +168,22 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     { given: "server: {name: '../evil', version: '1'}\n", want: ["m.yaml:1:16: error invalid-name: `name` \"../evil\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)"] },
   ],
   [
+    "YAML tags (a tag error stops before the shape checks)",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: number, maximum: .inf}}}\n    _meta: {icon: !!binary aGk=}\n`,
+      want: [
+        "m.yaml:5:19: error yaml-tag: YAML tags are not supported (found !!binary): write the value as a plain string, number, list or mapping",
+      ],
+    },
+  ],
+  [
+    "non-finite numbers",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: number, maximum: .inf}}}\n`,
+      want: ["m.yaml:4:73: error invalid-value: Infinity cannot be sent as JSON: use a finite number (or a string)"],
+    },
+  ],
+  [
     "YAML alias bombs",
     {
       given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,

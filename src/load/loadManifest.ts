@@ -35,7 +35,9 @@ export async function loadManifest(absPath: string, file: string): Promise<LoadR
 
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false });
+  // Core schema, YAML 1.2: plain JSON values only. No `<<` merge keys and no YAML 1.1 tags
+// (!!binary, !!timestamp, !!set ...), which would produce values JSON cannot carry.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false, resolveKnownTags: false });
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();
   for (const error of doc.errors) {
@@ -51,6 +53,12 @@ export function parseManifestText(text: string, absPath: string, file: string): 
         ? "duplicate key: each key may appear once in a mapping (remove or rename one)"
         : `YAML syntax error: ${firstLine(error.message)}${hint}`;
     diagnostics.push({ severity: "error", code, message, file, line: pos.line, col: pos.col, path: "" });
+  }
+  for (const warning of doc.warnings) {
+    if (warning.code !== "TAG_RESOLVE_FAILED") continue;
+    const pos = lineCounter.linePos(warning.pos[0]);
+    const tag = /Unresolved tag: (\S+)/.exec(warning.message)?.[1]?.replace(/^tag:yaml\.org,2002:/, "!!") ?? "a tag";
+    diagnostics.push({ severity: "error", code: "yaml-tag", message: `YAML tags are not supported (found ${tag}): write the value as a plain string, number, list or mapping`, file, line: pos.line, col: pos.col, path: "" });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 

@@ -20,6 +20,7 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
     report([], "not-a-mapping", "a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`");
     return out;
   }
+  checkJsonValues(root, [], report);
   checkRecord(root, manifestFields, [], "the manifest", report);
 
   if (isPlainObject(root.defs)) {
@@ -54,6 +55,17 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
     });
   }
   return out;
+}
+
+/** YAML can spell numbers JSON cannot carry (.inf, .nan); they would change on the wire. */
+function checkJsonValues(value: unknown, path: DocPath, report: Report): void {
+  if (typeof value === "number" && !Number.isFinite(value)) {
+    report(path, "invalid-value", `${String(value)} cannot be sent as JSON: use a finite number (or a string)`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => checkJsonValues(item, [...path, i], report));
+  } else if (isPlainObject(value)) {
+    for (const [key, child] of Object.entries(value)) checkJsonValues(child, [...path, key], report);
+  }
 }
 
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") => void;
