@@ -8,6 +8,7 @@ import * as path from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { emitServerFiles } from "./emit/index.js";
 import { loadManifest, diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
+import { ParseCache } from "./load/parseCache.js";
 import { buildModel } from "./model/build.js";
 import type { ServerModel } from "./model/types.js";
 import { validateSchemas } from "./validate/schemas.js";
@@ -24,6 +25,8 @@ export interface PipelineOptions {
   cwd?: string;
   /** What to do with the output: compare only (`check`), write, or nothing (`validate`). */
   mode: "write" | "check" | "validate";
+  /** Reuse parsed manifests from node_modules/.cache/mcpgen (default true). */
+  cache?: boolean;
 }
 
 export interface PipelineResult {
@@ -36,11 +39,12 @@ export interface PipelineResult {
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
   const cwd = options.cwd ?? process.cwd();
   const { files, diagnostics } = await resolveManifests(options.manifests, cwd);
+  const cache = options.cache === false ? undefined : ParseCache.forProject(projectRoot(cwd));
   const models: ServerModel[] = [];
   const loaded: LoadedManifest[] = [];
 
   for (const absPath of files) {
-    const result = await loadManifest(absPath, toPosix(path.relative(cwd, absPath)));
+    const result = await loadManifest(absPath, toPosix(path.relative(cwd, absPath)), cache);
     if (!result.ok) {
       diagnostics.push(...result.diagnostics);
       continue;
@@ -57,6 +61,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     if (built.model) {
       models.push(built.model);
       loaded.push(manifest);
+      // Cached only once valid, so a cached manifest never needs its positions in a normal run.
+      if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
     }
   }
 
@@ -111,17 +117,17 @@ async function resolveManifests(inputs: string[], cwd: string): Promise<{ files:
  * directory and never leaks an absolute path.
  */
 export function displayPath(absPath: string): string {
-  let dir = path.dirname(absPath);
-  for (;;) {
-    if (existsSync(path.join(dir, "package.json"))) break;
-    const parent = path.dirname(dir);
-    if (parent === dir) {
-      dir = path.dirname(absPath);
-      break;
-    }
-    dir = parent;
+  return toPosix(path.relative(projectRoot(path.dirname(absPath)), absPath));
+}
+
+/** The nearest folder with a package.json at or above `dir`, else `dir` itself. */
+function projectRoot(dir: string): string {
+  for (let d = dir; ; ) {
+    if (existsSync(path.join(d, "package.json"))) return d;
+    const parent = path.dirname(d);
+    if (parent === d) return dir;
+    d = parent;
   }
-  return toPosix(path.relative(dir, absPath));
 }
 
 function toPosix(p: string): string {

@@ -20,7 +20,7 @@ describe("mcpgen CLI", () => {
     const dir = tempProject();
     const help = mcpgen(["--help"], dir);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet]");
+    expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet] [--no-cache]");
     for (const args of [[], ["build"], ["generate", "--nope"], ["generate", "--out"], ["validate", "--check"], ["generate", "--manifests"]]) {
       const r = mcpgen(args, dir);
       expect(r.code, args.join(" ")).toBe(2);

@@ -10,8 +10,8 @@ import { shortDiff } from "../write/writeOutput.js";
 const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a typed client and list fixtures.
 
 Usage:
-  mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet]
-  mcpgen validate [--manifests PATH...]
+  mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet] [--no-cache]
+  mcpgen validate [--manifests PATH...] [--no-cache]
   mcpgen --help | --version
 
 Commands:
@@ -24,6 +24,8 @@ Options:
   --out DIR            Output folder (default: generated).
   --check              Write nothing; exit 1 and show a short diff for each stale file.
   --quiet              Print only problems.
+  --no-cache           Parse every manifest afresh (parsed manifests are otherwise
+                       reused from node_modules/.cache/mcpgen when their text is unchanged).
   -h, --help           Show this help.
   -v, --version        Show the version.
 
@@ -37,6 +39,7 @@ interface Args {
   out: string;
   check: boolean;
   quiet: boolean;
+  cache: boolean;
 }
 
 function parseArgs(argv: string[]): Args | "help" | "version" {
@@ -45,7 +48,7 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError("missing command: generate or validate");
   if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate or validate`);
-  const args: Args = { command, manifests: [], out: "generated", check: false, quiet: false };
+  const args: Args = { command, manifests: [], out: "generated", check: false, quiet: false, cache: true };
   let outSeen = false;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -75,6 +78,9 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
         break;
       case "--quiet":
         args.quiet = true;
+        break;
+      case "--no-cache":
+        args.cache = false;
         break;
       default:
         if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
@@ -109,7 +115,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   const mode = args.command === "validate" ? "validate" : args.check ? "check" : "write";
-  const result = await runPipeline({ manifests: args.manifests, out: args.out, mode });
+  const result = await runPipeline({ manifests: args.manifests, out: args.out, mode, cache: args.cache });
   for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   const errors = result.diagnostics.filter((d) => d.severity === "error").length;
   if (errors > 0) {

@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
+import type { ParseCache } from "./parseCache.js";
 
 /** A parsed manifest: its plain JSON value plus a way back from a path to a source position. */
 export interface LoadedManifest {
@@ -16,6 +17,9 @@ export interface LoadedManifest {
   value: unknown;
   /** Source position of the node at `path` (or of its closest existing ancestor). */
   locate(path: DocPath, at?: "key" | "value"): { line: number; col: number };
+  /** Key of this text in the parse cache, and whether the value came from there. */
+  cacheKey?: string;
+  fromCache: boolean;
 }
 
 export type LoadResult = { ok: true; manifest: LoadedManifest } | { ok: false; diagnostics: Diagnostic[] };
@@ -23,21 +27,51 @@ export type LoadResult = { ok: true; manifest: LoadedManifest } | { ok: false; d
 /** Upper bound on alias expansions, against "billion laughs" documents. */
 const MAX_ALIAS_COUNT = 100;
 
-export async function loadManifest(absPath: string, file: string): Promise<LoadResult> {
+export async function loadManifest(absPath: string, file: string, cache?: ParseCache): Promise<LoadResult> {
   let text: string;
   try {
     text = await readFile(absPath, "utf8");
   } catch (error) {
     return { ok: false, diagnostics: [fileDiagnostic(file, "file-unreadable", `cannot read manifest: ${(error as Error).message}`)] };
   }
-  return parseManifestText(text, absPath, file);
+  const cacheKey = cache?.key(text);
+  const cached = cacheKey === undefined ? undefined : cache!.get(cacheKey);
+  if (cached !== undefined) {
+    // Positions are only needed for diagnostics: parse the YAML again only if one is reported.
+    let locator: Locator | undefined;
+    const locate: Locator = (path, at) => {
+      if (!locator) {
+        const { doc, lineCounter } = parse(text);
+        locator = makeLocator(doc, lineCounter);
+      }
+      return locator(path, at);
+    };
+    return { ok: true, manifest: { absPath, file, value: cached, locate, cacheKey: cacheKey!, fromCache: true } };
+  }
+  const result = parseManifestText(text, absPath, file);
+  if (result.ok && cacheKey !== undefined) result.manifest.cacheKey = cacheKey;
+  return result;
+}
+
+type Locator = (path: DocPath, at?: "key" | "value") => { line: number; col: number };
+
+function parse(text: string): { doc: Document; lineCounter: LineCounter } {
+  const lineCounter = new LineCounter();
+  // Core schema, YAML 1.2: plain JSON values only. No `<<` merge keys and no YAML 1.1 tags
+  // (!!binary, !!timestamp, !!set ...), which would produce values JSON cannot carry.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false, resolveKnownTags: false });
+  return { doc, lineCounter };
+}
+
+function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
+  return (path, at = "value") => {
+    const pos = lineCounter.linePos(nodeOffset(doc, path, at));
+    return { line: pos.line, col: pos.col };
+  };
 }
 
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
-  const lineCounter = new LineCounter();
-  // Core schema, YAML 1.2: plain JSON values only. No `<<` merge keys and no YAML 1.1 tags
-// (!!binary, !!timestamp, !!set ...), which would produce values JSON cannot carry.
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, schema: "core", merge: false, resolveKnownTags: false });
+  const { doc, lineCounter } = parse(text);
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();
   for (const error of doc.errors) {
@@ -78,12 +112,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     };
   }
 
-  const locate = (path: DocPath, at: "key" | "value" = "value") => {
-    const offset = nodeOffset(doc, path, at);
-    const pos = lineCounter.linePos(offset);
-    return { line: pos.line, col: pos.col };
-  };
-  return { ok: true, manifest: { absPath, file, value, locate } };
+  return { ok: true, manifest: { absPath, file, value, locate: makeLocator(doc, lineCounter), fromCache: false } };
 }
 
 function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {

@@ -1,0 +1,58 @@
+/**
+ * A cache of parsed manifests, keyed by a hash of their text: parsing YAML with source positions
+ * is the slowest step on large manifests, and most runs (prebuild, watch) see unchanged files.
+ * Only manifests that parsed cleanly are cached, as plain JSON; positions are recomputed from the
+ * text only when a diagnostic needs one.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+
+/** Bump when the YAML -> JSON mapping changes (parser options, tag handling). */
+const PARSE_FORMAT = 1;
+
+const yamlVersion = (() => {
+  try {
+    return (createRequire(import.meta.url)("yaml/package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+})();
+
+export class ParseCache {
+  private constructor(private readonly dir: string) {}
+
+  /**
+   * The cache under `<project>/node_modules/.cache/mcpgen/` (the usual home of tool caches), or
+   * undefined when the project has no node_modules folder: mcpgen never creates one.
+   */
+  static forProject(projectRoot: string): ParseCache | undefined {
+    const modules = path.join(projectRoot, "node_modules");
+    return existsSync(modules) ? new ParseCache(path.join(modules, ".cache", "mcpgen", "parsed")) : undefined;
+  }
+
+  key(text: string): string {
+    return createHash("sha256").update(`${PARSE_FORMAT}\0${yamlVersion}\0${text}`).digest("hex");
+  }
+
+  get(key: string): unknown {
+    try {
+      return JSON.parse(readFileSync(path.join(this.dir, `${key}.json`), "utf8"));
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(key: string, value: unknown): void {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const file = path.join(this.dir, `${key}.json`);
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, JSON.stringify(value));
+      renameSync(temp, file);
+    } catch {
+      // A cache that cannot be written only costs speed.
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/** The parse cache: same output from cached manifests, lazy positions, and a corrupt cache ignored. */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { formatDiagnostic } from "../src/diagnostics.js";
+import { runPipeline } from "../src/generate.js";
+import { ParseCache } from "../src/load/parseCache.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
+const README = readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8");
+
+function project() {
+  const dir = tempProject({ "package.json": "{}", "m/notes.yaml": NOTES, "m/notes-readme.md": README });
+  mkdirSync(path.join(dir, "node_modules"));
+  return dir;
+}
+const cacheDir = (dir: string) => path.join(dir, "node_modules/.cache/mcpgen/parsed");
+
+describe("parse cache", () => {
+  it("stores a valid manifest once and serves it next time, with byte-identical output", async () => {
+    const dir = project();
+    const first = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    expect(first.diagnostics).toEqual([]);
+    expect(readdirSync(cacheDir(dir))).toHaveLength(1);
+    const cold = readFileSync(path.join(dir, "out/notes-server/definition.ts"), "utf8");
+    const get = vi.spyOn(ParseCache.prototype, "get");
+    try {
+      const second = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "check" });
+      expect(second.plan!.changes).toEqual([]);
+      expect(get.mock.results.map((r) => r.value === undefined)).toEqual([false]);
+    } finally {
+      get.mockRestore();
+    }
+    const body = (text: string) => text.slice(text.indexOf("\n"));
+    expect(body(cold)).toBe(body(readFileSync(path.join(ROOT, "generated/notes-server/definition.ts"), "utf8")));
+  });
+
+  it("locates diagnostics in a cached manifest by parsing it again", async () => {
+    const dir = project();
+    await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    rmSync(path.join(dir, "m/notes-readme.md"));
+    const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      "m/notes.yaml:95:11: error file-content: file \"notes-readme.md\" does not exist (paths are relative to the manifest's folder)",
+    ]);
+  });
+
+  it("ignores a corrupt cache entry, and is skipped with cache: false", async () => {
+    const dir = project();
+    await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    const [entry] = readdirSync(cacheDir(dir));
+    writeFileSync(path.join(cacheDir(dir), entry!), "{not json");
+    const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "check" });
+    expect(result.diagnostics).toEqual([]);
+    expect(result.plan!.changes).toEqual([]);
+    rmSync(cacheDir(dir), { recursive: true });
+    await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "check", cache: false });
+    expect(() => readdirSync(cacheDir(dir))).toThrow();
+  });
+});
