@@ -4,7 +4,7 @@
  * prompts, and fixtures equal to the live list answers.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { createClient, createServer, OutputValidationError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
 import { notesHandlers } from "../servers/notes.js";
@@ -107,6 +107,24 @@ describe("notes-server through the SDK Client and the generated client", () => {
     });
     const missing = await client.getPrompt("summarize_note", {} as never).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: -32602, message: "MCP error -32602: Missing required argument 'id' for prompt summarize_note" });
+  });
+
+  it("passes the request's signal to the handler, aborted when the client cancels", async () => {
+    let aborted: Promise<string> | undefined;
+    const handlers = notesHandlers();
+    handlers.tools.search_notes = (_args, ctx) => {
+      aborted = new Promise((resolve) => ctx.signal.addEventListener("abort", () => resolve(`aborted ${String(ctx.requestId)}`)));
+      return new Promise(() => {}); // never answers on its own
+    };
+    const { client } = await connect(handlers);
+    const controller = new AbortController();
+    const call = client.searchNotes({ query: "x" }, { signal: controller.signal });
+    await vi.waitFor(() => expect(aborted).toBeDefined());
+    controller.abort("user gave up");
+    await expect(call).rejects.toThrow();
+    expect(await aborted).toMatch(/^aborted \d+$/);
+    // The server is still serving.
+    expect((await client.folderTree()).root.name).toBe("root");
   });
 });
 

@@ -63,10 +63,12 @@ export interface ServerOptions {
   onError?: (error: unknown, context: { method: string; name?: string }) => void;
 }
 
+/** A resource template with its compiled matcher. */
 interface TemplateEntry {
-  template: WireTemplateWithMatcher;
+  name: string;
+  mimeType?: string;
+  matcher: UriTemplate;
 }
-type WireTemplateWithMatcher = { name: string; matcher: UriTemplate };
 
 /**
  * Builds the SDK Server for a manifest. Every MCP method the manifest serves goes through
@@ -107,7 +109,9 @@ class Engine {
     for (const { resource, content } of definition.resources) {
       this.resources.set(resource.uri, { name: resource.name, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...(content === undefined ? {} : { content }) });
     }
-    for (const t of definition.resourceTemplates) this.templates.push({ template: { name: t.name, matcher: parseUriTemplate(t.uriTemplate) } });
+    for (const t of definition.resourceTemplates) {
+      this.templates.push({ name: t.name, matcher: parseUriTemplate(t.uriTemplate), ...(t.mimeType === undefined ? {} : { mimeType: t.mimeType }) });
+    }
     for (const entry of definition.prompts) this.prompts.set(entry.prompt.name, entry);
     this.lists = {
       tools: deepFreeze({ tools: definition.tools }),
@@ -203,12 +207,11 @@ class Engine {
       const handler = ownFunction(this.handlers.resources, resource.name);
       return this.runResourceHandler(handler, [ctx], uri, resource.mimeType, resource.name);
     }
-    for (const { template } of this.templates) {
+    for (const template of this.templates) {
       const variables = template.matcher.match(uri);
       if (!variables) continue;
-      const wire = this.definition.resourceTemplates.find((t) => t.name === template.name);
       const handler = ownFunction(this.handlers.resourceTemplates, template.name);
-      return this.runResourceHandler(handler, [variables, ctx], uri, wire?.mimeType, template.name);
+      return this.runResourceHandler(handler, [variables, ctx], uri, template.mimeType, template.name);
     }
     throw rpcError(ErrorCodes.ResourceNotFound, "Resource not found", { uri });
   }
