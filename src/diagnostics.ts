@@ -28,7 +28,9 @@ export type DiagnosticCode =
   | "invalid-uri-template"
   | "identifier-collision"
   | "file-content"
-  | "duplicate-server";
+  | "duplicate-server"
+  | "config"
+  | "stub-orphan";
 
 export interface Diagnostic {
   severity: Severity;

@@ -14,6 +14,7 @@ import type { ServerModel } from "./model/types.js";
 import { validateSchemas } from "./validate/schemas.js";
 import { validateSemantics } from "./validate/semantics.js";
 import { validateShape } from "./validate/shape.js";
+import { planStubs, stubImportBase } from "./stubs/stubs.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 
 export interface PipelineOptions {
@@ -27,6 +28,14 @@ export interface PipelineOptions {
   mode: "write" | "check" | "validate";
   /** Reuse parsed manifests from node_modules/.cache/mcpgen (default true). */
   cache?: boolean;
+  /** Folder of user-owned handler stubs; none when absent. */
+  stubs?: string;
+  /** Folder of template overrides. */
+  templates?: string;
+  /** Default `invalidArguments` of the generated servers. */
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Comment lines added under the standard header. */
+  header?: string[];
 }
 
 export interface PipelineResult {
@@ -34,6 +43,8 @@ export interface PipelineResult {
   models: ServerModel[];
   /** Set when the manifests were valid and the mode was write or check. */
   plan?: WritePlan;
+  /** Set when writing failed part-way (a file system error). */
+  writeError?: string;
 }
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
@@ -56,7 +67,10 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     const more = [...validateSchemas(manifest), ...validateSemantics(manifest)];
     diagnostics.push(...more);
     if (hasErrors(more)) continue;
-    const built = await buildModel(manifest, displayPath(absPath));
+    const built = await buildModel(manifest, displayPath(absPath), {
+      headerLines: options.header ?? [],
+      ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+    });
     diagnostics.push(...built.diagnostics);
     if (built.model) {
       models.push(built.model);
@@ -78,17 +92,17 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models };
 
   const outDir = path.resolve(cwd, options.out);
+  const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
+  if (stubsDir) for (const model of models) model.options.stubs = { importBase: stubImportBase(stubsDir, outDir, model.name) };
   const outputs: ServerOutput[] = models.map((model) => ({ name: model.name, files: emitServerFiles(model) }));
-  const plan = await planOutput(outDir, outputs);
-  // Paths in the plan are shown relative to cwd, like every other path mcpgen prints.
-  for (const change of plan.changes) change.file = path.relative(cwd, change.file) || change.file;
-  plan.conflicts = plan.conflicts.map((f) => path.relative(cwd, f) || f);
-  if (options.mode === "write" && plan.conflicts.length === 0) await applyPlan(withAbsolutePaths(plan, cwd));
-  return { diagnostics: sorted, models, plan };
-}
-
-function withAbsolutePaths(plan: WritePlan, cwd: string): WritePlan {
-  return { ...plan, changes: plan.changes.map((c) => ({ ...c, file: path.resolve(cwd, c.file) })) };
+  const plan = await planOutput(outDir, outputs, cwd);
+  if (stubsDir) {
+    const stubPlan = await planStubs(models, { stubsDir, outDir, cwd, ...(options.templates ? { templatesDir: path.resolve(cwd, options.templates) } : {}) });
+    plan.changes.push(...stubPlan.changes);
+    sorted.push(...sortDiagnostics(stubPlan.diagnostics));
+  }
+  const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
+  return { diagnostics: sorted, models, plan, ...(writeError ? { writeError } : {}) };
 }
 
 async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
@@ -100,7 +114,8 @@ async function resolveManifests(inputs: string[], cwd: string): Promise<{ files:
     try {
       info = await stat(abs);
     } catch {
-      diagnostics.push({ severity: "error", code: "file-unreadable", message: `no such manifest file or folder: ${input}`, file: input, line: 1, col: 1, path: "" });
+      const shown = toPosix(path.relative(cwd, abs)) || input;
+      diagnostics.push({ severity: "error", code: "file-unreadable", message: `no such manifest file or folder: ${shown}`, file: shown, line: 1, col: 1, path: "" });
       continue;
     }
     if (info.isDirectory()) {

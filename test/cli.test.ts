@@ -20,7 +20,8 @@ describe("mcpgen CLI", () => {
     const dir = tempProject();
     const help = mcpgen(["--help"], dir);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet] [--no-cache]");
+    expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]");
+    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--force]");
     for (const args of [[], ["build"], ["generate", "--nope"], ["generate", "--out"], ["validate", "--check"], ["generate", "--manifests"]]) {
       const r = mcpgen(args, dir);
       expect(r.code, args.join(" ")).toBe(2);
@@ -40,13 +41,13 @@ describe("mcpgen CLI", () => {
     const first = mcpgen(["generate"], dir);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 15 written, 0 unchanged.\n");
+    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 17 written, 0 unchanged.\n");
     const types = path.join(dir, "generated/gift-server/types.ts");
     // The output is the committed example, byte for byte.
     expect(readFileSync(types, "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/types.ts"), "utf8"));
     const before = statSync(types).mtimeMs;
     const second = mcpgen(["generate"], dir);
-    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 15 unchanged.\n");
+    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 17 unchanged.\n");
     expect(statSync(types).mtimeMs).toBe(before);
   });
 
@@ -55,7 +56,7 @@ describe("mcpgen CLI", () => {
     expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
     const ok = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 15 files).\n");
+    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 17 files).\n");
 
     writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace("title: Gift ideas generator", "title: Gift finder"));
     const fixture = path.join(dir, "out/gift-server/fixtures/tools-list.json");
@@ -106,6 +107,14 @@ describe("mcpgen CLI", () => {
     );
     expect(existsSync(path.join(dir, "generated"))).toBe(false);
     expect(mcpgen(["validate", "manifests/gift.yaml"], dir)).toEqual({ code: 0, stdout: "mcpgen: 1 server valid.\n", stderr: "" });
+  });
+
+  it("reports a write failure in words with exit 1, not as a crash", () => {
+    const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT, "out": "a file, not a folder" });
+    const r = mcpgen(["generate", "--manifests", "m", "--out", "out"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mcpgen: cannot write .*out\/gift-server.*: (ENOTDIR|EEXIST) /);
+    expect(r.stderr).not.toContain("internal error");
   });
 
   it("reports a missing manifest path as a diagnostic, not a crash", () => {

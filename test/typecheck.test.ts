@@ -35,9 +35,15 @@ const STRICT_TSCONFIG = JSON.stringify({
     noImplicitOverride: true,
     verbatimModuleSyntax: true,
     skipLibCheck: true,
-    types: [],
+    types: ["node"],
   },
   include: ["out"],
+});
+
+/** A client-only program (what a browser bundle imports) must not need Node's types. */
+const CLIENT_ONLY_TSCONFIG = JSON.stringify({
+  compilerOptions: { ...JSON.parse(STRICT_TSCONFIG).compilerOptions, types: [] },
+  files: ["client-only.ts"],
 });
 
 describe("generated code compiles", () => {
@@ -76,5 +82,13 @@ export function use(sdk: Client) {
     const compiled = tsc(dir, "tsconfig.json");
     expect(compiled.output).toBe("");
     expect(compiled.ok).toBe(true);
+
+    writeFileSync(path.join(dir, "tsconfig.client.json"), CLIENT_ONLY_TSCONFIG);
+    writeFileSync(
+      path.join(dir, "client-only.ts"),
+      `import { createClient, type DeleteInput } from "./out/tricky/index.js";\nexport { createClient };\nexport type T = DeleteInput;\n`,
+    );
+    const clientOnly = tsc(dir, "tsconfig.client.json");
+    expect(clientOnly.output).toBe("");
   }, 120_000);
 });

@@ -1,58 +1,95 @@
 /**
- * The `mcpgen` command. Exit codes: 0 ok; 1 invalid manifest, stale output (--check) or refused
- * write; 2 usage error; 3 internal error (a bug in mcpgen: please report it).
+ * The `mcpgen` command. Exit codes: 0 ok; 1 invalid manifest or config, stale output (--check)
+ * or refused write; 2 usage error; 3 internal error (a bug in mcpgen: please report it).
  */
 import { readFileSync } from "node:fs";
-import { formatDiagnostic } from "../diagnostics.js";
-import { runPipeline } from "../generate.js";
+import * as path from "node:path";
+import { loadConfig, type Config } from "../config/loadConfig.js";
+import { formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { runPipeline, type PipelineResult } from "../generate.js";
+import { runInit } from "../init/init.js";
 import { shortDiff } from "../write/writeOutput.js";
+import { watch } from "./watch.js";
 
 const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a typed client and list fixtures.
 
 Usage:
-  mcpgen generate [--manifests PATH...] [--out DIR] [--check] [--quiet] [--no-cache]
-  mcpgen validate [--manifests PATH...] [--no-cache]
+  mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]
+                  [--check | --watch] [--quiet] [--no-cache]
+  mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
+  mcpgen init [DIR] [--name NAME] [--force]
   mcpgen --help | --version
 
 Commands:
-  generate   Write <out>/<server.name>/ for each manifest (only files whose bytes changed).
+  generate   Write <out>/<server.name>/ for each manifest (only files whose bytes changed),
+             and create missing handler stubs when stubs are on.
   validate   Check the manifests and report every problem; write nothing.
+  init       Create a new MCP server project in DIR (default: the current folder).
 
 Options:
   --manifests PATH...  Manifest files or folders of *.yaml/*.yml files (default: manifests).
-                       Bare paths after the command are manifests too.
+                       Bare paths after generate/validate are manifests too.
   --out DIR            Output folder (default: generated).
+  --stubs DIR          Create and keep user-owned handler files in DIR/<server>/.
+  --config FILE        Read this config instead of mcpgen.config.{json,yaml,yml} or the
+                       "mcpgen" key of package.json.
   --check              Write nothing; exit 1 and show a short diff for each stale file.
+  --watch              Regenerate when a manifest, the config or a template changes.
   --quiet              Print only problems.
   --no-cache           Parse every manifest afresh (parsed manifests are otherwise
                        reused from node_modules/.cache/mcpgen when their text is unchanged).
+  --name NAME          (init) The server name, [a-z0-9][a-z0-9-]* (default: the folder name).
+  --force              (init) Write into a folder that is not empty (never over a file).
   -h, --help           Show this help.
   -v, --version        Show the version.
 
-Exit codes: 0 ok, 1 invalid manifest or stale output, 2 usage error, 3 internal error.`;
+Exit codes: 0 ok, 1 invalid input or stale output, 2 usage error, 3 internal error.`;
 
 class UsageError extends Error {}
 
-interface Args {
+interface GenerateArgs {
   command: "generate" | "validate";
   manifests: string[];
-  out: string;
+  out?: string;
+  stubs?: string;
+  config?: string;
   check: boolean;
+  watch: boolean;
   quiet: boolean;
   cache: boolean;
 }
+
+interface InitArgs {
+  command: "init";
+  dir: string;
+  name?: string;
+  force: boolean;
+}
+
+type Args = GenerateArgs | InitArgs;
 
 function parseArgs(argv: string[]): Args | "help" | "version" {
   if (argv.includes("-h") || argv.includes("--help")) return "help";
   if (argv.includes("-v") || argv.includes("--version")) return "version";
   const [command, ...rest] = argv;
-  if (command === undefined) throw new UsageError("missing command: generate or validate");
-  if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate or validate`);
-  const args: Args = { command, manifests: [], out: "generated", check: false, quiet: false, cache: true };
-  let outSeen = false;
+  if (command === undefined) throw new UsageError("missing command: generate, validate or init");
+  if (command === "init") return parseInit(rest);
+  if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate, validate or init`);
+  const args: GenerateArgs = { command, manifests: [], check: false, watch: false, quiet: false, cache: true };
+  const seen = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] = splitFlag(arg);
+    const value = (what: string) => {
+      if (seen.has(flag)) throw new UsageError(`${flag} given twice`);
+      seen.add(flag);
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) throw new UsageError(`${flag} needs ${what}`);
+      return v;
+    };
+    const only = (cmd: string) => {
+      if (command !== cmd) throw new UsageError(`${flag} applies to ${cmd}`);
+    };
     switch (flag) {
       case "--manifests": {
         if (inline !== undefined) args.manifests.push(inline);
@@ -64,17 +101,23 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
         if (taken === 0) throw new UsageError("--manifests needs at least one file or folder");
         break;
       }
-      case "--out": {
-        const value = inline ?? rest[++i];
-        if (value === undefined || value === "" || (inline === undefined && value.startsWith("-"))) throw new UsageError("--out needs a folder");
-        if (outSeen) throw new UsageError("--out given twice");
-        outSeen = true;
-        args.out = value;
+      case "--out":
+        args.out = value("a folder");
         break;
-      }
+      case "--stubs":
+        only("generate");
+        args.stubs = value("a folder");
+        break;
+      case "--config":
+        args.config = value("a file");
+        break;
       case "--check":
-        if (command !== "generate") throw new UsageError("--check applies to generate");
+        only("generate");
         args.check = true;
+        break;
+      case "--watch":
+        only("generate");
+        args.watch = true;
         break;
       case "--quiet":
         args.quiet = true;
@@ -87,8 +130,35 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
         args.manifests.push(arg);
     }
   }
-  if (args.manifests.length === 0) args.manifests.push("manifests");
+  if (args.check && args.watch) throw new UsageError("--check and --watch do not go together");
   return args;
+}
+
+function parseInit(rest: string[]): InitArgs {
+  const args: InitArgs = { command: "init", dir: ".", force: false };
+  let dirSeen = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    const [flag, inline] = splitFlag(arg);
+    if (flag === "--name") {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) throw new UsageError("--name needs a name");
+      args.name = v;
+    } else if (flag === "--force") args.force = true;
+    else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg} for init`);
+    else if (dirSeen) throw new UsageError(`init takes one folder; got ${JSON.stringify(args.dir)} and ${JSON.stringify(arg)}`);
+    else {
+      args.dir = arg;
+      dirSeen = true;
+    }
+  }
+  return args;
+}
+
+function splitFlag(arg: string): [string, string | undefined] {
+  if (!arg.startsWith("--") || !arg.includes("=")) return [arg, undefined];
+  const at = arg.indexOf("=");
+  return [arg.slice(0, at), arg.slice(at + 1)];
 }
 
 function version(): string {
@@ -96,7 +166,7 @@ function version(): string {
   return pkg.version;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
   let args: ReturnType<typeof parseArgs>;
   try {
     args = parseArgs(argv);
@@ -113,45 +183,102 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${version()}\n`);
     return 0;
   }
+  if (args.command === "init") return runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), version: version() });
 
+  const loaded = loadConfig(cwd, args.config);
+  if (hasErrors(loaded.diagnostics)) {
+    printDiagnostics(loaded.diagnostics);
+    process.stderr.write("mcpgen: the config has errors; nothing written.\n");
+    return 1;
+  }
+  const generateArgs = args;
+  const config = applyFlags(loaded.config, generateArgs, cwd);
+  if (args.watch) {
+    await watch(config, {
+      run: (c) => generateOnce(c, generateArgs, cwd),
+      reloadConfig: () => {
+        const again = loadConfig(cwd, generateArgs.config);
+        printDiagnostics(again.diagnostics);
+        if (hasErrors(again.diagnostics)) {
+          process.stderr.write("mcpgen: the config has errors; keeping the previous one.\n");
+          return undefined;
+        }
+        return applyFlags(again.config, generateArgs, cwd);
+      },
+    }, cwd);
+    return 0;
+  }
+  return (await generateOnce(config, generateArgs, cwd)).code;
+}
+
+function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {
+  return {
+    ...config,
+    ...(args.manifests.length ? { manifests: args.manifests.map((m) => path.resolve(cwd, m)) } : {}),
+    ...(args.out ? { out: path.resolve(cwd, args.out) } : {}),
+    ...(args.stubs ? { stubs: path.resolve(cwd, args.stubs) } : {}),
+  };
+}
+
+/** One run of generate/validate with the config; prints what happened. */
+export async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Promise<{ code: number; result: PipelineResult }> {
   const mode = args.command === "validate" ? "validate" : args.check ? "check" : "write";
-  const result = await runPipeline({ manifests: args.manifests, out: args.out, mode, cache: args.cache });
-  for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  const result = await runPipeline({
+    manifests: config.manifests,
+    out: config.out,
+    cwd,
+    mode,
+    cache: args.cache,
+    header: config.header,
+    ...(config.stubs && mode !== "validate" ? { stubs: config.stubs } : {}),
+    ...(config.templates ? { templates: config.templates } : {}),
+    ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
+  });
+  printDiagnostics(result.diagnostics);
+  const out = `${path.relative(cwd, config.out) || "."}/`;
   const errors = result.diagnostics.filter((d) => d.severity === "error").length;
   if (errors > 0) {
     process.stderr.write(`mcpgen: ${errors} error${errors === 1 ? "" : "s"}; nothing written.\n`);
-    return 1;
+    return { code: 1, result };
   }
   const servers = `${result.models.length} server${result.models.length === 1 ? "" : "s"}`;
   if (mode === "validate") {
     if (!args.quiet) process.stdout.write(`mcpgen: ${servers} valid.\n`);
-    return 0;
+    return { code: 0, result };
   }
   const plan = result.plan!;
   for (const conflict of plan.conflicts) {
-    process.stderr.write(`${conflict}: error not-generated: this file was not written by mcpgen (no "// Generated by mcpgen" header); refusing to overwrite it. Move it out of ${args.out}/ or pick another --out.\n`);
+    process.stderr.write(`${conflict}: error not-generated: this file was not written by mcpgen (no "// Generated by mcpgen" header); refusing to overwrite it. Move it out of ${out} or pick another --out.\n`);
   }
   if (plan.conflicts.length > 0) {
     process.stderr.write("mcpgen: nothing written.\n");
-    return 1;
+    return { code: 1, result };
+  }
+  if (result.writeError) {
+    process.stderr.write(`mcpgen: ${result.writeError}\n`);
+    return { code: 1, result };
   }
   if (mode === "check") {
     for (const change of plan.changes) {
-      process.stderr.write(`${change.file}: stale (${change.kind === "create" ? "missing" : change.kind === "delete" ? "no longer generated" : "out of date"})\n`);
+      process.stderr.write(`${change.display}: stale (${change.kind === "create" ? "missing" : change.kind === "delete" ? "no longer generated" : "out of date"})\n`);
       const diff = shortDiff(change.kind === "create" ? undefined : change.before, change.kind === "delete" ? undefined : change.after);
       process.stderr.write(`${diff.replace(/^/gm, "    ")}\n`);
     }
     if (plan.changes.length > 0) {
       process.stderr.write(`mcpgen: ${plan.changes.length} stale file${plan.changes.length === 1 ? "" : "s"}; run npm run generate.\n`);
-      return 1;
+      return { code: 1, result };
     }
-    if (!args.quiet) process.stdout.write(`mcpgen: ${args.out}/ is up to date (${servers}, ${plan.unchanged} files).\n`);
-    return 0;
+    if (!args.quiet) process.stdout.write(`mcpgen: ${out} is up to date (${servers}, ${plan.unchanged} files).\n`);
+    return { code: 0, result };
   }
   if (!args.quiet) {
     const written = plan.changes.filter((c) => c.kind !== "delete").length;
     const deleted = plan.changes.length - written;
-    process.stdout.write(`mcpgen: ${servers} -> ${args.out}/: ${written} written, ${plan.unchanged} unchanged${deleted ? `, ${deleted} removed` : ""}.\n`);
+    process.stdout.write(`mcpgen: ${servers} -> ${out}: ${written} written, ${plan.unchanged} unchanged${deleted ? `, ${deleted} removed` : ""}.\n`);
   }
-  return 0;
+  return { code: 0, result };
+}
+
+function printDiagnostics(list: readonly Diagnostic[]): void {
+  for (const d of list) process.stderr.write(`${formatDiagnostic(d)}\n`);
 }

@@ -6,8 +6,10 @@ import { emitClient } from "./client.js";
 import type { Emitter, OutputFile } from "./common.js";
 import { emitDefinition } from "./definition.js";
 import { emitFixtures } from "./fixtures.js";
+import { emitHandlers } from "./handlers.js";
 import { emitIndex } from "./indexFile.js";
 import { emitRuntime } from "./runtime.js";
+import { emitServe } from "./serve.js";
 import { emitServer } from "./server.js";
 import { emitTypes } from "./types.js";
 
@@ -15,8 +17,10 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   types: emitTypes,
   definition: emitDefinition,
   server: emitServer,
+  serve: emitServe,
   client: emitClient,
   index: emitIndex,
+  handlers: emitHandlers,
   fixtures: emitFixtures,
   runtime: emitRuntime,
 };

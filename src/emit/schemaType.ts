@@ -54,7 +54,8 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
   }
   if (extra.length > 0) {
     // An index signature must admit every declared property's type too.
-    const all = extra.includes("unknown") ? ["unknown"] : unique([...extra, ...propertyTypes, ...(required.size < Object.keys(properties).length ? ["undefined"] : [])]);
+    const anyOptional = Object.keys(properties).some((name) => !required.has(name));
+    const all = extra.includes("unknown") ? ["unknown"] : unique([...extra, ...propertyTypes, ...(anyOptional ? ["undefined"] : [])]);
     out += `${indent}[key: string]: ${union(all)};\n`;
   }
   return out;
@@ -193,13 +194,34 @@ function paren(type: string): string {
 /** `(A | B)` -> `A | B` when the parentheses wrap the whole expression. */
 function unwrap(type: string): string {
   if (!type.startsWith("(") || !type.endsWith(")")) return type;
+  const inner = type.slice(1, -1);
+  // Only when the inner text is balanced on its own (ignoring strings and comments).
+  return balanced(inner) ? inner : type;
+}
+
+function balanced(type: string): boolean {
   let depth = 0;
-  for (let i = 0; i < type.length - 1; i++) {
-    if (type[i] === "(") depth++;
-    else if (type[i] === ")") depth--;
-    if (depth === 0) return type;
+  let inString = false;
+  for (let i = 0; i < type.length; i++) {
+    const c = type[i]!;
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === "/" && type[i + 1] === "*") {
+      const end = type.indexOf("*/", i + 2);
+      i = end === -1 ? type.length : end + 1;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "(" || c === "{" || c === "[") depth++;
+    else if (c === ")" || c === "}" || c === "]") {
+      depth--;
+      if (depth < 0) return false;
+    }
   }
-  return type.slice(1, -1);
+  return depth === 0;
 }
 
 function topLevelOperator(type: string): boolean {
@@ -207,6 +229,12 @@ function topLevelOperator(type: string): boolean {
   let inString = false;
   for (let i = 0; i < type.length; i++) {
     const c = type[i]!;
+    // Doc comments inside object types can hold any bracket or quote: skip them whole.
+    if (!inString && c === "/" && type[i + 1] === "*") {
+      const end = type.indexOf("*/", i + 2);
+      i = end === -1 ? type.length : end + 1;
+      continue;
+    }
     if (inString) {
       if (c === "\\") i++;
       else if (c === '"') inString = false;

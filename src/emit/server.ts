@@ -1,6 +1,6 @@
 /** Emits `server.ts`: the `Handlers` type (exactly the handlers the manifest needs) and `createServer`. */
 import type { ServerModel } from "../model/types.js";
-import { docComment, typePropertyKey } from "../print/literal.js";
+import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js";
 import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
@@ -53,11 +53,12 @@ export function emitServer(model: ServerModel): OutputFile[] {
     `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {${groups.length ? `\n${groups.join("")}` : ""}}`,
   );
   const optional = groups.length === 0 ? " = {}" : "";
+  const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.print(
     `${docComment([
       `Creates the SDK Server for ${model.name}. Lists are served verbatim from the manifest; connect it to any transport (stdio, Streamable HTTP, in-memory).`,
       "@example\nconst server = createServer(handlers);\nawait server.connect(new StdioServerTransport());",
-    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, options);\n}`,
+    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, ${defaults});\n}`,
   );
   return [{ path: file.path, content: file.render() }];
 }

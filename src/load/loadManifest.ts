@@ -149,8 +149,9 @@ function nodeOffset(doc: Document, path: DocPath, at: "key" | "value"): number {
       if (last && at === "key") return key.range?.[0] ?? offset;
       node = pair.value as Node | null;
       offset = node?.range?.[0] ?? key.range?.[0] ?? offset;
-    } else if (isSeq(node) && typeof segment === "number") {
-      const item = node.items[segment] as Node | undefined;
+    } else if (isSeq(node) && /^\d+$/.test(String(segment))) {
+      // Paths from JSON pointers (ajv) carry sequence indexes as strings.
+      const item = node.items[Number(segment)] as Node | undefined;
       if (!item) return offset;
       node = item;
       offset = item.range?.[0] ?? offset;

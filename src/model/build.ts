@@ -9,7 +9,7 @@ import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { bundleSchema, setOwn, type JsonSchema } from "./refs.js";
-import type { Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
+import type { GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
 
 /** Names the generated types.ts declares itself. */
 export const BUILTIN_TYPE_NAMES = [
@@ -18,10 +18,15 @@ export const BUILTIN_TYPE_NAMES = [
   // exported next to them from index.ts
   "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
   "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
+  "HttpOptions", "HttpHandle",
 ];
 
 /** `manifestFile` is the project-relative path written in generated headers. */
-export async function buildModel(manifest: LoadedManifest, manifestFile: string = manifest.file): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
+export async function buildModel(
+  manifest: LoadedManifest,
+  manifestFile: string = manifest.file,
+  options: GenerationOptions = { headerLines: [] },
+): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const server = root.server as Record<string, Json>;
@@ -101,6 +106,7 @@ export async function buildModel(manifest: LoadedManifest, manifestFile: string 
       input,
       ...(output ? { output } : {}),
       methodName: claimMember(toIdentifier(name, "camel"), `tool "${name}"`, at),
+      handlerName: toIdentifier(name, "camel"),
       examples,
     };
   });
@@ -125,6 +131,7 @@ export async function buildModel(manifest: LoadedManifest, manifestFile: string 
       wire,
       ...(content ? { content } : {}),
       readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
+      handlerName: toIdentifier(name, "camel"),
     });
   }
 
@@ -141,6 +148,7 @@ export async function buildModel(manifest: LoadedManifest, manifestFile: string 
       variables: [...uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!),
       variablesTypeName,
       readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
+      handlerName: toIdentifier(name, "camel"),
     };
   });
 
@@ -158,6 +166,7 @@ export async function buildModel(manifest: LoadedManifest, manifestFile: string 
       arguments: args.map((a) => ({ name: a.name as string, required: a.required === true, ...optionalString("description", a.description) })),
       argumentsTypeName,
       ...(Array.isArray(prompt.messages) ? { messages: prompt.messages as JsonObject[] } : {}),
+      handlerName: toIdentifier(name, "camel"),
     };
   });
 
@@ -183,6 +192,7 @@ export async function buildModel(manifest: LoadedManifest, manifestFile: string 
       resources,
       resourceTemplates,
       prompts,
+      options,
     },
   };
 }

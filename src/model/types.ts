@@ -23,6 +23,7 @@ export interface ServerModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  options: GenerationOptions;
 }
 
 export interface DefModel {
@@ -49,6 +50,8 @@ export interface ToolModel {
   output?: SchemaModel;
   /** Client method name (camelCase). */
   methodName: string;
+  /** Name of the user's handler function in a stub file. */
+  handlerName: string;
   examples: { arguments: Json; result?: Json }[];
 }
 
@@ -61,6 +64,8 @@ export interface ResourceModel {
   content?: { text: string } | { blob: string };
   /** Client reader method name: `readGiftCatalog`. */
   readerName: string;
+  /** Name of the user's handler function in a stub file (resources without content). */
+  handlerName: string;
 }
 
 export interface ResourceTemplateModel {
@@ -71,6 +76,7 @@ export interface ResourceTemplateModel {
   variables: string[];
   variablesTypeName: string;
   readerName: string;
+  handlerName: string;
 }
 
 export interface PromptModel {
@@ -81,4 +87,15 @@ export interface PromptModel {
   argumentsTypeName: string;
   /** Messages with `{{arg}}` placeholders; absent when a handler builds them. */
   messages?: JsonObject[];
+  handlerName: string;
+}
+
+/** How this run generates, from the config: the same for every server. */
+export interface GenerationOptions {
+  /** Default of the generated createServer's `invalidArguments` option. */
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Comment lines added under the standard header. */
+  headerLines: string[];
+  /** Set when handler stubs are on: the stub folder as imported from `<out>/<server>/`. */
+  stubs?: { importBase: string };
 }

@@ -62,6 +62,7 @@ export function uriTemplateProblems(template: string): string[] {
       problems.push(`variable {${body}} appears twice`);
     } else seen.add(body);
   }
+  if (/\}\{/.test(template)) problems.push("two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them");
   const stripped = template.replace(/\{[^{}]*\}/g, "");
   if (/[{}]/.test(stripped)) problems.push("unbalanced { or } in the template");
   if (seen.size === 0 && problems.length === 0) problems.push("a template needs at least one {variable}; a fixed URI is a resource");

@@ -32,8 +32,12 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
     const validators: Partial<Record<"inputSchema" | "outputSchema", ValidateFunction>> = {};
     for (const key of ["inputSchema", "outputSchema"] as const) {
       const schema = tool[key];
-      if (!isPlainObject(schema)) continue;
       const path = ["tools", i, key];
+      if (typeof schema === "boolean") {
+        report(path, "schema-not-object", `tools[${i}].${key}: must be a JSON Schema mapping with type: "object", not the boolean schema ${String(schema)} (MCP clients reject it)`);
+        continue;
+      }
+      if (!isPlainObject(schema)) continue;
       if (schema.type !== "object") {
         report(schema.type === undefined ? path : [...path, "type"], "schema-not-object", key === "inputSchema"
           ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`

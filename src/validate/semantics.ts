@@ -12,6 +12,13 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
 
+  (Array.isArray(root.tools) ? root.tools : []).forEach((tool, i) => {
+    const support = isPlainObject(tool) && isPlainObject(tool.execution) ? tool.execution.taskSupport : undefined;
+    if (support === "optional" || support === "required") {
+      out.push(diagnosticAt(manifest, ["tools", i, "execution", "taskSupport"], "invalid-value", `taskSupport ${JSON.stringify(support)} needs task-augmented execution (tasks/*), which mcpgen servers do not offer yet; use "forbidden" or leave execution out`));
+    }
+  });
+
   (Array.isArray(root.resourceTemplates) ? root.resourceTemplates : []).forEach((template, i) => {
     if (!isPlainObject(template) || typeof template.uriTemplate !== "string") return;
     for (const problem of uriTemplateProblems(template.uriTemplate)) {

@@ -12,9 +12,10 @@ export interface ServerOutput {
   files: OutputFile[];
 }
 
+/** One file to create, update or delete: `file` is absolute, `display` relative to cwd. */
 export type Change =
-  | { kind: "create" | "update"; file: string; before?: string; after: string }
-  | { kind: "delete"; file: string; before: string };
+  | { kind: "create" | "update"; file: string; display: string; before?: string; after: string }
+  | { kind: "delete"; file: string; display: string; before: string };
 
 export interface WritePlan {
   changes: Change[];
@@ -32,7 +33,8 @@ function isGenerated(relPath: string, text: string): boolean {
 }
 
 /** Compares the wanted output with the disk; reads only, writes nothing. */
-export async function planOutput(outDir: string, servers: readonly ServerOutput[]): Promise<WritePlan> {
+export async function planOutput(outDir: string, servers: readonly ServerOutput[], cwd: string): Promise<WritePlan> {
+  const shown = (abs: string) => path.relative(cwd, abs).split(path.sep).join("/") || abs;
   const plan: WritePlan = { changes: [], unchanged: 0, conflicts: [] };
   for (const server of servers) {
     const dir = path.join(outDir, server.name);
@@ -41,24 +43,38 @@ export async function planOutput(outDir: string, servers: readonly ServerOutput[
     for (const file of server.files) {
       const abs = path.join(dir, file.path);
       const before = existing.has(file.path) ? await readFile(abs, "utf8") : undefined;
-      const display = path.join(outDir, server.name, file.path);
+      const display = shown(abs);
       if (before === file.content) plan.unchanged++;
-      else if (before === undefined) plan.changes.push({ kind: "create", file: display, after: file.content });
+      else if (before === undefined) plan.changes.push({ kind: "create", file: abs, display, after: file.content });
       else if (!isGenerated(file.path, before)) plan.conflicts.push(display);
-      else plan.changes.push({ kind: "update", file: display, before, after: file.content });
+      else plan.changes.push({ kind: "update", file: abs, display, before, after: file.content });
     }
     for (const rel of existing) {
       if (wanted.has(rel)) continue;
       const before = await readFile(path.join(dir, rel), "utf8");
       // Only files mcpgen wrote are removed; anything else in the folder is left alone.
-      if (isGenerated(rel, before)) plan.changes.push({ kind: "delete", file: path.join(outDir, server.name, rel), before });
+      const abs = path.join(dir, rel);
+      if (isGenerated(rel, before)) plan.changes.push({ kind: "delete", file: abs, display: shown(abs), before });
     }
   }
   return plan;
 }
 
-/** Applies a plan: each file is written to a temporary name and renamed into place. */
-export async function applyPlan(plan: WritePlan): Promise<void> {
+/**
+ * Applies a plan: each file is written to a temporary name and renamed into place. A file system
+ * error (a folder that is a file, no permission, a full disk) is returned in words, not thrown.
+ */
+export async function applyPlan(plan: WritePlan): Promise<string | undefined> {
+  try {
+    await applyChanges(plan);
+    return undefined;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    return `cannot write ${e.path ?? "the output"}: ${e.code ?? ""} ${e.message}`.replace(/\s+/g, " ");
+  }
+}
+
+async function applyChanges(plan: WritePlan): Promise<void> {
   for (const change of plan.changes) {
     if (change.kind === "delete") {
       await rm(change.file, { force: true });

@@ -61,7 +61,7 @@ describe("printer", () => {
 
 describe("emitter table", () => {
   it("registers one emitter per artifact and emits sorted paths", async () => {
-    expect(Object.keys(EMITTERS)).toEqual(["types", "definition", "server", "client", "index", "fixtures", "runtime"]);
+    expect(Object.keys(EMITTERS)).toEqual(["types", "definition", "server", "serve", "client", "index", "handlers", "fixtures", "runtime"]);
     const paths = emitServerFiles(await modelOf(MIXED)).map((f) => f.path);
     expect(paths).toEqual([...paths].sort());
     expect(paths).toContain("server.ts");
@@ -134,7 +134,7 @@ describe("emitIndex and emitRuntime", () => {
 
   it("copies the runtime with the generated header", async () => {
     const files = emitRuntime(await modelOf(MIXED));
-    expect(files.map((f) => f.path)).toEqual(["runtime/client.ts", "runtime/definition.ts", "runtime/errors.ts", "runtime/server.ts", "runtime/uriTemplate.ts", "runtime/validation.ts"]);
+    expect(files.map((f) => f.path)).toEqual(["runtime/client.ts", "runtime/definition.ts", "runtime/errors.ts", "runtime/serve.ts", "runtime/server.ts", "runtime/uriTemplate.ts", "runtime/validation.ts"]);
     for (const f of files) expect(f.content.startsWith(`${HEADER}\n/**`)).toBe(true);
   });
 });

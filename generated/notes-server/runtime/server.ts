@@ -5,7 +5,15 @@
  * handlers, on the official SDK's low-level Server, so list answers are the manifest's JSON as is.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { CallToolResult, GetPromptResult, JSONRPCRequest, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  GetPromptResultSchema,
+  ReadResourceResultSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type JSONRPCRequest,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
 import { ErrorCodes, ToolError, rpcError } from "./errors.js";
 import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
@@ -182,17 +190,26 @@ class Engine {
     }
 
     if (tool.outputSchema !== undefined) {
-      const outputProblems = isObject(output) ? this.validators.check(tool.outputSchema, output) : "Output must be an object";
-      if (outputProblems !== undefined) {
-        const message = `Tool ${name} returned output that does not match its outputSchema: ${outputProblems}`;
-        this.onError(new Error(message), { method: "tools/call", name });
-        return errorResult(message);
+      // Check what will be on the wire: JSON turns NaN into null and drops undefined.
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(output);
+      } catch (error) {
+        return this.badOutput(name, `Tool ${name} returned output that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
       }
-      return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output as JsonObject };
+      const wire: unknown = text === undefined ? undefined : JSON.parse(text);
+      const outputProblems = isObject(wire) ? this.validators.check(tool.outputSchema, wire) : "Output must be an object";
+      if (outputProblems !== undefined) return this.badOutput(name, `Tool ${name} returned output that does not match its outputSchema: ${outputProblems}`);
+      return { content: [{ type: "text", text: text! }], structuredContent: wire as JsonObject };
     }
     if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-    if (isObject(output) && Array.isArray(output.content)) return output as CallToolResult;
-    const message = `Tool ${name} returned neither a string nor a CallToolResult`;
+    const parsed = CallToolResultSchema.safeParse(output);
+    if (isObject(output) && Array.isArray(output.content) && parsed.success) return output as CallToolResult;
+    return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${parsed.success ? "" : `: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ")}`}`);
+  }
+
+  /** Output a tool should never have returned: logged, and answered as an isError result. */
+  private badOutput(name: string, message: string): CallToolResult {
     this.onError(new Error(message), { method: "tools/call", name });
     return errorResult(message);
   }
@@ -225,11 +242,15 @@ class Engine {
       throw this.passThrough(error, "resources/read", name);
     }
     const mime = mimeType === undefined ? {} : { mimeType };
-    if (typeof result === "string") return { contents: [{ uri, ...mime, text: result }] };
-    if (isObject(result) && Array.isArray(result.contents)) return result as ReadResourceResult;
-    if (isObject(result) && typeof result.blob === "string") return { contents: [{ uri, ...mime, blob: result.blob }] };
-    this.onError(new Error(`handler returned ${typeof result}`), { method: "resources/read", name });
-    throw rpcError(ErrorCodes.InternalError, `Resource ${name}: the handler returned neither text, { blob } nor a ReadResourceResult`);
+    let answer: unknown = result;
+    if (typeof result === "string") answer = { contents: [{ uri, ...mime, text: result }] };
+    else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string") answer = { contents: [{ uri, ...mime, blob: result.blob }] };
+    const parsed = ReadResourceResultSchema.safeParse(answer);
+    const base64 = isObject(answer) && Array.isArray(answer.contents) && answer.contents.every((c) => !isObject(c) || typeof c.blob !== "string" || BASE64.test(c.blob));
+    if (parsed.success && base64) return answer as ReadResourceResult;
+    const why = !parsed.success ? parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ") : "blob is not base64";
+    this.onError(new Error(`resources/read ${name}: ${why}`), { method: "resources/read", name });
+    throw rpcError(ErrorCodes.InternalError, `Resource ${name}: the handler returned neither text, { blob: base64 } nor a valid ReadResourceResult (${why})`);
   }
 
   private async getPrompt(params: JsonObject, base: RequestContext): Promise<GetPromptResult> {
@@ -261,14 +282,20 @@ class Engine {
     } catch (error) {
       throw this.passThrough(error, "prompts/get", name);
     }
-    if (isObject(result) && Array.isArray(result.messages)) return result as GetPromptResult;
-    this.onError(new Error(`handler returned ${typeof result}`), { method: "prompts/get", name });
-    throw rpcError(ErrorCodes.InternalError, `Prompt ${name}: the handler did not return a GetPromptResult ({ messages: [...] })`);
+    const parsed = GetPromptResultSchema.safeParse(result);
+    if (parsed.success) return result as GetPromptResult;
+    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ");
+    this.onError(new Error(`prompts/get ${name}: ${why}`), { method: "prompts/get", name });
+    throw rpcError(ErrorCodes.InternalError, `Prompt ${name}: the handler did not return a valid GetPromptResult (${why})`);
   }
 
-  /** Errors that carry a JSON-RPC code go out as they are; anything else is logged and is -32603. */
+  /**
+   * Errors that carry a JSON-RPC error code (-32768 to -32000, e.g. -32002 Resource not found) go
+   * out as they are; anything else is logged and answered -32603.
+   */
   private passThrough(error: unknown, method: string, name: string): Error {
-    if (isObject(error) && Number.isSafeInteger(error.code) && typeof error.message === "string") return error as unknown as Error;
+    const code = isObject(error) ? error.code : undefined;
+    if (typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string") return error as Error;
     this.onError(error, { method, name });
     return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -299,6 +326,8 @@ function checkCursor(params: JsonObject): void {
   // This server sends every item in one page, so it never hands out a cursor to come back with.
   if (params.cursor !== undefined && params.cursor !== null) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: this server returns every item in one page");
 }
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 

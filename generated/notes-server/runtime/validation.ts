@@ -20,7 +20,10 @@ export function isDraft07(schema: unknown): boolean {
  * because real-world schemas carry vendor extensions.
  */
 export function createAjv(draft07: boolean): Ajv {
-  const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+  // ownProperties: an argument object's inherited members (constructor, toString...) are not its
+  // properties, so `required: [toString]` is not met by {} and an optional `constructor` property
+  // is not "present" when absent.
+  const options = { strict: false, allErrors: true, validateFormats: false, logger: false, ownProperties: true } as const;
   return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);
 }
 

@@ -1,0 +1,108 @@
+/**
+ * `mcpgen generate --watch`: regenerate when a manifest (or a file next to it), the config or a
+ * template changes. Changes are debounced; runs never overlap; an invalid edit prints its
+ * diagnostics and leaves the last good output in place (the pipeline writes nothing on errors);
+ * the process only stops on SIGINT/SIGTERM.
+ */
+import { existsSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
+import * as path from "node:path";
+import type { Config } from "../config/loadConfig.js";
+
+export interface WatchHooks {
+  /** Reads the config again (after an edit to it); undefined keeps the previous one. */
+  reloadConfig: () => Config | undefined;
+  /** One generate run with a config. */
+  run: (config: Config) => Promise<unknown>;
+  /** Milliseconds of quiet before a run (default 100). */
+  debounceMs?: number;
+  /** Resolves to stop watching (default: SIGINT or SIGTERM). */
+  stop?: Promise<void>;
+}
+
+export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Promise<void> {
+  let config = initial;
+  let watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let pending = false;
+  let configChanged = false;
+  const debounce = hooks.debounceMs ?? 100;
+
+  const targets = (c: Config) => {
+    const dirs = new Map<string, { recursive: boolean }>();
+    const add = (p: string, recursive = false) => {
+      const dir = existsSync(p) && statSync(p).isDirectory() ? p : path.dirname(p);
+      if (existsSync(dir)) dirs.set(dir, { recursive: recursive || dirs.get(dir)?.recursive === true });
+    };
+    for (const m of c.manifests) add(m);
+    for (const s of c.sources) add(s);
+    if (c.templates) add(c.templates, true);
+    return dirs;
+  };
+  const outside = (file: string) => !file.startsWith(config.out + path.sep) && !/\.mcpgen-\d+\.tmp$/.test(file) && !file.endsWith("~");
+
+  const arm = () => {
+    for (const w of watchers) w.close();
+    watchers = [];
+    for (const [dir, { recursive }] of targets(config)) {
+      try {
+        const w = fsWatch(dir, { recursive }, (_event, name) => {
+          const file = name ? path.join(dir, name.toString()) : dir;
+          if (!outside(file)) return;
+          if (config.sources.includes(file)) configChanged = true;
+          schedule(file);
+        });
+        w.on("error", () => {});
+        watchers.push(w);
+      } catch (error) {
+        process.stderr.write(`mcpgen: cannot watch ${path.relative(cwd, dir) || "."}: ${(error as Error).message}\n`);
+      }
+    }
+    process.stdout.write(`mcpgen: watching ${watchers.length} folder${watchers.length === 1 ? "" : "s"} for changes (Ctrl-C to stop).\n`);
+  };
+
+  const runNow = async () => {
+    if (configChanged) {
+      configChanged = false;
+      const next = hooks.reloadConfig();
+      if (next) {
+        config = next;
+        arm();
+      }
+    }
+    await hooks.run(config);
+  };
+  const schedule = (file: string) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (running) {
+        pending = true;
+        return;
+      }
+      process.stdout.write(`mcpgen: ${path.relative(cwd, file) || file} changed; regenerating.\n`);
+      running = runNow()
+        .catch((error: unknown) => {
+          process.stderr.write(`mcpgen: internal error during regeneration (a bug in mcpgen): ${error instanceof Error ? error.stack : String(error)}\n`);
+        })
+        .finally(() => {
+          running = undefined;
+          if (pending) {
+            pending = false;
+            schedule(file);
+          }
+        });
+    }, debounce);
+  };
+
+  await hooks.run(config);
+  arm();
+  await (hooks.stop ??
+    new Promise<void>((resolve) => {
+      process.once("SIGINT", () => resolve());
+      process.once("SIGTERM", () => resolve());
+    }));
+  if (timer) clearTimeout(timer);
+  for (const w of watchers) w.close();
+  await running;
+}

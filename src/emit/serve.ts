@@ -1,0 +1,31 @@
+/**
+ * Emits `serve.ts`: `serveStdio` and `serveHttp`, the Node transports, kept out of index.ts so a
+ * client-only import (a browser bundle) never pulls in node:http.
+ */
+import type { ServerModel } from "../model/types.js";
+import { docComment } from "../print/literal.js";
+import { codeFile, LOCAL, type OutputFile } from "./common.js";
+
+export function emitServe(model: ServerModel): OutputFile[] {
+  const file = codeFile(model, "serve.ts");
+  file.declare("serveStdio", "serveHttp");
+  const handlers = file.importType(LOCAL.server, "Handlers");
+  const options = file.importType(LOCAL.server, "ServerOptions");
+  const create = file.importValue(LOCAL.server, "createServer");
+  const httpOptions = file.importType(LOCAL.runtimeServe, "HttpOptions");
+  const httpHandle = file.importType(LOCAL.runtimeServe, "HttpHandle");
+  const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
+  const httpWith = file.importValue(LOCAL.runtimeServe, "serveHttpWith");
+  const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
+  const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
+  file.print(`export type { ${httpOptions}, ${httpHandle} };`);
+  file.print(
+    `${docComment([`Serves ${model.name} over this process's stdin and stdout.`])}export function serveStdio(${param}, options?: ${options}): Promise<void> {\n  return ${stdioWith}(${create}(handlers, options));\n}`,
+  );
+  file.print(
+    `${docComment([
+      `Serves ${model.name} over Streamable HTTP: http://127.0.0.1:3000/mcp by default, with sessions (or \`stateless: true\`). Requests whose Host or Origin is not this server are refused (DNS-rebinding protection).`,
+    ])}export function serveHttp(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(() => ${create}(handlers, options), options);\n}`,
+  );
+  return [{ path: file.path, content: file.render() }];
+}
