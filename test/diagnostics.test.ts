@@ -184,6 +184,33 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     },
   ],
   [
+    "boolean tool schemas",
+    {
+      given: `${server}tools:\n  - {name: a, inputSchema: true, outputSchema: false}\n`,
+      want: [
+        'm.yaml:3:28: error schema-not-object: tools[0].inputSchema: must be a JSON Schema mapping with type: "object", not the boolean schema true (MCP clients reject it)',
+        'm.yaml:3:48: error schema-not-object: tools[0].outputSchema: must be a JSON Schema mapping with type: "object", not the boolean schema false (MCP clients reject it)',
+      ],
+    },
+  ],
+  [
+    "schema errors inside lists are located on the item",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      allOf:\n        - {type: object}\n        - {type: strin}\n`,
+      want: ['m.yaml:8:18: error invalid-schema: invalid JSON Schema at allOf.1.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")'],
+    },
+  ],
+  [
+    "task support the server cannot give, and adjacent template variables",
+    {
+      given: `${server}tools:\n  - {name: a, inputSchema: {type: object}, execution: {taskSupport: required}}\nresourceTemplates:\n  - {uriTemplate: 'x://{a}{b}', name: t}\n`,
+      want: [
+        'm.yaml:3:69: error invalid-value: taskSupport "required" needs task-augmented execution (tasks/*), which mcpgen servers do not offer yet; use "forbidden" or leave execution out',
+        'm.yaml:5:19: error invalid-uri-template: uriTemplate "x://{a}{b}": two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them',
+      ],
+    },
+  ],
+  [
     "YAML alias bombs",
     {
       given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,

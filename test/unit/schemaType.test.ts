@@ -31,6 +31,20 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
   ["anyOf", { given: { anyOf: [{ type: "string" }, { $ref: "#/defs/Gift" }] }, want: "string | Gift" }],
   ["allOf", { given: { allOf: [{ $ref: "#/defs/Gift" }, { type: "object", properties: { n: { type: "number" } } }] }, want: "Gift & {\n  n?: number;\n}" }],
   ["nullable ref via anyOf", { given: { anyOf: [{ $ref: "#/defs/Gift" }, { type: "null" }] }, want: "Gift | null" }],
+  [
+    "brackets and quotes in descriptions do not change precedence",
+    {
+      given: { type: "array", items: { anyOf: [{ type: "object", properties: { n: { type: "integer", description: 'must be > 0 (or "("' } } }, { type: "null" }] } },
+      want: '({\n  /** must be > 0 (or "(" */\n  n?: number;\n} | null)[]',
+    },
+  ],
+  [
+    "index signature admits undefined when a declared property is optional",
+    {
+      given: { type: "object", properties: { a: { type: "string" }, x: { type: "string" } }, required: ["x", "y"], additionalProperties: { type: "string" } },
+      want: "{\n  a?: string;\n  x: string;\n  [key: string]: string | undefined;\n}",
+    },
+  ],
   ["doc comments on properties", { given: { type: "object", properties: { a: { type: "string", description: "The */ a", default: "x" } } }, want: '{\n  /**\n   * The *\\/ a\n   *\n   * @default "x"\n   */\n  a?: string;\n}' }],
 ];
 
