@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import type { Diagnostic, DocPath } from "../diagnostics.js";
+import { sortDiagnostics, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
 
@@ -112,5 +112,5 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   if (typeof header === "string") config.header = [header];
   else if (Array.isArray(header) && header.every((l) => typeof l === "string")) config.header = header as string[];
   else if (header !== undefined) report(["header"], "`header` must be a string or a list of strings (comment lines added under the generated header)");
-  return { config, diagnostics };
+  return { config, diagnostics: sortDiagnostics(diagnostics) };
 }
