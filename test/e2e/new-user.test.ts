@@ -1,0 +1,94 @@
+/**
+ * What a new user does: pack mcpgen, `mcpgen init` a project with it, install, build, test, then
+ * start the server over stdio and over Streamable HTTP and call its tool with the official SDK
+ * Client. Slow (real npm installs from the registry), so it runs once, in sequence.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const work = mkdtempSync(path.join(tmpdir(), "mcpgen-new-user-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The environment of a user's shell: none of the npm_* variables of the `npm test` around us. */
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
+}
+
+describe("a new user", () => {
+  const app = path.join(work, "app");
+  let tarball = "";
+
+  it("packs mcpgen and runs `mcpgen init` from the package", () => {
+    run(NPM, ["pack", "--pack-destination", work, "--silent"], ROOT);
+    tarball = path.join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+    const out = run(NPM, ["exec", "--yes", `--package=${tarball}`, "--", "mcpgen", "init", "app"], work);
+    expect(out).toContain("mcpgen: created app in app");
+  }, 300_000);
+
+  it("installs, builds (prebuild regenerates) and passes the project's own tests", () => {
+    run(NPM, ["install", "--no-audit", "--no-fund", "--save-dev", tarball], app);
+    run(NPM, ["install", "--no-audit", "--no-fund"], app);
+    run(NPM, ["run", "build"], app);
+    const test = run(NPM, ["test"], app);
+    expect(test).toMatch(/# pass 2\n# fail 0/);
+  }, 300_000);
+
+  it("serves over stdio to the official SDK Client", async () => {
+    const sdk = new Client({ name: "new-user", version: "1.0.0" });
+    await sdk.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/main.js"], cwd: app, env }));
+    try {
+      const fixture = JSON.parse(readFileSync(path.join(app, "generated/app/fixtures/tools-list.json"), "utf8"));
+      expect(await sdk.listTools()).toEqual(fixture);
+      expect(await sdk.callTool({ name: "greet", arguments: { name: "Ada", language: "fr" } })).toEqual({
+        content: [{ type: "text", text: '{"greeting":"Bonjour, Ada!"}' }],
+        structuredContent: { greeting: "Bonjour, Ada!" },
+      });
+    } finally {
+      await sdk.close();
+    }
+  }, 60_000);
+
+  it("serves over Streamable HTTP on loopback, refusing a foreign Host", async () => {
+    const child = spawn(process.execPath, ["dist/src/main.js", "--http", "0"], { cwd: app, env });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = "";
+        child.stderr.on("data", (d) => {
+          err += d;
+          const m = /listening on (http:\/\/\S+)/.exec(err);
+          if (m) resolve(m[1]!);
+        });
+        child.on("exit", () => reject(new Error(`server exited: ${err}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const sdk = new Client({ name: "new-user", version: "1.0.0" });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+      expect((await sdk.callTool({ name: "greet", arguments: { name: "Bob" } })).structuredContent).toEqual({ greeting: "Hello, Bob!" });
+      await sdk.close();
+      // fetch cannot set Host (a forbidden header), node:http can: a DNS-rebinding page would.
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        const req = request(url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on("error", reject);
+        req.end('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+      });
+      expect(status).toBe(403);
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+});

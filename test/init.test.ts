@@ -1,0 +1,61 @@
+/** `mcpgen init`: what it writes, what it refuses, and never overwriting a file. */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = path.join(ROOT, "dist/cli/bin.js");
+
+function mcpgen(args: string[], cwd: string) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("mcpgen init", () => {
+  it("creates a project named after its folder, generated and ready to build", () => {
+    const parent = tempProject();
+    const r = mcpgen(["init", "My Server"], parent);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("mcpgen: created my-server in My Server (9 files, plus generated/).");
+    const dir = path.join(parent, "My Server");
+    for (const file of ["package.json", "tsconfig.json", "mcpgen.config.json", "manifests/my-server.yaml", "src/main.ts", "src/handlers/my-server/tools/greet.ts", "test/server.test.ts", ".gitignore", "README.md", "generated/my-server/handlers.ts"]) {
+      expect(existsSync(path.join(dir, file)), file).toBe(true);
+    }
+    const manifest = readFileSync(path.join(dir, "manifests/my-server.yaml"), "utf8");
+    expect(manifest.split("\n")[0]).toBe("# yaml-language-server: $schema=../node_modules/mcpgen/schema/manifest.schema.json");
+    expect(manifest).toContain('text: "Write a one-line welcome for {{name}}."');
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "ajv"]);
+    // Its own check passes: generated/ matches its manifest.
+    expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
+  });
+
+  it("refuses a folder that is not empty, and with --force adds only what is missing", () => {
+    const dir = tempProject({ "README.md": "my notes\n" });
+    const refused = mcpgen(["init", "--name", "kept"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe("mcpgen: . is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n");
+    expect(existsSync(path.join(dir, "package.json"))).toBe(false);
+    const forced = mcpgen(["init", "--name", "kept", "--force"], dir);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toBe("mcpgen: kept README.md (it exists; not overwritten)\n");
+    expect(readFileSync(path.join(dir, "README.md"), "utf8")).toBe("my notes\n");
+    expect(existsSync(path.join(dir, "manifests/kept.yaml"))).toBe(true);
+    // A second init --force writes nothing new and overwrites nothing.
+    writeFileSync(path.join(dir, "src/main.ts"), "// mine\n");
+    expect(mcpgen(["init", "--name", "kept", "--force"], dir).code).toBe(0);
+    expect(readFileSync(path.join(dir, "src/main.ts"), "utf8")).toBe("// mine\n");
+  });
+
+  it("rejects a name that cannot be a server name", () => {
+    const r = mcpgen(["init", "x", "--name", "Bad_Name"], tempProject());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name" is not a server name: use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
+  });
+});

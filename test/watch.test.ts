@@ -1,0 +1,45 @@
+/** `generate --watch`: picks up an edit, survives an invalid one with the last good output kept. */
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = path.join(ROOT, "dist/cli/bin.js");
+const MANIFEST = "server: {name: tiny, version: '1'}\ntools:\n  - {name: ping, description: first, inputSchema: {type: object}}\n";
+
+describe("generate --watch", () => {
+  it("regenerates on an edit, prints diagnostics for a bad edit without exiting, and recovers", async () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/tiny.yaml": MANIFEST });
+    const child = spawn(process.execPath, [BIN, "generate", "--watch"], { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const fixture = () => readFileSync(path.join(dir, "generated/tiny/fixtures/tools-list.json"), "utf8");
+    const wait = { timeout: 15_000, interval: 50 };
+    try {
+      await vi.waitFor(() => expect(stdout).toContain("watching 1 folder"), wait);
+      expect(fixture()).toContain('"description": "first"');
+
+      writeFileSync(path.join(dir, "manifests/tiny.yaml"), MANIFEST.replace("first", "second"));
+      await vi.waitFor(() => expect(fixture()).toContain('"description": "second"'), wait);
+      expect(stdout).toContain("manifests/tiny.yaml changed; regenerating.");
+
+      writeFileSync(path.join(dir, "manifests/tiny.yaml"), MANIFEST.replace("inputSchema: {type: object}", "inputSchema: {type: string}"));
+      await vi.waitFor(() => expect(stderr).toContain('manifests/tiny.yaml:3:58: error schema-not-object: tools[0].inputSchema: type must be "object"'), wait);
+      expect(stderr).toContain("mcpgen: 1 error; nothing written.");
+      expect(fixture()).toContain('"description": "second"');
+      expect(child.exitCode).toBe(null);
+
+      writeFileSync(path.join(dir, "manifests/tiny.yaml"), MANIFEST.replace("first", "third"));
+      await vi.waitFor(() => expect(fixture()).toContain('"description": "third"'), wait);
+    } finally {
+      child.kill("SIGINT");
+    }
+    const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c)));
+    expect(code).toBe(0);
+  }, 60_000);
+});
