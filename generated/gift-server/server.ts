@@ -2,10 +2,10 @@
 
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { definition } from "./definition.js";
-import { type PromptContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "./runtime/server.js";
+import { type CompletionHandler, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "./runtime/server.js";
 import type { SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
 
-export type { PromptContext, ResourceContext, ResourceHandlerResult, ServerOptions, ToolContext, ToolTextResult };
+export type { CompletionHandler, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerOptions, ToolContext, ToolTextResult };
 
 /** The code behind gift-server: exactly the handlers its manifest needs, keyed by MCP name. */
 export interface Handlers {

@@ -3,10 +3,10 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import { definition } from "./definition.js";
-import { type PromptContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "./runtime/server.js";
+import { type CompletionHandler, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "./runtime/server.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
 
-export type { PromptContext, ResourceContext, ResourceHandlerResult, ServerOptions, ToolContext, ToolTextResult };
+export type { CompletionHandler, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerOptions, ToolContext, ToolTextResult };
 
 /** The code behind notes-server: exactly the handlers its manifest needs, keyed by MCP name. */
 export interface Handlers {

@@ -14,6 +14,7 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
     resources: model.resources.map((r) => ({ resource: r.wire, ...(r.content ? { content: r.content } : {}) })),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
+    ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
   };
   file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = ${jsonLiteral(value)};`);
   return [{ path: file.path, content: file.render() }];

@@ -8,7 +8,7 @@ export function emitIndex(model: ServerModel): OutputFile[] {
   file.print(
     [
       `export * from "${LOCAL.types}";`,
-      `export { createServer, type Handlers, type PromptContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
+      `export { createServer, type CompletionHandler, type Handlers, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
       `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions } from "${LOCAL.client}";`,
       `export { OutputValidationError, ToolError } from "${LOCAL.runtimeErrors}";`,
       `export { definition } from "${LOCAL.definition}";`,

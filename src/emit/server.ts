@@ -41,12 +41,29 @@ export function emitServer(model: ServerModel): OutputFile[] {
     model.prompts.filter((p) => !p.messages).map((p) => member(p.name, [p.description ?? ""], `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(SDK.types, "GetPromptResult"))}`)),
   );
 
+  const handled = model.completions.filter((c) => c.handler);
+  if (handled.length > 0) {
+    const completionHandler = rt("CompletionHandler");
+    const byRef = (ref: "prompt" | "resourceTemplate") => {
+      const names = [...new Set(handled.filter((c) => c.ref === ref).map((c) => c.name))];
+      return names.map((name) => {
+        const args = handled.filter((c) => c.ref === ref && c.name === name).map((c) => `        ${typePropertyKey(c.argument)}: ${completionHandler};\n`);
+        return `      ${typePropertyKey(name)}: {\n${args.join("")}      };\n`;
+      });
+    };
+    const parts = [
+      ...(byRef("prompt").length ? [`    prompts: {\n${byRef("prompt").join("")}    };\n`] : []),
+      ...(byRef("resourceTemplate").length ? [`    resourceTemplates: {\n${byRef("resourceTemplate").join("")}    };\n`] : []),
+    ];
+    groups.push(`${docComment(['Completion handlers for the arguments and variables declared with `complete: handler`: `(value, ctx)` -> the values to offer. Without one, the answer is an empty list.'], "  ")}  completions?: {\n${parts.join("")}  };\n`);
+  }
+
   const server = file.importType(SDK.server, "Server");
   const options = rt("ServerOptions");
   const runtimeHandlers = rt("RuntimeHandlers");
   const create = file.importValue(LOCAL.runtimeServer, "createManifestServer");
   const definition = file.importValue(LOCAL.definition, "definition");
-  const exported = ["PromptContext", "ResourceContext", "ResourceHandlerResult", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
+  const exported = ["CompletionHandler", "PromptContext", "RequestContext", "ResourceContext", "ResourceHandlerResult", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
 
   file.print(`export type { ${exported.join(", ")} };`);
   file.print(

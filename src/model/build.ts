@@ -9,7 +9,7 @@ import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { bundleSchema, setOwn, type JsonSchema } from "./refs.js";
-import type { GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
+import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
 
 /** Names the generated types.ts declares itself. */
 export const BUILTIN_TYPE_NAMES = [
@@ -18,7 +18,7 @@ export const BUILTIN_TYPE_NAMES = [
   // exported next to them from index.ts
   "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
   "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
-  "HttpOptions", "HttpHandle",
+  "HttpOptions", "HttpHandle", "CompletionHandler", "RequestContext",
 ];
 
 /** `manifestFile` is the project-relative path written in generated headers. */
@@ -144,7 +144,7 @@ export async function buildModel(
       name,
       uriTemplate,
       ...optionalString("description", template.description),
-      wire: { ...template },
+      wire: omit(template, ["complete"]),
       variables: [...uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!),
       variablesTypeName,
       readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
@@ -157,7 +157,11 @@ export async function buildModel(
     const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
     claimType(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
     const wire: JsonObject = {};
-    for (const [key, value] of Object.entries(prompt)) if (key !== "messages") setOwn(wire, key, value);
+    for (const [key, value] of Object.entries(prompt)) {
+      if (key === "messages") continue;
+      // `complete` is mcpgen's, not MCP's: never on the wire.
+      setOwn(wire, key, key === "arguments" && Array.isArray(value) ? value.map((a) => omit(a as JsonObject, ["complete"])) : value);
+    }
     const args = Array.isArray(prompt.arguments) ? (prompt.arguments as Record<string, Json>[]) : [];
     return {
       name,
@@ -172,10 +176,31 @@ export async function buildModel(
 
   const serverInfo: JsonObject = {};
   for (const [key, value] of Object.entries(server)) if (key !== "instructions") setOwn(serverInfo, key, value);
+  const completions: CompletionModel[] = [];
+  const source = (value: unknown) => (value === "handler" ? { handler: true as const } : { values: value as string[] });
+  list("prompts").forEach((prompt) => {
+    for (const a of Array.isArray(prompt.arguments) ? (prompt.arguments as Record<string, Json>[]) : []) {
+      if (a.complete !== undefined) completions.push({ ref: "prompt", name: prompt.name as string, argument: a.name as string, ...source(a.complete) });
+    }
+  });
+  list("resourceTemplates").forEach((template) => {
+    if (isPlainObject(template.complete)) {
+      for (const [variable, value] of Object.entries(template.complete)) completions.push({ ref: "resourceTemplate", name: template.name as string, argument: variable, ...source(value) });
+    }
+  });
+
+  // Declared truthfully: what the manifest serves, plus what it opts into under `capabilities:`.
+  const optIn = isPlainObject(root.capabilities) ? root.capabilities : {};
   const capabilities: JsonObject = {};
   if (tools.length > 0) capabilities.tools = {};
-  if (resources.length + resourceTemplates.length > 0) capabilities.resources = {};
+  if (resources.length + resourceTemplates.length > 0) {
+    const subscribe = isPlainObject(optIn.resources) && optIn.resources.subscribe === true;
+    capabilities.resources = subscribe ? { subscribe: true } : {};
+  }
   if (prompts.length > 0) capabilities.prompts = {};
+  if (completions.length > 0) capabilities.completions = {};
+  if (isPlainObject(optIn.logging)) capabilities.logging = optIn.logging as Json;
+  if (isPlainObject(optIn.experimental)) capabilities.experimental = optIn.experimental as Json;
 
   if (diagnostics.length > 0) return { diagnostics };
   return {
@@ -192,9 +217,16 @@ export async function buildModel(
       resources,
       resourceTemplates,
       prompts,
+      completions,
       options,
     },
   };
+}
+
+function omit(value: JsonObject, keys: string[]): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) if (!keys.includes(k)) setOwn(out, k, v);
+  return out;
 }
 
 function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: string } {

@@ -23,7 +23,17 @@ export interface ServerModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  /** Completion sources for prompt arguments and template variables (manifest `complete:`). */
+  completions: CompletionModel[];
   options: GenerationOptions;
+}
+
+export interface CompletionModel {
+  ref: "prompt" | "resourceTemplate";
+  name: string;
+  argument: string;
+  values?: string[];
+  handler?: true;
 }
 
 export interface DefModel {

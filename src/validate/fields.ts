@@ -113,6 +113,8 @@ export const resourceTemplateFields: Record<string, FieldSpec> = {
   annotations,
   icons,
   _meta: meta,
+  /** mcpgen: per variable, values for completion/complete, or "handler". Not served. */
+  complete: { kind: "json", object: true },
 };
 
 export const promptFields: Record<string, FieldSpec> = {
@@ -128,6 +130,8 @@ export const promptFields: Record<string, FieldSpec> = {
         title: { kind: "string" },
         description: { kind: "string" },
         required: { kind: "boolean" },
+        /** mcpgen: values for completion/complete, or "handler". Not served. */
+        complete: { kind: "json" },
       },
     },
   },
@@ -185,6 +189,15 @@ export const contentFields: Record<string, Record<string, FieldSpec>> = {
 
 export const manifestFields: Record<string, FieldSpec> = {
   server: { kind: "record", required: true, fields: serverFields },
+  /** Optional capabilities the server opts into; tools, resources, prompts and completions are derived. */
+  capabilities: {
+    kind: "record",
+    fields: {
+      logging: { kind: "json", object: true },
+      resources: { kind: "record", fields: { subscribe: { kind: "boolean" } } },
+      experimental: { kind: "json", object: true },
+    },
+  },
   defs: { kind: "json", object: true },
   tools: { kind: "list", item: { kind: "record", fields: toolFields } },
   resources: { kind: "list", item: { kind: "record", fields: resourceFields } },

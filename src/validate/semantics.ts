@@ -19,11 +19,30 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
     }
   });
 
+  const checkComplete = (value: unknown, at: (string | number)[]) => {
+    if (value === "handler") return;
+    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return;
+    out.push(diagnosticAt(manifest, at, "invalid-value", '`complete` is a list of strings (the values offered) or "handler" (a completion handler answers)'));
+  };
   (Array.isArray(root.resourceTemplates) ? root.resourceTemplates : []).forEach((template, i) => {
     if (!isPlainObject(template) || typeof template.uriTemplate !== "string") return;
-    for (const problem of uriTemplateProblems(template.uriTemplate)) {
+    const problems = uriTemplateProblems(template.uriTemplate);
+    for (const problem of problems) {
       out.push(diagnosticAt(manifest, ["resourceTemplates", i, "uriTemplate"], "invalid-uri-template", `uriTemplate ${JSON.stringify(template.uriTemplate)}: ${problem}`));
     }
+    if (isPlainObject(template.complete) && problems.length === 0) {
+      const variables = [...template.uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
+      for (const [name, value] of Object.entries(template.complete)) {
+        if (!variables.includes(name)) out.push(diagnosticAt(manifest, ["resourceTemplates", i, "complete", name], "invalid-value", `\`complete\` names ${JSON.stringify(name)}, which is not a variable of ${template.uriTemplate} (variables: ${variables.join(", ")})`, { at: "key" }));
+        else checkComplete(value, ["resourceTemplates", i, "complete", name]);
+      }
+    }
+  });
+  (Array.isArray(root.prompts) ? root.prompts : []).forEach((prompt, i) => {
+    if (!isPlainObject(prompt) || !Array.isArray(prompt.arguments)) return;
+    prompt.arguments.forEach((argument, j) => {
+      if (isPlainObject(argument) && argument.complete !== undefined) checkComplete(argument.complete, ["prompts", i, "arguments", j, "complete"]);
+    });
   });
 
   (Array.isArray(root.prompts) ? root.prompts : []).forEach((prompt, i) => {
@@ -34,9 +53,12 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
     prompt.messages.forEach((message, j) => {
       if (!isPlainObject(message) || !isPlainObject(message.content)) return;
       const content = message.content;
+      const resource = isPlainObject(content.resource) ? content.resource : {};
       const texts: [string[], unknown][] = [
         [["content", "text"], content.text],
-        [["content", "resource", "text"], isPlainObject(content.resource) ? content.resource.text : undefined],
+        [["content", "uri"], content.type === "resource_link" ? content.uri : undefined],
+        [["content", "resource", "text"], resource.text],
+        [["content", "resource", "uri"], resource.uri],
       ];
       for (const [path, text] of texts) {
         if (typeof text !== "string") continue;

@@ -5,16 +5,27 @@
  * handlers, on the official SDK's low-level Server, so list answers are the manifest's JSON as is.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolResultSchema,
+  CreateMessageResultSchema,
+  ElicitResultSchema,
   GetPromptResultSchema,
   ReadResourceResultSchema,
+  SetLevelRequestSchema,
   type CallToolResult,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestFormParams,
+  type ElicitResult,
   type GetPromptResult,
   type JSONRPCRequest,
+  type LoggingLevel,
   type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
+import type { CompletionEntry, ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
 import { ErrorCodes, ToolError, rpcError } from "./errors.js";
 import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
@@ -29,6 +40,27 @@ export interface RequestContext {
   sessionId?: string;
   /** The request's `params._meta`, if any (progressToken and vendor keys). */
   meta?: JsonObject;
+  /**
+   * Sends `notifications/message` for this request, unless the client's `logging/setLevel` asks
+   * for a higher level. Needs `capabilities: {logging: {}}` in the manifest (a no-op otherwise).
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends `notifications/progress` when the request carried a progressToken (a no-op otherwise).
+   * `progress` must increase from call to call.
+   */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Asks the client's model for a completion (sampling/createMessage). */
+  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  /** Asks the user for input through the client (elicitation/create, form mode). */
+  elicit(params: Omit<ElicitRequestFormParams, "mode"> & { mode?: "form" }): Promise<ElicitResult>;
+  /** Sends `notifications/resources/updated` if the client subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): Promise<void>;
+  /**
+   * Streamable HTTP with an event store: closes this request's SSE stream so the client polls for
+   * the answer (SEP-1699). A no-op on other transports.
+   */
+  closeSSEStream(): void;
 }
 
 export interface ToolContext extends RequestContext {
@@ -52,12 +84,22 @@ export type ToolTextResult = string | CallToolResult;
 type Awaitable<T> = T | Promise<T>;
 type AnyFunction = (...args: never[]) => Awaitable<unknown>;
 
+/** A completion handler: the values that start (or match) what the user typed so far. */
+export type CompletionHandler = (
+  value: string,
+  ctx: RequestContext & { arguments: Record<string, string> },
+) => Awaitable<readonly string[] | { values: readonly string[]; total?: number; hasMore?: boolean }>;
+
 /** The untyped view of the generated `Handlers` type. */
 export interface RuntimeHandlers {
   tools?: { [name: string]: AnyFunction };
   resources?: { [name: string]: AnyFunction };
   resourceTemplates?: { [name: string]: AnyFunction };
   prompts?: { [name: string]: AnyFunction };
+  completions?: {
+    prompts?: { [name: string]: { [argument: string]: AnyFunction } };
+    resourceTemplates?: { [name: string]: { [variable: string]: AnyFunction } };
+  };
 }
 
 export interface ServerOptions {
@@ -69,6 +111,8 @@ export interface ServerOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Where unexpected handler failures are reported. Default: a line on stderr. */
   onError?: (error: unknown, context: { method: string; name?: string }) => void;
+  /** Items per page of every list method (default: all in one page). */
+  pageSize?: number;
 }
 
 /** A resource template with its compiled matcher. */
@@ -89,15 +133,20 @@ export function createManifestServer(definition: ServerDefinition, handlers: Run
     ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
   });
   const engine = new Engine(definition, handlers, options);
-  server.fallbackRequestHandler = (request, extra) =>
-    engine.handle(request, {
-      signal: extra.signal,
-      requestId: extra.requestId,
-      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
-      ...(extra._meta === undefined ? {} : { meta: extra._meta as JsonObject }),
-    }) as never;
+  if (definition.capabilities.logging) {
+    // Keep the level per connection here, where ctx.log reads it.
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      engine.logLevel = request.params.level;
+      return {};
+    });
+  }
+  server.fallbackRequestHandler = (request, extra) => engine.handle(request, engine.context(server, extra)) as never;
   return server;
 }
+
+const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 class Engine {
   private readonly validators = new SchemaValidators();
@@ -105,8 +154,12 @@ class Engine {
   private readonly resources = new Map<string, { name: string; mimeType?: string; content?: StaticContent }>();
   private readonly templates: TemplateEntry[] = [];
   private readonly prompts = new Map<string, { prompt: WirePrompt; messages?: readonly JsonObject[] }>();
-  private readonly lists: { tools: object; resources: object; resourceTemplates: object; prompts: object };
+  private readonly lists: { tools: readonly object[]; resources: readonly object[]; resourceTemplates: readonly object[]; prompts: readonly object[] };
   private readonly onError: NonNullable<ServerOptions["onError"]>;
+  private readonly subscriptions = new Set<string>();
+  private readonly completions = new Map<string, CompletionEntry>();
+  /** Set by logging/setLevel; messages below it are not sent. */
+  logLevel: LoggingLevel | undefined;
 
   constructor(
     private readonly definition: ServerDefinition,
@@ -121,46 +174,147 @@ class Engine {
       this.templates.push({ name: t.name, matcher: parseUriTemplate(t.uriTemplate), ...(t.mimeType === undefined ? {} : { mimeType: t.mimeType }) });
     }
     for (const entry of definition.prompts) this.prompts.set(entry.prompt.name, entry);
-    this.lists = {
-      tools: deepFreeze({ tools: definition.tools }),
-      resources: deepFreeze({ resources: definition.resources.map((r) => r.resource) }),
-      resourceTemplates: deepFreeze({ resourceTemplates: definition.resourceTemplates }),
-      prompts: deepFreeze({ prompts: definition.prompts.map((p) => p.prompt) }),
-    };
+    this.lists = deepFreeze({
+      tools: definition.tools,
+      resources: definition.resources.map((r) => r.resource),
+      resourceTemplates: definition.resourceTemplates,
+      prompts: definition.prompts.map((p) => p.prompt),
+    });
+    for (const entry of definition.completions ?? []) this.completions.set(completionKey(entry.ref, entry.name, entry.argument), entry);
     this.onError = options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error));
+  }
+
+  /** The handler context of one request: its signal, ids, and the ways to talk back. */
+  context(server: Server, extra: Extra): RequestContext {
+    const meta = extra._meta as JsonObject | undefined;
+    const progressToken = meta?.progressToken;
+    return {
+      signal: extra.signal,
+      requestId: extra.requestId,
+      ...(extra.sessionId === undefined ? {} : { sessionId: extra.sessionId }),
+      ...(meta === undefined ? {} : { meta }),
+      log: async (level, data, logger) => {
+        if (!this.definition.capabilities.logging) return;
+        if (this.logLevel !== undefined && LEVELS.indexOf(level) < LEVELS.indexOf(this.logLevel)) return;
+        await extra.sendNotification({ method: "notifications/message", params: { level, data, ...(logger === undefined ? {} : { logger }) } });
+      },
+      progress: async (progress, total, message) => {
+        if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+        await extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+        });
+      },
+      sample: (params) => extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema),
+      elicit: (params) => extra.sendRequest({ method: "elicitation/create", params: { mode: "form", ...params } as ElicitRequestFormParams }, ElicitResultSchema),
+      notifyResourceUpdated: async (uri) => {
+        if (this.subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
+      },
+      closeSSEStream: () => extra.closeSSEStream?.(),
+    };
   }
 
   async handle(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
     const caps = this.definition.capabilities;
-    const params = request.params ?? {};
+    const params = (request.params ?? {}) as JsonObject;
     switch (request.method) {
       case "tools/list":
         if (!caps.tools) break;
-        checkCursor(params);
-        return this.lists.tools;
+        return this.page("tools", params);
       case "tools/call":
         if (!caps.tools) break;
         return this.callTool(params, ctx);
       case "resources/list":
         if (!caps.resources) break;
-        checkCursor(params);
-        return this.lists.resources;
+        return this.page("resources", params);
       case "resources/templates/list":
         if (!caps.resources) break;
-        checkCursor(params);
-        return this.lists.resourceTemplates;
+        return this.page("resourceTemplates", params);
       case "resources/read":
         if (!caps.resources) break;
         return this.readResource(params, ctx);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        if (!caps.resources?.subscribe) break;
+        if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(request.method, params, "'uri' (string)"));
+        if (request.method === "resources/subscribe") this.subscriptions.add(params.uri);
+        else this.subscriptions.delete(params.uri);
+        return {};
       case "prompts/list":
         if (!caps.prompts) break;
-        checkCursor(params);
-        return this.lists.prompts;
+        return this.page("prompts", params);
       case "prompts/get":
         if (!caps.prompts) break;
         return this.getPrompt(params, ctx);
+      case "completion/complete":
+        if (!caps.completions) break;
+        return this.complete(params, ctx);
     }
     throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+  }
+
+  /**
+   * One page of a list. Without pageSize, everything in one page (the fixture, verbatim). With it,
+   * an opaque cursor (base64 of the next offset) in nextCursor; a cursor this server did not issue
+   * is -32602.
+   */
+  private page(kind: keyof Engine["lists"], params: JsonObject): object {
+    const items = this.lists[kind];
+    const size = this.options.pageSize;
+    let start = 0;
+    if (params.cursor !== undefined && params.cursor !== null) {
+      const offset = typeof params.cursor === "string" ? decodeCursor(params.cursor, kind) : undefined;
+      if (offset === undefined || offset > items.length || size === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
+      start = offset;
+    }
+    if (size === undefined) return { [kind]: items };
+    const end = start + size;
+    return { [kind]: items.slice(start, end), ...(end < items.length ? { nextCursor: encodeCursor(end, kind) } : {}) };
+  }
+
+  private async complete(params: JsonObject, base: RequestContext): Promise<object> {
+    const ref = params.ref;
+    const argument = params.argument;
+    if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+      throw rpcError(ErrorCodes.InvalidParams, expectedFields("completion/complete", params, "'ref' ({type, name} or {type, uri}) and 'argument' ({name, value})"));
+    }
+    let entry: CompletionEntry | undefined;
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
+      if (!this.prompts.has(ref.name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${ref.name}`);
+      entry = this.completions.get(completionKey("prompt", ref.name, argument.name));
+    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const template = this.definition.resourceTemplates.find((t) => t.uriTemplate === ref.uri);
+      if (template) entry = this.completions.get(completionKey("resourceTemplate", template.name, argument.name));
+      else if (!this.resources.has(ref.uri)) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${ref.uri}`);
+    } else {
+      throw rpcError(ErrorCodes.InvalidParams, "Invalid params for completion/complete: ref.type must be ref/prompt (with name) or ref/resource (with uri)");
+    }
+    const value = argument.value;
+    let values: readonly string[] = [];
+    let total: number | undefined;
+    let hasMore: boolean | undefined;
+    if (entry?.values) values = entry.values.filter((v) => v.startsWith(value));
+    else if (entry?.handler) {
+      const group = entry.ref === "prompt" ? this.handlers.completions?.prompts : this.handlers.completions?.resourceTemplates;
+      const table = group && Object.hasOwn(group, entry.name) ? group[entry.name] : undefined;
+      const handler = ownFunction(table, entry.argument);
+      const context = isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
+      try {
+        const answer = handler ? await (handler as CompletionHandler)(value, { ...base, arguments: context }) : [];
+        if (Array.isArray(answer)) values = answer as string[];
+        else {
+          const a = answer as { values: readonly string[]; total?: number; hasMore?: boolean };
+          values = a.values;
+          total = a.total;
+          hasMore = a.hasMore;
+        }
+      } catch (error) {
+        throw this.passThrough(error, "completion/complete", `${entry.name}.${entry.argument}`);
+      }
+    }
+    // The spec caps one answer at 100 values.
+    const shown = values.slice(0, 100);
+    return { completion: { values: shown, total: total ?? values.length, hasMore: hasMore ?? values.length > shown.length } };
   }
 
   private async callTool(params: JsonObject, base: RequestContext): Promise<CallToolResult> {
@@ -322,21 +476,37 @@ function expectedFields(method: string, params: JsonObject, expected: string): s
   return `Invalid params for ${method}: expected ${expected}; got ${got.length ? got.map((k) => `'${k}'`).join(", ") : "no fields"}`;
 }
 
-function checkCursor(params: JsonObject): void {
-  // This server sends every item in one page, so it never hands out a cursor to come back with.
-  if (params.cursor !== undefined && params.cursor !== null) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: this server returns every item in one page");
+/** Cursors are opaque to clients: the next offset and the list they belong to. */
+function encodeCursor(offset: number, kind: string): string {
+  return `${kind}.${offset.toString(36)}`;
+}
+
+function decodeCursor(cursor: string, kind: string): number | undefined {
+  const m = /^([A-Za-z]+)\.([0-9a-z]{1,10})$/.exec(cursor);
+  return m && m[1] === kind ? parseInt(m[2]!, 36) : undefined;
+}
+
+function completionKey(ref: string, name: string, argument: string): string {
+  return JSON.stringify([ref, name, argument]);
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
-/** Fills `{{name}}` in the text of a prompt message (text blocks and embedded text resources). */
+/**
+ * Fills `{{name}}` in a prompt message: the text of text blocks, the uri and text of embedded
+ * resources, and the uri of resource links.
+ */
 function fillPlaceholders(message: JsonObject, values: Record<string, string>): JsonObject {
-  const fill = (text: string) => text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : ""));
+  const fill = (text: unknown) => (typeof text === "string" ? text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : "")) : text);
   const content = message.content as JsonObject;
-  if (content.type === "text" && typeof content.text === "string") return { ...message, content: { ...content, text: fill(content.text) } };
-  if (content.type === "resource" && isObject(content.resource) && typeof content.resource.text === "string") {
-    return { ...message, content: { ...content, resource: { ...content.resource, text: fill(content.resource.text) } } };
-  }
+  const set = (target: JsonObject, keys: string[]) => {
+    const out = { ...target };
+    for (const k of keys) if (typeof target[k] === "string") out[k] = fill(target[k]);
+    return out;
+  };
+  if (content.type === "text") return { ...message, content: set(content, ["text"]) };
+  if (content.type === "resource_link") return { ...message, content: set(content, ["uri"]) };
+  if (content.type === "resource" && isObject(content.resource)) return { ...message, content: { ...content, resource: set(content.resource, ["uri", "text"]) } };
   return message;
 }
 

@@ -44,4 +44,19 @@ export interface ServerDefinition {
   resourceTemplates: readonly WireResourceTemplate[];
   /** `messages` is set for prompts with messages in the manifest, absent for those with a handler. */
   prompts: readonly { prompt: WirePrompt; messages?: readonly JsonObject[] }[];
+  /**
+   * Completions for prompt arguments and template variables: a static list of values, or
+   * `handler: true` when a completion handler answers.
+   */
+  completions?: readonly CompletionEntry[];
+}
+
+export interface CompletionEntry {
+  ref: "prompt" | "resourceTemplate";
+  /** Prompt name or template name. */
+  name: string;
+  /** Argument or variable name. */
+  argument: string;
+  values?: readonly string[];
+  handler?: true;
 }

@@ -9,7 +9,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { StreamableHTTPServerTransport, type EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 
 /** Serves one server over this process's stdin/stdout until stdin closes. */
@@ -30,6 +30,32 @@ export interface HttpOptions {
   allowedHosts?: string[];
   /** Origin header values accepted besides http(s)://localhost|127.0.0.1|[::1] on this port. */
   allowedOrigins?: string[];
+  /**
+   * Resumability (SEP-1699): keep sent events so a client that lost its SSE stream can replay
+   * them with Last-Event-ID. `true` keeps them in memory; or pass an EventStore of your own.
+   */
+  eventStore?: boolean | EventStore;
+  /** Milliseconds a client should wait before reconnecting a closed SSE stream (the `retry` field). */
+  retryInterval?: number;
+}
+
+/** An in-memory EventStore: events in order per stream, replayed after a Last-Event-ID. */
+export function memoryEventStore(): EventStore {
+  const events: { id: string; streamId: string; message: unknown }[] = [];
+  let counter = 0;
+  return {
+    async storeEvent(streamId, message) {
+      const id = `${streamId}_${(++counter).toString().padStart(12, "0")}`;
+      events.push({ id, streamId, message });
+      return id;
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const last = events.find((e) => e.id === lastEventId);
+      if (!last) throw new Error(`unknown event id ${lastEventId}`);
+      for (const e of events) if (e.streamId === last.streamId && e.id > lastEventId) await send(e.id, e.message as never);
+      return last.streamId;
+    },
+  };
 }
 
 export interface HttpHandle {
@@ -84,9 +110,12 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
     if (body === undefined) return reply(res, 400, -32700, "Parse error: the body is not JSON");
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, "Bad Request: a session starts with an initialize request");
     const server = make();
+    const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, transport),
+      ...(eventStore ? { eventStore } : {}),
+      ...(options.retryInterval === undefined ? {} : { retryInterval: options.retryInterval }),
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
