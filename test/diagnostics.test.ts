@@ -38,7 +38,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
       given: "tool:\n  - name: a\n",
       want: [
         "m.yaml:1:1: error missing-field: the manifest is missing the required field `server`",
-        "m.yaml:1:1: error unknown-field: unknown field `tool` in the manifest (did you mean `tools`?); allowed: server, defs, tools, resources, resourceTemplates, prompts",
+        "m.yaml:1:1: error unknown-field: unknown field `tool` in the manifest (did you mean `tools`?); allowed: server, capabilities, defs, tools, resources, resourceTemplates, prompts",
       ],
     },
   ],

@@ -178,7 +178,7 @@ describe("gift-server on the wire", () => {
     const { request } = await session();
     expect((await request("tools/col")).error).toEqual({ code: -32601, message: "Method not found" });
     expect((await request("resources/get", { uri: "x" })).error).toEqual({ code: -32601, message: "Method not found" });
-    expect((await request("tools/list", { cursor: "abc" })).error).toEqual({ code: -32602, message: "Invalid cursor: this server returns every item in one page" });
+    expect((await request("tools/list", { cursor: "abc" })).error).toEqual({ code: -32602, message: "Invalid cursor: pass the nextCursor of the previous page, or none for the first page" });
   });
 
   it("validates arguments with validators compiled once per tool", async () => {
