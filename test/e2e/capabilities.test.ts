@@ -127,6 +127,29 @@ describe("capabilities", () => {
   });
 });
 
+describe("tool results", () => {
+  it("carries annotations on blocks and _meta on the result through to the client", async () => {
+    const definition: ServerDefinition = {
+      serverInfo: { name: "blocks", version: "1" },
+      capabilities: { tools: {} },
+      tools: [{ name: "rich", inputSchema: { type: "object" } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const result = {
+      content: [
+        { type: "text", text: "hi", annotations: { audience: ["user"], priority: 0.5 } },
+        { type: "resource_link", uri: "x://doc", name: "doc", mimeType: "text/plain" },
+        { type: "audio", data: "UklGRg==", mimeType: "audio/wav", _meta: { "x/k": 1 } },
+      ],
+      _meta: { "example/trace": "abc" },
+    };
+    const sdk = await connect(undefined, createManifestServer(definition, { tools: { rich: () => result } }));
+    expect(await sdk.callTool({ name: "rich", arguments: {} })).toEqual(result);
+  });
+});
+
 describe("subscriptions", () => {
   const definition: ServerDefinition = {
     serverInfo: { name: "subs", version: "1" },
