@@ -14,13 +14,14 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const create = file.importValue(LOCAL.server, "createServer");
   const httpOptions = file.importType(LOCAL.runtimeServe, "HttpOptions");
   const httpHandle = file.importType(LOCAL.runtimeServe, "HttpHandle");
+  const stdioOptions = file.importType(LOCAL.runtimeServe, "StdioOptions");
   const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
   const httpWith = file.importValue(LOCAL.runtimeServe, "serveHttpWith");
   const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
   const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
-  file.print(`export type { ${httpOptions}, ${httpHandle} };`);
+  file.print(`export type { ${httpOptions}, ${httpHandle}, ${stdioOptions} };`);
   file.print(
-    `${docComment([`Serves ${model.name} over this process's stdin and stdout.`])}export function serveStdio(${param}, options?: ${options}): Promise<void> {\n  return ${stdioWith}(${create}(handlers, options));\n}`,
+    `${docComment([`Serves ${model.name} over this process's stdin and stdout.`])}export function serveStdio(${param}, options?: ${options} & ${stdioOptions}): Promise<void> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
   );
   file.print(
     `${docComment([

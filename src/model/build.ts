@@ -18,7 +18,7 @@ export const BUILTIN_TYPE_NAMES = [
   // exported next to them from index.ts
   "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
   "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
-  "HttpOptions", "HttpHandle", "CompletionHandler", "RequestContext",
+  "HttpOptions", "HttpHandle", "StdioOptions", "CompletionHandler", "RequestContext",
 ];
 
 /** `manifestFile` is the project-relative path written in generated headers. */

@@ -214,7 +214,23 @@ class Engine {
     };
   }
 
+  /** Ids of requests being answered: JSON-RPC ids must be unique among requests in flight. */
+  private readonly inFlight = new Set<string>();
+
   async handle(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+    const key = `${typeof request.id}:${String(request.id)}`;
+    if (this.inFlight.has(key)) {
+      throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(request.id)} is already used by a request in flight`);
+    }
+    this.inFlight.add(key);
+    try {
+      return await this.dispatch(request, ctx);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async dispatch(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
     const caps = this.definition.capabilities;
     const params = (request.params ?? {}) as JsonObject;
     switch (request.method) {
@@ -325,7 +341,14 @@ class Engine {
     const args = params.arguments ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
 
-    const problems = this.validators.check(tool.inputSchema, args);
+    let problems: string | undefined;
+    try {
+      problems = this.validators.check(tool.inputSchema, args);
+    } catch (error) {
+      // A recursive schema walks the data as deep as it goes: a hostile nesting ends here.
+      if (!(error instanceof RangeError)) throw error;
+      problems = "Arguments are nested too deeply to check";
+    }
     if (problems !== undefined) {
       const message = `Invalid arguments for tool ${name}: ${problems}`;
       if (this.options.invalidArguments === "protocol-error") throw rpcError(ErrorCodes.InvalidParams, message);

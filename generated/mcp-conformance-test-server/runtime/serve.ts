@@ -3,18 +3,123 @@
 /**
  * Transports for a generated server: stdio, and Streamable HTTP bound to loopback by default with
  * DNS-rebinding protection (requests whose Host or Origin is not this server are refused).
+ * Both treat their input as hostile: a line or body that is not JSON gets -32700, one that is not
+ * a JSON-RPC message gets -32600, one over the size limit gets an error instead of memory, and the
+ * server keeps serving.
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Readable, Writable } from "node:stream";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport, type EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+/** Default cap on one message (a stdio line or an HTTP body). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export interface StdioOptions {
+  /** Largest accepted line in bytes (default 4 MiB); a longer one is answered -32600 and dropped. */
+  maxMessageBytes?: number;
+}
 
 /** Serves one server over this process's stdin/stdout until stdin closes. */
-export async function serveStdioWith(server: Server): Promise<void> {
-  await server.connect(new StdioServerTransport());
+export async function serveStdioWith(server: Server, options: StdioOptions = {}): Promise<void> {
+  await server.connect(new LineTransport(process.stdin, process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES));
+}
+
+/**
+ * Newline-delimited JSON-RPC over a pair of streams (MCP's stdio framing), answering what the
+ * SDK's stdio transport only reports to onerror: invalid JSON (-32700), messages that are not
+ * JSON-RPC (-32600, with their id when they have one), and lines over the size limit.
+ */
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** True while skipping the rest of a line that went over the limit. */
+  private discarding = false;
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly maxBytes: number,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on("data", this.onData);
+    this.input.on("error", this.onStreamError);
+    this.input.on("end", this.onEnd);
+  }
+
+  private readonly onStreamError = (error: Error) => this.onerror?.(error);
+  private readonly onEnd = () => this.onclose?.();
+
+  private readonly onData = (chunk: Buffer) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.take(chunk.subarray(start, nl));
+      if (!this.discarding) this.line(Buffer.concat(this.chunks).toString("utf8").replace(/\r$/, ""));
+      this.chunks = [];
+      this.size = 0;
+      this.discarding = false;
+      start = nl + 1;
+    }
+    this.take(chunk.subarray(start));
+  };
+
+  private take(part: Buffer): void {
+    if (this.discarding || part.length === 0) return;
+    this.size += part.length;
+    if (this.size > this.maxBytes) {
+      this.discarding = true;
+      this.chunks = [];
+      this.reply(null, -32600, `Invalid Request: message larger than ${this.maxBytes} bytes`);
+      return;
+    }
+    this.chunks.push(part);
+  }
+
+  private line(text: string): void {
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return this.reply(null, -32700, "Parse error: the line is not JSON");
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = typeof value === "object" && value !== null && "id" in value ? (value as { id: unknown }).id : null;
+      return this.reply(typeof id === "string" || typeof id === "number" ? id : null, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
+    }
+    try {
+      this.onmessage?.(parsed.data);
+    } catch (error) {
+      this.onerror?.(error as Error);
+    }
+  }
+
+  private reply(id: string | number | null, code: number, message: string): void {
+    this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.output.once("drain", resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.input.off("data", this.onData);
+    this.input.off("error", this.onStreamError);
+    this.input.off("end", this.onEnd);
+    this.onclose?.();
+  }
 }
 
 export interface HttpOptions {
@@ -37,6 +142,14 @@ export interface HttpOptions {
   eventStore?: boolean | EventStore;
   /** Milliseconds a client should wait before reconnecting a closed SSE stream (the `retry` field). */
   retryInterval?: number;
+  /** Largest accepted request body in bytes (default 4 MiB); a larger one gets 413. */
+  maxMessageBytes?: number;
+}
+
+export interface HttpHandle {
+  /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
+  url: string;
+  close(): Promise<void>;
 }
 
 /** An in-memory EventStore: events in order per stream, replayed after a Last-Event-ID. */
@@ -58,18 +171,13 @@ export function memoryEventStore(): EventStore {
   };
 }
 
-export interface HttpHandle {
-  /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
-  url: string;
-  close(): Promise<void>;
-}
-
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 /** Serves fresh servers from `make` over Streamable HTTP. */
 export async function serveHttpWith(make: () => Server, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? "127.0.0.1";
   const endpoint = options.path ?? "/mcp";
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let port = options.port ?? 3000;
 
@@ -87,6 +195,19 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
     const origin = req.headers.origin;
     if (origin !== undefined && !originAllowed(origin)) return reply(res, 403, -32600, "Forbidden: Origin not allowed");
 
+    // POST bodies are read here, under the size limit, and handed to the SDK already parsed.
+    let body: unknown;
+    if (req.method === "POST") {
+      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return reply(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      const read = await readBody(req, maxBytes);
+      if (read === "too-large") return reply(res, 413, -32600, `Invalid Request: body larger than ${maxBytes} bytes`);
+      try {
+        body = JSON.parse(read);
+      } catch {
+        return reply(res, 400, -32700, "Parse error: the body is not JSON");
+      }
+    }
+
     if (options.stateless) {
       const server = make();
       // No sessionIdGenerator: the SDK's stateless mode.
@@ -96,18 +217,16 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
         void server.close();
       });
       await server.connect(transport);
-      return transport.handleRequest(req, res);
+      return transport.handleRequest(req, res, body);
     }
 
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
       const transport = sessions.get(sessionId);
       if (!transport) return reply(res, 404, -32001, "Session not found");
-      return transport.handleRequest(req, res);
+      return transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST") return reply(res, 400, -32000, "Bad Request: no Mcp-Session-Id header");
-    const body = await readJson(req);
-    if (body === undefined) return reply(res, 400, -32700, "Parse error: the body is not JSON");
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, "Bad Request: a session starts with an initialize request");
     const server = make();
     const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
@@ -150,6 +269,7 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
     url: `http://${shown}:${port}${endpoint}`,
     close: async () => {
       await Promise.all([...sessions.values()].map((t) => t.close()));
+      http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
@@ -159,18 +279,22 @@ function reply(res: ServerResponse, status: number, code: number, message: strin
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
 }
 
-/** The request body as JSON, or undefined when it is not JSON (limit 4 MiB). */
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 4 * 1024 * 1024) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    return undefined;
-  }
+/** The body as text, or "too-large" past `maxBytes` (the rest is read and dropped, not kept). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    let tooLarge = Number.isFinite(declared) && declared > maxBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooLarge ? "too-large" : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
 }

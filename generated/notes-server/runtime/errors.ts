@@ -34,6 +34,7 @@ export class OutputValidationError extends Error {
 
 /** JSON-RPC error codes the generated server answers with. */
 export const ErrorCodes = {
+  InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
