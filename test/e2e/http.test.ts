@@ -27,6 +27,15 @@ function post(url: string, body: string, headers: Record<string, string> = {}): 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 
 describe("serveHttp", () => {
+  it("answers a body over the size limit with 413 instead of reading it into memory", async () => {
+    const handle = await serveHttp(giftHandlers, { port: 0, maxMessageBytes: 1000 });
+    stop = handle.close;
+    const big = await post(handle.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { pad: "x".repeat(5000) } }));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: body larger than 1000 bytes" } });
+    expect((await post(handle.url, INIT)).status).toBe(200);
+  });
+
   for (const stateless of [false, true]) {
     it(`serves the SDK Client over Streamable HTTP (${stateless ? "stateless" : "sessions"})`, async () => {
       const handle = await serveHttp(giftHandlers, { port: 0, stateless });
@@ -57,6 +66,9 @@ describe("serveHttp", () => {
     const notJson = await post(handle.url, "{not json");
     expect(notJson.status).toBe(400);
     expect(JSON.parse(notJson.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the body is not JSON" } });
+    const wrongType = await post(handle.url, INIT, { "content-type": "text/plain" });
+    expect(wrongType.status).toBe(415);
+    expect(JSON.parse(wrongType.body).error.code).toBe(-32000);
     const unknownSession = await post(handle.url, INIT, { "mcp-session-id": "nope" });
     expect(unknownSession.status).toBe(404);
     const wrongPath = await post(handle.url.replace("/mcp", "/other"), INIT);
