@@ -2,7 +2,7 @@
  * Bad manifests: every problem is reported as `file:line:col: error CODE: message`, all at once,
  * and nothing is written.
  */
-import { existsSync } from "node:fs";
+import { existsSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../src/diagnostics.js";
@@ -237,6 +237,15 @@ describe("diagnostics", () => {
       "manifests/b.yaml:1:9: error missing-field: server is missing the required field `version`",
     ]);
     expect(existsSync(path.join(dir, "out"))).toBe(false);
+  });
+
+  it("refuses a file: resource that is a symlink leading out of the manifest's folder", async () => {
+    const dir = tempProject({ "secret.txt": "s", "m/m.yaml": `${server}resources:\n  - {uri: 'a://1', name: a, file: link.txt}\n` });
+    symlinkSync(path.join(dir, "secret.txt"), path.join(dir, "m/link.txt"));
+    const result = await runPipeline({ manifests: ["m/m.yaml"], out: "out", cwd: dir, mode: "validate" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'm/m.yaml:3:35: error file-content: file "link.txt" resolves outside the manifest\'s folder; copy it next to the manifest',
+    ]);
   });
 
   it("refuses two manifests with the same server name", async () => {
