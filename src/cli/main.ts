@@ -7,9 +7,7 @@ import * as path from "node:path";
 import { loadConfig, type Config } from "../config/loadConfig.js";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { runPipeline, type PipelineResult } from "../generate.js";
-import { runInit } from "../init/init.js";
 import { shortDiff } from "../write/writeOutput.js";
-import { watch } from "./watch.js";
 
 const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a typed client and list fixtures.
 
@@ -183,7 +181,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     process.stdout.write(`${version()}\n`);
     return 0;
   }
-  if (args.command === "init") return runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), version: version() });
+  if (args.command === "init") return (await import("../init/init.js")).runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), version: version() });
 
   const loaded = loadConfig(cwd, args.config);
   if (hasErrors(loaded.diagnostics)) {
@@ -194,6 +192,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   const generateArgs = args;
   const config = applyFlags(loaded.config, generateArgs, cwd);
   if (args.watch) {
+    const { watch } = await import("./watch.js");
     await watch(config, {
       run: (c) => generateOnce(c, generateArgs, cwd),
       reloadConfig: () => {

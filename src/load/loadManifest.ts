@@ -3,6 +3,7 @@
  * point every later diagnostic at a line and column.
  */
 import { readFile } from "node:fs/promises";
+import jsYaml from "js-yaml";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
 import type { ParseCache } from "./parseCache.js";
@@ -36,24 +37,47 @@ export async function loadManifest(absPath: string, file: string, cache?: ParseC
   }
   const cacheKey = cache?.key(text);
   const cached = cacheKey === undefined ? undefined : cache!.get(cacheKey);
-  if (cached !== undefined) {
-    // Positions are only needed for diagnostics: parse the YAML again only if one is reported.
-    let locator: Locator | undefined;
-    const locate: Locator = (path, at) => {
-      if (!locator) {
-        const { doc, lineCounter } = parse(text);
-        locator = makeLocator(doc, lineCounter);
-      }
-      return locator(path, at);
-    };
-    return { ok: true, manifest: { absPath, file, value: cached, locate, cacheKey: cacheKey!, fromCache: true } };
-  }
+  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, locate: lazyLocator(text), cacheKey: cacheKey!, fromCache: true } };
   const result = parseManifestText(text, absPath, file);
   if (result.ok && cacheKey !== undefined) result.manifest.cacheKey = cacheKey;
   return result;
 }
 
 type Locator = (path: DocPath, at?: "key" | "value") => { line: number; col: number };
+
+/** Positions only when asked: the YAML is parsed with its syntax tree on the first call. */
+function lazyLocator(text: string): Locator {
+  let locator: Locator | undefined;
+  return (path, at) => {
+    if (!locator) {
+      const { doc, lineCounter } = parse(text);
+      locator = makeLocator(doc, lineCounter);
+    }
+    return locator(path, at);
+  };
+}
+
+/**
+ * Anything the fast parser might read differently from the `yaml` package, or that needs the
+ * full parser's checks: anchors, aliases and tags (`&`, `*`, `!` starting a token), merge keys,
+ * explicit keys (`? `), directives, binary integers (`0b`), exponents past double range.
+ */
+const NEEDS_FULL_PARSER = /(?:^|[\s[{,:-])[&*!]|<<\s*:|^\s*\?(?:\s|$)|^%|0b[01]|\d[eE][+-]?\d{3,}/m;
+
+/**
+ * js-yaml's core schema reads plain manifests about five times faster than `yaml`'s parser with
+ * positions (MEASUREMENTS.md). Used only when the text has nothing it might read differently;
+ * any error sends the text to the full parser, which reports it with its position.
+ */
+function fastParse(text: string): unknown {
+  if (NEEDS_FULL_PARSER.test(text)) return undefined;
+  try {
+    const value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+    return value === undefined ? null : value;
+  } catch {
+    return undefined;
+  }
+}
 
 function parse(text: string): { doc: Document; lineCounter: LineCounter } {
   const lineCounter = new LineCounter();
@@ -71,6 +95,9 @@ function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
 }
 
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
+  // Most manifests take the fast path: positions are computed later, only if a diagnostic needs one.
+  const fast = fastParse(text);
+  if (fast !== undefined) return { ok: true, manifest: { absPath, file, value: fast, locate: lazyLocator(text), fromCache: false } };
   const { doc, lineCounter } = parse(text);
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();

@@ -14,26 +14,40 @@ const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "defini
 
 export type SchemaPath = readonly (string | number)[];
 
-/** Calls `visit` on `schema` and every subschema, with the path of each relative to `schema`. */
-export function forEachSchema(schema: unknown, visit: (node: Record<string, unknown>, path: SchemaPath) => void, path: SchemaPath = []): void {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
-  const node = schema as Record<string, unknown>;
-  visit(node, path);
-  for (const key of SCHEMA_KEYWORDS) {
-    const child = node[key];
-    if (Array.isArray(child) && key === "items") child.forEach((c, i) => forEachSchema(c, visit, [...path, key, i]));
-    else if (child !== undefined) forEachSchema(child, visit, [...path, key]);
-  }
-  for (const key of SCHEMA_LIST_KEYWORDS) {
-    const child = node[key];
-    if (Array.isArray(child)) child.forEach((c, i) => forEachSchema(c, visit, [...path, key, i]));
-  }
-  for (const key of SCHEMA_MAP_KEYWORDS) {
-    const child = node[key];
-    if (typeof child === "object" && child !== null && !Array.isArray(child)) {
-      for (const [name, sub] of Object.entries(child)) forEachSchema(sub, visit, [...path, key, name]);
+/**
+ * Calls `visit` on `schema` and every subschema. `path()` gives the subschema's path relative to
+ * `schema`; it is built only when asked for (most visits never need it).
+ */
+export function forEachSchema(schema: unknown, visit: (node: Record<string, unknown>, path: () => SchemaPath) => void): void {
+  const stack: (string | number)[] = [];
+  const path = () => [...stack];
+  const walk = (value: unknown): void => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+    const node = value as Record<string, unknown>;
+    visit(node, path);
+    const into = (child: unknown, ...segments: (string | number)[]) => {
+      stack.push(...segments);
+      walk(child);
+      stack.length -= segments.length;
+    };
+    for (const key of SCHEMA_KEYWORDS) {
+      const child = node[key];
+      if (child === undefined) continue;
+      if (Array.isArray(child) && key === "items") child.forEach((c, i) => into(c, key, i));
+      else into(child, key);
     }
-  }
+    for (const key of SCHEMA_LIST_KEYWORDS) {
+      const child = node[key];
+      if (Array.isArray(child)) child.forEach((c, i) => into(c, key, i));
+    }
+    for (const key of SCHEMA_MAP_KEYWORDS) {
+      const child = node[key];
+      if (typeof child === "object" && child !== null && !Array.isArray(child)) {
+        for (const name of Object.keys(child)) into((child as Record<string, unknown>)[name], key, name);
+      }
+    }
+  };
+  walk(schema);
 }
 
 /** What a `$ref` points at. */

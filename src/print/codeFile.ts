@@ -70,6 +70,6 @@ export class CodeFile {
     }
     const importBlock = lines.length ? `${lines.join("\n")}\n\n` : "";
     const body = this.chunks.join("\n");
-    return `${this.header}\n${importBlock}${body}`.replace(/\s+$/, "") + "\n";
+    return `${this.header}\n${importBlock}${body}`.trimEnd() + "\n";
   }
 }

@@ -9,8 +9,10 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
-// handlebars is CommonJS with `export =` typings: load it through require for both.
-const Handlebars = createRequire(import.meta.url)("handlebars") as typeof import("handlebars");
+// handlebars is CommonJS with `export =` typings: loaded through require, and only when a
+// template is rendered (generate without stubs never needs it).
+let handlebars: typeof import("handlebars") | undefined;
+const Handlebars = () => (handlebars ??= createRequire(import.meta.url)("handlebars") as typeof import("handlebars"));
 
 /** templates/ of the mcpgen package, from both src/templates and dist/templates. */
 export const BUILTIN_TEMPLATES = fileURLToPath(new URL("../../templates/", import.meta.url));
@@ -23,7 +25,7 @@ export function renderTemplate(name: string, data: Record<string, unknown>, over
   const file = override && existsSync(override) ? override : path.join(BUILTIN_TEMPLATES, name);
   let template = compiled.get(file);
   if (!template) {
-    template = Handlebars.compile(readFileSync(file, "utf8").replace(/\r\n/g, "\n"), { noEscape: true, strict: true });
+    template = Handlebars().compile(readFileSync(file, "utf8").replace(/\r\n/g, "\n"), { noEscape: true, strict: true });
     compiled.set(file, template);
   }
   return template(data);

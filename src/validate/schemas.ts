@@ -9,11 +9,22 @@ import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../mo
 import { createAjv, describeErrors, isDraft07 } from "../runtime/validation.js";
 import { isPlainObject } from "./shape.js";
 
+/** One ajv per dialect for the whole run, created on first use (each costs tens of ms). */
+const sharedAjv = {
+  instances: {} as { draft07?: Ajv; draft2020?: Ajv },
+  get draft07(): Ajv {
+    return (this.instances.draft07 ??= createAjv(true));
+  },
+  get draft2020(): Ajv {
+    return (this.instances.draft2020 ??= createAjv(false));
+  },
+};
+
 export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
-  const ajv = { draft07: createAjv(true), draft2020: createAjv(false) };
+  const ajv = sharedAjv;
   const report = (path: DocPath, code: Diagnostic["code"], message: string) => out.push(diagnosticAt(manifest, path, code, message));
 
   for (const [name, def] of defs) {
@@ -47,7 +58,9 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
       checkRefs(schema, path, defs, report, false);
       const instance = isDraft07(schema) ? ajv.draft07 : ajv.draft2020;
       metaValidate(instance, schema, path, report);
-      if (out.length > before) continue;
+      checkPatterns(schema, path, report);
+      // Compiling a validator costs milliseconds per schema: only tools with examples need one.
+      if (out.length > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
       try {
         validators[key] = instance.compile(bundleSchema(schema, defs) as object);
       } catch (error) {
@@ -80,7 +93,7 @@ function checkRefs(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, 
   const local = isPlainObject(schema) ? schema : {};
   forEachSchema(schema, (node, path) => {
     if (node.$ref === undefined) return;
-    const at = [...base, ...path, "$ref"];
+    const at = [...base, ...path(), "$ref"];
     if (typeof node.$ref !== "string") return report(at, "invalid-schema", "$ref must be a string");
     const target = classifyRef(node.$ref);
     switch (target.kind) {
@@ -110,6 +123,25 @@ function checkRefs(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, 
       if (defs.has(name)) report([...base, "$defs", name], "invalid-schema", `local $defs entry \`${name}\` has the name of a manifest def, which is bundled under $defs on the wire; rename one of them`);
     }
   }
+}
+
+/**
+ * `pattern` and `patternProperties` keys must be regular expressions the server's validator
+ * (ajv, with the `u` flag) accepts: checked here, where a compile would otherwise find them.
+ */
+function checkPatterns(schema: JsonSchema, base: DocPath, report: (p: DocPath, c: Diagnostic["code"], m: string) => void): void {
+  const check = (source: unknown, at: DocPath) => {
+    if (typeof source !== "string") return;
+    try {
+      new RegExp(source, "u");
+    } catch (error) {
+      report(at, "invalid-schema", `pattern ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`);
+    }
+  };
+  forEachSchema(schema, (node, path) => {
+    if (node.pattern !== undefined) check(node.pattern, [...base, ...path(), "pattern"]);
+    if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) check(key, [...base, ...path(), "patternProperties", key]);
+  });
 }
 
 /** Checks a schema against its dialect's meta-schema and reports each problem where it is. */

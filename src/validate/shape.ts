@@ -58,14 +58,26 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
 }
 
 /** YAML can spell numbers JSON cannot carry (.inf, .nan); they would change on the wire. */
-function checkJsonValues(value: unknown, path: DocPath, report: Report): void {
-  if (typeof value === "number" && !Number.isFinite(value)) {
-    report(path, "invalid-value", `${String(value)} cannot be sent as JSON: use a finite number (or a string)`);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, i) => checkJsonValues(item, [...path, i], report));
-  } else if (isPlainObject(value)) {
-    for (const [key, child] of Object.entries(value)) checkJsonValues(child, [...path, key], report);
-  }
+function checkJsonValues(root: unknown, base: DocPath, report: Report): void {
+  const stack: (string | number)[] = [...base];
+  const walk = (value: unknown): void => {
+    if (typeof value === "number") {
+      if (!Number.isFinite(value)) report([...stack], "invalid-value", `${String(value)} cannot be sent as JSON: use a finite number (or a string)`);
+    } else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        stack.push(i);
+        walk(value[i]);
+        stack.pop();
+      }
+    } else if (typeof value === "object" && value !== null) {
+      for (const key of Object.keys(value)) {
+        stack.push(key);
+        walk((value as Record<string, unknown>)[key]);
+        stack.pop();
+      }
+    }
+  };
+  walk(root);
 }
 
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") => void;

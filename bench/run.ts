@@ -1,0 +1,168 @@
+/**
+ * `npm run bench`: mcpgen's costs on synthetic manifests of 10, 100, 1,000 and 5,000 tools.
+ * Every figure is the median of several runs, each in a separate process. Prints a table and
+ * writes bench/results.json. Options: --sizes 10,100 --runs 3.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpus, totalmem } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { manifests } from "./synthetic.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const WORK = path.join(ROOT, ".cache", "bench");
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i === -1 ? undefined : process.argv[i + 1];
+};
+const SIZES = (arg("--sizes") ?? "10,100,1000,5000").split(",").map(Number);
+const RUNS = Number(arg("--runs") ?? 5);
+
+const median = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+/** Runs a command in its own process; wall time in ms and the BENCH line it printed. */
+function timed(args: string[], cwd: string, node = process.execPath): { ms: number; bench: Record<string, number> } {
+  const start = performance.now();
+  const r = spawnSync(node, args, { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
+  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
+  return { ms, bench: line ? JSON.parse(line.slice(6)) : {} };
+}
+
+function files(dir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const abs = path.join(d, name);
+      const info = statSync(abs);
+      if (info.isDirectory()) walk(abs);
+      else out.set(abs, info.mtimeMs);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A project folder with the synthetic manifests and a node_modules that resolves mcpgen's deps. */
+function project(size: number): string {
+  const dir = path.join(WORK, `tools-${size}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(path.join(dir, "manifests"), { recursive: true });
+  mkdirSync(path.join(dir, "node_modules"));
+  for (const entry of readdirSync(path.join(ROOT, "node_modules"))) {
+    if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(dir, "node_modules", entry), "dir");
+  }
+  writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+  for (const [name, text] of manifests(size, size >= 1000 ? 500 : size)) writeFileSync(path.join(dir, "manifests", name), text);
+  const tsconfig = (include: string[]) =>
+    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include });
+  writeFileSync(path.join(dir, "tsconfig.json"), tsconfig(["generated"]));
+  writeFileSync(path.join(dir, "tsconfig.types.json"), tsconfig(["generated/*/types.ts"]));
+  return dir;
+}
+
+const CHILD = path.join(ROOT, "bench", "child.mjs");
+const results: Record<string, unknown>[] = [];
+execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+
+for (const size of SIZES) {
+  const dir = project(size);
+  const runs = size >= 5000 ? Math.max(3, Math.min(RUNS, 3)) : RUNS;
+  const bytes = readdirSync(path.join(dir, "manifests")).reduce((n, f) => n + statSync(path.join(dir, "manifests", f)).size, 0);
+  const cache = path.join(dir, "node_modules", ".cache");
+  const out = path.join(dir, "generated");
+  process.stdout.write(`\n${size} tools (${(bytes / 1e6).toFixed(2)} MB of YAML in ${readdirSync(path.join(dir, "manifests")).length} files), ${runs} runs each\n`);
+
+  // 1. cold: no cache, no output.
+  const cold: number[] = [];
+  const rss: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    rmSync(cache, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+    const r = timed([CHILD, "generate", "--quiet"], dir);
+    cold.push(r.ms);
+    rss.push(r.bench.maxRssKb!);
+  }
+  // 2. no-op: nothing changed (cache warm, output current): no file may be written.
+  const before = files(out);
+  const noop: number[] = [];
+  for (let i = 0; i < runs; i++) noop.push(timed([CHILD, "generate", "--quiet"], dir).ms);
+  const after = files(out);
+  const touched = [...after].filter(([f, m]) => before.get(f) !== m).length + [...before.keys()].filter((f) => !after.has(f)).length;
+  // 3. one tool changed (a description, alternating so every run has a change).
+  const first = path.join(dir, "manifests", "server-0.yaml");
+  const original = readFileSync(first, "utf8");
+  const oneChanged: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    writeFileSync(first, original.replace("Tool number 0.", `Tool number 0 (edit ${i}).`));
+    oneChanged.push(timed([CHILD, "generate", "--quiet"], dir).ms);
+  }
+  writeFileSync(first, original);
+  timed([CHILD, "generate", "--quiet"], dir);
+  // 4. type-check cost: everything generated, against the types files alone.
+  const tscRuns = size >= 5000 ? 1 : Math.min(runs, 3);
+  const tscAll: number[] = [];
+  const tscTypes: number[] = [];
+  for (let i = 0; i < tscRuns; i++) {
+    tscAll.push(timed([TSC, "-p", "tsconfig.json"], dir).ms);
+    tscTypes.push(timed([TSC, "-p", "tsconfig.types.json"], dir).ms);
+  }
+  // 5. tools/call throughput (100 tools and up: one server folder), generated vs McpServer + zod.
+  let throughput: { generated: number; baseline: number } | undefined;
+  if (size >= 100) {
+    const folder = path.join(out, "bench-0");
+    const gen: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = timed(["--import", "tsx", path.join(ROOT, "bench", "throughput.ts"), folder, "3000", i % 2 ? "baseline-first" : "generated-first"], ROOT);
+      gen.push(r.bench.generated!);
+      base.push(r.bench.baseline!);
+    }
+    throughput = { generated: median(gen), baseline: median(base) };
+  }
+  // 6. the naive baseline: json-schema-to-typescript per schema, Prettier on (not at 5,000).
+  let naive: number | undefined;
+  if (size <= 1000) {
+    const fixtures = readdirSync(out).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
+    const naiveRuns = size >= 1000 ? 3 : runs;
+    const times: number[] = [];
+    for (let i = 0; i < naiveRuns; i++) times.push(timed(["--import", "tsx", path.join(ROOT, "bench", "naive.ts"), ...fixtures], ROOT).ms);
+    naive = median(times);
+  }
+  const row = {
+    tools: size,
+    yamlBytes: bytes,
+    coldMs: median(cold),
+    coldMsPerTool: median(cold) / size,
+    peakRssMiB: median(rss) / 1024,
+    noopMs: median(noop),
+    noopFilesWritten: touched,
+    oneChangedMs: median(oneChanged),
+    tscAllMs: median(tscAll),
+    tscTypesMs: median(tscTypes),
+    ...(throughput ? { callsPerSecGenerated: throughput.generated, callsPerSecMcpServer: throughput.baseline } : {}),
+    ...(naive !== undefined ? { naiveMs: naive } : {}),
+  };
+  results.push(row);
+  for (const [k, v] of Object.entries(row)) process.stdout.write(`  ${k.padEnd(22)} ${typeof v === "number" ? (Number.isInteger(v) ? v : v.toFixed(2)) : v}\n`);
+}
+
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
+writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results }, null, 2)}\n`);
+
+const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | 1 changed ms | tsc all / types ms | calls/s gen / McpServer | naive ms | naive / cold |\n|---|---|---|---|---|---|---|---|---|---|\n`);
+for (const row of results as Record<string, number>[]) {
+  process.stdout.write(
+    `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${r(row.oneChangedMs!)} | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${row.callsPerSecGenerated ? `${r(row.callsPerSecGenerated)} / ${r(row.callsPerSecMcpServer!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveMs ? `${r(row.naiveMs / row.coldMs!)}x` : "-"} |\n`,
+  );
+}
+process.stdout.write(`\nmachine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);
