@@ -61,7 +61,7 @@ function project(size: number): string {
     if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(dir, "node_modules", entry), "dir");
   }
   writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
-  for (const [name, text] of manifests(size, size >= 1000 ? 500 : size)) writeFileSync(path.join(dir, "manifests", name), text);
+  for (const [name, text] of manifests(size, 100)) writeFileSync(path.join(dir, "manifests", name), text);
   const tsconfig = (include: string[]) =>
     JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include });
   writeFileSync(path.join(dir, "tsconfig.json"), tsconfig(["generated"]));

@@ -2,19 +2,14 @@
  * The pipeline: load -> validate -> model -> emit -> write. Usable as a library; the CLI is a thin
  * shell around `runPipeline`.
  */
-import { existsSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { emitServerFiles } from "./emit/index.js";
-import { loadManifest, diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
+import { RunRecords, sha256, type ManifestRecord } from "./load/incremental.js";
+import { diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
-import { buildModel } from "./model/build.js";
 import type { ServerModel } from "./model/types.js";
-import { validateSchemas } from "./validate/schemas.js";
-import { validateSemantics } from "./validate/semantics.js";
-import { validateShape } from "./validate/shape.js";
-import { planStubs, stubImportBase } from "./stubs/stubs.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 
 export interface PipelineOptions {
@@ -45,6 +40,8 @@ export interface PipelineResult {
   plan?: WritePlan;
   /** Set when writing failed part-way (a file system error). */
   writeError?: string;
+  /** Servers skipped because nothing they depend on changed since the last run. */
+  reused: { server: string; files: number }[];
 }
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
@@ -53,9 +50,38 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const cache = options.cache === false ? undefined : ParseCache.forProject(projectRoot(cwd));
   const models: ServerModel[] = [];
   const loaded: LoadedManifest[] = [];
+  const outDir = path.resolve(cwd, options.out);
+  const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
+  const templatesDir = options.templates === undefined ? undefined : path.resolve(cwd, options.templates);
+  const records =
+    cache && options.mode !== "validate"
+      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null })
+      : undefined;
+  const hashes = new Map<string, string>();
+  const reused: { absPath: string; record: ManifestRecord }[] = [];
+  const pending: { absPath: string; file: string; text: string }[] = [];
 
   for (const absPath of files) {
-    const result = await loadManifest(absPath, toPosix(path.relative(cwd, absPath)), cache);
+    const file = toPosix(path.relative(cwd, absPath));
+    let text: string;
+    try {
+      text = await readFile(absPath, "utf8");
+    } catch (error) {
+      diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
+      continue;
+    }
+    const hash = sha256(text);
+    hashes.set(absPath, hash);
+    // Unchanged since the last successful run, with its output untouched: nothing to do.
+    const record = records?.reusable(absPath, hash, outDir);
+    if (record) reused.push({ absPath, record });
+    else pending.push({ absPath, file, text });
+  }
+
+  const stages = pending.length > 0 ? await import("./stages.js") : undefined;
+  const { emitServerFiles, loadManifestText, buildModel, stubEntries, planStubs, stubImportBase, validateSchemas, validateSemantics, validateShape } = stages ?? ({} as typeof import("./stages.js"));
+  for (const { absPath, file, text } of pending) {
+    const result = loadManifestText(text, absPath, file, cache);
     if (!result.ok) {
       diagnostics.push(...result.diagnostics);
       continue;
@@ -80,29 +106,36 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     }
   }
 
-  const seen = new Map<string, ServerModel>();
+  const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
   models.forEach((model, i) => {
     const first = seen.get(model.name);
     if (first) {
-      diagnostics.push(diagnosticAt(loaded[i]!, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first.manifestFile}; both would write ${path.join(options.out, model.name)}`));
-    } else seen.set(model.name, model);
+      diagnostics.push(diagnosticAt(loaded[i]!, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(options.out, model.name)}`));
+    } else seen.set(model.name, model.manifestFile);
   });
 
+  const reusedServers = reused.map(({ record }) => ({ server: record.server, files: record.outputs.length }));
   const sorted = sortDiagnostics(diagnostics);
-  if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models };
+  if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers };
 
-  const outDir = path.resolve(cwd, options.out);
-  const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
-  if (stubsDir) for (const model of models) model.options.stubs = { importBase: stubImportBase(stubsDir, outDir, model.name) };
-  const outputs: ServerOutput[] = models.map((model) => ({ name: model.name, files: emitServerFiles(model) }));
+  if (stubsDir && stages) for (const model of models) model.options.stubs = { importBase: stubImportBase(stubsDir, outDir, model.name) };
+  const outputs: ServerOutput[] = stages ? models.map((model) => ({ name: model.name, files: emitServerFiles(model) })) : [];
   const plan = await planOutput(outDir, outputs, cwd);
-  if (stubsDir) {
-    const stubPlan = await planStubs(models, { stubsDir, outDir, cwd, ...(options.templates ? { templatesDir: path.resolve(cwd, options.templates) } : {}) });
+  if (stubsDir && stages) {
+    const stubPlan = await planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
     plan.changes.push(...stubPlan.changes);
     sorted.push(...sortDiagnostics(stubPlan.diagnostics));
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
-  return { diagnostics: sorted, models, plan, ...(writeError ? { writeError } : {}) };
+  if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
+    models.forEach((model, i) => {
+      const stubs = stubsDir ? stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
+      records.record(loaded[i]!.absPath, hashes.get(loaded[i]!.absPath)!, model.name, model.sourceFiles, outDir, stubs);
+    });
+    records.save(files);
+  }
+  plan.unchanged += reusedServers.reduce((n, r) => n + r.files, 0);
+  return { diagnostics: sorted, models, plan, reused: reusedServers, ...(writeError ? { writeError } : {}) };
 }
 
 async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
@@ -143,6 +176,26 @@ function projectRoot(dir: string): string {
     if (parent === d) return dir;
     d = parent;
   }
+}
+
+/** A hash of every file under `dir` (names and contents), for options that name a folder. */
+function hashFolder(dir: string): string {
+  const parts: string[] = [];
+  const walk = (d: string) => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const abs = path.join(d, e.name);
+      if (e.isDirectory()) walk(abs);
+      else parts.push(`${abs}\0${sha256(readFileSync(abs))}`);
+    }
+  };
+  walk(dir);
+  return sha256(parts.join("\n"));
 }
 
 function toPosix(p: string): string {

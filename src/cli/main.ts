@@ -240,7 +240,8 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     process.stderr.write(`mcpgen: ${errors} error${errors === 1 ? "" : "s"}; nothing written.\n`);
     return { code: 1, result };
   }
-  const servers = `${result.models.length} server${result.models.length === 1 ? "" : "s"}`;
+  const count = result.models.length + result.reused.length;
+  const servers = `${count} server${count === 1 ? "" : "s"}`;
   if (mode === "validate") {
     if (!args.quiet) process.stdout.write(`mcpgen: ${servers} valid.\n`);
     return { code: 0, result };

@@ -1,6 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
 import type { Json, ServerModel } from "../model/types.js";
-import { jsonLiteral } from "../print/literal.js";
+import { stringLiteral } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function emitDefinition(model: ServerModel): OutputFile[] {
@@ -16,6 +16,10 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
     ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
   };
-  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = ${jsonLiteral(value)};`);
+  // JSON text, one string literal per line: type-checking it costs nothing whatever its size (an
+  // object literal of thousands of tools is slow to check), JSON.parse is faster than evaluating
+  // an object literal, and `__proto__` keys stay plain data. fixtures/ has the same JSON to read.
+  const lines = JSON.stringify(value, null, 1).split("\n").map((line) => `  ${stringLiteral(line)},`);
+  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  [\n${lines.map((l) => `  ${l}`).join("\n")}\n  ].join("\\n"),\n);`);
   return [{ path: file.path, content: file.render() }];
 }

@@ -4,7 +4,13 @@
  */
 import { readFile } from "node:fs/promises";
 import jsYaml from "js-yaml";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, visit, type Document, type Node } from "yaml";
+import { createRequire } from "node:module";
+import type { Document, LineCounter, Node } from "yaml";
+
+// The `yaml` package (positions, exact diagnostics) is loaded only when a manifest needs the full
+// parser or a diagnostic needs a position: most runs never load it.
+let yamlModule: typeof import("yaml") | undefined;
+const YAML = () => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
 import type { ParseCache } from "./parseCache.js";
 
@@ -35,6 +41,11 @@ export async function loadManifest(absPath: string, file: string, cache?: ParseC
   } catch (error) {
     return { ok: false, diagnostics: [fileDiagnostic(file, "file-unreadable", `cannot read manifest: ${(error as Error).message}`)] };
   }
+  return loadManifestText(text, absPath, file, cache);
+}
+
+/** As loadManifest, for a text already read. */
+export function loadManifestText(text: string, absPath: string, file: string, cache?: ParseCache): LoadResult {
   const cacheKey = cache?.key(text);
   const cached = cacheKey === undefined ? undefined : cache!.get(cacheKey);
   if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, locate: lazyLocator(text), cacheKey: cacheKey!, fromCache: true } };
@@ -80,6 +91,7 @@ function fastParse(text: string): unknown {
 }
 
 function parse(text: string): { doc: Document; lineCounter: LineCounter } {
+  const { LineCounter, parseDocument } = YAML();
   const lineCounter = new LineCounter();
   // Core schema, YAML 1.2: plain JSON values only. No `<<` merge keys and no YAML 1.1 tags
   // (!!binary, !!timestamp, !!set ...), which would produce values JSON cannot carry.
@@ -151,6 +163,7 @@ function firstLine(message: string): string {
 }
 
 function firstAliasPosition(doc: Document, lineCounter: LineCounter): { line: number; col: number } {
+  const { visit } = YAML();
   let found = 0;
   visit(doc, {
     Alias(_key, node) {
@@ -164,6 +177,7 @@ function firstAliasPosition(doc: Document, lineCounter: LineCounter): { line: nu
 
 /** Offset of the node at `path`, or of its deepest existing ancestor when the path is missing. */
 function nodeOffset(doc: Document, path: DocPath, at: "key" | "value"): number {
+  const { isMap, isScalar, isSeq } = YAML();
   let node: Node | null | undefined = doc.contents as Node | null;
   let offset = node?.range?.[0] ?? 0;
   for (let i = 0; i < path.length; i++) {

@@ -21,7 +21,12 @@ const yamlVersion = (() => {
 })();
 
 export class ParseCache {
-  private constructor(private readonly dir: string) {}
+  private readonly dir: string;
+
+  /** `root`: the project's mcpgen cache folder (node_modules/.cache/mcpgen). */
+  private constructor(readonly root: string) {
+    this.dir = path.join(root, "parsed");
+  }
 
   /**
    * The cache under `<project>/node_modules/.cache/mcpgen/` (the usual home of tool caches), or
@@ -29,7 +34,7 @@ export class ParseCache {
    */
   static forProject(projectRoot: string): ParseCache | undefined {
     const modules = path.join(projectRoot, "node_modules");
-    return existsSync(modules) ? new ParseCache(path.join(modules, ".cache", "mcpgen", "parsed")) : undefined;
+    return existsSync(modules) ? new ParseCache(path.join(modules, ".cache", "mcpgen")) : undefined;
   }
 
   key(text: string): string {

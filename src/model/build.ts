@@ -112,6 +112,7 @@ export async function buildModel(
   });
 
   const resources: ResourceModel[] = [];
+  const sourceFiles: string[] = [];
   for (const [i, resource] of list("resources").entries()) {
     const name = resource.name as string;
     const wire: JsonObject = {};
@@ -122,7 +123,10 @@ export async function buildModel(
     else if (typeof resource.file === "string") {
       const read = await readResourceFile(manifest, resource.file, resource.mimeType, ["resources", i, "file"]);
       if ("diagnostic" in read) diagnostics.push(read.diagnostic);
-      else content = read.content;
+      else {
+        content = read.content;
+        sourceFiles.push(read.source);
+      }
     }
     resources.push({
       name,
@@ -219,6 +223,7 @@ export async function buildModel(
       prompts,
       completions,
       options,
+      sourceFiles,
     },
   };
 }
@@ -241,7 +246,7 @@ async function readResourceFile(
   file: string,
   mimeType: unknown,
   at: DocPath,
-): Promise<{ content: { text: string } | { blob: string } } | { diagnostic: Diagnostic }> {
+): Promise<{ content: { text: string } | { blob: string }; source: string } | { diagnostic: Diagnostic }> {
   const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, "file-content", message) });
   const dir = path.dirname(manifest.absPath);
   if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
@@ -262,7 +267,7 @@ async function readResourceFile(
     return fail(`cannot read file ${JSON.stringify(file)}: ${(error as Error).message}`);
   }
   const textual = typeof mimeType === "string" ? TEXT_MIME.test(mimeType) : isUtf8Text(bytes);
-  return { content: textual ? { text: bytes.toString("utf8") } : { blob: bytes.toString("base64") } };
+  return { content: textual ? { text: bytes.toString("utf8") } : { blob: bytes.toString("base64") }, source: real };
 }
 
 function isUtf8Text(bytes: Buffer): boolean {

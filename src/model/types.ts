@@ -26,6 +26,8 @@ export interface ServerModel {
   /** Completion sources for prompt arguments and template variables (manifest `complete:`). */
   completions: CompletionModel[];
   options: GenerationOptions;
+  /** Files besides the manifest that the model was built from (`file:` resources), absolute. */
+  sourceFiles: string[];
 }
 
 export interface CompletionModel {

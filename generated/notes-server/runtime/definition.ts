@@ -4,9 +4,24 @@
  * The shape of a generated `definition.ts`: the manifest's wire JSON, served verbatim, plus what
  * the runtime needs to answer reads and prompts without a handler.
  */
-import type { Implementation, ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-
 export type JsonObject = { [key: string]: unknown };
+
+/**
+ * serverInfo and capabilities as the SDK's Server takes them. Declared here rather than imported
+ * from the SDK's types (zod-inferred, costly to type-check) so definition.ts stays cheap.
+ */
+export interface Implementation extends JsonObject {
+  name: string;
+  version: string;
+}
+
+export interface ServerCapabilities extends JsonObject {
+  tools?: JsonObject;
+  resources?: JsonObject & { subscribe?: boolean };
+  prompts?: JsonObject;
+  completions?: JsonObject;
+  logging?: JsonObject;
+}
 
 export interface WireTool extends JsonObject {
   name: string;

@@ -1,0 +1,133 @@
+/**
+ * What the last successful run read and wrote, so the next one can skip every manifest whose
+ * inputs and outputs are exactly as it left them: its text, the `file:` resources it read, the
+ * run's options and mcpgen itself unchanged, and its output folder untouched (same files, sizes
+ * and mtimes). Such a manifest is neither parsed, nor validated, nor emitted, nor written.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, statSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface ManifestRecord {
+  /** sha256 of the manifest text. */
+  hash: string;
+  /** server.name: its folder under out. */
+  server: string;
+  /** Other files it read (`file:` resources) with their sha256. */
+  deps: { file: string; hash: string }[];
+  /** Every file of its output folder as the run left it. */
+  outputs: { file: string; size: number; mtimeMs: number }[];
+  /** Its handler stub files (absolute), which must still exist (their content is the user's). */
+  stubs: string[];
+}
+
+interface RunState {
+  key: string;
+  manifests: Record<string, ManifestRecord>;
+}
+
+export function sha256(text: string | Buffer): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** mcpgen's own identity: a rebuilt mcpgen must not reuse what an older one generated. */
+const SELF = (() => {
+  const here = fileURLToPath(import.meta.url);
+  try {
+    return `${statSync(here).mtimeMs}:${statSync(path.join(path.dirname(here), "..", "generate.js")).mtimeMs}`;
+  } catch {
+    return String(Date.now());
+  }
+})();
+
+export class RunRecords {
+  private state: RunState;
+
+  private constructor(
+    private readonly file: string,
+    private readonly key: string,
+    previous: RunState | undefined,
+  ) {
+    this.state = previous && previous.key === key ? previous : { key, manifests: {} };
+  }
+
+  /** The records for one output folder and set of options, under the project's cache folder. */
+  static open(cacheRoot: string, scope: string, options: unknown): RunRecords {
+    const file = path.join(cacheRoot, "runs", `${sha256(scope).slice(0, 32)}.json`);
+    let previous: RunState | undefined;
+    try {
+      previous = JSON.parse(readFileSync(file, "utf8")) as RunState;
+    } catch {
+      previous = undefined;
+    }
+    return new RunRecords(file, sha256(JSON.stringify([SELF, options])), previous);
+  }
+
+  /** The record of a manifest whose text hashes to `hash`, if nothing it depends on changed. */
+  reusable(absPath: string, hash: string, outDir: string): ManifestRecord | undefined {
+    const record = this.state.manifests[absPath];
+    if (!record || record.hash !== hash) return undefined;
+    for (const dep of record.deps) {
+      try {
+        if (sha256(readFileSync(dep.file)) !== dep.hash) return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (!record.stubs.every((file) => existsSync(file))) return undefined;
+    const dir = path.join(outDir, record.server);
+    const now = listFiles(dir);
+    if (now.length !== record.outputs.length) return undefined;
+    for (const out of record.outputs) {
+      try {
+        const info = statSync(path.join(dir, out.file));
+        if (info.size !== out.size || info.mtimeMs !== out.mtimeMs) return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    return record;
+  }
+
+  /** Records a manifest after a successful run wrote (or confirmed) its folder. */
+  record(absPath: string, hash: string, server: string, deps: string[], outDir: string, stubs: string[]): void {
+    const dir = path.join(outDir, server);
+    this.state.manifests[absPath] = {
+      hash,
+      server,
+      stubs,
+      deps: deps.map((file) => ({ file, hash: sha256(readFileSync(file)) })),
+      outputs: listFiles(dir).map((file) => {
+        const info = statSync(path.join(dir, file));
+        return { file, size: info.size, mtimeMs: info.mtimeMs };
+      }),
+    };
+  }
+
+  /** Keeps only the manifests of this run, and writes the records. */
+  save(current: readonly string[]): void {
+    const kept: Record<string, ManifestRecord> = {};
+    for (const file of current) if (this.state.manifests[file]) kept[file] = this.state.manifests[file]!;
+    this.state.manifests = kept;
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      const temp = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(temp, JSON.stringify(this.state));
+      renameSync(temp, this.file);
+    } catch {
+      // Records that cannot be written only cost speed next time.
+    }
+  }
+}
+
+function listFiles(dir: string, prefix = ""): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), rel));
+    else if (entry.isFile()) out.push(rel);
+  }
+  return out.sort();
+}
