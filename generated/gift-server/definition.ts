@@ -125,6 +125,6 @@ export const definition: ServerDefinition = JSON.parse(
     "   ]",
     "  }",
     " ]",
-    "}",
+    "}"
   ].join("\n"),
 );

@@ -347,6 +347,6 @@ export const definition: ServerDefinition = JSON.parse(
     "   ]",
     "  }",
     " ]",
-    "}",
+    "}"
   ].join("\n"),
 );

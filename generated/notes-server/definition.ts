@@ -369,6 +369,6 @@ export const definition: ServerDefinition = JSON.parse(
     "   ]",
     "  }",
     " ]",
-    "}",
+    "}"
   ].join("\n"),
 );

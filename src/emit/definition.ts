@@ -1,6 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
 import type { Json, ServerModel } from "../model/types.js";
-import { stringLiteral } from "../print/literal.js";
+import { safeJson } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function emitDefinition(model: ServerModel): OutputFile[] {
@@ -19,7 +19,9 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
   // JSON text, one string literal per line: type-checking it costs nothing whatever its size (an
   // object literal of thousands of tools is slow to check), JSON.parse is faster than evaluating
   // an object literal, and `__proto__` keys stay plain data. fixtures/ has the same JSON to read.
-  const lines = JSON.stringify(value, null, 1).split("\n").map((line) => `  ${stringLiteral(line)},`);
-  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  [\n${lines.map((l) => `  ${l}`).join("\n")}\n  ].join("\\n"),\n);`);
+  // The lines as one JSON array of strings, one per line, made safe as a whole: a JSON string is
+  // a TypeScript string literal once U+2028/U+2029 and `</` are escaped (what stringLiteral does).
+  const lines = safeJson(JSON.stringify(JSON.stringify(value, null, 1).split("\n"), null, 2)).replace(/\n/g, "\n  ");
+  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  ${lines}.join("\\n"),\n);`);
   return [{ path: file.path, content: file.render() }];
 }

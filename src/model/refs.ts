@@ -95,8 +95,9 @@ export function usedDefs(schema: unknown, defs: ReadonlyMap<string, unknown>): s
 export function bundleSchema(schema: JsonSchema, defs: ReadonlyMap<string, unknown>): JsonSchema {
   if (typeof schema === "boolean") return schema;
   const names = usedDefs(schema, defs);
+  // No manifest def used: nothing to rewrite, the schema goes out as written (never mutated).
+  if (names.length === 0) return schema;
   const root = rewriteRefs(schema) as Record<string, unknown>;
-  if (names.length === 0) return root;
   const bundled: Record<string, unknown> = { ...((root.$defs as Record<string, unknown> | undefined) ?? {}) };
   for (const name of names) setOwn(bundled, name, rewriteRefs(defs.get(name)));
   const { $defs: _omit, ...rest } = root;

@@ -9,10 +9,15 @@
  * text safe to inline in HTML). Lone surrogates come out as `\uXXXX` escapes via JSON.stringify.
  */
 export function stringLiteral(value: string): string {
-  return JSON.stringify(value)
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029")
-    .replace(/<\//g, "<\\/");
+  return safeJson(JSON.stringify(value));
+}
+
+/**
+ * JSON text made safe to paste into TypeScript source: U+2028/U+2029 and `</` escaped. JSON
+ * already escapes quotes, backslashes and control characters inside its strings.
+ */
+export function safeJson(json: string): string {
+  return json.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/<\//g, "<\\/");
 }
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

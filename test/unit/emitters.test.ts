@@ -111,8 +111,12 @@ describe("emitClient", () => {
 describe("emitDefinition", () => {
   it("carries static content and prompt messages next to the wire objects", async () => {
     const text = only(emitDefinition(await modelOf(STATIC_ONLY)));
-    expect(text).toContain('      resource: {\n        uri: "a://x",\n        name: "x",\n      },\n      content: {\n        text: "hello",\n      },\n');
-    expect(text).toContain("  capabilities: {\n    resources: {},\n    prompts: {},\n  },\n");
+    expect(text).toContain("export const definition: ServerDefinition = JSON.parse(\n  [\n    \"{\",\n");
+    const expression = text.slice(text.indexOf("= ") + 2, text.lastIndexOf(";"));
+    const value = new Function(`return ${expression};`)();
+    expect(value.resources).toEqual([{ resource: { uri: "a://x", name: "x" }, content: { text: "hello" } }]);
+    expect(value.capabilities).toEqual({ resources: {}, prompts: {} });
+    expect(value.prompts[0].messages).toEqual([{ role: "user", content: { type: "text", text: "Hi {{who}}" } }]);
   });
 });
 

@@ -1,0 +1,65 @@
+/**
+ * Incremental generate: a manifest is skipped only when nothing it depends on changed, and every
+ * kind of change brings it back.
+ */
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runPipeline, type PipelineOptions } from "../src/generate.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
+const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+
+function project() {
+  const dir = tempProject({ "package.json": "{}", "m/notes.yaml": NOTES, "m/gift.yaml": GIFT, "m/notes-readme.md": "# readme\n" });
+  mkdirSync(path.join(dir, "node_modules"));
+  const run = (extra: Partial<PipelineOptions> = {}) => runPipeline({ manifests: ["m"], out: "out", stubs: "handlers", cwd: dir, mode: "write", ...extra });
+  const reused = async (extra: Partial<PipelineOptions> = {}) => (await run(extra)).reused.map((r) => r.server).sort();
+  return { dir, run, reused };
+}
+
+describe("incremental generate", () => {
+  it("skips unchanged manifests and writes nothing", async () => {
+    const p = project();
+    expect((await p.run()).reused).toEqual([]);
+    const types = path.join(p.dir, "out/notes-server/types.ts");
+    const mtime = statSync(types).mtimeMs;
+    const second = await p.run();
+    expect(second.reused.map((r) => r.server).sort()).toEqual(["gift-server", "notes-server"]);
+    expect(second.models).toEqual([]);
+    expect(second.plan!.changes).toEqual([]);
+    expect(statSync(types).mtimeMs).toBe(mtime);
+  });
+
+  it("processes again a manifest whose text, file: resource, output or stub changed", async () => {
+    const p = project();
+    await p.run();
+    writeFileSync(path.join(p.dir, "m/gift.yaml"), GIFT.replace("Gift ideas generator", "Gift finder"));
+    expect(await p.reused()).toEqual(["notes-server"]);
+
+    writeFileSync(path.join(p.dir, "m/notes-readme.md"), "# changed\n");
+    expect(await p.reused()).toEqual(["gift-server"]);
+    expect(readFileSync(path.join(p.dir, "out/notes-server/definition.ts"), "utf8")).toContain("# changed");
+
+    const fixture = path.join(p.dir, "out/gift-server/fixtures/tools-list.json");
+    const good = readFileSync(fixture, "utf8");
+    writeFileSync(fixture, "{}\n");
+    expect(await p.reused()).toEqual(["notes-server"]);
+    expect(readFileSync(fixture, "utf8")).toBe(good);
+
+    rmSync(path.join(p.dir, "handlers/notes-server/tools/searchNotes.ts"));
+    expect(await p.reused()).toEqual(["gift-server"]);
+    expect(statSync(path.join(p.dir, "handlers/notes-server/tools/searchNotes.ts")).isFile()).toBe(true);
+  });
+
+  it("processes everything again when the options change, and never reuses with cache: false", async () => {
+    const p = project();
+    await p.run();
+    expect(await p.reused({ header: ["eslint-disable"] })).toEqual([]);
+    expect(await p.reused({ header: ["eslint-disable"] })).toEqual(["gift-server", "notes-server"]);
+    expect(await p.reused({ header: ["eslint-disable"], cache: false })).toEqual([]);
+  });
+});
