@@ -18,7 +18,7 @@ const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i === -1 ? undefined : process.argv[i + 1];
 };
-const SIZES = (arg("--sizes") ?? "10,100,1000,5000").split(",").map(Number);
+const SIZES = (arg("--sizes") ?? "10,100,500,1000,5000").split(",").map(Number);
 const RUNS = Number(arg("--runs") ?? 5);
 
 const median = (values: number[]) => {
