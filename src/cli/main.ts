@@ -34,8 +34,9 @@ Options:
   --check              Write nothing; exit 1 and show a short diff for each stale file.
   --watch              Regenerate when a manifest, the config or a template changes.
   --quiet              Print only problems.
-  --no-cache           Parse every manifest afresh (parsed manifests are otherwise
-                       reused from node_modules/.cache/mcpgen when their text is unchanged).
+  --no-cache           Process every manifest afresh. Otherwise unchanged manifests (text,
+                       file: resources, options and output as the last run left them) are
+                       skipped, using records in node_modules/.cache/mcpgen.
   --name NAME          (init) The server name, [a-z0-9][a-z0-9-]* (default: the folder name).
   --force              (init) Write into a folder that is not empty (never over a file).
   -h, --help           Show this help.
