@@ -1,19 +1,12 @@
 /** The `mcpgen` command as users run it: exit codes, messages, --check, and what gets written. */
-import { spawnSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(ROOT, "dist/cli/bin.js");
 const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
 
-function mcpgen(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe("mcpgen CLI", () => {
   it("prints help with exit 0, and usage errors with exit 2", () => {

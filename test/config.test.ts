@@ -1,19 +1,12 @@
 /** Config files: discovery, overrides, errors with file:line, template overrides, header lines. */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { mcpgen } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(ROOT, "dist/cli/bin.js");
 const MANIFEST = "server: {name: tiny, version: '1'}\ntools:\n  - {name: ping, inputSchema: {type: object}}\n";
 
-function mcpgen(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe("config", () => {
   it("reads mcpgen.config.json: manifests, out, stubs, invalidArguments and header lines", () => {

@@ -1,18 +1,11 @@
 /** `mcpgen init`: what it writes, what it refuses, and never overwriting a file. */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { mcpgen } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const BIN = path.join(ROOT, "dist/cli/bin.js");
 
-function mcpgen(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe("mcpgen init", () => {
   it("creates a project named after its folder, generated and ready to build", () => {
