@@ -41,36 +41,6 @@ export function typePropertyKey(name: string): string {
   return isIdentifierName(name) ? name : stringLiteral(name);
 }
 
-/**
- * A JavaScript expression that evaluates to exactly `value` (plain JSON data), pretty-printed with
- * two-space indentation starting at `indent`. Keys go through propertyKey, strings through
- * stringLiteral.
- */
-export function jsonLiteral(value: unknown, indent = ""): string {
-  if (value === null) return "null";
-  switch (typeof value) {
-    case "string":
-      return stringLiteral(value);
-    case "number":
-      if (!Number.isFinite(value)) throw new Error(`not JSON: ${String(value)}`);
-      return Object.is(value, -0) ? "0" : String(value);
-    case "boolean":
-      return String(value);
-    case "object": {
-      const inner = indent + "  ";
-      if (Array.isArray(value)) {
-        if (value.length === 0) return "[]";
-        return `[\n${value.map((v) => inner + jsonLiteral(v, inner)).join(",\n")},\n${indent}]`;
-      }
-      const entries = Object.entries(value as Record<string, unknown>);
-      if (entries.length === 0) return "{}";
-      return `{\n${entries.map(([k, v]) => `${inner}${propertyKey(k)}: ${jsonLiteral(v, inner)}`).join(",\n")},\n${indent}}`;
-    }
-    default:
-      throw new Error(`not JSON: ${typeof value}`);
-  }
-}
-
 /** A TypeScript literal type for a JSON value (`"a"`, `1`, `{ "k": true }`). */
 export function jsonLiteralType(value: unknown): string {
   if (value === null) return "null";
