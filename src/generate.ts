@@ -10,6 +10,8 @@ import { RunRecords, sha256, type ManifestRecord } from "./load/incremental.js";
 import { diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
+import { RUNTIME_FOLDER } from "./emit/common.js";
+import { emitRuntime } from "./emit/runtime.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 
 export interface PipelineOptions {
@@ -120,6 +122,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
 
   if (stubsDir && stages) for (const model of models) model.options.stubs = { importBase: stubImportBase(stubsDir, outDir, model.name) };
   const outputs: ServerOutput[] = stages ? models.map((model) => ({ name: model.name, files: emitServerFiles(model) })) : [];
+  // The runtime all servers of this output folder share: checked (and kept current) on every run.
+  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime() });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
     const stubPlan = await planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });

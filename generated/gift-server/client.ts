@@ -2,8 +2,8 @@
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { type ClientOptions, ManifestClient, type RequestOptions } from "../_runtime/client.js";
 import { definition } from "./definition.js";
-import { type ClientOptions, ManifestClient, type RequestOptions } from "./runtime/client.js";
 import type { PromptArguments, PromptName, ResourceUri, SuggestGiftsInput, SuggestGiftsOutput, ToolInputs, ToolName } from "./types.js";
 
 export type { ClientOptions, RequestOptions };

@@ -2,8 +2,8 @@
 
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CompletionHandler, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "../_runtime/server.js";
 import { definition } from "./definition.js";
-import { type CompletionHandler, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServer } from "./runtime/server.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
 
 export type { CompletionHandler, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerOptions, ToolContext, ToolTextResult };

@@ -23,6 +23,12 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
+/**
+ * The folder under `<out>` that holds mcpgen's runtime, shared by every server generated there
+ * (a server name cannot start with `_`, so it never clashes with one).
+ */
+export const RUNTIME_FOLDER = "_runtime";
+
 /** Module specifiers used by generated code. */
 export const SDK = {
   server: "@modelcontextprotocol/sdk/server/index.js",
@@ -34,10 +40,10 @@ export const LOCAL = {
   definition: "./definition.js",
   server: "./server.js",
   client: "./client.js",
-  runtimeServer: "./runtime/server.js",
-  runtimeClient: "./runtime/client.js",
-  runtimeErrors: "./runtime/errors.js",
-  runtimeDefinition: "./runtime/definition.js",
+  runtimeServer: "../_runtime/server.js",
+  runtimeClient: "../_runtime/client.js",
+  runtimeErrors: "../_runtime/errors.js",
+  runtimeDefinition: "../_runtime/definition.js",
   handlers: "./handlers.js",
-  runtimeServe: "./runtime/serve.js",
+  runtimeServe: "../_runtime/serve.js",
 } as const;

@@ -8,7 +8,6 @@ import { emitDefinition } from "./definition.js";
 import { emitFixtures } from "./fixtures.js";
 import { emitHandlers } from "./handlers.js";
 import { emitIndex } from "./indexFile.js";
-import { emitRuntime } from "./runtime.js";
 import { emitServe } from "./serve.js";
 import { emitServer } from "./server.js";
 import { emitTypes } from "./types.js";
@@ -22,7 +21,6 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   index: emitIndex,
   handlers: emitHandlers,
   fixtures: emitFixtures,
-  runtime: emitRuntime,
 };
 
 /** Every file of one server's output folder, sorted by path. */
@@ -32,3 +30,5 @@ export function emitServerFiles(model: ServerModel): OutputFile[] {
 }
 
 export type { OutputFile } from "./common.js";
+export { RUNTIME_FOLDER } from "./common.js";
+export { emitRuntime } from "./runtime.js";
