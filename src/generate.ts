@@ -172,14 +172,25 @@ export function displayPath(absPath: string): string {
   return toPosix(path.relative(projectRoot(path.dirname(absPath)), absPath));
 }
 
-/** The nearest folder with a package.json at or above `dir`, else `dir` itself. */
+const roots = new Map<string, string>();
+
+/** The nearest folder with a package.json at or above `dir`, else `dir` itself (memoized). */
 function projectRoot(dir: string): string {
-  for (let d = dir; ; ) {
-    if (existsSync(path.join(d, "package.json"))) return d;
-    const parent = path.dirname(d);
-    if (parent === d) return dir;
-    d = parent;
+  let root = roots.get(dir);
+  if (root === undefined) {
+    root = dir;
+    for (let d = dir; ; ) {
+      if (existsSync(path.join(d, "package.json"))) {
+        root = d;
+        break;
+      }
+      const parent = path.dirname(d);
+      if (parent === d) break;
+      d = parent;
+    }
+    roots.set(dir, root);
   }
+  return root;
 }
 
 /** A hash of every file under `dir` (names and contents), for options that name a folder. */

@@ -25,7 +25,7 @@ export class ManifestClient {
 
   constructor(
     readonly sdk: Client,
-    private readonly definition: ServerDefinition,
+    definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
     for (const tool of definition.tools) this.tools.set(tool.name, tool);

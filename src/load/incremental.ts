@@ -46,7 +46,7 @@ export class RunRecords {
 
   private constructor(
     private readonly file: string,
-    private readonly key: string,
+    key: string,
     previous: RunState | undefined,
   ) {
     this.state = previous && previous.key === key ? previous : { key, manifests: {} };
