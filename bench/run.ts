@@ -131,7 +131,7 @@ for (const size of SIZES) {
   // 6. the naive baseline: json-schema-to-typescript per schema, Prettier on (not at 5,000).
   let naive: number | undefined;
   if (size <= 1000) {
-    const fixtures = readdirSync(out).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
+    const fixtures = readdirSync(out).filter((s) => !s.startsWith("_")).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
     const naiveRuns = size >= 1000 ? 3 : runs;
     const times: number[] = [];
     for (let i = 0; i < naiveRuns; i++) times.push(timed(["--import", "tsx", path.join(ROOT, "bench", "naive.ts"), ...fixtures], ROOT).ms);

@@ -83,7 +83,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const stages = pending.length > 0 ? await import("./stages.js") : undefined;
   const { emitServerFiles, loadManifestText, buildModel, stubEntries, planStubs, stubImportBase, validateSchemas, validateSemantics, validateShape } = stages ?? ({} as typeof import("./stages.js"));
   for (const { absPath, file, text } of pending) {
-    const result = loadManifestText(text, absPath, file, cache);
+    const result = loadManifestText(text, absPath, file, cache, hashes.get(absPath));
     if (!result.ok) {
       diagnostics.push(...result.diagnostics);
       continue;

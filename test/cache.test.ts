@@ -9,11 +9,14 @@ import { ParseCache } from "../src/load/parseCache.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
+const PLAIN = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
+// An anchor (unused, so the value is the same) sends the text to the full parser, whose results
+// are what the cache holds.
+const NOTES = PLAIN.replace("  description: Keeps short notes in folders.", "  description: &about Keeps short notes in folders.");
 const README = readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8");
 
-function project() {
-  const dir = tempProject({ "package.json": "{}", "m/notes.yaml": NOTES, "m/notes-readme.md": README });
+function project(text = NOTES) {
+  const dir = tempProject({ "package.json": "{}", "m/notes.yaml": text, "m/notes-readme.md": README });
   mkdirSync(path.join(dir, "node_modules"));
   return dir;
 }
@@ -39,6 +42,14 @@ describe("parse cache", () => {
     }
     const body = (text: string) => text.slice(text.indexOf("\n"));
     expect(body(cold)).toBe(body(readFileSync(path.join(ROOT, "generated/notes-server/definition.ts"), "utf8")));
+  });
+
+  it("does not store a manifest the fast parser reads (no anchors, tags or merge keys)", async () => {
+    expect(NOTES).not.toBe(PLAIN);
+    const dir = project(PLAIN);
+    const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    expect(result.diagnostics).toEqual([]);
+    expect(() => readdirSync(cacheDir(dir))).toThrow();
   });
 
   it("locates diagnostics in a cached manifest by parsing it again", async () => {

@@ -72,6 +72,16 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     },
   ],
   [
+    "patterns the server's validator would reject, in a tool schema and in a def",
+    {
+      given: `${server}defs:\n  Code: {type: string, pattern: 'a(b'}\ntools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        c: {$ref: '#/defs/Code'}\n        d: {type: object, patternProperties: {'[z': {type: string}}}\n`,
+      want: [
+        'm.yaml:3:33: error invalid-schema: pattern "a(b" is not a valid regular expression: Invalid regular expression: /a(b/u: Unterminated group',
+        'm.yaml:10:47: error invalid-schema: pattern "[z" is not a valid regular expression: Invalid regular expression: /[z/u: Unterminated character class',
+      ],
+    },
+  ],
+  [
     "duplicate names, and colliding identifiers naming both declarations",
     {
       given: `${server}tools:\n  - {name: suggest_gifts, inputSchema: {type: object}}\n  - {name: suggest-gifts, inputSchema: {type: object}}\n  - {name: suggest_gifts, inputSchema: {type: object}}\n`,

@@ -21,7 +21,7 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
   // an object literal, and `__proto__` keys stay plain data. fixtures/ has the same JSON to read.
   // The lines as one JSON array of strings, one per line, made safe as a whole: a JSON string is
   // a TypeScript string literal once U+2028/U+2029 and `</` are escaped (what stringLiteral does).
-  const lines = safeJson(JSON.stringify(JSON.stringify(value, null, 1).split("\n"), null, 2)).replace(/\n/g, "\n  ");
+  const lines = safeJson(`[\n    ${JSON.stringify(value, null, 1).split("\n").map((line) => JSON.stringify(line)).join(",\n    ")}\n  ]`);
   file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  ${lines}.join("\\n"),\n);`);
   return [{ path: file.path, content: file.render() }];
 }

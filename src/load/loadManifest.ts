@@ -13,6 +13,7 @@ let yamlModule: typeof import("yaml") | undefined;
 const YAML = () => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
 import type { ParseCache } from "./parseCache.js";
+import { sha256 } from "./incremental.js";
 
 /** A parsed manifest: its plain JSON value plus a way back from a path to a source position. */
 export interface LoadedManifest {
@@ -24,7 +25,7 @@ export interface LoadedManifest {
   value: unknown;
   /** Source position of the node at `path` (or of its closest existing ancestor). */
   locate(path: DocPath, at?: "key" | "value"): { line: number; col: number };
-  /** Key of this text in the parse cache, and whether the value came from there. */
+  /** Key of this text in the parse cache (set when it belongs there), and whether the value came from there. */
   cacheKey?: string;
   fromCache: boolean;
 }
@@ -44,13 +45,18 @@ export async function loadManifest(absPath: string, file: string, cache?: ParseC
   return loadManifestText(text, absPath, file, cache);
 }
 
-/** As loadManifest, for a text already read. */
-export function loadManifestText(text: string, absPath: string, file: string, cache?: ParseCache): LoadResult {
-  const cacheKey = cache?.key(text);
-  const cached = cacheKey === undefined ? undefined : cache!.get(cacheKey);
-  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, locate: lazyLocator(text), cacheKey: cacheKey!, fromCache: true } };
+/**
+ * As loadManifest, for a text already read. The parse cache holds only texts that need the full
+ * parser (anchors, tags...): the fast parser reads the others about as fast as the cache would.
+ * `textHash`: the text's sha256, when the caller has it already.
+ */
+export function loadManifestText(text: string, absPath: string, file: string, cache?: ParseCache, textHash?: string): LoadResult {
+  if (!cache || !NEEDS_FULL_PARSER.test(text)) return parseManifestText(text, absPath, file);
+  const cacheKey = cache.key(textHash ?? sha256(text));
+  const cached = cache.get(cacheKey);
+  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, locate: lazyLocator(text), fromCache: true } };
   const result = parseManifestText(text, absPath, file);
-  if (result.ok && cacheKey !== undefined) result.manifest.cacheKey = cacheKey;
+  if (result.ok) result.manifest.cacheKey = cacheKey;
   return result;
 }
 

@@ -1,8 +1,9 @@
 /**
  * A cache of parsed manifests, keyed by a hash of their text: parsing YAML with source positions
  * is the slowest step on large manifests, and most runs (prebuild, watch) see unchanged files.
- * Only manifests that parsed cleanly are cached, as plain JSON; positions are recomputed from the
- * text only when a diagnostic needs one.
+ * Only manifests that parsed cleanly and needed the full parser (anchors, tags...) are cached, as
+ * plain JSON: the fast parser reads the others about as fast as the cache would. Positions are
+ * recomputed from the text only when a diagnostic needs one.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
@@ -37,8 +38,9 @@ export class ParseCache {
     return existsSync(modules) ? new ParseCache(path.join(modules, ".cache", "mcpgen")) : undefined;
   }
 
-  key(text: string): string {
-    return createHash("sha256").update(`${PARSE_FORMAT}\0${yamlVersion}\0${text}`).digest("hex");
+  /** The key of a manifest text, from the text's own sha256. */
+  key(textHash: string): string {
+    return createHash("sha256").update(`${PARSE_FORMAT}\0${yamlVersion}\0${textHash}`).digest("hex");
   }
 
   get(key: string): unknown {

@@ -5,49 +5,55 @@
 
 export type JsonSchema = boolean | { [key: string]: unknown };
 
-/** Keywords whose value is a schema. */
-const SCHEMA_KEYWORDS = ["additionalProperties", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema"];
-/** Keywords whose value is a list of schemas (`items` in draft-07 tuple form is handled too). */
-const SCHEMA_LIST_KEYWORDS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-/** Keywords whose value maps names to schemas. */
-const SCHEMA_MAP_KEYWORDS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+/** How a keyword holds subschemas: 1 one schema, 2 a list of schemas, 3 a map of names to schemas. */
+const SUBSCHEMAS: Readonly<Record<string, 1 | 2 | 3 | undefined>> = Object.assign(Object.create(null) as Record<string, 1 | 2 | 3>, {
+  additionalProperties: 1, items: 1, contains: 1, not: 1, if: 1, then: 1, else: 1, propertyNames: 1,
+  unevaluatedItems: 1, unevaluatedProperties: 1, additionalItems: 1, contentSchema: 1,
+  allOf: 2, anyOf: 2, oneOf: 2, prefixItems: 2,
+  properties: 3, patternProperties: 3, $defs: 3, definitions: 3, dependentSchemas: 3,
+});
 
 export type SchemaPath = readonly (string | number)[];
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /**
- * Calls `visit` on `schema` and every subschema. `path()` gives the subschema's path relative to
- * `schema`; it is built only when asked for (most visits never need it).
+ * Calls `visit` on `schema` and every subschema, in document order. `path()` gives the
+ * subschema's path relative to `schema`; it is built only when asked for (most visits never need
+ * it). This runs several times per schema on every generate: it allocates nothing per node.
  */
 export function forEachSchema(schema: unknown, visit: (node: Record<string, unknown>, path: () => SchemaPath) => void): void {
   const stack: (string | number)[] = [];
-  const path = () => [...stack];
-  const walk = (value: unknown): void => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return;
-    const node = value as Record<string, unknown>;
+  const path = () => stack.slice();
+  const walk = (node: Record<string, unknown>): void => {
     visit(node, path);
-    const into = (child: unknown, ...segments: (string | number)[]) => {
-      stack.push(...segments);
-      walk(child);
-      stack.length -= segments.length;
-    };
-    for (const key of SCHEMA_KEYWORDS) {
+    for (const key of Object.keys(node)) {
+      const kind = SUBSCHEMAS[key];
+      if (kind === undefined) continue;
       const child = node[key];
-      if (child === undefined) continue;
-      if (Array.isArray(child) && key === "items") child.forEach((c, i) => into(c, key, i));
-      else into(child, key);
-    }
-    for (const key of SCHEMA_LIST_KEYWORDS) {
-      const child = node[key];
-      if (Array.isArray(child)) child.forEach((c, i) => into(c, key, i));
-    }
-    for (const key of SCHEMA_MAP_KEYWORDS) {
-      const child = node[key];
-      if (typeof child === "object" && child !== null && !Array.isArray(child)) {
-        for (const name of Object.keys(child)) into((child as Record<string, unknown>)[name], key, name);
-      }
+      stack.push(key);
+      // `items` in draft-07 tuple form is a list, like prefixItems.
+      if (Array.isArray(child) && (kind === 2 || key === "items")) {
+        for (let i = 0; i < child.length; i++) {
+          const item: unknown = child[i];
+          if (!isObject(item)) continue;
+          stack.push(i);
+          walk(item);
+          stack.pop();
+        }
+      } else if (kind === 3 && isObject(child)) {
+        for (const name of Object.keys(child)) {
+          const item = child[name];
+          if (!isObject(item)) continue;
+          stack.push(name);
+          walk(item);
+          stack.pop();
+        }
+      } else if (kind === 1 && isObject(child)) walk(child);
+      stack.pop();
     }
   };
-  walk(schema);
+  if (isObject(schema)) walk(schema);
 }
 
 /** What a `$ref` points at. */
@@ -104,19 +110,33 @@ export function bundleSchema(schema: JsonSchema, defs: ReadonlyMap<string, unkno
   return { ...rest, $defs: bundled };
 }
 
-/** Deep copy of a schema with manifest def refs rewritten; data keywords are copied untouched. */
+/**
+ * Copy of a schema with manifest def refs rewritten, in one pass: every schema node is a new
+ * object; data keywords (`const`, `enum`, `default`, `examples`...) are shared with the input
+ * untouched, a `$ref` key inside them included. Nothing downstream mutates either.
+ */
 function rewriteRefs(schema: unknown): unknown {
-  const copy = structuredClone(schema);
-  forEachSchema(copy, (node) => {
-    if (typeof node.$ref === "string") {
-      const target = classifyRef(node.$ref);
-      if (target.kind === "def") node.$ref = `#/$defs/${target.name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    }
-  });
+  if (!isObject(schema)) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(schema)) {
+    let value = schema[key];
+    const kind = SUBSCHEMAS[key];
+    if (key === "$ref" && typeof value === "string") {
+      const target = classifyRef(value);
+      if (target.kind === "def") value = `#/$defs/${target.name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    } else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map(rewriteRefs);
+    else if (kind === 3 && isObject(value)) {
+      const map: Record<string, unknown> = {};
+      for (const name of Object.keys(value)) setOwn(map, name, rewriteRefs(value[name]));
+      value = map;
+    } else if (kind === 1) value = rewriteRefs(value);
+    setOwn(copy, key, value);
+  }
   return copy;
 }
 
 /** Defines an own data property even for keys such as `__proto__`, which plain assignment would not. */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -17,8 +17,10 @@ export function stringLiteral(value: string): string {
  * already escapes quotes, backslashes and control characters inside its strings.
  */
 export function safeJson(json: string): string {
-  return json.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/<\//g, "<\\/");
+  return json.replace(UNSAFE_IN_SOURCE, (found) => (found === "<\/" ? "<\\/" : found === "\u2028" ? "\\u2028" : "\\u2029"));
 }
+
+const UNSAFE_IN_SOURCE = /[\u2028\u2029]|<\//g;
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -9,6 +9,9 @@ import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../mo
 import { createAjv, describeErrors, isDraft07 } from "../runtime/validation.js";
 import { isPlainObject } from "./shape.js";
 
+/** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
+type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key") => void;
+
 /** One ajv per dialect for the whole run, created on first use (each costs tens of ms). */
 const sharedAjv = {
   instances: {} as { draft07?: Ajv; draft2020?: Ajv },
@@ -25,7 +28,7 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
   const root = manifest.value as Record<string, unknown>;
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const ajv = sharedAjv;
-  const report = (path: DocPath, code: Diagnostic["code"], message: string) => out.push(diagnosticAt(manifest, path, code, message));
+  const report: Report = (path, code, message, side) => out.push(diagnosticAt(manifest, path, code, message, side ? { at: side } : undefined));
 
   for (const [name, def] of defs) {
     const path = ["defs", name];
@@ -33,7 +36,7 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
       report(path, "invalid-type", `def \`${name}\` must be a JSON Schema (a mapping)`);
       continue;
     }
-    checkRefs(def, path, defs, report, true);
+    checkNodes(def, path, defs, report, true);
     metaValidate(ajv.draft2020, def, path, report);
   }
 
@@ -55,10 +58,9 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
           : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
       }
       const before = out.length;
-      checkRefs(schema, path, defs, report, false);
+      checkNodes(schema, path, defs, report, false);
       const instance = isDraft07(schema) ? ajv.draft07 : ajv.draft2020;
       metaValidate(instance, schema, path, report);
-      checkPatterns(schema, path, report);
       // Compiling a validator costs milliseconds per schema: only tools with examples need one.
       if (out.length > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
       try {
@@ -88,34 +90,49 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
   return out;
 }
 
-/** Every `$ref` must name a manifest def or one of the schema's own `$defs`. */
-function checkRefs(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: (p: DocPath, c: Diagnostic["code"], m: string) => void, inDef: boolean): void {
+/**
+ * One walk over every schema node: each `$ref` must name a manifest def or one of the schema's
+ * own `$defs`, and `pattern` and `patternProperties` keys must be regular expressions the
+ * server's validator (ajv, with the `u` flag) accepts (checked here, where only a compile would
+ * otherwise find them).
+ */
+function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean): void {
   const local = isPlainObject(schema) ? schema : {};
+  const checkPattern = (source: unknown, at: () => DocPath, side?: "key") => {
+    if (typeof source !== "string") return;
+    try {
+      new RegExp(source, "u");
+    } catch (error) {
+      report(at(), "invalid-schema", `pattern ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`, side);
+    }
+  };
   forEachSchema(schema, (node, path) => {
+    if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
+    if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;
-    const at = [...base, ...path(), "$ref"];
-    if (typeof node.$ref !== "string") return report(at, "invalid-schema", "$ref must be a string");
+    const at = () => [...base, ...path(), "$ref"];
+    if (typeof node.$ref !== "string") return report(at(), "invalid-schema", "$ref must be a string");
     const target = classifyRef(node.$ref);
     switch (target.kind) {
       case "def":
         if (!defs.has(target.name)) {
           const known = [...defs.keys()];
-          report(at, "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names no def; ${known.length ? `declared defs: ${known.join(", ")}` : "declare it under `defs:` at the top of the manifest"}`);
+          report(at(), "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names no def; ${known.length ? `declared defs: ${known.join(", ")}` : "declare it under `defs:` at the top of the manifest"}`);
         }
         return;
       case "local": {
-        if (inDef) return report(at, "unsupported-ref", `inside \`defs:\`, refer to other defs with $ref: '#/defs/${target.name}'`);
+        if (inDef) return report(at(), "unsupported-ref", `inside \`defs:\`, refer to other defs with $ref: '#/defs/${target.name}'`);
         const container = local[target.container];
         if (!isPlainObject(container) || !Object.hasOwn(container, target.name)) {
-          report(at, "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names nothing in this schema's ${target.container}`);
+          report(at(), "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names nothing in this schema's ${target.container}`);
         }
         return;
       }
       case "root":
-        if (inDef) report(at, "unsupported-ref", "inside `defs:`, '#' is ambiguous; refer to the def itself with $ref: '#/defs/<Name>'");
+        if (inDef) report(at(), "unsupported-ref", "inside `defs:`, '#' is ambiguous; refer to the def itself with $ref: '#/defs/<Name>'");
         return;
       case "unsupported":
-        return report(at, "unsupported-ref", `$ref ${JSON.stringify(node.$ref)} is not supported: ${target.reason}`);
+        return report(at(), "unsupported-ref", `$ref ${JSON.stringify(node.$ref)} is not supported: ${target.reason}`);
     }
   });
   if (!inDef && isPlainObject(schema) && isPlainObject(schema.$defs)) {
@@ -125,27 +142,8 @@ function checkRefs(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, 
   }
 }
 
-/**
- * `pattern` and `patternProperties` keys must be regular expressions the server's validator
- * (ajv, with the `u` flag) accepts: checked here, where a compile would otherwise find them.
- */
-function checkPatterns(schema: JsonSchema, base: DocPath, report: (p: DocPath, c: Diagnostic["code"], m: string) => void): void {
-  const check = (source: unknown, at: DocPath) => {
-    if (typeof source !== "string") return;
-    try {
-      new RegExp(source, "u");
-    } catch (error) {
-      report(at, "invalid-schema", `pattern ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`);
-    }
-  };
-  forEachSchema(schema, (node, path) => {
-    if (node.pattern !== undefined) check(node.pattern, [...base, ...path(), "pattern"]);
-    if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) check(key, [...base, ...path(), "patternProperties", key]);
-  });
-}
-
 /** Checks a schema against its dialect's meta-schema and reports each problem where it is. */
-function metaValidate(ajv: Ajv, schema: JsonSchema, base: DocPath, report: (p: DocPath, c: Diagnostic["code"], m: string) => void): void {
+function metaValidate(ajv: Ajv, schema: JsonSchema, base: DocPath, report: Report): void {
   const probe = isPlainObject(schema) ? { ...schema } : schema;
   if (isPlainObject(probe)) delete probe.$schema;
   if (ajv.validateSchema(probe as object)) return;
