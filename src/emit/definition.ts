@@ -18,10 +18,28 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
   };
   // JSON text, one string literal per line: type-checking it costs nothing whatever its size (an
   // object literal of thousands of tools is slow to check), JSON.parse is faster than evaluating
-  // an object literal, and `__proto__` keys stay plain data. fixtures/ has the same JSON to read.
-  // The lines as one JSON array of strings, one per line, made safe as a whole: a JSON string is
-  // a TypeScript string literal once U+2028/U+2029 and `</` are escaped (what stringLiteral does).
-  const lines = safeJson(`[\n    ${JSON.stringify(value, null, 1).split("\n").map((line) => JSON.stringify(line)).join(",\n    ")}\n  ]`);
+  // an object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt:
+  // a change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
+  // A JSON string is a TypeScript string literal once U+2028/U+2029 and `</` are escaped.
+  const lines = safeJson(`[\n    ${jsonLines(value).map((line) => JSON.stringify(line)).join(",\n    ")}\n  ]`);
   file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  ${lines}.join("\\n"),\n);`);
   return [{ path: file.path, content: file.render() }];
+}
+
+/** JSON text of an object, one line per top-level key and one per element of a top-level array. */
+function jsonLines(value: Record<string, Json>): string[] {
+  const lines = ["{"];
+  const entries = Object.entries(value);
+  entries.forEach(([key, item], i) => {
+    const comma = i < entries.length - 1 ? "," : "";
+    if (!Array.isArray(item) || item.length === 0) {
+      lines.push(`${JSON.stringify(key)}: ${JSON.stringify(item)}${comma}`);
+      return;
+    }
+    lines.push(`${JSON.stringify(key)}: [`);
+    item.forEach((element, j) => lines.push(JSON.stringify(element) + (j < item.length - 1 ? "," : "")));
+    lines.push(`]${comma}`);
+  });
+  lines.push("}");
+  return lines;
 }
