@@ -92,7 +92,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     const shape = validateShape(manifest);
     diagnostics.push(...shape);
     if (hasErrors(shape)) continue;
-    const more = [...validateSchemas(manifest), ...validateSemantics(manifest)];
+    const more = [...(await validateSchemas(manifest)), ...validateSemantics(manifest)];
     diagnostics.push(...more);
     if (hasErrors(more)) continue;
     const built = await buildModel(manifest, displayPath(absPath), {

@@ -4,13 +4,9 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { isDraft07 } from "./dialect.js";
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-
-/** True when a schema declares draft-07; MCP 2025-11-25 schemas default to 2020-12 otherwise. */
-export function isDraft07(schema: unknown): boolean {
-  return typeof schema === "object" && schema !== null && typeof (schema as { $schema?: unknown }).$schema === "string" && DRAFT_07.test((schema as { $schema: string }).$schema);
-}
+export { isDraft07 };
 
 /**
  * An ajv for one dialect. `format` is an annotation in 2020-12 (not asserted by default), so

@@ -6,28 +6,31 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
-import { createAjv, describeErrors, isDraft07 } from "../runtime/validation.js";
+import { isDraft07 } from "../runtime/dialect.js";
+import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { isPlainObject } from "./shape.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key") => void;
 
-/** One ajv per dialect for the whole run, created on first use (each costs tens of ms). */
-const sharedAjv = {
-  instances: {} as { draft07?: Ajv; draft2020?: Ajv },
-  get draft07(): Ajv {
-    return (this.instances.draft07 ??= createAjv(true));
-  },
-  get draft2020(): Ajv {
-    return (this.instances.draft2020 ??= createAjv(false));
-  },
-};
+/**
+ * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
+ * one instance per dialect for the whole run, created on first use (each costs tens of ms).
+ */
+let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; describeErrors: typeof import("../runtime/validation.js").describeErrors }> | undefined;
+const loadExamplesAjv = () =>
+  (examplesAjv ??= import("../runtime/validation.js").then(({ createAjv, describeErrors }) => {
+    const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
+    return { draft07: () => (instances.draft07 ??= createAjv(true)), draft2020: () => (instances.draft2020 ??= createAjv(false)), describeErrors };
+  }));
 
-export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
+export async function validateSchemas(manifest: LoadedManifest): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
-  const ajv = sharedAjv;
+  const tools = Array.isArray(root.tools) ? root.tools : [];
+  const ajv = tools.some((tool) => isPlainObject(tool) && Array.isArray(tool.examples) && tool.examples.length > 0) ? await loadExamplesAjv() : undefined;
+  const describeErrors = (errors: ErrorObject[] | null | undefined) => ajv!.describeErrors(errors);
   const report: Report = (path, code, message, side) => out.push(diagnosticAt(manifest, path, code, message, side ? { at: side } : undefined));
 
   for (const [name, def] of defs) {
@@ -37,10 +40,9 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
       continue;
     }
     checkNodes(def, path, defs, report, true);
-    metaValidate(ajv.draft2020, def, path, report);
+    metaValidate(validateDraft2020, def, path, report);
   }
 
-  const tools = Array.isArray(root.tools) ? root.tools : [];
   tools.forEach((tool, i) => {
     if (!isPlainObject(tool)) return;
     const validators: Partial<Record<"inputSchema" | "outputSchema", ValidateFunction>> = {};
@@ -59,12 +61,12 @@ export function validateSchemas(manifest: LoadedManifest): Diagnostic[] {
       }
       const before = out.length;
       checkNodes(schema, path, defs, report, false);
-      const instance = isDraft07(schema) ? ajv.draft07 : ajv.draft2020;
-      metaValidate(instance, schema, path, report);
+      const draft07 = isDraft07(schema);
+      metaValidate(draft07 ? validateDraft07 : validateDraft2020, schema, path, report);
       // Compiling a validator costs milliseconds per schema: only tools with examples need one.
-      if (out.length > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
+      if (!ajv || out.length > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
       try {
-        validators[key] = instance.compile(bundleSchema(schema, defs) as object);
+        validators[key] = (draft07 ? ajv.draft07() : ajv.draft2020()).compile(bundleSchema(schema, defs) as object);
       } catch (error) {
         report(path, "invalid-schema", `${key} does not compile: ${(error as Error).message}`);
       }
@@ -142,15 +144,18 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
   }
 }
 
-/** Checks a schema against its dialect's meta-schema and reports each problem where it is. */
-function metaValidate(ajv: Ajv, schema: JsonSchema, base: DocPath, report: Report): void {
+/**
+ * Checks a schema against its dialect's meta-schema (precompiled: see metaSchemas.generated.ts)
+ * and reports each problem where it is.
+ */
+function metaValidate(validate: MetaValidator, schema: JsonSchema, base: DocPath, report: Report): void {
   const probe = isPlainObject(schema) ? { ...schema } : schema;
   if (isPlainObject(probe)) delete probe.$schema;
-  if (ajv.validateSchema(probe as object)) return;
+  if (validate(probe)) return;
   // The meta-schema reports one problem several ways (`type: strin` fails both the enum of type
   // names and "must be array"); keep one error per location, preferring the enum with its values.
   const byLocation = new Map<string, ErrorObject>();
-  for (const error of ajv.errors ?? []) {
+  for (const error of validate.errors ?? []) {
     if (error.keyword === "if" || error.keyword === "anyOf" || error.keyword === "oneOf") continue;
     const kept = byLocation.get(error.instancePath);
     if (!kept || (error.keyword === "enum" && kept.keyword !== "enum")) byLocation.set(error.instancePath, error);
