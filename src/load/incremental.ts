@@ -31,11 +31,19 @@ export function sha256(text: string | Buffer): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
-/** mcpgen's own identity: a rebuilt mcpgen must not reuse what an older one generated. */
+/**
+ * mcpgen's own identity: a rebuilt or upgraded mcpgen must not reuse what another build
+ * generated. An incremental `tsc` rewrites only the files that changed, but always its build
+ * info (dist/.tsbuildinfo, present in a checkout); an installed package is replaced whole, so
+ * its version and the mtime of this file tell. The runtime sources are compared on every run.
+ */
 const SELF = (() => {
   const here = fileURLToPath(import.meta.url);
+  const dist = path.resolve(path.dirname(here), "..");
   try {
-    return `${statSync(here).mtimeMs}:${statSync(path.join(path.dirname(here), "..", "generate.js")).mtimeMs}`;
+    const version = (JSON.parse(readFileSync(path.join(dist, "..", "package.json"), "utf8")) as { version?: string }).version;
+    const build = existsSync(path.join(dist, ".tsbuildinfo")) ? statSync(path.join(dist, ".tsbuildinfo")).mtimeMs : statSync(here).mtimeMs;
+    return `${version}:${build}`;
   } catch {
     return String(Date.now());
   }
