@@ -12,9 +12,9 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport, type EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { isInitializeRequest, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, JSONRPCMessageSchema, SdkHttpTransportClass, type EventStore, type JsonRpcMessage, type SdkHttpTransport, type SdkServer, type SdkTransport } from "./sdk.js";
+
+export type { EventStore };
 
 /** Default cap on one message (a stdio line or an HTTP body). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -26,7 +26,7 @@ export interface StdioOptions {
 
 /** Serves one server over this process's stdin/stdout until stdin closes. */
 export async function serveStdioWith(server: Server, options: StdioOptions = {}): Promise<void> {
-  await server.connect(new LineTransport(process.stdin, process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES));
+  await (server as unknown as SdkServer).connect(new LineTransport(process.stdin, process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES));
 }
 
 /**
@@ -34,10 +34,10 @@ export async function serveStdioWith(server: Server, options: StdioOptions = {})
  * SDK's stdio transport only reports to onerror: invalid JSON (-32700), messages that are not
  * JSON-RPC (-32600, with their id when they have one), and lines over the size limit.
  */
-export class LineTransport implements Transport {
+export class LineTransport implements SdkTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
   private chunks: Buffer[] = [];
   private size = 0;
   /** True while skipping the rest of a line that went over the limit. */
@@ -97,7 +97,7 @@ export class LineTransport implements Transport {
       return this.reply(typeof id === "string" || typeof id === "number" ? id : null, -32600, "Invalid Request: not a JSON-RPC 2.0 message");
     }
     try {
-      this.onmessage?.(parsed.data);
+      this.onmessage?.(parsed.data as JsonRpcMessage);
     } catch (error) {
       this.onerror?.(error as Error);
     }
@@ -107,7 +107,7 @@ export class LineTransport implements Transport {
     this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     return new Promise((resolve) => {
       if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.output.once("drain", resolve);
@@ -165,7 +165,7 @@ export function memoryEventStore(): EventStore {
     async replayEventsAfter(lastEventId, { send }) {
       const last = events.find((e) => e.id === lastEventId);
       if (!last) throw new Error(`unknown event id ${lastEventId}`);
-      for (const e of events) if (e.streamId === last.streamId && e.id > lastEventId) await send(e.id, e.message as never);
+      for (const e of events) if (e.streamId === last.streamId && e.id > lastEventId) await send(e.id, e.message as JsonRpcMessage);
       return last.streamId;
     },
   };
@@ -178,7 +178,7 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
   const host = options.host ?? "127.0.0.1";
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, SdkHttpTransport>();
   let port = options.port ?? 3000;
 
   const http = createHttpServer((req, res) => {
@@ -209,9 +209,9 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
     }
 
     if (options.stateless) {
-      const server = make();
+      const server = make() as unknown as SdkServer;
       // No sessionIdGenerator: the SDK's stateless mode.
-      const transport = new StreamableHTTPServerTransport({});
+      const transport = new SdkHttpTransportClass({});
       res.on("close", () => {
         void transport.close();
         void server.close();
@@ -228,11 +228,11 @@ export async function serveHttpWith(make: () => Server, options: HttpOptions = {
     }
     if (req.method !== "POST") return reply(res, 400, -32000, "Bad Request: no Mcp-Session-Id header");
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, "Bad Request: a session starts with an initialize request");
-    const server = make();
+    const server = make() as unknown as SdkServer;
     const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: SdkHttpTransport = new SdkHttpTransportClass({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id: string) => void sessions.set(id, transport),
       ...(eventStore ? { eventStore } : {}),
       ...(options.retryInterval === undefined ? {} : { retryInterval: options.retryInterval }),
     });

@@ -4,4 +4,5 @@ export * from "./types.js";
 export { createServer, type CompletionHandler, type Handlers, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "./server.js";
 export { createClient, type GiftServerClient, type ClientOptions, type RequestOptions } from "./client.js";
 export { OutputValidationError, ToolError } from "../_runtime/errors.js";
+export type { CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult } from "../_runtime/mcp.js";
 export { definition } from "./definition.js";

@@ -10,21 +10,19 @@ export function clientInterfaceName(model: ServerModel): string {
 export function emitClient(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "client.ts");
   const name = clientInterfaceName(model);
-  file.declare(name, "createClient");
+  file.declare(name, "createClient", "methods");
   const type = (n: string) => file.importType(LOCAL.types, n);
-  const sdkType = (n: string) => file.importType(SDK.types, n);
+  const sdkType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
   const opts = `options?: ${requestOptions}`;
 
   const members: string[] = [];
-  const impls: string[] = [];
-  const member = (doc: string[], signature: string, impl: string) => {
-    members.push(`${docComment(doc, "  ")}  ${signature};\n`);
-    impls.push(`    ${impl},\n`);
-  };
+  const member = (doc: string[], signature: string) => members.push(`${docComment(doc, "  ")}  ${signature};\n`);
+  /** What each per-tool, per-resource and per-template method calls, as tables for the runtime. */
+  const tables = { tools: [] as string[], resources: [] as string[], templates: [] as string[] };
+  const entry = (method: string, target: string) => `  ${propertyKey(method)}: ${stringLiteral(target)},\n`;
 
   members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: ${file.importType(SDK.client, "Client")};\n`);
-  impls.push("    sdk,\n");
 
   for (const tool of model.tools) {
     const required = typeof tool.input.schema === "object" && Array.isArray(tool.input.schema.required) && tool.input.schema.required.length > 0;
@@ -34,48 +32,41 @@ export function emitClient(model: ServerModel): OutputFile[] {
       `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolError when the tool answers \`isError: true\`.`,
       ...(tool.examples[0] ? [`@example\nawait client.${tool.methodName}(${JSON.stringify(tool.examples[0].arguments)});`] : []),
     ];
-    member(
-      doc,
-      `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${opts}): Promise<${out}>`,
-      `${propertyKey(tool.methodName)}: (args, options) => engine.callToolOutput(${stringLiteral(tool.name)}, args, options) as Promise<${out}>`,
-    );
+    member(doc, `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${opts}): Promise<${out}>`);
+    tables.tools.push(entry(tool.methodName, tool.name));
   }
   const toolName = type("ToolName");
   const toolInputs = type("ToolInputs");
   member(
     ["tools/call by name, resolving to the raw CallToolResult (`isError` results included)."],
     `callTool<N extends ${toolName}>(name: N, args: ${toolInputs}[N], ${opts}): Promise<${sdkType("CallToolResult")}>`,
-    "callTool: (name, args, options) => engine.callTool(name, args, options)",
   );
   const readResult = sdkType("ReadResourceResult");
   member(
     ["resources/read of any URI: the manifest's resources, URIs of its templates, or others the server knows."],
     `readResource(uri: ${type("ResourceUri")} | (string & {}), ${opts}): Promise<${readResult}>`,
-    "readResource: (uri, options) => engine.readResource(uri, options)",
   );
   for (const resource of model.resources) {
-    member(
-      [resource.description ?? "", `Reads \`${resource.uri}\`.`],
-      `${propertyKey(resource.readerName)}(${opts}): Promise<${readResult}>`,
-      `${propertyKey(resource.readerName)}: (options) => engine.readResource(${stringLiteral(resource.uri)}, options)`,
-    );
+    member([resource.description ?? "", `Reads \`${resource.uri}\`.`], `${propertyKey(resource.readerName)}(${opts}): Promise<${readResult}>`);
+    tables.resources.push(entry(resource.readerName, resource.uri));
   }
   for (const template of model.resourceTemplates) {
     member(
       [template.description ?? "", `Reads \`${template.uriTemplate}\` with the variables filled in (percent-encoded).`],
       `${propertyKey(template.readerName)}(variables: ${type(template.variablesTypeName)}, ${opts}): Promise<${readResult}>`,
-      `${propertyKey(template.readerName)}: (variables, options) => engine.readTemplate(${stringLiteral(template.uriTemplate)}, { ...variables }, options)`,
     );
+    tables.templates.push(entry(template.readerName, template.uriTemplate));
   }
   const promptName = type("PromptName");
   const promptArgs = type("PromptArguments");
   member(
     ["prompts/get by name with typed arguments."],
     `getPrompt<N extends ${promptName}>(name: N, ...rest: {} extends ${promptArgs}[N] ? [args?: ${promptArgs}[N], ${opts}] : [args: ${promptArgs}[N], ${opts}]): Promise<${sdkType("GetPromptResult")}>`,
-    `getPrompt: (name: ${promptName}, ...rest: unknown[]) => engine.getPrompt(name, rest[0] as Record<string, string> | undefined, rest[1] as ${requestOptions} | undefined)`,
   );
 
   const engineClass = file.importValue(LOCAL.runtimeClient, "ManifestClient");
+  const clientObject = file.importValue(LOCAL.runtimeClient, "clientObject");
+  const clientMethods = file.importType(LOCAL.runtimeClient, "ClientMethods");
   const clientOptions = file.importType(LOCAL.runtimeClient, "ClientOptions");
   const definition = file.importValue(LOCAL.definition, "definition");
   const sdkClient = file.importType(SDK.client, "Client");
@@ -85,7 +76,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
     `${docComment([
       `Wraps a connected SDK Client in ${name}.`,
       "@example\nconst client = createClient(sdkClient);",
-    ])}export function createClient(sdk: ${sdkClient}, options?: ${clientOptions}): ${name} {\n  const engine = new ${engineClass}(sdk, ${definition}, options);\n  return {\n${impls.join("")}  };\n}`,
+    ])}export function createClient(sdk: ${sdkClient}, options?: ${clientOptions}): ${name} {\n  return ${clientObject}(new ${engineClass}(sdk, ${definition}, options), methods) as ${name};\n}`,
   );
+  const table = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
+  file.print(`/** The methods of ${name} and what each calls: a tool name, a resource URI, a URI template. */\nconst methods: ${clientMethods} = {\n  tools: ${table(tables.tools).replace(/\n/g, "\n  ")},\n  resources: ${table(tables.resources).replace(/\n/g, "\n  ")},\n  templates: ${table(tables.templates).replace(/\n/g, "\n  ")},\n};`);
   return [{ path: file.path, content: file.render() }];
 }

@@ -33,7 +33,6 @@ export const RUNTIME_FOLDER = "_runtime";
 export const SDK = {
   server: "@modelcontextprotocol/sdk/server/index.js",
   client: "@modelcontextprotocol/sdk/client/index.js",
-  types: "@modelcontextprotocol/sdk/types.js",
 } as const;
 export const LOCAL = {
   types: "./types.js",
@@ -46,4 +45,6 @@ export const LOCAL = {
   runtimeDefinition: "../_runtime/definition.js",
   handlers: "./handlers.js",
   runtimeServe: "../_runtime/serve.js",
+  /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
+  runtimeMcp: "../_runtime/mcp.js",
 } as const;

@@ -11,6 +11,7 @@ export function emitIndex(model: ServerModel): OutputFile[] {
       `export { createServer, type CompletionHandler, type Handlers, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
       `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions } from "${LOCAL.client}";`,
       `export { OutputValidationError, ToolError } from "${LOCAL.runtimeErrors}";`,
+      `export type { CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,
       `export { definition } from "${LOCAL.definition}";`,
     ].join("\n"),
   );

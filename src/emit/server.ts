@@ -38,7 +38,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
   group(
     "prompts",
     "One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked.",
-    model.prompts.filter((p) => !p.messages).map((p) => member(p.name, [p.description ?? ""], `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(SDK.types, "GetPromptResult"))}`)),
+    model.prompts.filter((p) => !p.messages).map((p) => member(p.name, [p.description ?? ""], `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`)),
   );
 
   const handled = model.completions.filter((c) => c.handler);

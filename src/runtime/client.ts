@@ -4,8 +4,9 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, GetPromptResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ServerDefinition, WireTool } from "./definition.js";
+import type { JsonObject, ServerDefinition, WireTool } from "./definition.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
+import type { SdkClient } from "./sdk.js";
 import { OutputValidationError, ToolError } from "./errors.js";
 import { parseUriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
@@ -20,19 +21,22 @@ export interface ClientOptions {
 export class ManifestClient {
   private readonly tools = new Map<string, WireTool>();
   private readonly validators = new SchemaValidators();
+  /** The same Client, seen through the calls made here (its own types are costly to check). */
+  private readonly calls: SdkClient;
 
   constructor(
     readonly sdk: Client,
     definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
+    this.calls = sdk as unknown as SdkClient;
     for (const tool of definition.tools) this.tools.set(tool.name, tool);
   }
 
   /** tools/call, answering the raw CallToolResult (isError results included). */
   async callTool(name: string, args: object | undefined, options?: RequestOptions): Promise<CallToolResult> {
-    const result = await this.sdk.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, options);
-    return result as CallToolResult;
+    // The SDK checks the answer against its CallToolResult schema before resolving.
+    return (await this.calls.callTool({ name, arguments: (args ?? {}) as JsonObject }, undefined, options)) as CallToolResult;
   }
 
   /**
@@ -54,7 +58,7 @@ export class ManifestClient {
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.sdk.readResource({ uri }, options);
+    return this.calls.readResource({ uri }, options) as Promise<ReadResourceResult>;
   }
 
   /** Reads a resource template's URI built from its variables. */
@@ -63,8 +67,36 @@ export class ManifestClient {
   }
 
   getPrompt(name: string, args: Readonly<Record<string, string>> | undefined, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.sdk.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, options);
+    return this.calls.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, options) as Promise<GetPromptResult>;
   }
+}
+
+/**
+ * Names of a generated client's methods and what each calls: a tool's name, a resource's URI, a
+ * resource template. A table the runtime turns into methods, rather than an object literal of
+ * hundreds of functions in the generated code: that would cost the compiler a check per method.
+ */
+export interface ClientMethods {
+  tools: { readonly [method: string]: string };
+  resources: { readonly [method: string]: string };
+  templates: { readonly [method: string]: string };
+}
+
+/**
+ * The object behind a generated client interface: `sdk`, the generic calls, and one method per
+ * entry of `methods`. Typed by the generated code, which declares the interface it implements.
+ */
+export function clientObject(engine: ManifestClient, methods: ClientMethods): unknown {
+  const client: Record<string, unknown> = {};
+  const define = (name: string, value: unknown) => Object.defineProperty(client, name, { value, enumerable: true, writable: true, configurable: true });
+  define("sdk", engine.sdk);
+  for (const [method, tool] of Object.entries(methods.tools)) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(tool, args, options));
+  define("callTool", (name: string, args: object | undefined, options?: RequestOptions) => engine.callTool(name, args, options));
+  define("readResource", (uri: string, options?: RequestOptions) => engine.readResource(uri, options));
+  for (const [method, uri] of Object.entries(methods.resources)) define(method, (options?: RequestOptions) => engine.readResource(uri, options));
+  for (const [method, template] of Object.entries(methods.templates)) define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) => engine.readTemplate(template, { ...variables }, options));
+  define("getPrompt", (name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions) => engine.getPrompt(name, args, options));
+  return client;
 }
 
 function resultText(result: CallToolResult): string {

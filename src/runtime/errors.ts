@@ -1,5 +1,5 @@
 /** Errors shared by the generated server and client. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "./mcp.js";
 
 /**
  * A tool failed in a way the caller (the model) should see. On the server, throwing it from a

@@ -2,27 +2,21 @@
  * The generated server's engine: answers MCP requests from a ServerDefinition and the user's
  * handlers, on the official SDK's low-level Server, so list answers are the manifest's JSON as is.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallToolResult, CreateMessageRequestParams, CreateMessageResult, ElicitRequestFormParams, ElicitResult, GetPromptResult, LoggingLevel, ReadResourceResult } from "./mcp.js";
 import {
   CallToolResultSchema,
   CreateMessageResultSchema,
   ElicitResultSchema,
   GetPromptResultSchema,
   ReadResourceResultSchema,
+  SdkServerClass,
   SetLevelRequestSchema,
-  type CallToolResult,
-  type CreateMessageRequestParams,
-  type CreateMessageResult,
-  type ElicitRequestFormParams,
-  type ElicitResult,
-  type GetPromptResult,
-  type JSONRPCRequest,
-  type LoggingLevel,
-  type ReadResourceResult,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
+  type JsonRpcRequest,
+  type RequestExtra,
+  type ResultSchema,
+  type SdkServer,
+} from "./sdk.js";
 import type { CompletionEntry, ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
 import { ErrorCodes, ToolError, rpcError } from "./errors.js";
 import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
@@ -126,7 +120,7 @@ interface TemplateEntry {
  * (the SDK's own schema parse would answer -32603 with a zod dump).
  */
 export function createManifestServer(definition: ServerDefinition, handlers: RuntimeHandlers, options: ServerOptions = {}): Server {
-  const server = new Server(definition.serverInfo, {
+  const server = new SdkServerClass(definition.serverInfo, {
     capabilities: definition.capabilities,
     ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
   });
@@ -134,17 +128,16 @@ export function createManifestServer(definition: ServerDefinition, handlers: Run
   if (definition.capabilities.logging) {
     // Keep the level per connection here, where ctx.log reads it.
     server.setRequestHandler(SetLevelRequestSchema, (request) => {
-      engine.logLevel = request.params.level;
+      engine.logLevel = request.params.level as LoggingLevel;
       return {};
     });
   }
-  server.fallbackRequestHandler = (request, extra) => engine.handle(request, engine.context(server, extra)) as never;
-  return server;
+  server.fallbackRequestHandler = (request, extra) => engine.handle(request, engine.context(server, extra));
+  // The SDK's Server, typed as the SDK declares it for the caller (connect, close, notifications).
+  return server as unknown as Server;
 }
 
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 class Engine {
   private readonly validators = new SchemaValidators();
@@ -183,8 +176,8 @@ class Engine {
   }
 
   /** The handler context of one request: its signal, ids, and the ways to talk back. */
-  context(server: Server, extra: Extra): RequestContext {
-    const meta = extra._meta as JsonObject | undefined;
+  context(server: SdkServer, extra: RequestExtra): RequestContext {
+    const meta = extra._meta;
     const progressToken = meta?.progressToken;
     return {
       signal: extra.signal,
@@ -203,8 +196,9 @@ class Engine {
           params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
         });
       },
-      sample: (params) => extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema),
-      elicit: (params) => extra.sendRequest({ method: "elicitation/create", params: { mode: "form", ...params } as ElicitRequestFormParams }, ElicitResultSchema),
+      // The SDK checks the client's answer against its schema before resolving.
+      sample: (params) => extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema) as Promise<CreateMessageResult>,
+      elicit: (params) => extra.sendRequest({ method: "elicitation/create", params: { mode: "form", ...params } }, ElicitResultSchema) as Promise<ElicitResult>,
       notifyResourceUpdated: async (uri) => {
         if (this.subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
       },
@@ -215,7 +209,7 @@ class Engine {
   /** Ids of requests being answered: JSON-RPC ids must be unique among requests in flight. */
   private readonly inFlight = new Set<string>();
 
-  async handle(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+  async handle(request: JsonRpcRequest, ctx: RequestContext): Promise<object> {
     const key = `${typeof request.id}:${String(request.id)}`;
     if (this.inFlight.has(key)) {
       throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(request.id)} is already used by a request in flight`);
@@ -228,7 +222,7 @@ class Engine {
     }
   }
 
-  private async dispatch(request: JSONRPCRequest, ctx: RequestContext): Promise<object> {
+  private async dispatch(request: JsonRpcRequest, ctx: RequestContext): Promise<object> {
     const caps = this.definition.capabilities;
     const params = (request.params ?? {}) as JsonObject;
     switch (request.method) {
@@ -378,9 +372,9 @@ class Engine {
       return { content: [{ type: "text", text: text! }], structuredContent: wire as JsonObject };
     }
     if (typeof output === "string") return { content: [{ type: "text", text: output }] };
-    const parsed = CallToolResultSchema.safeParse(output);
-    if (isObject(output) && Array.isArray(output.content) && parsed.success) return output as CallToolResult;
-    return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${parsed.success ? "" : `: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ")}`}`);
+    const resultProblems = schemaProblems(CallToolResultSchema, output);
+    if (isObject(output) && Array.isArray(output.content) && resultProblems === undefined) return output as CallToolResult;
+    return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`);
   }
 
   /** Output a tool should never have returned: logged, and answered as an isError result. */
@@ -421,9 +415,8 @@ class Engine {
     if (typeof result === "string") answer = { contents: [{ uri, ...mime, text: result }] };
     else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string") answer = { contents: [{ uri, ...mime, blob: result.blob }] };
     // The SDK's own schema, which also checks that blobs are base64.
-    const parsed = ReadResourceResultSchema.safeParse(answer);
-    if (parsed.success) return answer as ReadResourceResult;
-    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ");
+    const why = schemaProblems(ReadResourceResultSchema, answer);
+    if (why === undefined) return answer as ReadResourceResult;
     this.onError(new Error(`resources/read ${name}: ${why}`), { method: "resources/read", name });
     throw rpcError(ErrorCodes.InternalError, `Resource ${name}: the handler returned neither text, { blob: base64 } nor a valid ReadResourceResult (${why})`);
   }
@@ -446,7 +439,7 @@ class Engine {
       const description = entry.prompt.description;
       return {
         ...(typeof description === "string" ? { description } : {}),
-        messages: entry.messages.map((m) => fillPlaceholders(m, values)) as GetPromptResult["messages"],
+        messages: entry.messages.map((m) => fillPlaceholders(m, values)) as unknown as GetPromptResult["messages"],
       };
     }
     const handler = ownFunction(this.handlers.prompts, name);
@@ -457,9 +450,8 @@ class Engine {
     } catch (error) {
       throw this.passThrough(error, "prompts/get", name);
     }
-    const parsed = GetPromptResultSchema.safeParse(result);
-    if (parsed.success) return result as GetPromptResult;
-    const why = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "result"} ${i.message}`).join("; ");
+    const why = schemaProblems(GetPromptResultSchema, result);
+    if (why === undefined) return result as GetPromptResult;
     this.onError(new Error(`prompts/get ${name}: ${why}`), { method: "prompts/get", name });
     throw rpcError(ErrorCodes.InternalError, `Prompt ${name}: the handler did not return a valid GetPromptResult (${why})`);
   }
@@ -474,6 +466,13 @@ class Engine {
     this.onError(error, { method, name });
     return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** Undefined when `value` matches one of the SDK's result schemas, else its first problems in words. */
+function schemaProblems(schema: ResultSchema, value: unknown): string | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  return parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join(".") || "result"} ${i.message}`).join("; ");
 }
 
 function errorResult(text: string): CallToolResult {
