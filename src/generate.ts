@@ -7,12 +7,14 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { RunRecords, sha256, type ManifestRecord } from "./load/incremental.js";
-import { diagnosticAt, type LoadedManifest } from "./load/loadManifest.js";
+import { diagnosticAt } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
 import { RUNTIME_FOLDER } from "./emit/common.js";
 import { emitRuntime } from "./emit/runtime.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
+import type { OutputFile } from "./emit/common.js";
+import type { ManifestInput, ProcessOptions } from "./processManifest.js";
 
 export interface PipelineOptions {
   /** Manifest files or folders (folders: every *.yaml / *.yml in them, sorted). */
@@ -51,7 +53,6 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const { files, diagnostics } = await resolveManifests(options.manifests, cwd);
   const cache = options.cache === false ? undefined : ParseCache.forProject(projectRoot(cwd));
   const models: ServerModel[] = [];
-  const loaded: LoadedManifest[] = [];
   const outDir = path.resolve(cwd, options.out);
   const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
   const templatesDir = options.templates === undefined ? undefined : path.resolve(cwd, options.templates);
@@ -59,9 +60,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     cache && options.mode !== "validate"
       ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null })
       : undefined;
-  const hashes = new Map<string, string>();
   const reused: { absPath: string; record: ManifestRecord }[] = [];
-  const pending: { absPath: string; file: string; text: string }[] = [];
+  const pending: { absPath: string; file: string; text: string; hash: string }[] = [];
 
   for (const absPath of files) {
     const file = toPosix(path.relative(cwd, absPath));
@@ -73,46 +73,43 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       continue;
     }
     const hash = sha256(text);
-    hashes.set(absPath, hash);
     // Unchanged since the last successful run, with its output untouched: nothing to do.
     const record = records?.reusable(absPath, hash, outDir);
     if (record) reused.push({ absPath, record });
-    else pending.push({ absPath, file, text });
+    else pending.push({ absPath, file, text, hash });
   }
 
   const stages = pending.length > 0 ? await import("./stages.js") : undefined;
-  const { emitServerFiles, loadManifestText, buildModel, stubEntries, planStubs, stubImportBase, validateSchemas, validateSemantics, validateShape } = stages ?? ({} as typeof import("./stages.js"));
-  for (const { absPath, file, text } of pending) {
-    const result = loadManifestText(text, absPath, file, cache, hashes.get(absPath));
-    if (!result.ok) {
-      diagnostics.push(...result.diagnostics);
-      continue;
-    }
-    const manifest = result.manifest;
-    const shape = validateShape(manifest);
-    diagnostics.push(...shape);
-    if (hasErrors(shape)) continue;
-    const more = [...(await validateSchemas(manifest)), ...validateSemantics(manifest)];
-    diagnostics.push(...more);
-    if (hasErrors(more)) continue;
-    const built = await buildModel(manifest, displayPath(absPath), {
-      headerLines: options.header ?? [],
-      ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
-    });
-    diagnostics.push(...built.diagnostics);
-    if (built.model) {
-      models.push(built.model);
-      loaded.push(manifest);
-      // Cached only once valid, so a cached manifest never needs its positions in a normal run.
-      if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
-    }
-  }
+  const inputs: ManifestInput[] = pending.map((p) => ({ ...p, display: displayPath(p.absPath) }));
+  const processOptions: ProcessOptions = {
+    ...(cache ? { cache } : {}),
+    headerLines: options.header ?? [],
+    ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+    emit: options.mode !== "validate",
+    ...(stubsDir ? { stubsDir } : {}),
+    outDir,
+  };
+  const processed = [];
+  for (const input of inputs) processed.push(await stages!.processManifest(input, processOptions));
+  const emitted: OutputFile[][] = [];
+  const built: ManifestInput[] = [];
+  processed.forEach((result, i) => {
+    diagnostics.push(...result.diagnostics);
+    if (!result.model) return;
+    models.push(result.model);
+    built.push(inputs[i]!);
+    emitted.push(result.files ?? []);
+  });
 
   const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
   models.forEach((model, i) => {
     const first = seen.get(model.name);
     if (first) {
-      diagnostics.push(diagnosticAt(loaded[i]!, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(options.out, model.name)}`));
+      // Positions come from parsing the text again: this is the only diagnostic that needs one here.
+      const { absPath, file, text } = built[i]!;
+      const again = stages!.loadManifestText(text, absPath, file);
+      if (!again.ok) throw new Error(`${file} parsed once but not twice`);
+      diagnostics.push(diagnosticAt(again.manifest, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(options.out, model.name)}`));
     } else seen.set(model.name, model.manifestFile);
   });
 
@@ -120,21 +117,20 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const sorted = sortDiagnostics(diagnostics);
   if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers };
 
-  if (stubsDir && stages) for (const model of models) model.options.stubs = { importBase: stubImportBase(stubsDir, outDir, model.name) };
-  const outputs: ServerOutput[] = stages ? models.map((model) => ({ name: model.name, files: emitServerFiles(model) })) : [];
+  const outputs: ServerOutput[] = models.map((model, i) => ({ name: model.name, files: emitted[i]! }));
   // The runtime all servers of this output folder share: checked (and kept current) on every run.
   if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime() });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
-    const stubPlan = await planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
+    const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
     plan.changes.push(...stubPlan.changes);
     sorted.push(...sortDiagnostics(stubPlan.diagnostics));
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
     models.forEach((model, i) => {
-      const stubs = stubsDir ? stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
-      records.record(loaded[i]!.absPath, hashes.get(loaded[i]!.absPath)!, model.name, model.sourceFiles, outDir, stubs);
+      const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
+      records.record(built[i]!.absPath, built[i]!.hash, model.name, model.sourceFiles, outDir, stubs);
     });
     records.save(files);
   }

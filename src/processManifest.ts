@@ -1,0 +1,72 @@
+/**
+ * One manifest through load -> validate -> model -> emit. Manifests are independent of each other
+ * until the output is planned; the result is plain data (no functions, no parser state).
+ */
+import { hasErrors, type Diagnostic } from "./diagnostics.js";
+import type { OutputFile } from "./emit/common.js";
+import { emitServerFiles } from "./emit/index.js";
+import { loadManifestText } from "./load/loadManifest.js";
+import type { ParseCache } from "./load/parseCache.js";
+import { buildModel } from "./model/build.js";
+import type { ServerModel } from "./model/types.js";
+import { stubImportBase } from "./stubs/stubs.js";
+import { validateSchemas } from "./validate/schemas.js";
+import { validateSemantics } from "./validate/semantics.js";
+import { validateShape } from "./validate/shape.js";
+
+/** A manifest to process: its text as read, and that text's sha256. */
+export interface ManifestInput {
+  absPath: string;
+  /** Path shown in diagnostics (relative to the working directory). */
+  file: string;
+  /** Path written in headers (relative to the project root). */
+  display: string;
+  text: string;
+  hash: string;
+}
+
+/** What processing needs besides the manifest. */
+export interface ProcessOptions {
+  /** The parse cache, when on. */
+  cache?: ParseCache;
+  headerLines: string[];
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Emit the server's files (not in validate mode). */
+  emit: boolean;
+  /** The stubs folder and the output folder, for the imports of generated handlers.ts. */
+  stubsDir?: string;
+  outDir: string;
+}
+
+export interface ProcessedManifest {
+  absPath: string;
+  diagnostics: Diagnostic[];
+  /** Set when the manifest is valid. */
+  model?: ServerModel;
+  /** The server's files, when valid and emitting. */
+  files?: OutputFile[];
+}
+
+export async function processManifest(input: ManifestInput, options: ProcessOptions): Promise<ProcessedManifest> {
+  const { absPath, file, text, hash } = input;
+  const cache = options.cache;
+  const result = loadManifestText(text, absPath, file, cache, hash);
+  if (!result.ok) return { absPath, diagnostics: result.diagnostics };
+  const manifest = result.manifest;
+  const diagnostics = validateShape(manifest);
+  if (hasErrors(diagnostics)) return { absPath, diagnostics };
+  diagnostics.push(...(await validateSchemas(manifest)), ...validateSemantics(manifest));
+  if (hasErrors(diagnostics)) return { absPath, diagnostics };
+  const built = await buildModel(manifest, input.display, {
+    headerLines: options.headerLines,
+    ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+  });
+  diagnostics.push(...built.diagnostics);
+  const model = built.model;
+  if (!model) return { absPath, diagnostics };
+  // Cached only once valid, so a cached manifest never needs its positions in a normal run.
+  if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
+  if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
+  if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
+  return { absPath, diagnostics, model, files: emitServerFiles(model) };
+}
