@@ -98,17 +98,15 @@ async function applyChanges(plan: WritePlan): Promise<void> {
     else loose.push(change);
   }
   // 1. Build every changed folder aside; any failure here leaves the output as it was.
-  const built: { dir: string; temp: string }[] = [];
-  try {
-    for (const folder of plan.folders) {
-      if (!changedDirs.has(folder.dir)) continue;
-      const temp = path.join(path.dirname(folder.dir), `.${path.basename(folder.dir)}.mcpgen-new-${process.pid}`);
-      built.push({ dir: folder.dir, temp });
-      await buildFolder(folder.dir, temp, folder.files, folder.same);
-    }
-  } catch (error) {
+  // The folders are built concurrently (the writes wait on the disk, not on each other).
+  const built = plan.folders
+    .filter((folder) => changedDirs.has(folder.dir))
+    .map((folder) => ({ folder, dir: folder.dir, temp: path.join(path.dirname(folder.dir), `.${path.basename(folder.dir)}.mcpgen-new-${process.pid}`) }));
+  const outcomes = await Promise.allSettled(built.map(({ folder, temp }) => buildFolder(folder.dir, temp, folder.files, folder.same)));
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (failure) {
     for (const { temp } of built) await rm(temp, { recursive: true, force: true });
-    throw error;
+    throw failure.reason;
   }
   // 2. Swap each in: the old folder steps aside, the new one takes its name, the old one goes.
   for (const { dir, temp } of built) {
@@ -142,12 +140,11 @@ async function buildFolder(dir: string, temp: string, files: readonly OutputFile
   await mkdir(temp, { recursive: true });
   const existing = await listFiles(dir);
   const wanted = new Map(files.map((f) => [f.path, f.content]));
-  for (const [rel, content] of wanted) {
-    const target = path.join(temp, rel);
-    await mkdir(path.dirname(target), { recursive: true });
-    if (same.has(rel)) await keep(path.join(dir, rel), target);
-    else await writeFile(target, content, "utf8");
-  }
+  for (const sub of new Set([...wanted.keys()].map((rel) => path.dirname(path.join(temp, rel))))) await mkdir(sub, { recursive: true });
+  // All settle before a failure is thrown, so the caller's cleanup never races a pending write.
+  const writes = await Promise.allSettled([...wanted].map(([rel, content]) => (same.has(rel) ? keep(path.join(dir, rel), path.join(temp, rel)) : writeFile(path.join(temp, rel), content, "utf8"))));
+  const failed = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
+  if (failed) throw failed.reason;
   for (const rel of existing) {
     if (wanted.has(rel)) continue;
     const text = await readFile(path.join(dir, rel), "utf8");
