@@ -23,11 +23,7 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
-/**
- * The folder under `<out>` that holds mcpgen's runtime, shared by every server generated there
- * (a server name cannot start with `_`, so it never clashes with one).
- */
-export const RUNTIME_FOLDER = "_runtime";
+export { RUNTIME_FOLDER } from "./runtime.js";
 
 /** Module specifiers used by generated code. */
 export const SDK = {

@@ -3,17 +3,19 @@
  * point every later diagnostic at a line and column.
  */
 import { readFile } from "node:fs/promises";
-import jsYaml from "js-yaml";
 import { createRequire } from "node:module";
 import type { Document, LineCounter, Node } from "yaml";
+import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
+import { sha256 } from "./incremental.js";
+import type { ParseCache } from "./parseCache.js";
 
-// The `yaml` package (positions, exact diagnostics) is loaded only when a manifest needs the full
-// parser or a diagnostic needs a position: most runs never load it.
+// The parsers load on first use: a run with nothing to parse (no-op) loads neither, and the `yaml`
+// package (positions, exact diagnostics) only when a manifest needs the full parser or a
+// diagnostic needs a position.
 let yamlModule: typeof import("yaml") | undefined;
 const YAML = () => (yamlModule ??= createRequire(import.meta.url)("yaml") as typeof import("yaml"));
-import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
-import type { ParseCache } from "./parseCache.js";
-import { sha256 } from "./incremental.js";
+let jsYamlModule: typeof import("js-yaml") | undefined;
+const JS_YAML = () => (jsYamlModule ??= createRequire(import.meta.url)("js-yaml") as typeof import("js-yaml"));
 
 /** A parsed manifest: its plain JSON value plus a way back from a path to a source position. */
 export interface LoadedManifest {
@@ -89,6 +91,7 @@ const NEEDS_FULL_PARSER = /(?:^|[\s[{,:-])[&*!]|<<\s*:|^\s*\?(?:\s|$)|^%|0b[01]
 function fastParse(text: string): unknown {
   if (NEEDS_FULL_PARSER.test(text)) return undefined;
   try {
+    const jsYaml = JS_YAML();
     const value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
     return value === undefined ? null : value;
   } catch {
