@@ -3,22 +3,18 @@
 import type { ServerDefinition } from "../_runtime/definition.js";
 
 /** The manifest as served on the wire. */
-export const definition: ServerDefinition = JSON.parse(
-  [
-    "{",
-    "\"serverInfo\": {\"name\":\"gift-server\",\"version\":\"1.0.0\",\"title\":\"Gift ideas\"},",
-    "\"instructions\": \"Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.\",",
-    "\"capabilities\": {\"tools\":{},\"resources\":{},\"prompts\":{}},",
-    "\"tools\": [",
-    "{\"name\":\"suggest_gifts\",\"title\":\"Gift ideas generator\",\"description\":\"Suggests gift ideas for a given occasion and budget.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"occasion\":{\"type\":\"string\",\"description\":\"The occasion: birthday, wedding, ...\"},\"budget\":{\"type\":\"number\",\"minimum\":0,\"description\":\"Budget in dollars.\"},\"recipient\":{\"type\":\"string\",\"description\":\"Who the gift is for.\"}},\"required\":[\"occasion\",\"budget\"]},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"gifts\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Gift\"}}},\"required\":[\"gifts\"],\"$defs\":{\"Gift\":{\"type\":\"object\",\"description\":\"One gift idea.\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Name of the gift.\"},\"price\":{\"type\":\"number\",\"minimum\":0,\"description\":\"Price in dollars.\"}},\"required\":[\"name\",\"price\"]}}},\"annotations\":{\"readOnlyHint\":true},\"_meta\":{\"openai/outputTemplate\":\"ui://widget/gifts.html\"}}",
-    "],",
-    "\"resources\": [",
-    "{\"resource\":{\"uri\":\"mcp://gift-server/resources/gift_catalog\",\"name\":\"gift_catalog\",\"description\":\"Base catalog of gifts with categories and prices\",\"mimeType\":\"application/json\"},\"content\":{\"text\":\"{\\\"categories\\\":[\\\"boardgames\\\",\\\"books\\\"]}\"}}",
-    "],",
-    "\"resourceTemplates\": [],",
-    "\"prompts\": [",
-    "{\"prompt\":{\"name\":\"gift_congrats_style\",\"description\":\"Style guide for birthday congratulations in a friendly tone\",\"arguments\":[{\"name\":\"tone\",\"description\":\"The tone of the note (friendly, formal, funny, ...).\",\"required\":false}]},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Write a short, {{tone}} birthday note to go with the gift.\"}}]}",
-    "]",
-    "}"
-  ].join("\n"),
-);
+export const definition: ServerDefinition = JSON.parse(String.raw`{
+"serverInfo": {"name":"gift-server","version":"1.0.0","title":"Gift ideas"},
+"instructions": "Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.",
+"capabilities": {"tools":{},"resources":{},"prompts":{}},
+"tools": [
+{"name":"suggest_gifts","title":"Gift ideas generator","description":"Suggests gift ideas for a given occasion and budget.","inputSchema":{"type":"object","properties":{"occasion":{"type":"string","description":"The occasion: birthday, wedding, ..."},"budget":{"type":"number","minimum":0,"description":"Budget in dollars."},"recipient":{"type":"string","description":"Who the gift is for."}},"required":["occasion","budget"]},"outputSchema":{"type":"object","properties":{"gifts":{"type":"array","items":{"$ref":"#/$defs/Gift"}}},"required":["gifts"],"$defs":{"Gift":{"type":"object","description":"One gift idea.","properties":{"name":{"type":"string","description":"Name of the gift."},"price":{"type":"number","minimum":0,"description":"Price in dollars."}},"required":["name","price"]}}},"annotations":{"readOnlyHint":true},"_meta":{"openai/outputTemplate":"ui://widget/gifts.html"}}
+],
+"resources": [
+{"resource":{"uri":"mcp://gift-server/resources/gift_catalog","name":"gift_catalog","description":"Base catalog of gifts with categories and prices","mimeType":"application/json"},"content":{"text":"{\"categories\":[\"boardgames\",\"books\"]}"}}
+],
+"resourceTemplates": [],
+"prompts": [
+{"prompt":{"name":"gift_congrats_style","description":"Style guide for birthday congratulations in a friendly tone","arguments":[{"name":"tone","description":"The tone of the note (friendly, formal, funny, ...).","required":false}]},"messages":[{"role":"user","content":{"type":"text","text":"Write a short, {{tone}} birthday note to go with the gift."}}]}
+]
+}`);

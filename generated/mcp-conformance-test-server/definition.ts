@@ -3,46 +3,42 @@
 import type { ServerDefinition } from "../_runtime/definition.js";
 
 /** The manifest as served on the wire. */
-export const definition: ServerDefinition = JSON.parse(
-  [
-    "{",
-    "\"serverInfo\": {\"name\":\"mcp-conformance-test-server\",\"version\":\"1.0.0\"},",
-    "\"capabilities\": {\"tools\":{},\"resources\":{\"subscribe\":true},\"prompts\":{},\"completions\":{},\"logging\":{}},",
-    "\"tools\": [",
-    "{\"name\":\"test_simple_text\",\"description\":\"Tests simple text content response\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_image_content\",\"description\":\"Tests image content response\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_audio_content\",\"description\":\"Tests audio content response\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_embedded_resource\",\"description\":\"Tests embedded resource content response\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_multiple_content_types\",\"description\":\"Tests response with multiple content types (text, image, resource)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_tool_with_logging\",\"description\":\"Tests tool that emits log messages during execution\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_tool_with_progress\",\"description\":\"Tests tool that reports progress notifications\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_error_handling\",\"description\":\"Tests error response handling\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_reconnection\",\"description\":\"Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_sampling\",\"description\":\"Tests server-initiated sampling (LLM completion request)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\",\"description\":\"The prompt to send to the LLM\"}},\"required\":[\"prompt\"]}},",
-    "{\"name\":\"test_elicitation\",\"description\":\"Tests server-initiated elicitation (user input request)\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\",\"description\":\"The message to show the user\"}},\"required\":[\"message\"]}},",
-    "{\"name\":\"test_elicitation_sep1034_defaults\",\"description\":\"Tests elicitation with default values per SEP-1034\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"test_elicitation_sep1330_enums\",\"description\":\"Tests elicitation with enum schema improvements per SEP-1330\",\"inputSchema\":{\"type\":\"object\",\"properties\":{}}},",
-    "{\"name\":\"json_schema_2020_12_tool\",\"description\":\"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)\",\"inputSchema\":{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"type\":\"object\",\"$defs\":{\"address\":{\"type\":\"object\",\"properties\":{\"street\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"}}}},\"properties\":{\"name\":{\"type\":\"string\"},\"address\":{\"$ref\":\"#/$defs/address\"}},\"additionalProperties\":false}}",
-    "],",
-    "\"resources\": [",
-    "{\"resource\":{\"uri\":\"test://static-text\",\"name\":\"static-text\",\"title\":\"Static Text Resource\",\"description\":\"A static text resource for testing\",\"mimeType\":\"text/plain\"},\"content\":{\"text\":\"This is the content of the static text resource.\"}},",
-    "{\"resource\":{\"uri\":\"test://static-binary\",\"name\":\"static-binary\",\"title\":\"Static Binary Resource\",\"description\":\"A static binary resource (image) for testing\",\"mimeType\":\"image/png\"},\"content\":{\"blob\":\"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==\"}},",
-    "{\"resource\":{\"uri\":\"test://watched-resource\",\"name\":\"watched-resource\",\"title\":\"Watched Resource\",\"description\":\"A resource clients can subscribe to\",\"mimeType\":\"text/plain\"}}",
-    "],",
-    "\"resourceTemplates\": [",
-    "{\"uriTemplate\":\"test://template/{id}/data\",\"name\":\"template\",\"title\":\"Resource Template\",\"description\":\"A resource template with parameter substitution\",\"mimeType\":\"application/json\"}",
-    "],",
-    "\"prompts\": [",
-    "{\"prompt\":{\"name\":\"test_simple_prompt\",\"title\":\"Simple Test Prompt\",\"description\":\"A simple prompt without arguments\"},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"This is a simple prompt for testing.\"}}]},",
-    "{\"prompt\":{\"name\":\"test_prompt_with_arguments\",\"title\":\"Prompt With Arguments\",\"description\":\"A prompt with required arguments\",\"arguments\":[{\"name\":\"arg1\",\"description\":\"First test argument\",\"required\":true},{\"name\":\"arg2\",\"description\":\"Second test argument\",\"required\":true}]},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'\"}}]},",
-    "{\"prompt\":{\"name\":\"test_prompt_with_embedded_resource\",\"title\":\"Prompt With Embedded Resource\",\"description\":\"A prompt that includes an embedded resource\",\"arguments\":[{\"name\":\"resourceUri\",\"description\":\"URI of the resource to embed\",\"required\":true}]},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"resource\",\"resource\":{\"uri\":\"{{resourceUri}}\",\"mimeType\":\"text/plain\",\"text\":\"Embedded resource content for testing.\"}}},{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Please process the embedded resource above.\"}}]},",
-    "{\"prompt\":{\"name\":\"test_prompt_with_image\",\"title\":\"Prompt With Image\",\"description\":\"A prompt that includes image content\"},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"image\",\"mimeType\":\"image/png\",\"data\":\"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==\"}},{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Please analyze the image above.\"}}]}",
-    "],",
-    "\"completions\": [",
-    "{\"ref\":\"prompt\",\"name\":\"test_prompt_with_arguments\",\"argument\":\"arg1\",\"values\":[\"testValue1\",\"test-a\",\"test-b\"]},",
-    "{\"ref\":\"prompt\",\"name\":\"test_prompt_with_arguments\",\"argument\":\"arg2\",\"handler\":true},",
-    "{\"ref\":\"resourceTemplate\",\"name\":\"template\",\"argument\":\"id\",\"values\":[\"123\",\"456\",\"789\"]}",
-    "]",
-    "}"
-  ].join("\n"),
-);
+export const definition: ServerDefinition = JSON.parse(String.raw`{
+"serverInfo": {"name":"mcp-conformance-test-server","version":"1.0.0"},
+"capabilities": {"tools":{},"resources":{"subscribe":true},"prompts":{},"completions":{},"logging":{}},
+"tools": [
+{"name":"test_simple_text","description":"Tests simple text content response","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_image_content","description":"Tests image content response","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_audio_content","description":"Tests audio content response","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_embedded_resource","description":"Tests embedded resource content response","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_multiple_content_types","description":"Tests response with multiple content types (text, image, resource)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_tool_with_logging","description":"Tests tool that emits log messages during execution","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_tool_with_progress","description":"Tests tool that reports progress notifications","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_error_handling","description":"Tests error response handling","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_reconnection","description":"Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_sampling","description":"Tests server-initiated sampling (LLM completion request)","inputSchema":{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the LLM"}},"required":["prompt"]}},
+{"name":"test_elicitation","description":"Tests server-initiated elicitation (user input request)","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"]}},
+{"name":"test_elicitation_sep1034_defaults","description":"Tests elicitation with default values per SEP-1034","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_elicitation_sep1330_enums","description":"Tests elicitation with enum schema improvements per SEP-1330","inputSchema":{"type":"object","properties":{}}},
+{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}}
+],
+"resources": [
+{"resource":{"uri":"test://static-text","name":"static-text","title":"Static Text Resource","description":"A static text resource for testing","mimeType":"text/plain"},"content":{"text":"This is the content of the static text resource."}},
+{"resource":{"uri":"test://static-binary","name":"static-binary","title":"Static Binary Resource","description":"A static binary resource (image) for testing","mimeType":"image/png"},"content":{"blob":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="}},
+{"resource":{"uri":"test://watched-resource","name":"watched-resource","title":"Watched Resource","description":"A resource clients can subscribe to","mimeType":"text/plain"}}
+],
+"resourceTemplates": [
+{"uriTemplate":"test://template/{id}/data","name":"template","title":"Resource Template","description":"A resource template with parameter substitution","mimeType":"application/json"}
+],
+"prompts": [
+{"prompt":{"name":"test_simple_prompt","title":"Simple Test Prompt","description":"A simple prompt without arguments"},"messages":[{"role":"user","content":{"type":"text","text":"This is a simple prompt for testing."}}]},
+{"prompt":{"name":"test_prompt_with_arguments","title":"Prompt With Arguments","description":"A prompt with required arguments","arguments":[{"name":"arg1","description":"First test argument","required":true},{"name":"arg2","description":"Second test argument","required":true}]},"messages":[{"role":"user","content":{"type":"text","text":"Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'"}}]},
+{"prompt":{"name":"test_prompt_with_embedded_resource","title":"Prompt With Embedded Resource","description":"A prompt that includes an embedded resource","arguments":[{"name":"resourceUri","description":"URI of the resource to embed","required":true}]},"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"{{resourceUri}}","mimeType":"text/plain","text":"Embedded resource content for testing."}}},{"role":"user","content":{"type":"text","text":"Please process the embedded resource above."}}]},
+{"prompt":{"name":"test_prompt_with_image","title":"Prompt With Image","description":"A prompt that includes image content"},"messages":[{"role":"user","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="}},{"role":"user","content":{"type":"text","text":"Please analyze the image above."}}]}
+],
+"completions": [
+{"ref":"prompt","name":"test_prompt_with_arguments","argument":"arg1","values":["testValue1","test-a","test-b"]},
+{"ref":"prompt","name":"test_prompt_with_arguments","argument":"arg2","handler":true},
+{"ref":"resourceTemplate","name":"template","argument":"id","values":["123","456","789"]}
+]
+}`);

@@ -3,29 +3,25 @@
 import type { ServerDefinition } from "../_runtime/definition.js";
 
 /** The manifest as served on the wire. */
-export const definition: ServerDefinition = JSON.parse(
-  [
-    "{",
-    "\"serverInfo\": {\"name\":\"notes-server\",\"version\":\"0.3.0\",\"title\":\"Notes\",\"description\":\"Keeps short notes in folders.\"},",
-    "\"capabilities\": {\"tools\":{},\"resources\":{},\"prompts\":{}},",
-    "\"tools\": [",
-    "{\"name\":\"create_note\",\"title\":\"Create a note\",\"description\":\"Creates a note and returns it.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"title\":{\"type\":\"string\",\"minLength\":1},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":10},\"priority\":{\"enum\":[\"low\",\"normal\",\"high\"]}},\"required\":[\"title\",\"body\"],\"additionalProperties\":false},\"outputSchema\":{\"$ref\":\"#/$defs/Note\",\"type\":\"object\",\"$defs\":{\"Note\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"Stable identifier of the note.\"},\"title\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"pinned\":{\"type\":\"boolean\",\"default\":false}},\"required\":[\"id\",\"title\",\"body\"]}}},\"annotations\":{\"destructiveHint\":false,\"idempotentHint\":false}},",
-    "{\"name\":\"search_notes\",\"description\":\"Finds notes whose title or body contains the query.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\"},\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":100,\"default\":10}}},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"notes\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Note\"}},\"total\":{\"type\":\"integer\"}},\"required\":[\"notes\",\"total\"],\"$defs\":{\"Note\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"Stable identifier of the note.\"},\"title\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"pinned\":{\"type\":\"boolean\",\"default\":false}},\"required\":[\"id\",\"title\",\"body\"]}}},\"annotations\":{\"readOnlyHint\":true}},",
-    "{\"name\":\"folder_tree\",\"description\":\"The folder hierarchy.\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":{\"type\":\"object\",\"properties\":{\"root\":{\"$ref\":\"#/$defs/Folder\"}},\"required\":[\"root\"],\"$defs\":{\"Note\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"Stable identifier of the note.\"},\"title\":{\"type\":\"string\"},\"body\":{\"type\":\"string\"},\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"pinned\":{\"type\":\"boolean\",\"default\":false}},\"required\":[\"id\",\"title\",\"body\"]},\"Folder\":{\"type\":\"object\",\"description\":\"A folder of notes; folders nest.\",\"properties\":{\"name\":{\"type\":\"string\"},\"notes\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Note\"}},\"children\":{\"type\":\"array\",\"items\":{\"$ref\":\"#/$defs/Folder\"}}},\"required\":[\"name\"]}}}},",
-    "{\"name\":\"delete-note\",\"description\":\"Deletes a note; answers a sentence.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]},\"annotations\":{\"destructiveHint\":true}},",
-    "{\"name\":\"export.notes\",\"description\":\"Exports every note as an embedded JSON resource.\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"format\":{\"type\":\"string\",\"enum\":[\"json\",\"markdown\"]}}},\"icons\":[{\"src\":\"data:image/png;base64,iVBORw0KGgo=\",\"mimeType\":\"image/png\",\"sizes\":[\"16x16\"]}]}",
-    "],",
-    "\"resources\": [",
-    "{\"resource\":{\"uri\":\"notes://readme\",\"name\":\"readme\",\"title\":\"About this server\",\"mimeType\":\"text/markdown\"},\"content\":{\"text\":\"# Notes server\\n\\nKeeps short notes in folders. Read `notes://index` for the list of notes and\\n`notes://notes/{id}` for one note.\\n\"}},",
-    "{\"resource\":{\"uri\":\"notes://index\",\"name\":\"index\",\"description\":\"Titles of every note, one per line.\",\"mimeType\":\"text/plain\",\"annotations\":{\"audience\":[\"user\",\"assistant\"],\"priority\":0.5}}}",
-    "],",
-    "\"resourceTemplates\": [",
-    "{\"uriTemplate\":\"notes://notes/{id}\",\"name\":\"note\",\"description\":\"One note as JSON.\",\"mimeType\":\"application/json\"}",
-    "],",
-    "\"prompts\": [",
-    "{\"prompt\":{\"name\":\"summarize_note\",\"description\":\"Asks for a summary of one note.\",\"arguments\":[{\"name\":\"id\",\"description\":\"The note to summarize.\",\"required\":true},{\"name\":\"style\",\"description\":\"bullet or prose\"}]}},",
-    "{\"prompt\":{\"name\":\"daily_review\",\"title\":\"Daily review\",\"arguments\":[{\"name\":\"day\",\"required\":true},{\"name\":\"mood\"}]},\"messages\":[{\"role\":\"user\",\"content\":{\"type\":\"text\",\"text\":\"Review my notes for {{day}}. My mood: {{ mood }}.\"}},{\"role\":\"assistant\",\"content\":{\"type\":\"text\",\"text\":\"Here is what stands out for {{day}}.\"}}]}",
-    "]",
-    "}"
-  ].join("\n"),
-);
+export const definition: ServerDefinition = JSON.parse(String.raw`{
+"serverInfo": {"name":"notes-server","version":"0.3.0","title":"Notes","description":"Keeps short notes in folders."},
+"capabilities": {"tools":{},"resources":{},"prompts":{}},
+"tools": [
+{"name":"create_note","title":"Create a note","description":"Creates a note and returns it.","inputSchema":{"type":"object","properties":{"title":{"type":"string","minLength":1},"body":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"maxItems":10},"priority":{"enum":["low","normal","high"]}},"required":["title","body"],"additionalProperties":false},"outputSchema":{"$ref":"#/$defs/Note","type":"object","$defs":{"Note":{"type":"object","properties":{"id":{"type":"string","description":"Stable identifier of the note."},"title":{"type":"string"},"body":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"pinned":{"type":"boolean","default":false}},"required":["id","title","body"]}}},"annotations":{"destructiveHint":false,"idempotentHint":false}},
+{"name":"search_notes","description":"Finds notes whose title or body contains the query.","inputSchema":{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":100,"default":10}}},"outputSchema":{"type":"object","properties":{"notes":{"type":"array","items":{"$ref":"#/$defs/Note"}},"total":{"type":"integer"}},"required":["notes","total"],"$defs":{"Note":{"type":"object","properties":{"id":{"type":"string","description":"Stable identifier of the note."},"title":{"type":"string"},"body":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"pinned":{"type":"boolean","default":false}},"required":["id","title","body"]}}},"annotations":{"readOnlyHint":true}},
+{"name":"folder_tree","description":"The folder hierarchy.","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"root":{"$ref":"#/$defs/Folder"}},"required":["root"],"$defs":{"Note":{"type":"object","properties":{"id":{"type":"string","description":"Stable identifier of the note."},"title":{"type":"string"},"body":{"type":"string"},"tags":{"type":"array","items":{"type":"string"}},"pinned":{"type":"boolean","default":false}},"required":["id","title","body"]},"Folder":{"type":"object","description":"A folder of notes; folders nest.","properties":{"name":{"type":"string"},"notes":{"type":"array","items":{"$ref":"#/$defs/Note"}},"children":{"type":"array","items":{"$ref":"#/$defs/Folder"}}},"required":["name"]}}}},
+{"name":"delete-note","description":"Deletes a note; answers a sentence.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"destructiveHint":true}},
+{"name":"export.notes","description":"Exports every note as an embedded JSON resource.","inputSchema":{"type":"object","properties":{"format":{"type":"string","enum":["json","markdown"]}}},"icons":[{"src":"data:image/png;base64,iVBORw0KGgo=","mimeType":"image/png","sizes":["16x16"]}]}
+],
+"resources": [
+{"resource":{"uri":"notes://readme","name":"readme","title":"About this server","mimeType":"text/markdown"},"content":{"text":"# Notes server\n\nKeeps short notes in folders. Read \u0060notes://index\u0060 for the list of notes and\n\u0060notes://notes/{id}\u0060 for one note.\n"}},
+{"resource":{"uri":"notes://index","name":"index","description":"Titles of every note, one per line.","mimeType":"text/plain","annotations":{"audience":["user","assistant"],"priority":0.5}}}
+],
+"resourceTemplates": [
+{"uriTemplate":"notes://notes/{id}","name":"note","description":"One note as JSON.","mimeType":"application/json"}
+],
+"prompts": [
+{"prompt":{"name":"summarize_note","description":"Asks for a summary of one note.","arguments":[{"name":"id","description":"The note to summarize.","required":true},{"name":"style","description":"bullet or prose"}]}},
+{"prompt":{"name":"daily_review","title":"Daily review","arguments":[{"name":"day","required":true},{"name":"mood"}]},"messages":[{"role":"user","content":{"type":"text","text":"Review my notes for {{day}}. My mood: {{ mood }}."}},{"role":"assistant","content":{"type":"text","text":"Here is what stands out for {{day}}."}}]}
+]
+}`);

@@ -1,6 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
 import type { Json, ServerModel } from "../model/types.js";
-import { safeJson } from "../print/literal.js";
+import { jsonTemplate } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function emitDefinition(model: ServerModel): OutputFile[] {
@@ -16,13 +16,11 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
     ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
   };
-  // JSON text, one string literal per line: type-checking it costs nothing whatever its size (an
-  // object literal of thousands of tools is slow to check), JSON.parse is faster than evaluating
-  // an object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt:
-  // a change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
-  // A JSON string is a TypeScript string literal once U+2028/U+2029 and `</` are escaped.
-  const lines = safeJson(`[\n    ${jsonLines(value).map((line) => JSON.stringify(line)).join(",\n    ")}\n  ]`);
-  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(\n  ${lines}.join("\\n"),\n);`);
+  // JSON text in one raw template: type-checking it costs nothing whatever its size (an object
+  // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an
+  // object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt: a
+  // change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
+  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(${jsonTemplate(jsonLines(value).join("\n"))});`);
   return [{ path: file.path, content: file.render() }];
 }
 

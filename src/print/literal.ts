@@ -22,6 +22,21 @@ export function safeJson(json: string): string {
 
 const UNSAFE_IN_SOURCE = /[\u2028\u2029]|<\//g;
 
+/**
+ * JSON text as a `String.raw` template literal, for `JSON.parse(...)` in generated code: the text
+ * stays as it is, unescaped, so it is cheap to write and to read. A template could only be left
+ * through a backtick or `${`; JSON has neither outside its strings, and inside them both become
+ * JSON escapes (`\u0060`, `$\u007b`), as do U+2028/U+2029 and the `/` of `</`, which JSON.parse
+ * reads back unchanged. JSON text never ends with a backslash, which would escape the closing
+ * backtick, nor holds a raw carriage return, which a template would turn into a line feed.
+ */
+export function jsonTemplate(json: string): string {
+  return `String.raw\`${json.replace(UNSAFE_IN_TEMPLATE, (found) => TEMPLATE_ESCAPES[found]!)}\``;
+}
+
+const UNSAFE_IN_TEMPLATE = /`|\$\{|[\u2028\u2029]|<\//g;
+const TEMPLATE_ESCAPES: Readonly<Record<string, string>> = { "`": "\\u0060", "${": "$\\u007b", "\u2028": "\\u2028", "\u2029": "\\u2029", "</": "<\\/" };
+
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** True when `name` can be written bare as a property name (`{ name: 1 }`, `x.name`). */

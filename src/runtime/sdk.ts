@@ -77,19 +77,21 @@ export interface ResultSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
-const types = typesModule as unknown as {
-  CallToolResultSchema: ResultSchema;
-  CreateMessageResultSchema: ResultSchema;
-  ElicitResultSchema: ResultSchema;
-  GetPromptResultSchema: ResultSchema;
-  ReadResourceResultSchema: ResultSchema;
-  JSONRPCMessageSchema: ResultSchema;
-  SetLevelRequestSchema: unknown;
-  isInitializeRequest(value: unknown): boolean;
-};
+const types = typesModule as unknown as object;
+/** A named export of an SDK module; a missing one fails at start-up, as a static import would. */
+function sdkExport<T>(module: object, name: string, from: string): T {
+  const value = (module as Record<string, unknown>)[name];
+  if (value === undefined) throw new Error(`@modelcontextprotocol/sdk/${from} has no export ${name}: mcpgen's runtime needs @modelcontextprotocol/sdk ~1.32`);
+  return value as T;
+}
 
-export const { CallToolResultSchema, CreateMessageResultSchema, ElicitResultSchema, GetPromptResultSchema, ReadResourceResultSchema, JSONRPCMessageSchema, SetLevelRequestSchema, isInitializeRequest } = types;
-
-export const SdkServerClass = (serverModule as unknown as { Server: new (info: object, options: object) => SdkServer }).Server;
-
-export const SdkHttpTransportClass = (httpModule as unknown as { StreamableHTTPServerTransport: new (options: object) => SdkHttpTransport }).StreamableHTTPServerTransport;
+export const CallToolResultSchema = sdkExport<ResultSchema>(types, "CallToolResultSchema", "types.js");
+export const CreateMessageResultSchema = sdkExport<ResultSchema>(types, "CreateMessageResultSchema", "types.js");
+export const ElicitResultSchema = sdkExport<ResultSchema>(types, "ElicitResultSchema", "types.js");
+export const GetPromptResultSchema = sdkExport<ResultSchema>(types, "GetPromptResultSchema", "types.js");
+export const ReadResourceResultSchema = sdkExport<ResultSchema>(types, "ReadResourceResultSchema", "types.js");
+export const JSONRPCMessageSchema = sdkExport<ResultSchema>(types, "JSONRPCMessageSchema", "types.js");
+export const SetLevelRequestSchema = sdkExport<unknown>(types, "SetLevelRequestSchema", "types.js");
+export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(types, "isInitializeRequest", "types.js");
+export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(serverModule as unknown as object, "Server", "server/index.js");
+export const SdkHttpTransportClass = sdkExport<new (options: object) => SdkHttpTransport>(httpModule as unknown as object, "StreamableHTTPServerTransport", "server/streamableHttp.js");

@@ -113,7 +113,8 @@ describe("emitClient", () => {
 describe("emitDefinition", () => {
   it("carries static content and prompt messages next to the wire objects", async () => {
     const text = only(emitDefinition(await modelOf(STATIC_ONLY)));
-    expect(text).toContain("export const definition: ServerDefinition = JSON.parse(\n  [\n    \"{\",\n");
+    expect(text).toContain("export const definition: ServerDefinition = JSON.parse(String.raw`{\n\"serverInfo\": {");
+    expect(text).toContain('\n"resources": [\n{"resource":{"uri":"a://x","name":"x"},"content":{"text":"hello"}}\n],\n');
     const expression = text.slice(text.indexOf("= ") + 2, text.lastIndexOf(";"));
     const value = new Function(`return ${expression};`)();
     expect(value.resources).toEqual([{ resource: { uri: "a://x", name: "x" }, content: { text: "hello" } }]);

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { docComment, jsonLiteralType, propertyKey, safeJson, stringLiteral, typePropertyKey } from "../../src/print/literal.js";
+import { docComment, jsonLiteralType, jsonTemplate, propertyKey, safeJson, stringLiteral, typePropertyKey } from "../../src/print/literal.js";
 
 describe("stringLiteral", () => {
   const cases: [string, { given: string; want: string }][] = [
@@ -43,6 +44,29 @@ describe("safeJson", () => {
     const text = safeJson(JSON.stringify(value));
     expect(text).toBe('{"a":["x\\u2028","<\\/script>"],"__proto__":1}');
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
+  });
+});
+
+describe("jsonTemplate", () => {
+  const evaluate = (source: string): unknown => JSON.parse(new Function(`return ${source};`)() as string);
+
+  it("cannot be left early, and JSON.parse reads back the value", () => {
+    const hostile = { a: "`); process.exit(1); (`", b: "${process.exit(1)}", c: "end\\", d: "\\`", e: "</script>\u2028\u2029", f: "\r\n\u0000\ud800", "`k${": ["$", "{", "\\u0060"] };
+    const source = jsonTemplate(JSON.stringify(hostile));
+    expect(source).toMatch(/^String\.raw`[^`]*`$/);
+    expect(source).not.toContain("${");
+    expect(source).not.toContain("</");
+    expect(evaluate(source)).toEqual(hostile);
+  });
+
+  it("round-trips any JSON value, on one line or many", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        const json = JSON.stringify(value, null, pretty ? 1 : undefined);
+        expect(evaluate(jsonTemplate(json))).toEqual(JSON.parse(json));
+      }),
+      { numRuns: 500, seed: 20261202 },
+    );
   });
 });
 
