@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: mcpgen's costs on synthetic manifests of 10, 100, 1,000 and 5,000 tools.
- * Every figure is the median of several runs, each in a separate process. Prints a table and
- * writes bench/results.json. Options: --sizes 10,100 --runs 3.
+ * `npm run bench`: mcpgen's costs on synthetic manifests of 10, 100, 500, 1,000 and 5,000 tools.
+ * Every figure is the median of several runs, each in a separate process; the runs that ratios
+ * compare are interleaved. Prints a table and writes bench/results.json. Options: --sizes 10,100
+ * --runs 3.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -72,8 +73,6 @@ function project(size: number): string {
 const CHILD = path.join(ROOT, "bench", "child.mjs");
 const results: Record<string, unknown>[] = [];
 execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-// Node's own start (`node -e 0`): the floor under every mcpgen run, measured alongside.
-const nodeStart = () => median(Array.from({ length: 5 }, () => timed(["-e", "0"], ROOT).ms));
 
 for (const size of SIZES) {
   const dir = project(size);
@@ -83,32 +82,41 @@ for (const size of SIZES) {
   const out = path.join(dir, "generated");
   process.stdout.write(`\n${size} tools (${(bytes / 1e6).toFixed(2)} MB of YAML in ${readdirSync(path.join(dir, "manifests")).length} files), ${runs} runs each\n`);
 
-  // 1. cold: no cache, no output.
+  // 1, 2, 3 and 6 interleaved, one round after another, so that every ratio compares runs made
+  // minutes apart at most on this shared, noisy machine: cold (no cache, no output), then the
+  // naive baseline on the same tools (json-schema-to-typescript per schema, Prettier on; not at
+  // 5,000 tools, where one run takes about 45 s), then a no-op (nothing changed: no file may be
+  // written), then one tool changed (a description).
   const cold: number[] = [];
   const rss: number[] = [];
+  const naiveTimes: number[] = [];
+  const noop: number[] = [];
+  const oneChanged: number[] = [];
+  const bare: number[] = [];
+  let touched = 0;
+  const first = path.join(dir, "manifests", "server-0.yaml");
+  const original = readFileSync(first, "utf8");
   for (let i = 0; i < runs; i++) {
     rmSync(cache, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
     const r = timed([CHILD, "generate", "--quiet"], dir);
     cold.push(r.ms);
     rss.push(r.bench.maxRssKb!);
-  }
-  // 2. no-op: nothing changed (cache warm, output current): no file may be written.
-  const before = files(out);
-  const noop: number[] = [];
-  for (let i = 0; i < runs; i++) noop.push(timed([CHILD, "generate", "--quiet"], dir).ms);
-  const after = files(out);
-  const touched = [...after].filter(([f, m]) => before.get(f) !== m).length + [...before.keys()].filter((f) => !after.has(f)).length;
-  // 3. one tool changed (a description, alternating so every run has a change).
-  const first = path.join(dir, "manifests", "server-0.yaml");
-  const original = readFileSync(first, "utf8");
-  const oneChanged: number[] = [];
-  for (let i = 0; i < runs; i++) {
+    if (size <= 1000 && (size < 1000 || i < 3)) {
+      const fixtures = readdirSync(out).filter((s) => !s.startsWith("_")).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
+      naiveTimes.push(timed(["--import", "tsx", path.join(ROOT, "bench", "naive.ts"), ...fixtures], ROOT).ms);
+    }
+    const before = files(out);
+    noop.push(timed([CHILD, "generate", "--quiet"], dir).ms);
+    const after = files(out);
+    touched += [...after].filter(([f, m]) => before.get(f) !== m).length + [...before.keys()].filter((f) => !after.has(f)).length;
     writeFileSync(first, original.replace("Tool number 0.", `Tool number 0 (edit ${i}).`));
     oneChanged.push(timed([CHILD, "generate", "--quiet"], dir).ms);
+    writeFileSync(first, original);
+    bare.push(timed(["-e", "0"], ROOT).ms);
   }
-  writeFileSync(first, original);
   timed([CHILD, "generate", "--quiet"], dir);
+  const naive = naiveTimes.length ? median(naiveTimes) : undefined;
   // 4. type-check cost: everything generated, against the types files alone.
   const tscRuns = size >= 5000 ? 1 : Math.min(runs, 3);
   const tscAll: number[] = [];
@@ -130,21 +138,12 @@ for (const size of SIZES) {
     }
     throughput = { generated: median(gen), baseline: median(base) };
   }
-  // 6. the naive baseline: json-schema-to-typescript per schema, Prettier on (not at 5,000).
-  let naive: number | undefined;
-  if (size <= 1000) {
-    const fixtures = readdirSync(out).filter((s) => !s.startsWith("_")).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
-    const naiveRuns = size >= 1000 ? 3 : runs;
-    const times: number[] = [];
-    for (let i = 0; i < naiveRuns; i++) times.push(timed(["--import", "tsx", path.join(ROOT, "bench", "naive.ts"), ...fixtures], ROOT).ms);
-    naive = median(times);
-  }
-  const bare = nodeStart();
   const row = {
     tools: size,
-    nodeStartMs: bare,
+    nodeStartMs: median(bare),
     yamlBytes: bytes,
     coldMs: median(cold),
+    coldMinMs: Math.min(...cold),
     coldMsPerTool: median(cold) / size,
     peakRssMiB: median(rss) / 1024,
     noopMs: median(noop),
@@ -153,7 +152,7 @@ for (const size of SIZES) {
     tscAllMs: median(tscAll),
     tscTypesMs: median(tscTypes),
     ...(throughput ? { callsPerSecGenerated: throughput.generated, callsPerSecMcpServer: throughput.baseline } : {}),
-    ...(naive !== undefined ? { naiveMs: naive } : {}),
+    ...(naive !== undefined ? { naiveMs: naive, naiveOverCold: median(naiveTimes.map((n, i) => n / cold[i]!)) } : {}),
   };
   results.push(row);
   for (const [k, v] of Object.entries(row)) process.stdout.write(`  ${k.padEnd(22)} ${typeof v === "number" ? (Number.isInteger(v) ? v : v.toFixed(2)) : v}\n`);
@@ -164,10 +163,10 @@ writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ mach
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | tsc all / types ms | layers / types | calls/s gen / McpServer | naive ms | naive / cold |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`);
+process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | tsc all / types ms | layers / types | calls/s gen / McpServer | naive ms | naive / cold (median of rounds) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`);
 for (const row of results as Record<string, number>[]) {
   process.stdout.write(
-    `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${pct(row.noopMs!, row.coldMs!)} | ${r(row.oneChangedMs!)} | ${pct(row.oneChangedMs!, row.coldMs!)} | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${r((row.tscAllMs! - row.tscTypesMs!) / row.tscTypesMs!)}x | ${row.callsPerSecGenerated ? `${r(row.callsPerSecGenerated)} / ${r(row.callsPerSecMcpServer!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveMs ? `${r(row.naiveMs / row.coldMs!)}x` : "-"} |\n`,
+    `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${pct(row.noopMs!, row.coldMs!)} | ${r(row.oneChangedMs!)} | ${pct(row.oneChangedMs!, row.coldMs!)} | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${r((row.tscAllMs! - row.tscTypesMs!) / row.tscTypesMs!)}x | ${row.callsPerSecGenerated ? `${r(row.callsPerSecGenerated)} / ${r(row.callsPerSecMcpServer!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveOverCold ? `${r(row.naiveOverCold)}x` : "-"} |\n`,
   );
 }
 process.stdout.write(`\nNode's own start (node -e 0), median per size: ${results.map((row) => r(row.nodeStartMs as number)).join(", ")} ms; every figure above includes it.\n`);

@@ -6,14 +6,14 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { RunRecords, sha256, type ManifestRecord } from "./load/incremental.js";
+import { RunRecords, sha256, stampOf, type FileStamp, type ManifestRecord } from "./load/incremental.js";
 import { diagnosticAt } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
 import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 import type { OutputFile } from "./emit/common.js";
-import type { ManifestInput, ProcessOptions } from "./processManifest.js";
+import type { ProcessOptions } from "./processManifest.js";
 
 export interface PipelineOptions {
   /** Manifest files or folders (folders: every *.yaml / *.yml in them, sorted). */
@@ -60,12 +60,22 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null })
       : undefined;
   const reused: { absPath: string; record: ManifestRecord }[] = [];
-  const pending: { absPath: string; file: string; text: string; hash: string }[] = [];
+  const pending: { absPath: string; file: string; text: string; hash: string; stamp: FileStamp }[] = [];
 
   for (const absPath of files) {
     const file = toPosix(path.relative(cwd, absPath));
     let text: string;
+    let stamp: FileStamp;
     try {
+      const info = await stat(absPath);
+      // Provably the file read last time, with its output untouched: not even read.
+      const known = records?.knownHash(absPath, info);
+      const record = known === undefined ? undefined : records!.reusable(absPath, known, outDir);
+      if (record) {
+        reused.push({ absPath, record });
+        continue;
+      }
+      stamp = stampOf(info, Date.now());
       text = await readFile(absPath, "utf8");
     } catch (error) {
       diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
@@ -74,12 +84,14 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     const hash = sha256(text);
     // Unchanged since the last successful run, with its output untouched: nothing to do.
     const record = records?.reusable(absPath, hash, outDir);
-    if (record) reused.push({ absPath, record });
-    else pending.push({ absPath, file, text, hash });
+    if (record) {
+      records!.restamp(absPath, stamp);
+      reused.push({ absPath, record });
+    } else pending.push({ absPath, file, text, hash, stamp });
   }
 
   const stages = pending.length > 0 ? await import("./stages.js") : undefined;
-  const inputs: ManifestInput[] = pending.map((p) => ({ ...p, display: displayPath(p.absPath) }));
+  const inputs = pending.map((p) => ({ ...p, display: displayPath(p.absPath) }));
   const processOptions: ProcessOptions = {
     ...(cache ? { cache } : {}),
     headerLines: options.header ?? [],
@@ -91,7 +103,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const processed = [];
   for (const input of inputs) processed.push(await stages!.processManifest(input, processOptions));
   const emitted: OutputFile[][] = [];
-  const built: ManifestInput[] = [];
+  const built: typeof inputs = [];
   processed.forEach((result, i) => {
     diagnostics.push(...result.diagnostics);
     if (!result.model) return;
@@ -129,7 +141,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
     models.forEach((model, i) => {
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
-      records.record(built[i]!.absPath, built[i]!.hash, model.name, model.sourceFiles, outDir, stubs);
+      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs);
     });
     records.save(files);
   }

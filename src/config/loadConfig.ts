@@ -55,11 +55,24 @@ export function loadConfig(cwd: string, explicit?: string): { config: Config; di
     return fromValue(loaded.manifest, [], cwd);
   }
   const pkg = path.join(cwd, "package.json");
-  if (existsSync(pkg)) {
+  if (existsSync(pkg) && mayHaveConfig(readFileSync(pkg, "utf8"))) {
     const loaded = parseFile(pkg, cwd);
     if (loaded.ok && isPlainObject(loaded.manifest.value) && loaded.manifest.value.mcpgen !== undefined) return fromValue(loaded.manifest, ["mcpgen"], cwd);
   }
   return { config: defaultConfig(cwd), diagnostics: [] };
+}
+
+/**
+ * False when package.json is plain JSON without an "mcpgen" key: most projects, whose runs then
+ * never load a YAML parser for it. Anything else is parsed properly (with positions).
+ */
+function mayHaveConfig(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return !isPlainObject(value) || Object.hasOwn(value, "mcpgen");
+  } catch {
+    return true;
+  }
 }
 
 function parseFile(absPath: string, cwd: string) {

@@ -20,6 +20,28 @@ export interface ManifestRecord {
   outputs: { file: string; size: number; mtimeMs: number }[];
   /** Its handler stub files (absolute), which must still exist (their content is the user's). */
   stubs: string[];
+  /** The manifest file as it was when its text was read (see knownHash). */
+  file?: FileStamp;
+}
+
+/** A file's identity on disk, and when its text was read (ms since the epoch). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  readAt: number;
+}
+
+/**
+ * A change within this long before a file was read may share its timestamps with what was read
+ * (coarse file system clocks): such a file is hashed again next time ("racily clean", as git says).
+ */
+const RACY_MS = 2000;
+
+/** The stamp of a file whose text is read now. */
+export function stampOf(info: { size: number; mtimeMs: number; ctimeMs: number; ino: number }, readAt: number): FileStamp {
+  return { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino, readAt };
 }
 
 interface RunState {
@@ -72,6 +94,24 @@ export class RunRecords {
     return new RunRecords(file, sha256(JSON.stringify([SELF, options])), previous);
   }
 
+  /**
+   * The recorded hash of a manifest whose file is provably the one read last time: same size,
+   * inode, mtime and ctime (which no tool can set back), last changed well before it was read.
+   * Lets a no-op run skip reading and hashing every manifest. Undefined: read and hash it.
+   */
+  knownHash(absPath: string, info: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): string | undefined {
+    const stamp = this.state.manifests[absPath]?.file;
+    if (!stamp || stamp.size !== info.size || stamp.ino !== info.ino || stamp.mtimeMs !== info.mtimeMs || stamp.ctimeMs !== info.ctimeMs) return undefined;
+    if (Math.max(stamp.mtimeMs, stamp.ctimeMs) >= stamp.readAt - RACY_MS) return undefined;
+    return this.state.manifests[absPath]!.hash;
+  }
+
+  /** Notes the stamp of a reused manifest's file, read again this run (its text hashed the same). */
+  restamp(absPath: string, stamp: FileStamp): void {
+    const record = this.state.manifests[absPath];
+    if (record) record.file = stamp;
+  }
+
   /** The record of a manifest whose text hashes to `hash`, if nothing it depends on changed. */
   reusable(absPath: string, hash: string, outDir: string): ManifestRecord | undefined {
     const record = this.state.manifests[absPath];
@@ -99,10 +139,11 @@ export class RunRecords {
   }
 
   /** Records a manifest after a successful run wrote (or confirmed) its folder. */
-  record(absPath: string, hash: string, server: string, deps: string[], outDir: string, stubs: string[]): void {
+  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[]): void {
     const dir = path.join(outDir, server);
     this.state.manifests[absPath] = {
       hash,
+      file: stamp,
       server,
       stubs,
       deps: deps.map((file) => ({ file, hash: sha256(readFileSync(file)) })),
