@@ -194,6 +194,16 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     },
   ],
   [
+    "numbers too large for a double are not JSON either",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: number, maximum: 1e999, minimum: ${"9".repeat(400)}}}}\n`,
+      want: [
+        "m.yaml:4:73: error invalid-value: Infinity cannot be sent as JSON: use a finite number (or a string)",
+        "m.yaml:4:89: error invalid-value: Infinity cannot be sent as JSON: use a finite number (or a string)",
+      ],
+    },
+  ],
+  [
     "boolean tool schemas",
     {
       given: `${server}tools:\n  - {name: a, inputSchema: true, outputSchema: false}\n`,

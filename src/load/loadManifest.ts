@@ -25,6 +25,11 @@ export interface LoadedManifest {
   file: string;
   /** The manifest as plain data (YAML aliases expanded, tags resolved by the core schema). */
   value: unknown;
+  /**
+   * False when the text cannot hold a number JSON cannot carry (`.inf`, `.nan`, or a number too
+   * large for a double), so the value needs no walk looking for one.
+   */
+  mayHoldNonFinite: boolean;
   /** Source position of the node at `path` (or of its closest existing ancestor). */
   locate(path: DocPath, at?: "key" | "value"): { line: number; col: number };
   /** Key of this text in the parse cache (set when it belongs there), and whether the value came from there. */
@@ -56,11 +61,17 @@ export function loadManifestText(text: string, absPath: string, file: string, ca
   if (!cache || !NEEDS_FULL_PARSER.test(text)) return parseManifestText(text, absPath, file);
   const cacheKey = cache.key(textHash ?? sha256(text));
   const cached = cache.get(cacheKey);
-  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, locate: lazyLocator(text), fromCache: true } };
+  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: true } };
   const result = parseManifestText(text, absPath, file);
   if (result.ok) result.manifest.cacheKey = cacheKey;
   return result;
 }
+
+/**
+ * What could read as a number JSON cannot carry: `.inf` and `.nan` in any case, an exponent of
+ * three digits or more, or a run of digits long enough to pass a double's range (1.8e308).
+ */
+const NON_FINITE = /\.(?:inf|nan)\b|\d[eE][+-]?\d{3,}|[0-9a-f_]{250,}/i;
 
 type Locator = (path: DocPath, at?: "key" | "value") => { line: number; col: number };
 
@@ -118,7 +129,7 @@ function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
   // Most manifests take the fast path: positions are computed later, only if a diagnostic needs one.
   const fast = fastParse(text);
-  if (fast !== undefined) return { ok: true, manifest: { absPath, file, value: fast, locate: lazyLocator(text), fromCache: false } };
+  if (fast !== undefined) return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: false } };
   const { doc, lineCounter } = parse(text);
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();
@@ -160,7 +171,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     };
   }
 
-  return { ok: true, manifest: { absPath, file, value, locate: makeLocator(doc, lineCounter), fromCache: false } };
+  return { ok: true, manifest: { absPath, file, value, mayHoldNonFinite: NON_FINITE.test(text), locate: makeLocator(doc, lineCounter), fromCache: false } };
 }
 
 function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {

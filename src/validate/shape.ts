@@ -20,7 +20,7 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
     report([], "not-a-mapping", "a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`");
     return out;
   }
-  checkJsonValues(root, [], report);
+  if (manifest.mayHoldNonFinite) checkJsonValues(root, [], report);
   checkRecord(root, manifestFields, [], "the manifest", report);
 
   if (isPlainObject(root.defs)) {
