@@ -77,7 +77,11 @@ export interface ResultSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
+// The modules as plain objects: their own types are never consulted.
 const types = typesModule as unknown as object;
+const server = serverModule as unknown as object;
+const http = httpModule as unknown as object;
+
 /** A named export of an SDK module; a missing one fails at start-up, as a static import would. */
 function sdkExport<T>(module: object, name: string, from: string): T {
   const value = (module as Record<string, unknown>)[name];
@@ -93,5 +97,5 @@ export const ReadResourceResultSchema = sdkExport<ResultSchema>(types, "ReadReso
 export const JSONRPCMessageSchema = sdkExport<ResultSchema>(types, "JSONRPCMessageSchema", "types.js");
 export const SetLevelRequestSchema = sdkExport<unknown>(types, "SetLevelRequestSchema", "types.js");
 export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(types, "isInitializeRequest", "types.js");
-export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(serverModule as unknown as object, "Server", "server/index.js");
-export const SdkHttpTransportClass = sdkExport<new (options: object) => SdkHttpTransport>(httpModule as unknown as object, "StreamableHTTPServerTransport", "server/streamableHttp.js");
+export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(server, "Server", "server/index.js");
+export const SdkHttpTransportClass = sdkExport<new (options: object) => SdkHttpTransport>(http, "StreamableHTTPServerTransport", "server/streamableHttp.js");
