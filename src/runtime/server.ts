@@ -19,6 +19,7 @@ import {
 } from "./sdk.js";
 import type { CompletionEntry, ServerDefinition, JsonObject, StaticContent, WireTool, WirePrompt } from "./definition.js";
 import { ErrorCodes, ToolError, rpcError } from "./errors.js";
+import { fillPlaceholders } from "./placeholders.js";
 import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
 
@@ -508,26 +509,6 @@ function decodeCursor(cursor: string, kind: string): number | undefined {
 
 function completionKey(ref: string, name: string, argument: string): string {
   return JSON.stringify([ref, name, argument]);
-}
-
-const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
-
-/**
- * Fills `{{name}}` in a prompt message: the text of text blocks, the uri and text of embedded
- * resources, and the uri of resource links.
- */
-function fillPlaceholders(message: JsonObject, values: Record<string, string>): JsonObject {
-  const fill = (text: unknown) => (typeof text === "string" ? text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : "")) : text);
-  const content = message.content as JsonObject;
-  const set = (target: JsonObject, keys: string[]) => {
-    const out = { ...target };
-    for (const k of keys) if (typeof target[k] === "string") out[k] = fill(target[k]);
-    return out;
-  };
-  if (content.type === "text") return { ...message, content: set(content, ["text"]) };
-  if (content.type === "resource_link") return { ...message, content: set(content, ["uri"]) };
-  if (content.type === "resource" && isObject(content.resource)) return { ...message, content: { ...content, resource: set(content.resource, ["uri", "text"]) } };
-  return message;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,10 +3,9 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { PLACEHOLDER } from "../runtime/placeholders.js";
 import { uriTemplateProblems } from "../runtime/uriTemplate.js";
 import { isPlainObject } from "./shape.js";
-
-const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
