@@ -12,7 +12,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const name = clientInterfaceName(model);
   file.declare(name, "createClient", "methods");
   const type = (n: string) => file.importType(LOCAL.types, n);
-  const sdkType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
+  const mcpType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
   const opts = `options?: ${requestOptions}`;
 
@@ -26,7 +26,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
 
   for (const tool of model.tools) {
     const required = typeof tool.input.schema === "object" && Array.isArray(tool.input.schema.required) && tool.input.schema.required.length > 0;
-    const out = tool.output ? type(tool.output.typeName) : sdkType("CallToolResult");
+    const out = tool.output ? type(tool.output.typeName) : mcpType("CallToolResult");
     const doc = [
       tool.description ?? "",
       `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolError when the tool answers \`isError: true\`.`,
@@ -39,9 +39,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const toolInputs = type("ToolInputs");
   member(
     ["tools/call by name, resolving to the raw CallToolResult (`isError` results included)."],
-    `callTool<N extends ${toolName}>(name: N, args: ${toolInputs}[N], ${opts}): Promise<${sdkType("CallToolResult")}>`,
+    `callTool<N extends ${toolName}>(name: N, args: ${toolInputs}[N], ${opts}): Promise<${mcpType("CallToolResult")}>`,
   );
-  const readResult = sdkType("ReadResourceResult");
+  const readResult = mcpType("ReadResourceResult");
   member(
     ["resources/read of any URI: the manifest's resources, URIs of its templates, or others the server knows."],
     `readResource(uri: ${type("ResourceUri")} | (string & {}), ${opts}): Promise<${readResult}>`,
@@ -61,7 +61,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const promptArgs = type("PromptArguments");
   member(
     ["prompts/get by name with typed arguments."],
-    `getPrompt<N extends ${promptName}>(name: N, ...rest: {} extends ${promptArgs}[N] ? [args?: ${promptArgs}[N], ${opts}] : [args: ${promptArgs}[N], ${opts}]): Promise<${sdkType("GetPromptResult")}>`,
+    `getPrompt<N extends ${promptName}>(name: N, ...rest: {} extends ${promptArgs}[N] ? [args?: ${promptArgs}[N], ${opts}] : [args: ${promptArgs}[N], ${opts}]): Promise<${mcpType("GetPromptResult")}>`,
   );
 
   const engineClass = file.importValue(LOCAL.runtimeClient, "ManifestClient");

@@ -69,9 +69,10 @@ export function loadManifestText(text: string, absPath: string, file: string, ca
 
 /**
  * What could read as a number JSON cannot carry: `.inf` and `.nan` in any case, an exponent of
- * three digits or more, or a run of digits long enough to pass a double's range (1.8e308).
+ * three digits or more, or a run of (hex) digits long enough to pass a double's range (1.8e308).
+ * Three simple patterns: one with all the alternatives scans the text four times slower.
  */
-const NON_FINITE = /\.(?:inf|nan)\b|\d[eE][+-]?\d{3,}|[0-9a-f_]{250,}/i;
+const NON_FINITE = { test: (text: string) => /\.(?:inf|nan)\b/i.test(text) || /\d[eE][+-]?\d{3,}|\d{250,}/.test(text) || /0x[0-9a-f]{200,}/i.test(text) };
 
 type Locator = (path: DocPath, at?: "key" | "value") => { line: number; col: number };
 
