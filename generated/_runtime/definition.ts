@@ -21,6 +21,8 @@ export interface ServerCapabilities extends JsonObject {
   prompts?: JsonObject;
   completions?: JsonObject;
   logging?: JsonObject;
+  /** 2025-11-25 task-augmented execution (declared when a tool has `execution.taskSupport`). */
+  tasks?: JsonObject;
 }
 
 export interface WireTool extends JsonObject {
@@ -49,6 +51,27 @@ export interface WirePrompt extends JsonObject {
 /** Content of a resource declared with `text`, `blob` or `file` in the manifest. */
 export type StaticContent = { text: string } | { blob: string };
 
+/** A 2026-07-28 cache hint, sent as `ttlMs` and `cacheScope` on list and read results. */
+export interface CacheHint {
+  ttlMs: number;
+  cacheScope: "public" | "private";
+}
+
+/** The cache hints of a server, resolved by mcpgen from the manifest and its defaults. */
+export interface CacheHints {
+  "server/discover"?: CacheHint;
+  "tools/list"?: CacheHint;
+  "prompts/list"?: CacheHint;
+  "resources/list"?: CacheHint;
+  "resources/templates/list"?: CacheHint;
+  /** resources/read of a URI no entry below names. */
+  "resources/read"?: CacheHint;
+  /** resources/read per resource URI. */
+  resources?: { [uri: string]: CacheHint };
+  /** resources/read per resource template name. */
+  resourceTemplates?: { [name: string]: CacheHint };
+}
+
 export interface ServerDefinition {
   serverInfo: Implementation;
   instructions?: string;
@@ -64,6 +87,8 @@ export interface ServerDefinition {
    * `handler: true` when a completion handler answers.
    */
   completions?: readonly CompletionEntry[];
+  /** Cache hints for the 2026-07-28 era (never sent to 2025-era clients). */
+  cache?: CacheHints;
 }
 
 export interface CompletionEntry {

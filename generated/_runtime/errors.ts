@@ -39,7 +39,28 @@ export const ErrorCodes = {
   InvalidParams: -32602,
   InternalError: -32603,
   ResourceNotFound: -32002,
+  /** 2026-07-28: the request needs a client capability its envelope does not declare. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28 Streamable HTTP: a header disagrees with the body. */
+  HeaderMismatch: -32020,
 } as const;
+
+/**
+ * A handler asked the client for something (elicitation, sampling, roots) that the client did not
+ * declare it can do. Uncaught, it answers JSON-RPC -32021 on 2026-07-28 requests (with
+ * `data.requiredCapabilities`, as MCP requires) and fails the call like any other error on
+ * 2025-era connections; catch it to fall back to something else.
+ */
+export class MissingClientCapabilityError extends Error {
+  override readonly name = "MissingClientCapabilityError";
+  readonly code = ErrorCodes.MissingRequiredClientCapability;
+  readonly data: { requiredCapabilities: { [capability: string]: unknown } };
+
+  constructor(requiredCapabilities: { [capability: string]: unknown }, message: string) {
+    super(message);
+    this.data = { requiredCapabilities };
+  }
+}
 
 /**
  * An error the SDK's protocol layer puts on the wire exactly: `code`, `message` and `data` as
@@ -50,4 +71,20 @@ export function rpcError(code: number, message: string, data?: unknown): Error &
   error.code = code;
   if (data !== undefined) error.data = data;
   return error;
+}
+
+/**
+ * A JSON-RPC error a handler wants on the wire as it is: throw `new RpcError(-32602, "...")` from
+ * any handler (a tool's included: a task then fails with this error). Codes from -32768 to -32000.
+ */
+export class RpcError extends Error {
+  override readonly name = "RpcError";
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
 }

@@ -16,5 +16,6 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 "resourceTemplates": [],
 "prompts": [
 {"prompt":{"name":"gift_congrats_style","description":"Style guide for birthday congratulations in a friendly tone","arguments":[{"name":"tone","description":"The tone of the note (friendly, formal, funny, ...).","required":false}]},"messages":[{"role":"user","content":{"type":"text","text":"Write a short, {{tone}} birthday note to go with the gift."}}]}
-]
+],
+"cache": {"server/discover":{"ttlMs":300000,"cacheScope":"public"},"tools/list":{"ttlMs":300000,"cacheScope":"public"},"prompts/list":{"ttlMs":300000,"cacheScope":"public"},"resources/list":{"ttlMs":300000,"cacheScope":"public"},"resources/templates/list":{"ttlMs":300000,"cacheScope":"public"},"resources/read":{"ttlMs":0,"cacheScope":"private"},"resources":{"mcp://gift-server/resources/gift_catalog":{"ttlMs":300000,"cacheScope":"public"}}}
 }`);

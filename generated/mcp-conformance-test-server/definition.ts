@@ -40,5 +40,6 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 {"ref":"prompt","name":"test_prompt_with_arguments","argument":"arg1","values":["testValue1","test-a","test-b"]},
 {"ref":"prompt","name":"test_prompt_with_arguments","argument":"arg2","handler":true},
 {"ref":"resourceTemplate","name":"template","argument":"id","values":["123","456","789"]}
-]
+],
+"cache": {"server/discover":{"ttlMs":300000,"cacheScope":"public"},"tools/list":{"ttlMs":300000,"cacheScope":"public"},"prompts/list":{"ttlMs":300000,"cacheScope":"public"},"resources/list":{"ttlMs":300000,"cacheScope":"public"},"resources/templates/list":{"ttlMs":300000,"cacheScope":"public"},"resources/read":{"ttlMs":0,"cacheScope":"private"},"resources":{"test://static-text":{"ttlMs":300000,"cacheScope":"public"},"test://static-binary":{"ttlMs":300000,"cacheScope":"public"},"test://watched-resource":{"ttlMs":0,"cacheScope":"private"}},"resourceTemplates":{"template":{"ttlMs":0,"cacheScope":"private"}}}
 }`);

@@ -23,5 +23,6 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 "prompts": [
 {"prompt":{"name":"summarize_note","description":"Asks for a summary of one note.","arguments":[{"name":"id","description":"The note to summarize.","required":true},{"name":"style","description":"bullet or prose"}]}},
 {"prompt":{"name":"daily_review","title":"Daily review","arguments":[{"name":"day","required":true},{"name":"mood"}]},"messages":[{"role":"user","content":{"type":"text","text":"Review my notes for {{day}}. My mood: {{ mood }}."}},{"role":"assistant","content":{"type":"text","text":"Here is what stands out for {{day}}."}}]}
-]
+],
+"cache": {"server/discover":{"ttlMs":300000,"cacheScope":"public"},"tools/list":{"ttlMs":300000,"cacheScope":"public"},"prompts/list":{"ttlMs":300000,"cacheScope":"public"},"resources/list":{"ttlMs":300000,"cacheScope":"public"},"resources/templates/list":{"ttlMs":300000,"cacheScope":"public"},"resources/read":{"ttlMs":0,"cacheScope":"private"},"resources":{"notes://readme":{"ttlMs":300000,"cacheScope":"public"},"notes://index":{"ttlMs":0,"cacheScope":"private"}},"resourceTemplates":{"note":{"ttlMs":0,"cacheScope":"private"}}}
 }`);

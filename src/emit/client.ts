@@ -1,7 +1,7 @@
 /** Emits `client.ts`: `createClient(sdkClient)` with one typed method per tool, resource and template. */
 import type { ServerModel } from "../model/types.js";
 import { docComment, propertyKey, stringLiteral } from "../print/literal.js";
-import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
+import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function clientInterfaceName(model: ServerModel): string {
   return `${model.typePrefix}Client`;
@@ -22,7 +22,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const tables = { tools: [] as string[], resources: [] as string[], templates: [] as string[] };
   const entry = (method: string, target: string) => `  ${propertyKey(method)}: ${stringLiteral(target)},\n`;
 
-  members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: ${file.importType(SDK.client, "Client")};\n`);
+  members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: C;\n`);
 
   for (const tool of model.tools) {
     const required = typeof tool.input.schema === "object" && Array.isArray(tool.input.schema.required) && tool.input.schema.required.length > 0;
@@ -69,14 +69,14 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const clientMethods = file.importType(LOCAL.runtimeClient, "ClientMethods");
   const clientOptions = file.importType(LOCAL.runtimeClient, "ClientOptions");
   const definition = file.importValue(LOCAL.definition, "definition");
-  const sdkClient = file.importType(SDK.client, "Client");
-  file.print(`export type { ${clientOptions}, ${requestOptions} };`);
-  file.print(`${docComment([`Typed client for ${model.name}, over any connected SDK Client.`])}export interface ${name} {\n${members.join("")}}`);
+  const sdkClient = file.importType(LOCAL.runtimeClient, "SdkClient");
+  file.print(`export type { ${clientOptions}, ${requestOptions}, ${sdkClient} };`);
+  file.print(`${docComment([`Typed client for ${model.name}, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's.`])}export interface ${name}<C extends ${sdkClient} = ${sdkClient}> {\n${members.join("")}}`);
   file.print(
     `${docComment([
       `Wraps a connected SDK Client in ${name}.`,
       "@example\nconst client = createClient(sdkClient);",
-    ])}export function createClient(sdk: ${sdkClient}, options?: ${clientOptions}): ${name} {\n  return ${clientObject}(new ${engineClass}(sdk, ${definition}, options), methods) as ${name};\n}`,
+    ])}export function createClient<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}(new ${engineClass}(sdk, ${definition}, options), methods) as ${name}<C>;\n}`,
   );
   const table = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
   file.print(`/** The methods of ${name} and what each calls: a tool name, a resource URI, a URI template. */\nconst methods: ${clientMethods} = {\n  tools: ${table(tables.tools).replace(/\n/g, "\n  ")},\n  resources: ${table(tables.resources).replace(/\n/g, "\n  ")},\n  templates: ${table(tables.templates).replace(/\n/g, "\n  ")},\n};`);

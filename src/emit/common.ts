@@ -27,8 +27,7 @@ export { RUNTIME_FOLDER } from "./runtime.js";
 
 /** Module specifiers used by generated code. */
 export const SDK = {
-  server: "@modelcontextprotocol/sdk/server/index.js",
-  client: "@modelcontextprotocol/sdk/client/index.js",
+  server: "@modelcontextprotocol/server",
 } as const;
 export const LOCAL = {
   types: "./types.js",
@@ -41,6 +40,7 @@ export const LOCAL = {
   runtimeDefinition: "../_runtime/definition.js",
   handlers: "./handlers.js",
   runtimeServe: "../_runtime/serve.js",
+  runtimeHttp: "../_runtime/http.js",
   /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
   runtimeMcp: "../_runtime/mcp.js",
 } as const;

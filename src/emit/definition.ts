@@ -15,6 +15,7 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
     ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
+    cache: model.cache,
   };
   // JSON text in one raw template: type-checking it costs nothing whatever its size (an object
   // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an

@@ -8,10 +8,10 @@ export function emitIndex(model: ServerModel): OutputFile[] {
   file.print(
     [
       `export * from "${LOCAL.types}";`,
-      `export { createServer, type CompletionHandler, type Handlers, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
-      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions } from "${LOCAL.client}";`,
-      `export { OutputValidationError, ToolError } from "${LOCAL.runtimeErrors}";`,
-      `export type { CallToolResult, ContentBlock, GetPromptResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,
+      `export { createServer, createServerFactory, type CompletionHandler, type Handlers, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
+      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions, type SdkClient } from "${LOCAL.client}";`,
+      `export { MissingClientCapabilityError, OutputValidationError, RpcError, ToolError } from "${LOCAL.runtimeErrors}";`,
+      `export type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ListRootsResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,
       `export { definition } from "${LOCAL.definition}";`,
     ].join("\n"),
   );

@@ -11,22 +11,24 @@ export function emitServe(model: ServerModel): OutputFile[] {
   file.declare("serveStdio", "serveHttp");
   const handlers = file.importType(LOCAL.server, "Handlers");
   const options = file.importType(LOCAL.server, "ServerOptions");
-  const create = file.importValue(LOCAL.server, "createServer");
-  const httpOptions = file.importType(LOCAL.runtimeServe, "HttpOptions");
-  const httpHandle = file.importType(LOCAL.runtimeServe, "HttpHandle");
+  const create = file.importValue(LOCAL.server, "createServerFactory");
+  const definition = file.importValue(LOCAL.definition, "definition");
+  const httpOptions = file.importType(LOCAL.runtimeHttp, "HttpOptions");
+  const httpHandle = file.importType(LOCAL.runtimeHttp, "HttpHandle");
   const stdioOptions = file.importType(LOCAL.runtimeServe, "StdioOptions");
+  const stdioHandle = file.importType(LOCAL.runtimeServe, "StdioHandle");
   const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
-  const httpWith = file.importValue(LOCAL.runtimeServe, "serveHttpWith");
+  const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
   const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
   const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
-  file.print(`export type { ${httpOptions}, ${httpHandle}, ${stdioOptions} };`);
+  file.print(`export type { ${httpOptions}, ${httpHandle}, ${stdioOptions}, ${stdioHandle} };`);
   file.print(
-    `${docComment([`Serves ${model.name} over this process's stdin and stdout.`])}export function serveStdio(${param}, options?: ${options} & ${stdioOptions}): Promise<void> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
+    `${docComment([`Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`])}export function serveStdio(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
   );
   file.print(
     `${docComment([
-      `Serves ${model.name} over Streamable HTTP: http://127.0.0.1:3000/mcp by default, with sessions (or \`stateless: true\`). Requests whose Host or Origin is not this server are refused (DNS-rebinding protection).`,
-    ])}export function serveHttp(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(() => ${create}(handlers, options), options);\n}`,
+      `Serves ${model.name} over Streamable HTTP: http://127.0.0.1:3000/mcp by default, to 2026-07-28 requests and to 2025-era clients (with sessions, or \`stateless: true\`). Requests whose Host or Origin is not this server are refused (DNS-rebinding protection).`,
+    ])}export function serveHttp(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
   );
   return [{ path: file.path, content: file.render() }];
 }

@@ -5,7 +5,7 @@ import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "server.ts");
-  file.declare("Handlers", "createServer");
+  file.declare("Handlers", "createServer", "createServerFactory");
   const rt = (name: string) => file.importType(LOCAL.runtimeServer, name);
   const type = (name: string) => file.importType(LOCAL.types, name);
   const promise = (t: string) => `${t} | Promise<${t}>`;
@@ -60,10 +60,11 @@ export function emitServer(model: ServerModel): OutputFile[] {
 
   const server = file.importType(SDK.server, "Server");
   const options = rt("ServerOptions");
+  const factoryType = rt("ServerFactory");
   const runtimeHandlers = rt("RuntimeHandlers");
-  const create = file.importValue(LOCAL.runtimeServer, "createManifestServer");
+  const create = file.importValue(LOCAL.runtimeServer, "createManifestServerFactory");
   const definition = file.importValue(LOCAL.definition, "definition");
-  const exported = ["CompletionHandler", "PromptContext", "RequestContext", "ResourceContext", "ResourceHandlerResult", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
+  const exported = ["CompletionHandler", "InputOptions", "PromptContext", "RequestContext", "ResourceContext", "ResourceHandlerResult", "ServerFactory", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
 
   file.print(`export type { ${exported.join(", ")} };`);
   file.print(
@@ -73,9 +74,15 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.print(
     `${docComment([
-      `Creates the SDK Server for ${model.name}. Lists are served verbatim from the manifest; connect it to any transport (stdio, Streamable HTTP, in-memory).`,
-      "@example\nconst server = createServer(handlers);\nawait server.connect(new StdioServerTransport());",
-    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, ${defaults});\n}`,
+      `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.`,
+      '@example\nimport { serveStdio } from "@modelcontextprotocol/server/stdio";\nserveStdio(createServerFactory(handlers));',
+    ])}export function createServerFactory(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, ${defaults});\n}`,
+  );
+  file.print(
+    `${docComment([
+      `One SDK Server for ${model.name}, for a transport you connect yourself: it serves 2025-era clients (initialize handshake), as any Server connected by hand does. For both eras use serveStdio / serveHttp (serve.ts), or createServerFactory with the SDK's entries.`,
+      "@example\nconst server = createServer(handlers);\nawait server.connect(transport);",
+    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return createServerFactory(handlers, options)({ era: "legacy" });\n}`,
   );
   return [{ path: file.path, content: file.render() }];
 }

@@ -19,7 +19,18 @@ export const BUILTIN_TYPE_NAMES = [
   "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
   "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
   "HttpOptions", "HttpHandle", "StdioOptions", "CompletionHandler", "RequestContext",
+  "InputOptions", "ServerFactory", "SdkClient", "StdioHandle", "RpcError", "MissingClientCapabilityError",
+  "CallToolResult", "ContentBlock", "CreateMessageResult", "ElicitResult", "GetPromptResult", "ListRootsResult",
+  "PromptMessage", "ReadResourceResult",
 ];
+
+/** Cache hints when the manifest gives none: lists and static contents are the same for everyone. */
+export const DEFAULT_CACHE = {
+  static: { ttlMs: 300_000, cacheScope: "public" },
+  handler: { ttlMs: 0, cacheScope: "private" },
+} as const;
+
+const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
 
 /** `manifestFile` is the project-relative path written in generated headers. */
 export async function buildModel(
@@ -116,7 +127,7 @@ export async function buildModel(
   for (const [i, resource] of list("resources").entries()) {
     const name = resource.name as string;
     const wire: JsonObject = {};
-    for (const [key, value] of Object.entries(resource)) if (key !== "text" && key !== "blob" && key !== "file") setOwn(wire, key, value);
+    for (const [key, value] of Object.entries(resource)) if (key !== "text" && key !== "blob" && key !== "file" && key !== "cache") setOwn(wire, key, value);
     let content: ResourceModel["content"];
     if (typeof resource.text === "string") content = { text: resource.text };
     else if (typeof resource.blob === "string") content = { blob: resource.blob };
@@ -148,7 +159,7 @@ export async function buildModel(
       name,
       uriTemplate,
       ...optionalString("description", template.description),
-      wire: omit(template, ["complete"]),
+      wire: omit(template, ["complete", "cache"]),
       variables: [...uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!),
       variablesTypeName,
       readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
@@ -205,6 +216,28 @@ export async function buildModel(
   if (completions.length > 0) capabilities.completions = {};
   if (isPlainObject(optIn.logging)) capabilities.logging = optIn.logging as Json;
   if (isPlainObject(optIn.experimental)) capabilities.experimental = optIn.experimental as Json;
+  const taskTools = list("tools").some((t) => isPlainObject(t.execution) && (t.execution.taskSupport === "optional" || t.execution.taskSupport === "required"));
+  if (taskTools) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+
+  // 2026-07-28 cache hints: the manifest's `cache:` per method, then per resource or template.
+  const hint = (given: unknown, base: { ttlMs: number; cacheScope: string }): JsonObject => {
+    const g = isPlainObject(given) ? given : {};
+    return { ttlMs: typeof g.ttlMs === "number" ? g.ttlMs : base.ttlMs, cacheScope: typeof g.cacheScope === "string" ? g.cacheScope : base.cacheScope };
+  };
+  const cacheIn = isPlainObject(root.cache) ? root.cache : {};
+  const cache: JsonObject = {};
+  for (const method of CACHED_METHODS) setOwn(cache, method, hint(cacheIn[method], DEFAULT_CACHE.static));
+  const readDefault = hint(cacheIn["resources/read"], DEFAULT_CACHE.handler);
+  setOwn(cache, "resources/read", readDefault);
+  const perResource: JsonObject = {};
+  list("resources").forEach((r, i) => {
+    const base = isPlainObject(cacheIn["resources/read"]) ? readDefault : resources[i]?.content ? DEFAULT_CACHE.static : DEFAULT_CACHE.handler;
+    setOwn(perResource, r.uri as string, hint(r.cache, base as { ttlMs: number; cacheScope: string }));
+  });
+  const perTemplate: JsonObject = {};
+  list("resourceTemplates").forEach((t) => setOwn(perTemplate, t.name as string, hint(t.cache, readDefault as { ttlMs: number; cacheScope: string })));
+  if (Object.keys(perResource).length) cache.resources = perResource;
+  if (Object.keys(perTemplate).length) cache.resourceTemplates = perTemplate;
 
   if (diagnostics.length > 0) return { diagnostics };
   return {
@@ -222,6 +255,7 @@ export async function buildModel(
       resourceTemplates,
       prompts,
       completions,
+      cache,
       options,
       sourceFiles,
     },

@@ -25,6 +25,8 @@ export interface ServerModel {
   prompts: PromptModel[];
   /** Completion sources for prompt arguments and template variables (manifest `complete:`). */
   completions: CompletionModel[];
+  /** 2026-07-28 cache hints, resolved (the definition's `cache`). */
+  cache: JsonObject;
   options: GenerationOptions;
   /** Files besides the manifest that the model was built from (`file:` resources), absolute. */
   sourceFiles: string[];

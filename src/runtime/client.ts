@@ -1,17 +1,46 @@
 /**
- * The generated client's engine: typed calls over any connected SDK Client, with outputs checked
- * against the manifest's outputSchemas.
+ * The generated client's engine: typed calls over any connected SDK Client (SDK v2's, in either
+ * protocol era, or SDK 1.x's), with outputs checked against the manifest's outputSchemas.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { JsonObject, ServerDefinition, WireTool } from "./definition.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
-import type { SdkClient } from "./sdk.js";
 import { OutputValidationError, ToolError } from "./errors.js";
 import { parseUriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
 
-export type { RequestOptions };
+/** Per-call options, passed to the SDK Client (both SDK lines take these). */
+export interface RequestOptions {
+  /** Aborts the call (the client sends the cancellation). */
+  signal?: AbortSignal;
+  /** Milliseconds before the call fails (the SDK's default is 60 s). */
+  timeout?: number;
+  /** Called with each notifications/progress of the call. */
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeout?: number;
+}
+
+/**
+ * An SDK 1.x Client (@modelcontextprotocol/sdk), seen through the calls made here. It has no
+ * getProtocolEra, which tells it apart: its callTool takes a result schema before the options.
+ */
+export interface SdkClientV1 {
+  getProtocolEra?: undefined;
+  callTool(params: { name: string; arguments: JsonObject }, resultSchema: undefined, options?: RequestOptions): Promise<unknown>;
+  readResource(params: { uri: string }, options?: RequestOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+}
+
+/** An SDK v2 Client (@modelcontextprotocol/client), seen through the calls made here. */
+export interface SdkClientV2 {
+  getProtocolEra(): "legacy" | "modern" | undefined;
+  callTool(params: { name: string; arguments: JsonObject }, options?: RequestOptions & { toolDefinition?: JsonObject }): Promise<unknown>;
+  readResource(params: { uri: string }, options?: RequestOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+}
+
+/** A connected SDK Client of either line. */
+export type SdkClient = SdkClientV1 | SdkClientV2;
 
 export interface ClientOptions {
   /** Check structured outputs against outputSchema (default true). */
@@ -20,23 +49,34 @@ export interface ClientOptions {
 
 export class ManifestClient {
   private readonly tools = new Map<string, WireTool>();
+  /** What the SDK v2 Client gets as `toolDefinition`: the tool without its outputSchema. */
+  private readonly definitions = new Map<string, JsonObject>();
   private readonly validators = new SchemaValidators();
-  /** The same Client, seen through the calls made here (its own types are costly to check). */
-  private readonly calls: SdkClient;
 
   constructor(
-    readonly sdk: Client,
+    readonly sdk: SdkClient,
     definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
-    this.calls = sdk as unknown as SdkClient;
-    for (const tool of definition.tools) this.tools.set(tool.name, tool);
+    for (const tool of definition.tools) {
+      this.tools.set(tool.name, tool);
+      const { outputSchema: _, ...rest } = tool;
+      this.definitions.set(tool.name, rest);
+    }
   }
 
   /** tools/call, answering the raw CallToolResult (isError results included). */
   async callTool(name: string, args: object | undefined, options?: RequestOptions): Promise<CallToolResult> {
+    const params = { name, arguments: (args ?? {}) as JsonObject };
+    const sdk = this.sdk;
     // The SDK checks the answer against its CallToolResult schema before resolving.
-    return (await this.calls.callTool({ name, arguments: (args ?? {}) as JsonObject }, undefined, options)) as CallToolResult;
+    if (typeof sdk.getProtocolEra !== "function") return (await (sdk as SdkClientV1).callTool(params, undefined, options)) as CallToolResult;
+    // SDK v2: the manifest's tool definition, so that 2026-07-28 Streamable HTTP mirrors its
+    // x-mcp-header arguments without a tools/list first. Without outputSchema: this client checks
+    // outputs itself (the same check and errors on every SDK), and the SDK's own check would
+    // use whatever schema a tools/list by the host happened to cache.
+    const toolDefinition = this.definitions.get(name);
+    return (await sdk.callTool(params, { ...options, ...(toolDefinition ? { toolDefinition } : {}) })) as CallToolResult;
   }
 
   /**
@@ -58,7 +98,7 @@ export class ManifestClient {
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.calls.readResource({ uri }, options) as Promise<ReadResourceResult>;
+    return this.sdk.readResource({ uri }, options) as Promise<ReadResourceResult>;
   }
 
   /** Reads a resource template's URI built from its variables. */
@@ -67,7 +107,7 @@ export class ManifestClient {
   }
 
   getPrompt(name: string, args: Readonly<Record<string, string>> | undefined, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.calls.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, options) as Promise<GetPromptResult>;
+    return this.sdk.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, options) as Promise<GetPromptResult>;
   }
 }
 

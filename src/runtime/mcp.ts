@@ -1,5 +1,5 @@
 /**
- * The MCP 2025-11-25 result and content types the generated code names, declared here as plain
+ * The MCP result and content types (2025-11-25 and 2026-07-28 share them) the generated code names, declared here as plain
  * interfaces after the specification's schema.ts. The SDK's own are inferred from its zod schemas
  * and cost the compiler about a second for a server, on every build of every project using the
  * generated code; values of the SDK's types are assignable to these (their extra members land in
@@ -167,3 +167,19 @@ export interface ElicitResult {
   _meta?: Meta;
   [key: string]: unknown;
 }
+
+/** A root the client exposes (roots/list). */
+export interface Root {
+  uri: string;
+  name?: string;
+  _meta?: Meta;
+}
+
+/** The client's answer to roots/list. */
+export interface ListRootsResult {
+  roots: Root[];
+  [key: string]: unknown;
+}
+
+/** The states of a task, in both eras. */
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";

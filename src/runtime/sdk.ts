@@ -1,35 +1,16 @@
 /**
- * The official SDK's values the runtime uses, each seen through the few members the runtime
- * calls. Calling the SDK through its own types (generic methods over zod schemas) cost the
- * compiler about 1.5 s per output folder; through these views it costs nothing. The values are
- * the SDK's, unchanged: only their static types are narrowed here, once.
+ * The official SDK v2's values the runtime uses (@modelcontextprotocol/server 2.4), each seen
+ * through the few members the runtime calls. Calling the SDK through its own types (generic
+ * methods over zod schemas) costs the compiler about a second per output folder; through these
+ * views it costs nothing. The values are the SDK's, unchanged: only their static types are
+ * narrowed here, once.
  */
-import * as serverModule from "@modelcontextprotocol/sdk/server/index.js";
-import * as httpModule from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import * as typesModule from "@modelcontextprotocol/sdk/types.js";
+import * as serverModule from "@modelcontextprotocol/server";
+import * as stdioModule from "@modelcontextprotocol/server/stdio";
 import type { JsonObject } from "./definition.js";
 
 /** A JSON-RPC message as the SDK's transports carry it. */
 export type JsonRpcMessage = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: JsonObject; result?: unknown; error?: unknown };
-
-/** A JSON-RPC request: what `fallbackRequestHandler` receives. */
-export interface JsonRpcRequest {
-  jsonrpc: "2.0";
-  id: string | number;
-  method: string;
-  params?: JsonObject;
-}
-
-/** What the SDK passes a request handler besides the request (its RequestHandlerExtra). */
-export interface RequestExtra {
-  signal: AbortSignal;
-  requestId: string | number;
-  sessionId?: string;
-  _meta?: JsonObject;
-  sendNotification(notification: { method: string; params?: object }): Promise<void>;
-  sendRequest(request: { method: string; params?: object }, resultSchema: ResultSchema): Promise<unknown>;
-  closeSSEStream?: () => void;
-}
 
 /** A transport, as the SDK's Protocol drives it (its Transport interface). */
 export interface SdkTransport {
@@ -40,22 +21,74 @@ export interface SdkTransport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JsonRpcMessage, extra?: object) => void;
   sessionId?: string;
+  setProtocolVersion?: (version: string) => void;
+}
+
+/** The request envelope of the 2026-07-28 era, as the SDK lifts it out of `params._meta`. */
+export interface RequestEnvelope {
+  "io.modelcontextprotocol/protocolVersion"?: string;
+  "io.modelcontextprotocol/clientInfo"?: JsonObject;
+  "io.modelcontextprotocol/clientCapabilities"?: JsonObject;
+  "io.modelcontextprotocol/logLevel"?: string;
+}
+
+/** What the SDK passes a request handler besides its params (its ServerContext). */
+export interface SdkContext {
+  sessionId?: string;
+  mcpReq: {
+    id: string | number;
+    method: string;
+    /** The request's `_meta` without the envelope keys (progressToken and vendor keys). */
+    _meta?: JsonObject;
+    /** 2026-07-28 only: the per-request envelope. */
+    envelope?: RequestEnvelope;
+    /** Multi round-trip retry material, lifted out of params by the SDK (untrusted). */
+    inputResponses?: Record<string, unknown>;
+    droppedInputResponseKeys?: string[];
+    requestState: () => unknown;
+    signal: AbortSignal;
+    send(request: { method: string; params?: object }, options?: object): Promise<unknown>;
+    notify(notification: { method: string; params?: object }): Promise<void>;
+    log(level: string, data: unknown, logger?: string): Promise<void>;
+  };
+  http?: { req?: unknown; closeSSE?: () => void };
+}
+
+/** A Standard Schema, the form the SDK takes for a method's params. */
+export interface StandardSchema {
+  "~standard": { version: 1; vendor: string; validate(value: unknown): { value: unknown } | { issues: readonly { message: string }[] } };
 }
 
 /** The SDK's low-level Server. */
 export interface SdkServer {
-  setRequestHandler(schema: unknown, handler: (request: { params: JsonObject }, extra: RequestExtra) => object | Promise<object>): void;
-  fallbackRequestHandler?: (request: JsonRpcRequest, extra: RequestExtra) => Promise<object>;
-  sendResourceUpdated(params: { uri: string }): Promise<void>;
+  setRequestHandler(method: string, schemas: { params: StandardSchema }, handler: (params: JsonObject, ctx: SdkContext) => object | Promise<object>): void;
   connect(transport: SdkTransport): Promise<void>;
   close(): Promise<void>;
+  getClientCapabilities(): JsonObject | undefined;
+  sendResourceUpdated(params: { uri: string }): Promise<void>;
+  onerror?: (error: Error) => void;
 }
 
-/** The SDK's Client, for the calls the generated client makes. */
-export interface SdkClient {
-  callTool(params: { name: string; arguments: JsonObject }, resultSchema: undefined, options?: object): Promise<unknown>;
-  readResource(params: { uri: string }, options?: object): Promise<unknown>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: object): Promise<unknown>;
+export type ProtocolEra = "legacy" | "modern";
+
+/** The factory the SDK's serving entries (serveStdio, createMcpHandler) call. */
+export type ServerFactory = (context?: { era?: ProtocolEra }) => SdkServer;
+
+/** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
+export interface ServerNotifier {
+  resourceUpdated(uri: string): void;
+}
+
+/** What createMcpHandler answers: a web-standard fetch face. */
+export interface McpHttpHandler {
+  fetch(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+  notify: ServerNotifier;
+}
+
+/** The SDK's sessionful Streamable HTTP transport for 2025-era clients, on web-standard Request/Response. */
+export interface SdkWebHttpTransport extends SdkTransport {
+  handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
 }
 
 /**
@@ -67,35 +100,47 @@ export interface EventStore {
   replayEventsAfter(lastEventId: string, options: { send: (eventId: string, message: JsonRpcMessage) => Promise<void> }): Promise<string>;
 }
 
-/** The SDK's Streamable HTTP server transport. */
-export interface SdkHttpTransport extends SdkTransport {
-  handleRequest(req: unknown, res: unknown, parsedBody?: unknown): Promise<void>;
-}
-
 /** A zod schema of the SDK, for its safeParse. */
 export interface ResultSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
 // The modules as plain objects: their own types are never consulted.
-const types = typesModule as unknown as object;
 const server = serverModule as unknown as object;
-const http = httpModule as unknown as object;
+const stdio = stdioModule as unknown as object;
 
 /** A named export of an SDK module; a missing one fails at start-up, as a static import would. */
 function sdkExport<T>(module: object, name: string, from: string): T {
   const value = (module as Record<string, unknown>)[name];
-  if (value === undefined) throw new Error(`@modelcontextprotocol/sdk/${from} has no export ${name}: mcpgen's runtime needs @modelcontextprotocol/sdk ~1.32`);
+  if (value === undefined) throw new Error(`@modelcontextprotocol/${from} has no export ${name}: mcpgen's runtime needs @modelcontextprotocol/server ~2.4`);
   return value as T;
 }
 
-export const CallToolResultSchema = sdkExport<ResultSchema>(types, "CallToolResultSchema", "types.js");
-export const CreateMessageResultSchema = sdkExport<ResultSchema>(types, "CreateMessageResultSchema", "types.js");
-export const ElicitResultSchema = sdkExport<ResultSchema>(types, "ElicitResultSchema", "types.js");
-export const GetPromptResultSchema = sdkExport<ResultSchema>(types, "GetPromptResultSchema", "types.js");
-export const ReadResourceResultSchema = sdkExport<ResultSchema>(types, "ReadResourceResultSchema", "types.js");
-export const JSONRPCMessageSchema = sdkExport<ResultSchema>(types, "JSONRPCMessageSchema", "types.js");
-export const SetLevelRequestSchema = sdkExport<unknown>(types, "SetLevelRequestSchema", "types.js");
-export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(types, "isInitializeRequest", "types.js");
-export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(server, "Server", "server/index.js");
-export const SdkHttpTransportClass = sdkExport<new (options: object) => SdkHttpTransport>(http, "StreamableHTTPServerTransport", "server/streamableHttp.js");
+const specTypes = sdkExport<Record<string, ResultSchema>>(server, "specTypeSchemas", "server");
+function specSchema(name: string): ResultSchema {
+  const schema = specTypes[name];
+  if (schema === undefined) throw new Error(`@modelcontextprotocol/server has no spec type schema ${name}: mcpgen's runtime needs @modelcontextprotocol/server ~2.4`);
+  return schema;
+}
+
+export const CallToolResultSchema = specSchema("CallToolResult");
+export const GetPromptResultSchema = specSchema("GetPromptResult");
+export const ReadResourceResultSchema = specSchema("ReadResourceResult");
+export const JSONRPCMessageSchema = specSchema("JSONRPCMessage");
+export const CreateMessageResultSchema = specSchema("CreateMessageResult");
+export const ElicitResultSchema = specSchema("ElicitResult");
+export const ListRootsResultSchema = specSchema("ListRootsResult");
+
+export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(server, "Server", "server");
+export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
+export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
+export const legacyStatelessFallback = sdkExport<(factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>>(
+  server,
+  "legacyStatelessFallback",
+  "server",
+);
+export const isLegacyRequest = sdkExport<(request: Request, parsedBody?: unknown) => Promise<boolean>>(server, "isLegacyRequest", "server");
+export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(server, "isInitializeRequest", "server");
+export const serveStdio = sdkExport<(factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }>(stdio, "serveStdio", "server/stdio");
+/** The protocol revisions of the 2026 era this SDK serves (["2026-07-28"]). */
+export const MODERN_VERSIONS = ["2026-07-28"] as const;

@@ -44,7 +44,7 @@ function field(spec: FieldSpec, key: string): Schema {
     case "boolean":
       return { type: "boolean" };
     case "number":
-      return { type: "number", ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
+      return { type: spec.integer ? "integer" : "number", ...(spec.min !== undefined ? { minimum: spec.min } : {}), ...(spec.max !== undefined ? { maximum: spec.max } : {}) };
     case "json":
       if (key === "defs") return { type: "object", propertyNames: { pattern: DEF_NAME.source }, additionalProperties: { $ref: "#/definitions/jsonSchema" } };
       return spec.object ? { type: "object" } : {};

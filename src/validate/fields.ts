@@ -1,12 +1,13 @@
 /**
- * Field tables: what each manifest object may contain. Field names are MCP 2025-11-25's wire
- * names, so a real server's tools/list entry can be pasted in as it is.
+ * Field tables: what each manifest object may contain. Field names are MCP's wire names
+ * (2025-11-25, which 2026-07-28 keeps), so a real server's tools/list entry can be pasted in as
+ * it is.
  */
 
 export type FieldSpec =
   | { kind: "string"; pattern?: RegExp; patternHint?: string; oneOf?: readonly string[]; required?: boolean; doc?: string }
   | { kind: "boolean"; required?: boolean }
-  | { kind: "number"; min?: number; max?: number; required?: boolean }
+  | { kind: "number"; min?: number; max?: number; integer?: boolean; required?: boolean }
   /** Any JSON value; `object: true` requires a mapping. Contents are not checked here. */
   | { kind: "json"; object?: boolean; required?: boolean }
   | { kind: "record"; fields: Record<string, FieldSpec>; required?: boolean }
@@ -37,6 +38,15 @@ export const annotations: FieldSpec = {
     audience: { kind: "list", item: { kind: "string", oneOf: ["user", "assistant"] } },
     priority: { kind: "number", min: 0, max: 1 },
     lastModified: { kind: "string" },
+  },
+};
+
+/** A 2026-07-28 cache hint: `ttlMs` and `cacheScope` on list and read results. */
+export const cacheHint: FieldSpec = {
+  kind: "record",
+  fields: {
+    ttlMs: { kind: "number", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
+    cacheScope: { kind: "string", oneOf: ["public", "private"] },
   },
 };
 
@@ -102,6 +112,8 @@ export const resourceFields: Record<string, FieldSpec> = {
   text: { kind: "string" },
   blob: { kind: "string" },
   file: { kind: "string" },
+  /** mcpgen: the cache hint of this resource's resources/read (2026-07-28). Not served. */
+  cache: cacheHint,
 };
 
 export const resourceTemplateFields: Record<string, FieldSpec> = {
@@ -115,6 +127,8 @@ export const resourceTemplateFields: Record<string, FieldSpec> = {
   _meta: meta,
   /** mcpgen: per variable, values for completion/complete, or "handler". Not served. */
   complete: { kind: "json", object: true },
+  /** mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. */
+  cache: cacheHint,
 };
 
 export const promptFields: Record<string, FieldSpec> = {
@@ -168,7 +182,7 @@ export const contentFields: Record<string, Record<string, FieldSpec>> = {
   },
   resource_link: {
     type: { kind: "string", required: true },
-    ...Object.fromEntries(Object.entries(resourceFields).filter(([k]) => !["text", "blob", "file"].includes(k))),
+    ...Object.fromEntries(Object.entries(resourceFields).filter(([k]) => !["text", "blob", "file", "cache"].includes(k))),
   },
   resource: {
     type: { kind: "string", required: true },
@@ -197,6 +211,11 @@ export const manifestFields: Record<string, FieldSpec> = {
       resources: { kind: "record", fields: { subscribe: { kind: "boolean" } } },
       experimental: { kind: "json", object: true },
     },
+  },
+  /** 2026-07-28 cache hints per method (defaults: lists and static contents 5 minutes, public). */
+  cache: {
+    kind: "record",
+    fields: Object.fromEntries(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"].map((m) => [m, cacheHint])),
   },
   defs: { kind: "json", object: true },
   tools: { kind: "list", item: { kind: "record", fields: toolFields } },

@@ -1,8 +1,10 @@
 /**
- * Stage 2c, validate what only makes sense across fields: URI templates and prompt placeholders.
+ * Stage 2c, validate what only makes sense across fields: URI templates, prompt placeholders, and
+ * x-mcp-header annotations.
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { scanParamHeaders } from "../runtime/paramHeaders.js";
 import { PLACEHOLDER } from "../runtime/placeholders.js";
 import { uriTemplateProblems } from "../runtime/uriTemplate.js";
 import { isPlainObject } from "./shape.js";
@@ -11,12 +13,19 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
 
+  // x-mcp-header (2026-07-28): an invalid annotation makes HTTP clients drop the whole tool.
   (Array.isArray(root.tools) ? root.tools : []).forEach((tool, i) => {
-    const support = isPlainObject(tool) && isPlainObject(tool.execution) ? tool.execution.taskSupport : undefined;
-    if (support === "optional" || support === "required") {
-      out.push(diagnosticAt(manifest, ["tools", i, "execution", "taskSupport"], "invalid-value", `taskSupport ${JSON.stringify(support)} needs task-augmented execution (tasks/*), which mcpgen servers do not offer yet; use "forbidden" or leave execution out`));
-    }
+    if (!isPlainObject(tool)) return;
+    for (const problem of scanParamHeaders(tool.inputSchema).problems) out.push(diagnosticAt(manifest, ["tools", i, "inputSchema", ...problem.at], "invalid-value", problem.message));
+    // Wrapped under a key other than `properties`, every annotation inside counts as misplaced.
+    for (const problem of scanParamHeaders({ output: tool.outputSchema }).problems) out.push(diagnosticAt(manifest, ["tools", i, "outputSchema", ...problem.at.slice(1)], "invalid-value", "x-mcp-header marks tool arguments: it has no meaning in an outputSchema"));
   });
+  if (isPlainObject(root.defs)) {
+    for (const [name, def] of Object.entries(root.defs)) {
+      // Defs are reached through $ref, where x-mcp-header is never valid.
+      for (const problem of scanParamHeaders({ def }).problems) out.push(diagnosticAt(manifest, ["defs", name, ...problem.at.slice(1)], "invalid-value", "x-mcp-header cannot be in a def: a property reached through $ref cannot be mirrored in a header; put the property in the tool's inputSchema"));
+    }
+  }
 
   const checkComplete = (value: unknown, at: (string | number)[]) => {
     if (value === "handler") return;

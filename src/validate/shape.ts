@@ -119,6 +119,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       return;
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) return report(path, "invalid-type", `${label} must be a number, not ${describe(value)}`);
+      if (spec.integer && !Number.isInteger(value)) return report(path, "invalid-value", `${label} must be a whole number, not ${value}`);
       if ((spec.min !== undefined && value < spec.min) || (spec.max !== undefined && value > spec.max)) {
         report(path, "invalid-value", `${label} must be between ${spec.min ?? "-∞"} and ${spec.max ?? "∞"}, not ${value}`);
       }

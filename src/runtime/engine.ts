@@ -1,0 +1,699 @@
+/**
+ * The generated server's engine: answers MCP requests from a ServerDefinition and the user's
+ * handlers, in both protocol eras. One engine serves every SDK Server instance a factory makes
+ * (one per 2026-07-28 request, per 2025-era connection or session), so validators and tasks are
+ * shared. The SDK owns the protocol (initialize, server/discover, the envelope, resultType,
+ * transports, subscriptions/listen); the engine owns every method the manifest serves.
+ */
+import type { CacheHint, CompletionEntry, JsonObject, ServerDefinition, StaticContent, WirePrompt, WireTool } from "./definition.js";
+import { ErrorCodes, MissingClientCapabilityError, ToolError, rpcError } from "./errors.js";
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
+import { InputRound, inputMethods, type InputChannel, type RequestContext } from "./context.js";
+import { fillPlaceholders } from "./placeholders.js";
+import { RequestStateCodec, stateBinding } from "./requestState.js";
+import { CallToolResultSchema, GetPromptResultSchema, ReadResourceResultSchema, type ProtocolEra, type ResultSchema, type SdkContext } from "./sdk.js";
+import { RELATED_TASK, TASKS_EXTENSION, TaskStore, type TaskOptions, type TaskRecord } from "./tasks.js";
+import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
+import { SchemaValidators } from "./validation.js";
+
+export interface ToolContext extends RequestContext {
+  /** The tool's MCP name. */
+  tool: string;
+  /**
+   * Tools with `execution.taskSupport`: turns this call into a task. On 2026-07-28 requests whose
+   * client declared the tasks extension, the client gets a CreateTaskResult now and the handler
+   * goes on in the background (questions asked before this point were asked with input_required,
+   * those after it wait in tasks/get). A no-op otherwise (a 2025-era task-augmented call is a task
+   * from the start; a call without tasks simply goes on).
+   */
+  startTask(): Promise<void>;
+  /** The task this call runs as, once it is one. */
+  task?: { id: string };
+}
+
+export interface ResourceContext extends RequestContext {
+  /** The URI being read. */
+  uri: string;
+}
+
+export type PromptContext = RequestContext;
+
+/** A resource handler answers the text, `{ blob: base64 }`, or a full ReadResourceResult. */
+export type ResourceHandlerResult = string | { blob: string } | ReadResourceResult;
+
+/** A tool without outputSchema answers a string (one text block) or a full CallToolResult. */
+export type ToolTextResult = string | CallToolResult;
+
+type Awaitable<T> = T | Promise<T>;
+type AnyFunction = (...args: never[]) => Awaitable<unknown>;
+
+/** A completion handler: the values that start (or match) what the user typed so far. */
+export type CompletionHandler = (
+  value: string,
+  ctx: RequestContext & { arguments: Record<string, string> },
+) => Awaitable<readonly string[] | { values: readonly string[]; total?: number; hasMore?: boolean }>;
+
+/** The untyped view of the generated `Handlers` type. */
+export interface RuntimeHandlers {
+  tools?: { [name: string]: AnyFunction };
+  resources?: { [name: string]: AnyFunction };
+  resourceTemplates?: { [name: string]: AnyFunction };
+  prompts?: { [name: string]: AnyFunction };
+  completions?: {
+    prompts?: { [name: string]: { [argument: string]: AnyFunction } };
+    resourceTemplates?: { [name: string]: { [variable: string]: AnyFunction } };
+  };
+}
+
+export interface ServerOptions extends TaskOptions {
+  /**
+   * How arguments that break a tool's inputSchema are answered: `"tool-error"` (default) is a
+   * result with `isError: true` that the model can read and correct, as MCP advises;
+   * `"protocol-error"` is a JSON-RPC error -32602 with the same message.
+   */
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Where unexpected handler failures are reported. Default: a line on stderr. */
+  onError?: (error: unknown, context: { method: string; name?: string }) => void;
+  /** Items per page of every list method (default: all in one page). */
+  pageSize?: number;
+  /**
+   * HMAC key of the 2026-07-28 `requestState` (see README). Share it between processes that
+   * answer the same clients; by default each process draws a random one.
+   */
+  requestStateSecret?: string | Uint8Array;
+  /** How long a requestState stays valid, in ms (default 10 minutes). */
+  requestStateTtlMs?: number;
+}
+
+/** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
+export interface Call {
+  era: ProtocolEra;
+  sdk: SdkContext;
+  /** The context fields that do not depend on the method (built by server.ts). */
+  base: Omit<RequestContext, "elicit" | "sample" | "listRoots" | "signal">;
+  /** How a 2025-era handler asks the client (a real request on the connection). */
+  legacyChannel: (meta: JsonObject | undefined, signal: AbortSignal, waiting?: (on: boolean) => void) => InputChannel;
+  /** Who owns tasks created by this call (for tasks/list). */
+  owner: string;
+}
+
+interface TemplateEntry {
+  name: string;
+  mimeType?: string;
+  matcher: UriTemplate;
+}
+
+type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
+const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"> = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resourceTemplates: "resources/templates/list",
+  prompts: "prompts/list",
+};
+
+/** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
+type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: TaskRecord };
+
+export class Engine {
+  private readonly validators = new SchemaValidators();
+  private readonly tools = new Map<string, WireTool>();
+  private readonly resources = new Map<string, { name: string; mimeType?: string; content?: StaticContent }>();
+  private readonly templates: TemplateEntry[] = [];
+  private readonly prompts = new Map<string, { prompt: WirePrompt; messages?: readonly JsonObject[] }>();
+  private readonly lists: Record<ListKind, readonly object[]>;
+  private readonly completions = new Map<string, CompletionEntry>();
+  private readonly onError: NonNullable<ServerOptions["onError"]>;
+  private readonly states: RequestStateCodec;
+  readonly tasks: TaskStore;
+  /** Whether any tool declares task support (the `tasks` capability, or the extension). */
+  readonly taskTools: boolean;
+
+  constructor(
+    readonly definition: ServerDefinition,
+    private readonly handlers: RuntimeHandlers,
+    private readonly options: ServerOptions,
+  ) {
+    for (const tool of definition.tools) this.tools.set(tool.name, tool);
+    for (const { resource, content } of definition.resources) {
+      this.resources.set(resource.uri, { name: resource.name, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...(content === undefined ? {} : { content }) });
+    }
+    for (const t of definition.resourceTemplates) {
+      this.templates.push({ name: t.name, matcher: parseUriTemplate(t.uriTemplate), ...(t.mimeType === undefined ? {} : { mimeType: t.mimeType }) });
+    }
+    for (const entry of definition.prompts) this.prompts.set(entry.prompt.name, entry);
+    this.lists = deepFreeze({
+      tools: definition.tools,
+      resources: definition.resources.map((r) => r.resource),
+      resourceTemplates: definition.resourceTemplates,
+      prompts: definition.prompts.map((p) => p.prompt),
+    });
+    for (const entry of definition.completions ?? []) this.completions.set(completionKey(entry.ref, entry.name, entry.argument), entry);
+    this.onError = options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error));
+    this.states = new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000);
+    this.tasks = new TaskStore(options);
+    this.taskTools = definition.tools.some((t) => taskSupport(t) !== "forbidden");
+  }
+
+  /** The methods this server answers, in the era given (the SDK answers -32601 for the others). */
+  methods(era: ProtocolEra): string[] {
+    const caps = this.definition.capabilities;
+    const out: string[] = [];
+    if (caps.tools) out.push("tools/list", "tools/call");
+    if (caps.resources) out.push("resources/list", "resources/templates/list", "resources/read");
+    if (caps.resources?.subscribe && era === "legacy") out.push("resources/subscribe", "resources/unsubscribe");
+    if (caps.prompts) out.push("prompts/list", "prompts/get");
+    if (caps.completions) out.push("completion/complete");
+    if (this.taskTools) out.push(...(era === "legacy" ? ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] : ["tasks/get", "tasks/update", "tasks/cancel"]));
+    return out;
+  }
+
+  async handle(method: string, params: JsonObject, call: Call, subscriptions: Set<string>): Promise<object> {
+    switch (method) {
+      case "tools/list":
+        return this.page("tools", params, call.era);
+      case "resources/list":
+        return this.page("resources", params, call.era);
+      case "resources/templates/list":
+        return this.page("resourceTemplates", params, call.era);
+      case "prompts/list":
+        return this.page("prompts", params, call.era);
+      case "tools/call":
+        return this.callTool(params, call);
+      case "resources/read":
+        return this.readResource(params, call);
+      case "prompts/get":
+        return this.getPrompt(params, call);
+      case "completion/complete":
+        return this.complete(params, call);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(method, params, "'uri' (string)"));
+        if (method === "resources/subscribe") subscriptions.add(params.uri);
+        else subscriptions.delete(params.uri);
+        return {};
+      default:
+        if (method.startsWith("tasks/")) return this.taskMethod(method, params, call);
+    }
+    throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+  }
+
+  /**
+   * One page of a list. Without pageSize, everything in one page (the fixture, verbatim). With it,
+   * an opaque cursor in nextCursor; a cursor this server did not issue is -32602. 2026-07-28
+   * answers carry the list's cache hint.
+   */
+  private page(kind: ListKind, params: JsonObject, era: ProtocolEra): object {
+    const items = this.lists[kind];
+    const size = this.options.pageSize;
+    let start = 0;
+    if (params.cursor !== undefined && params.cursor !== null) {
+      const offset = typeof params.cursor === "string" ? decodeCursor(params.cursor, kind) : undefined;
+      if (offset === undefined || offset > items.length || size === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
+      start = offset;
+    }
+    const cache = era === "modern" ? this.cacheHint(LIST_METHOD[kind]) : {};
+    if (size === undefined) return { [kind]: items, ...cache };
+    const end = start + size;
+    return { [kind]: items.slice(start, end), ...(end < items.length ? { nextCursor: encodeCursor(end, kind) } : {}), ...cache };
+  }
+
+  private cacheHint(method: "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"): CacheHint | object {
+    return this.definition.cache?.[method] ?? {};
+  }
+
+  private readCache(uri: string, template: string | undefined): CacheHint | object {
+    const cache = this.definition.cache;
+    const own = template === undefined ? cache?.resources?.[uri] : cache?.resourceTemplates?.[template];
+    return own ?? cache?.["resources/read"] ?? {};
+  }
+
+  private async complete(params: JsonObject, call: Call): Promise<object> {
+    const ref = params.ref;
+    const argument = params.argument;
+    if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+      throw rpcError(ErrorCodes.InvalidParams, expectedFields("completion/complete", params, "'ref' ({type, name} or {type, uri}) and 'argument' ({name, value})"));
+    }
+    let entry: CompletionEntry | undefined;
+    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
+      if (!this.prompts.has(ref.name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${ref.name}`);
+      entry = this.completions.get(completionKey("prompt", ref.name, argument.name));
+    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
+      const template = this.definition.resourceTemplates.find((t) => t.uriTemplate === ref.uri);
+      if (template) entry = this.completions.get(completionKey("resourceTemplate", template.name, argument.name));
+      else if (!this.resources.has(ref.uri)) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${ref.uri}`);
+    } else {
+      throw rpcError(ErrorCodes.InvalidParams, "Invalid params for completion/complete: ref.type must be ref/prompt (with name) or ref/resource (with uri)");
+    }
+    const value = argument.value;
+    let values: readonly string[] = [];
+    let total: number | undefined;
+    let hasMore: boolean | undefined;
+    if (entry?.values) values = entry.values.filter((v) => v.startsWith(value));
+    else if (entry?.handler) {
+      const group = entry.ref === "prompt" ? this.handlers.completions?.prompts : this.handlers.completions?.resourceTemplates;
+      const table = group && Object.hasOwn(group, entry.name) ? group[entry.name] : undefined;
+      const handler = ownFunction(table, entry.argument);
+      const context = isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
+      try {
+        // Completion has no input_required in 2026-07-28: questions fail (on 2025-era connections they are asked).
+        const ctx = this.context(call, call.era === "legacy" ? call.legacyChannel(undefined, call.sdk.mcpReq.signal) : noInput, call.sdk.mcpReq.signal);
+        const answer = handler ? await (handler as CompletionHandler)(value, { ...ctx, arguments: context }) : [];
+        if (Array.isArray(answer)) values = answer as string[];
+        else {
+          const a = answer as { values: readonly string[]; total?: number; hasMore?: boolean };
+          values = a.values;
+          total = a.total;
+          hasMore = a.hasMore;
+        }
+      } catch (error) {
+        throw this.passThrough(error, "completion/complete", `${entry.name}.${entry.argument}`, call.era);
+      }
+    }
+    // The spec caps one answer at 100 values.
+    const shown = values.slice(0, 100);
+    return { completion: { values: shown, total: total ?? values.length, hasMore: hasMore ?? values.length > shown.length } };
+  }
+
+  private async callTool(params: JsonObject, call: Call): Promise<object> {
+    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
+    const name = params.name;
+    const tool = this.tools.get(name);
+    if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
+
+    const support = taskSupport(tool);
+    const capabilities = call.base.clientCapabilities;
+    let legacyTask: TaskRecord | undefined;
+    if (call.era === "legacy" && this.taskTools) {
+      // 2025-11-25 tool-level negotiation: -32601 for the call a tool's taskSupport rules out.
+      const augmented = isObject(params.task);
+      if (augmented && support === "forbidden") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} does not support task-augmented execution (its execution.taskSupport is "forbidden")`);
+      if (!augmented && support === "required") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} requires task-augmented execution: call it with params.task`);
+      if (augmented) legacyTask = this.tasks.create("legacy", call.owner, capabilities, (params.task as JsonObject).ttl);
+    }
+    const extension = call.era === "modern" && isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
+    if (call.era === "modern" && support === "required" && !extension) {
+      throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `Tool ${name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`);
+    }
+
+    let problems: string | undefined;
+    try {
+      problems = this.validators.check(tool.inputSchema, args);
+    } catch (error) {
+      // A recursive schema walks the data as deep as it goes: a hostile nesting ends here.
+      if (!(error instanceof RangeError)) throw error;
+      problems = "Arguments are nested too deeply to check";
+    }
+    if (problems !== undefined) {
+      const message = `Invalid arguments for tool ${name}: ${problems}`;
+      if (this.options.invalidArguments === "protocol-error") throw rpcError(ErrorCodes.InvalidParams, message);
+      return errorResult(message);
+    }
+    const handler = ownFunction(this.handlers.tools, name);
+    if (!handler) return errorResult(`Tool ${name} has no handler on this server`);
+
+    const run = async (ctx: ToolContext): Promise<unknown> => this.toolOutput(tool, await (handler as (a: unknown, c: ToolContext) => unknown)(args, ctx));
+    const settle = (outcome: { value: unknown } | { error: unknown }): CallToolResult => {
+      if ("value" in outcome) return outcome.value as CallToolResult;
+      const error = outcome.error;
+      if (error instanceof ToolError) return errorResult(error.message);
+      // A missing capability is -32021 on 2026-07-28 requests; 2025-11-25 has no such error.
+      if (jsonRpcCode(error) !== undefined && (call.era === "modern" || !(error instanceof MissingClientCapabilityError))) throw error;
+      this.onError(error, { method: "tools/call", name });
+      return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    };
+
+    if (legacyTask) {
+      const task = legacyTask;
+      const meta = { [RELATED_TASK]: { taskId: task.id } };
+      const channel = call.legacyChannel(meta, task.controller.signal, (on) => this.tasks.waiting(task, on));
+      const ctx: ToolContext = { ...this.context(call, channel, task.controller.signal), tool: name, startTask: async () => {}, task: { id: task.id } };
+      this.runTask(task, () => run(ctx), settle, name);
+      return { task: this.tasks.legacyView(task) };
+    }
+
+    const outcome = await this.round("tools/call", name, args, call, extension && support !== "forbidden", (channel, signal, startTask, task) => run({ ...this.context(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }));
+    if ("inputRequired" in outcome) return outcome.inputRequired;
+    if ("task" in outcome) return { resultType: "task", ...this.tasks.modernView(outcome.task, false) };
+    return settle(outcome);
+  }
+
+  /** A tool's return value as the CallToolResult that goes out, checked; bad output is an isError result. */
+  private toolOutput(tool: WireTool, output: unknown): CallToolResult {
+    const name = tool.name;
+    if (tool.outputSchema !== undefined) {
+      // Check what will be on the wire: JSON turns NaN into null and drops undefined.
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(output);
+      } catch (error) {
+        return this.badOutput(name, `Tool ${name} returned output that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const wire: unknown = text === undefined ? undefined : JSON.parse(text);
+      const outputProblems = isObject(wire) ? this.validators.check(tool.outputSchema, wire) : "Output must be an object";
+      if (outputProblems !== undefined) return this.badOutput(name, `Tool ${name} returned output that does not match its outputSchema: ${outputProblems}`);
+      return { content: [{ type: "text", text: text! }], structuredContent: wire as JsonObject };
+    }
+    if (typeof output === "string") return { content: [{ type: "text", text: output }] };
+    const resultProblems = schemaProblems(CallToolResultSchema, output);
+    if (isObject(output) && Array.isArray(output.content) && resultProblems === undefined) return output as CallToolResult;
+    return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`);
+  }
+
+  /** Runs a task's handler in the background and records how it ended. */
+  private runTask(task: TaskRecord, run: () => Promise<unknown>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult, name: string): void {
+    run().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ).then((outcome) => {
+      if (task.controller.signal.aborted) return;
+      try {
+        this.tasks.finish(task, { result: settle(outcome) as JsonObject });
+      } catch (error) {
+        const code = jsonRpcCode(error) ?? ErrorCodes.InternalError;
+        const data = isObject(error) ? error.data : undefined;
+        if (code === ErrorCodes.InternalError && jsonRpcCode(error) === undefined) this.onError(error, { method: "tools/call", name });
+        this.tasks.finish(task, { error: { code, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
+      }
+    });
+  }
+
+  /**
+   * Runs a handler for one request. On 2025-era connections questions go to the client on the
+   * connection; on 2026-07-28 requests the run stops at the first round of unanswered questions
+   * and the answer is `input_required`, with the answers so far sealed in `requestState`.
+   * `canTask`: the handler may turn the call into a 2026-07-28 task with ctx.startTask().
+   */
+  private async round(
+    method: string,
+    target: string,
+    args: unknown,
+    call: Call,
+    canTask: boolean,
+    run: (channel: InputChannel, signal: AbortSignal, startTask: () => Promise<void>, task?: { id: string }) => Promise<unknown>,
+  ): Promise<RoundOutcome> {
+    // The handler's own signal: the request's until the call becomes a task, then the task's.
+    const controller = new AbortController();
+    const requestSignal = call.sdk.mcpReq.signal;
+    const onAbort = () => controller.abort(requestSignal.reason);
+    if (requestSignal.aborted) onAbort();
+    else requestSignal.addEventListener("abort", onAbort, { once: true });
+    const unlink = () => requestSignal.removeEventListener("abort", onAbort);
+
+    if (call.era === "legacy") {
+      try {
+        return { value: await run(call.legacyChannel(undefined, controller.signal), controller.signal, async () => {}) };
+      } catch (error) {
+        return { error };
+      } finally {
+        unlink();
+      }
+    }
+
+    const binding = stateBinding(method, target, args);
+    let earlier: Record<string, unknown> = {};
+    const token = call.sdk.mcpReq.requestState();
+    if (token !== undefined) {
+      const opened = this.states.open(binding, token);
+      if ("refused" in opened) {
+        unlink();
+        throw rpcError(ErrorCodes.InvalidParams, "Invalid or expired requestState", { reason: opened.refused });
+      }
+      earlier = opened.answers;
+    }
+    const round = new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities);
+    let current: InputChannel = round;
+    const channel: InputChannel = { ask: (request, key) => current.ask(request, key) };
+    let started: ((task: TaskRecord) => void) | undefined;
+    const taskStarted = new Promise<TaskRecord>((resolve) => (started = resolve));
+    let task: TaskRecord | undefined;
+    const taskRef: { id: string } | undefined = canTask ? { id: "" } : undefined;
+    const startTask = async () => {
+      if (!canTask || task) return;
+      task = this.tasks.create("modern", call.owner, call.base.clientCapabilities);
+      taskRef!.id = task.id;
+      unlink();
+      task.controller.signal.addEventListener("abort", () => controller.abort(task!.controller.signal.reason), { once: true });
+      current = this.tasks.channel(task);
+      started!(task);
+    };
+    const running = run(channel, controller.signal, startTask, taskRef).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    const first = await Promise.race([running, round.needed.then(() => "input" as const), taskStarted.then((t) => ({ task: t }))]);
+    if (first !== "input" && "task" in first) {
+      const created = first.task;
+      void running.then((outcome) => {
+        if (created.controller.signal.aborted) return;
+        this.finishModernTask(created, outcome, target);
+      });
+      return { task: created };
+    }
+    unlink();
+    if (first !== "input") return first;
+    // The run stops here: its pending questions never settle.
+    controller.abort(new Error("input required: the client will retry with its answers"));
+    if (round.invalid) throw rpcError(ErrorCodes.InvalidParams, `Invalid input response '${round.invalid.key}': ${round.invalid.problem}`);
+    const inputRequests = Object.fromEntries(round.pending);
+    return { inputRequired: { resultType: "input_required", inputRequests, requestState: this.states.mint(binding, { answers: round.consumed }) } };
+  }
+
+  private finishModernTask(task: TaskRecord, outcome: { value: unknown } | { error: unknown }, name: string): void {
+    const error = "error" in outcome ? outcome.error : undefined;
+    if ("value" in outcome) return this.tasks.finish(task, { result: outcome.value as JsonObject });
+    if (error instanceof ToolError) return this.tasks.finish(task, { result: errorResult(error.message) as JsonObject });
+    const code = jsonRpcCode(error);
+    if (code === undefined) this.onError(error, { method: "tools/call", name });
+    const data = isObject(error) ? error.data : undefined;
+    this.tasks.finish(task, { error: { code: code ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
+  }
+
+  /** tasks/*, in the form of the request's era. */
+  private async taskMethod(method: string, params: JsonObject, call: Call): Promise<object> {
+    if (call.era === "modern") {
+      const caps = call.base.clientCapabilities;
+      if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
+        throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`);
+      }
+      const task = this.tasks.get(params.taskId);
+      switch (method) {
+        case "tasks/get":
+          return this.tasks.modernView(task, true);
+        case "tasks/update":
+          this.tasks.update(task, params.inputResponses);
+          return {};
+        case "tasks/cancel":
+          this.tasks.cancel(task);
+          return {};
+      }
+      throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+    }
+    if (method === "tasks/list") {
+      const all = this.tasks.list(call.owner);
+      const size = this.options.pageSize;
+      let start = 0;
+      if (params.cursor !== undefined && params.cursor !== null) {
+        const offset = typeof params.cursor === "string" ? decodeCursor(params.cursor, "tasks") : undefined;
+        if (offset === undefined || offset > all.length || size === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
+        start = offset;
+      }
+      const end = size === undefined ? all.length : start + size;
+      return { tasks: all.slice(start, end).map((t) => this.tasks.legacyView(t)), ...(end < all.length ? { nextCursor: encodeCursor(end, "tasks") } : {}) };
+    }
+    const task = this.tasks.get(params.taskId);
+    switch (method) {
+      case "tasks/get":
+        return this.tasks.legacyView(task);
+      case "tasks/cancel":
+        if (this.tasks.isTerminal(task)) throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${task.status}'`);
+        this.tasks.cancel(task);
+        return this.tasks.legacyView(task);
+      case "tasks/result": {
+        // Waits for the end, then answers what the call itself would have answered.
+        await Promise.race([task.done, abortion(call.sdk.mcpReq.signal)]);
+        const outcome = task.outcome;
+        const related = { [RELATED_TASK]: { taskId: task.id } };
+        if (task.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);
+        if ("error" in outcome) throw rpcError(outcome.error.code, outcome.error.message, outcome.error.data);
+        return { ...outcome.result, _meta: { ...(outcome.result._meta as JsonObject | undefined), ...related } };
+      }
+    }
+    throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+  }
+
+  /** Output a tool should never have returned: logged, and answered as an isError result. */
+  private badOutput(name: string, message: string): CallToolResult {
+    this.onError(new Error(message), { method: "tools/call", name });
+    return errorResult(message);
+  }
+
+  private async readResource(params: JsonObject, call: Call): Promise<object> {
+    if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("resources/read", params, "'uri' (string)"));
+    const uri = params.uri;
+    const cache = (template?: string) => (call.era === "modern" ? this.readCache(uri, template) : {});
+    const resource = this.resources.get(uri);
+    if (resource) {
+      if (resource.content) return { contents: [{ uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...resource.content }], ...cache() };
+      const handler = ownFunction(this.handlers.resources, resource.name);
+      return this.runResourceHandler(handler, undefined, call, uri, resource.mimeType, resource.name, cache());
+    }
+    for (const template of this.templates) {
+      const variables = template.matcher.match(uri);
+      if (!variables) continue;
+      const handler = ownFunction(this.handlers.resourceTemplates, template.name);
+      return this.runResourceHandler(handler, variables, call, uri, template.mimeType, template.name, cache(template.name));
+    }
+    // -32602 with the URI, as 2026-07-28 requires (2025-11-25 said -32002; the SDK sends -32602 in both eras).
+    throw rpcError(ErrorCodes.InvalidParams, "Resource not found", { uri });
+  }
+
+  private async runResourceHandler(
+    handler: AnyFunction | undefined,
+    variables: Record<string, string> | undefined,
+    call: Call,
+    uri: string,
+    mimeType: string | undefined,
+    name: string,
+    cache: object,
+  ): Promise<object> {
+    if (!handler) throw rpcError(ErrorCodes.InternalError, `Resource ${name} has no handler on this server`);
+    const outcome = await this.round("resources/read", uri, variables ?? {}, call, false, (channel, signal) => {
+      const ctx: ResourceContext = { ...this.context(call, channel, signal), uri };
+      return Promise.resolve((handler as (...a: unknown[]) => unknown)(...(variables ? [variables, ctx] : [ctx])));
+    });
+    if ("inputRequired" in outcome) return outcome.inputRequired;
+    if ("error" in outcome) throw this.passThrough(outcome.error, "resources/read", name, call.era);
+    const result = "value" in outcome ? outcome.value : undefined;
+    const mime = mimeType === undefined ? {} : { mimeType };
+    let answer: unknown = result;
+    if (typeof result === "string") answer = { contents: [{ uri, ...mime, text: result }] };
+    else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string") answer = { contents: [{ uri, ...mime, blob: result.blob }] };
+    // The SDK's own schema, which also checks that blobs are base64.
+    const why = schemaProblems(ReadResourceResultSchema, answer);
+    if (why === undefined) return { ...(answer as object), ...cache };
+    this.onError(new Error(`resources/read ${name}: ${why}`), { method: "resources/read", name });
+    throw rpcError(ErrorCodes.InternalError, `Resource ${name}: the handler returned neither text, { blob: base64 } nor a valid ReadResourceResult (${why})`);
+  }
+
+  private async getPrompt(params: JsonObject, call: Call): Promise<object> {
+    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
+    const name = params.name;
+    const entry = this.prompts.get(name);
+    if (!entry) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of prompts/get must be an object of strings`);
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== "string") throw rpcError(ErrorCodes.InvalidParams, `Argument '${key}' of prompt ${name} must be a string`);
+    }
+    for (const argument of entry.prompt.arguments ?? []) {
+      if (argument.required && !Object.hasOwn(args, argument.name)) throw rpcError(ErrorCodes.InvalidParams, `Missing required argument '${argument.name}' for prompt ${name}`);
+    }
+    const values = args as Record<string, string>;
+    if (entry.messages) {
+      const description = entry.prompt.description;
+      return {
+        ...(typeof description === "string" ? { description } : {}),
+        messages: entry.messages.map((m) => fillPlaceholders(m, values)) as unknown as GetPromptResult["messages"],
+      };
+    }
+    const handler = ownFunction(this.handlers.prompts, name);
+    if (!handler) throw rpcError(ErrorCodes.InternalError, `Prompt ${name} has no handler on this server`);
+    const outcome = await this.round("prompts/get", name, values, call, false, (channel, signal) => Promise.resolve((handler as (a: unknown, c: PromptContext) => unknown)(values, this.context(call, channel, signal))));
+    if ("inputRequired" in outcome) return outcome.inputRequired;
+    if ("error" in outcome) throw this.passThrough(outcome.error, "prompts/get", name, call.era);
+    const result = "value" in outcome ? outcome.value : undefined;
+    const why = schemaProblems(GetPromptResultSchema, result);
+    if (why === undefined) return result as GetPromptResult;
+    this.onError(new Error(`prompts/get ${name}: ${why}`), { method: "prompts/get", name });
+    throw rpcError(ErrorCodes.InternalError, `Prompt ${name}: the handler did not return a valid GetPromptResult (${why})`);
+  }
+
+  /** The context a handler gets: the call's fields, its signal, and questions on `channel`. */
+  private context(call: Call, channel: InputChannel, signal: AbortSignal): RequestContext {
+    return { ...call.base, signal, ...inputMethods(channel) };
+  }
+
+  /**
+   * Errors that carry a JSON-RPC error code (-32768 to -32000, e.g. -32002 Resource not found) go
+   * out as they are, and so does a missing client capability on a 2026-07-28 request (-32021);
+   * anything else is logged and answered -32603.
+   */
+  private passThrough(error: unknown, method: string, name: string, era: ProtocolEra): Error {
+    if (jsonRpcCode(error) !== undefined && (era === "modern" || !(error instanceof MissingClientCapabilityError))) return error as Error;
+    this.onError(error, { method, name });
+    return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A channel for handlers that cannot ask anything (completion on 2026-07-28). */
+const noInput: InputChannel = { ask: (request) => Promise.reject(new Error(`${request.method} cannot be asked while answering completion/complete on MCP 2026-07-28`)) };
+
+function taskSupport(tool: WireTool): "forbidden" | "optional" | "required" {
+  const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
+  return support === "optional" || support === "required" ? support : "forbidden";
+}
+
+/** The JSON-RPC error code an error carries (-32768 to -32000), if any. */
+function jsonRpcCode(error: unknown): number | undefined {
+  const code = isObject(error) ? error.code : undefined;
+  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string" ? code : undefined;
+}
+
+function abortion(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+/** Undefined when `value` matches one of the SDK's result schemas, else its first problems in words. */
+function schemaProblems(schema: ResultSchema, value: unknown): string | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  return parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join(".") || "result"} ${i.message}`).join("; ");
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A handler the user defined on the object itself, never one inherited from Object.prototype. */
+function ownFunction(table: { [name: string]: AnyFunction } | undefined, name: string): AnyFunction | undefined {
+  if (!table || !Object.hasOwn(table, name)) return undefined;
+  const fn = table[name];
+  return typeof fn === "function" ? fn : undefined;
+}
+
+/** The seed's classic mistake (`tool`/`args` instead of `name`/`arguments`) gets named. */
+function expectedFields(method: string, params: JsonObject, expected: string): string {
+  const got = Object.keys(params).filter((k) => k !== "_meta");
+  return `Invalid params for ${method}: expected ${expected}; got ${got.length ? got.map((k) => `'${k}'`).join(", ") : "no fields"}`;
+}
+
+/** Cursors are opaque to clients: the next offset and the list they belong to. */
+function encodeCursor(offset: number, kind: string): string {
+  return `${kind}.${offset.toString(36)}`;
+}
+
+function decodeCursor(cursor: string, kind: string): number | undefined {
+  const m = /^([A-Za-z]+)\.([0-9a-z]{1,10})$/.exec(cursor);
+  return m && m[1] === kind ? parseInt(m[2]!, 36) : undefined;
+}
+
+function completionKey(ref: string, name: string, argument: string): string {
+  return JSON.stringify([ref, name, argument]);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
