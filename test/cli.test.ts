@@ -34,13 +34,13 @@ describe("mcpgen CLI", () => {
     const first = mcpgen(["generate"], dir);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 21 written, 0 unchanged.\n");
+    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 32 written, 0 unchanged.\n");
     const types = path.join(dir, "generated/gift-server/types.ts");
     // The output is the committed example, byte for byte.
     expect(readFileSync(types, "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/types.ts"), "utf8"));
     const before = statSync(types).mtimeMs;
     const second = mcpgen(["generate"], dir);
-    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 21 unchanged.\n");
+    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 32 unchanged.\n");
     expect(statSync(types).mtimeMs).toBe(before);
   });
 
@@ -49,7 +49,7 @@ describe("mcpgen CLI", () => {
     expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
     const ok = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 21 files).\n");
+    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 32 files).\n");
 
     writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace("title: Gift ideas generator", "title: Gift finder"));
     const fixture = path.join(dir, "out/gift-server/fixtures/tools-list.json");
@@ -59,7 +59,7 @@ describe("mcpgen CLI", () => {
     expect(stale.stderr).toContain("out/gift-server/fixtures/tools-list.json: stale (out of date)\n");
     expect(stale.stderr).toContain('    -      "title": "Gift ideas generator",\n    +      "title": "Gift finder",');
     expect(stale.stderr).toContain("out/gift-server/definition.ts: stale (out of date)");
-    expect(stale.stderr).toMatch(/mcpgen: 2 stale files; run npm run generate\.\n$/);
+    expect(stale.stderr).toMatch(/mcpgen: 3 stale files; run npm run generate\.\n$/);
     expect(readFileSync(fixture, "utf8")).toBe(fixtureBefore);
   });
 
@@ -69,7 +69,8 @@ describe("mcpgen CLI", () => {
     writeFileSync(path.join(dir, "out/gift-server/NOTES.md"), "mine");
     writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace(/\nprompts:[\s\S]*$/, "\n"));
     const r = mcpgen(["generate", "--manifests", "m", "--out", "out"], dir);
-    expect(r.stdout).toMatch(/, 1 removed\.\n$/);
+    expect(r.stdout).toMatch(/, 2 removed\.\n$/);
+    expect(existsSync(path.join(dir, "out/gift-server/fixtures/2026-07-28/prompts-list.json"))).toBe(false);
     expect(existsSync(path.join(dir, "out/gift-server/fixtures/prompts-list.json"))).toBe(false);
     expect(readFileSync(path.join(dir, "out/gift-server/NOTES.md"), "utf8")).toBe("mine");
   });

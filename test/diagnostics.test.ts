@@ -38,7 +38,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
       given: "tool:\n  - name: a\n",
       want: [
         "m.yaml:1:1: error missing-field: the manifest is missing the required field `server`",
-        "m.yaml:1:1: error unknown-field: unknown field `tool` in the manifest (did you mean `tools`?); allowed: server, capabilities, defs, tools, resources, resourceTemplates, prompts",
+        "m.yaml:1:1: error unknown-field: unknown field `tool` in the manifest (did you mean `tools`?); allowed: server, capabilities, cache, defs, tools, resources, resourceTemplates, prompts",
       ],
     },
   ],
@@ -221,12 +221,46 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     },
   ],
   [
-    "task support the server cannot give, and adjacent template variables",
+    "adjacent template variables; task support is accepted",
     {
       given: `${server}tools:\n  - {name: a, inputSchema: {type: object}, execution: {taskSupport: required}}\nresourceTemplates:\n  - {uriTemplate: 'x://{a}{b}', name: t}\n`,
+      want: ['m.yaml:5:19: error invalid-uri-template: uriTemplate "x://{a}{b}": two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them'],
+    },
+  ],
+  [
+    "x-mcp-header annotations that HTTP clients would drop the tool for (a nested integer is fine)",
+    {
+      given: `${server}tools:
+  - name: a
+    inputSchema:
+      type: object
+      properties:
+        region: {type: string, x-mcp-header: Region}
+        zone: {type: string, x-mcp-header: REGION}
+        n: {type: number, x-mcp-header: N}
+        tags: {type: array, items: {type: string, x-mcp-header: Tag}}
+        bad: {type: string, x-mcp-header: 'a b'}
+        nested: {type: object, properties: {id: {type: integer, x-mcp-header: Id}}}
+defs:
+  D: {type: string, x-mcp-header: D}
+`,
       want: [
-        'm.yaml:3:69: error invalid-value: taskSupport "required" needs task-augmented execution (tasks/*), which mcpgen servers do not offer yet; use "forbidden" or leave execution out',
-        'm.yaml:5:19: error invalid-uri-template: uriTemplate "x://{a}{b}": two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them',
+        'm.yaml:8:44: error invalid-value: x-mcp-header "REGION" repeats "Region" (header names are compared without regard to case)',
+        'm.yaml:9:41: error invalid-value: x-mcp-header marks a property of type "number"; it must be "string", "integer" or "boolean" (MCP forbids "number")',
+        "m.yaml:10:65: error invalid-value: x-mcp-header may only mark a property reached from the root through `properties` (not items, $ref, anyOf/oneOf/allOf, if/then/else, or the root itself)",
+        "m.yaml:11:43: error invalid-value: x-mcp-header \"a b\" is not a valid header name: use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or non-ASCII)",
+        "m.yaml:14:35: error invalid-value: x-mcp-header cannot be in a def: a property reached through $ref cannot be mirrored in a header; put the property in the tool's inputSchema",
+      ],
+    },
+  ],
+  [
+    "cache hints: a negative or fractional ttlMs, an unknown cacheScope",
+    {
+      given: `${server}cache:\n  tools/list: {ttlMs: -1, cacheScope: shared}\n  resources/read: {ttlMs: 1.5}\n`,
+      want: [
+        "m.yaml:3:23: error invalid-value: `ttlMs` must be between 0 and 9007199254740991, not -1",
+        'm.yaml:3:39: error invalid-value: `cacheScope` must be one of "public", "private", not "shared"',
+        "m.yaml:4:27: error invalid-value: `ttlMs` must be a whole number, not 1.5",
       ],
     },
   ],

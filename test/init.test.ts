@@ -23,7 +23,7 @@ describe("mcpgen init", () => {
     expect(manifest).toContain('text: "Write a one-line welcome for {{name}}."');
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/sdk", "ajv"]);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/server", "ajv"]);
     // Its own check passes: generated/ matches its manifest.
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   });

@@ -93,10 +93,10 @@ describe("handler stubs", () => {
   it("serves a new tool as 'not implemented' until it is written", async () => {
     const p = project();
     await p.generate();
-    const { createServer } = await import(path.join(p.dir, "generated/shop/index.ts"));
+    const { createServerFactory } = await import(path.join(p.dir, "generated/shop/index.ts"));
     const { handlers } = await import(path.join(p.dir, "generated/shop/handlers.ts"));
     const { rawSession } = await import("./helpers/wire.js");
-    const s = await rawSession(createServer(handlers));
+    const s = await rawSession(createServerFactory(handlers));
     const r = await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } });
     expect(r.result).toEqual({ content: [{ type: "text", text: "Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts" }], isError: true });
     await s.close();

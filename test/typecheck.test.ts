@@ -62,13 +62,22 @@ describe("generated code compiles", () => {
     writeFileSync(
       path.join(dir, "out/usage.ts"),
       `import { createClient, createServer, type DeleteInput, type Tree } from "./tricky/index.js";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
+import type { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { createServerFactory } from "./tricky/index.js";
 // An optional property named like an Object.prototype member must be given (TypeScript compares a
 // missing one with Object's own member): see the README's known limitations.
 export const input: DeleteInput = { constructor: 1, "content-type": "text/plain", "2fa": true, "with space": 1, pair: ["a", 1], mode: "*/ end", shape: { kind: "circle", r: 1 } };
 export const tree: Tree = { value: null, children: [{ value: "leaf" }] };
-export function use(sdk: Client) {
+export function use(sdk: Client, v1: V1Client) {
   const client = createClient(sdk);
+  // The client keeps the SDK Client's own type; an SDK 1.x Client fits as well.
+  const same: Client = client.sdk;
+  void same;
+  void createClient(v1).delete$;
+  // The factory goes to the SDK's own serving entries as it is.
+  serveStdio(createServerFactory({ tools: { delete: () => "ok", "3d-render": () => ({ image: "" }), then: () => "ok", toString: () => "ok", "class.method": () => "ok" }, resourceTemplates: { item: () => "" }, prompts: { delete: () => ({ messages: [] }) } }));
   void client.delete$; void client.then$; void client.toString$; void client.classMethod; void client._3dRender; void client.readDefault; void client.readBB; void client.readItem({ id: "1", sub_id: "2" });
   void client.getPrompt("delete", { "with-dash": "x" });
   return createServer({

@@ -322,7 +322,8 @@ export class Engine {
       if (error instanceof ToolError) return errorResult(error.message);
       // A missing capability is -32021 on 2026-07-28 requests; 2025-11-25 has no such error.
       if (jsonRpcCode(error) !== undefined && (call.era === "modern" || !(error instanceof MissingClientCapabilityError))) throw error;
-      this.onError(error, { method: "tools/call", name });
+      // A handler that stopped because the call was cancelled did not fail: nothing to report.
+      if (!call.sdk.mcpReq.signal.aborted) this.onError(error, { method: "tools/call", name });
       return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     };
 
@@ -413,11 +414,11 @@ export class Engine {
       }
     }
 
-    const binding = stateBinding(method, target, args);
+    const binding = await stateBinding(method, target, args);
     let earlier: Record<string, unknown> = {};
     const token = call.sdk.mcpReq.requestState();
     if (token !== undefined) {
-      const opened = this.states.open(binding, token);
+      const opened = await this.states.open(binding, token);
       if ("refused" in opened) {
         unlink();
         throw rpcError(ErrorCodes.InvalidParams, "Invalid or expired requestState", { reason: opened.refused });
@@ -440,7 +441,8 @@ export class Engine {
       current = this.tasks.channel(task);
       started!(task);
     };
-    const running = run(channel, controller.signal, startTask, taskRef).then(
+    // A handler that throws before its first await rejects here like one that throws after it.
+    const running = (async () => run(channel, controller.signal, startTask, taskRef))().then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
@@ -459,7 +461,7 @@ export class Engine {
     controller.abort(new Error("input required: the client will retry with its answers"));
     if (round.invalid) throw rpcError(ErrorCodes.InvalidParams, `Invalid input response '${round.invalid.key}': ${round.invalid.problem}`);
     const inputRequests = Object.fromEntries(round.pending);
-    return { inputRequired: { resultType: "input_required", inputRequests, requestState: this.states.mint(binding, { answers: round.consumed }) } };
+    return { inputRequired: { resultType: "input_required", inputRequests, requestState: await this.states.mint(binding, { answers: round.consumed }) } };
   }
 
   private finishModernTask(task: TaskRecord, outcome: { value: unknown } | { error: unknown }, name: string): void {

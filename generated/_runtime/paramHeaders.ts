@@ -90,7 +90,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   const encoded = m[1]!;
   if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return undefined;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(encoded, "base64"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(encoded), (c) => c.charCodeAt(0)));
   } catch {
     return undefined;
   }

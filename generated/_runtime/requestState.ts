@@ -7,7 +7,7 @@
  * resource it is for, a digest of the arguments, and an expiry. MCP says servers must treat
  * requestState as attacker-controlled input; anything that fails these checks is -32602.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// Web Crypto (global in Node 20 and browsers): importing the generated index.ts needs no Node types.
 
 /** What the engine keeps across rounds: the answers given so far, by input key. */
 export interface RoundState {
@@ -23,7 +23,7 @@ interface Sealed extends RoundState {
 }
 
 export class RequestStateCodec {
-  private readonly key: Buffer;
+  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
 
   /**
    * `secret`: the HMAC key. Servers answering one conversation from several processes (behind a
@@ -34,27 +34,31 @@ export class RequestStateCodec {
     secret: string | Uint8Array | undefined,
     private readonly ttlMs: number,
   ) {
-    this.key = secret === undefined ? randomBytes(32) : Buffer.from(secret);
+    const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
+    this.key = crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   }
 
-  mint(binding: string, state: RoundState): string {
+  async mint(binding: string, state: RoundState): Promise<string> {
     const sealed: Sealed = { v: 1, b: binding, exp: Date.now() + this.ttlMs, answers: state.answers };
-    const payload = Buffer.from(JSON.stringify(sealed)).toString("base64url");
-    return `${payload}.${this.sign(payload)}`;
+    const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(sealed)));
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, utf8(payload)));
+    return `${payload}.${toBase64Url(mac)}`;
   }
 
   /** The state, or a reason it is refused. */
-  open(binding: string, token: unknown): RoundState | { refused: string } {
+  async open(binding: string, token: unknown): Promise<RoundState | { refused: string }> {
     if (typeof token !== "string") return { refused: "requestState must be a string" };
     const dot = token.indexOf(".");
     if (dot <= 0) return { refused: "malformed requestState" };
     const payload = token.slice(0, dot);
-    const mac = Buffer.from(token.slice(dot + 1), "base64url");
-    const expected = Buffer.from(this.sign(payload), "base64url");
-    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return { refused: "requestState failed its integrity check" };
+    const mac = fromBase64Url(token.slice(dot + 1));
+    // subtle.verify compares in constant time.
+    if (!mac || !(await crypto.subtle.verify("HMAC", await this.key, arrayBuffer(mac), utf8(payload)))) return { refused: "requestState failed its integrity check" };
     let sealed: Sealed;
     try {
-      sealed = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Sealed;
+      const bytes = fromBase64Url(payload);
+      if (!bytes) return { refused: "malformed requestState" };
+      sealed = JSON.parse(new TextDecoder().decode(bytes)) as Sealed;
     } catch {
       return { refused: "malformed requestState" };
     }
@@ -63,24 +67,72 @@ export class RequestStateCodec {
     if (!(sealed.exp > Date.now())) return { refused: "requestState has expired" };
     return { answers: sealed.answers };
   }
-
-  private sign(payload: string): string {
-    return createHmac("sha256", this.key).update(payload).digest("base64url");
-  }
 }
 
 /** What a requestState is bound to: the method, its target, and the arguments' digest. */
-export function stateBinding(method: string, target: string, args: unknown): string {
-  const digest = createHash("sha256").update(canonicalJson(args)).digest("base64url");
-  return `${method}\n${target}\n${digest}`;
+export async function stateBinding(method: string, target: string, args: unknown): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(canonicalJson(args))));
+  return `${method}\n${target}\n${toBase64Url(digest)}`;
 }
 
-/** JSON with object keys sorted, so the same arguments sent in another key order bind the same. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+/** Bytes as a plain ArrayBuffer, which every Web Crypto typing accepts. */
+function arrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return copy;
+}
+
+function utf8(text: string): ArrayBuffer {
+  return arrayBuffer(new TextEncoder().encode(text));
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Undefined when `text` is not base64url. */
+function fromBase64Url(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+/** Literal text in canonicalJson's work stack (anything else on it is a value to write). */
+class Text {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * JSON with object keys sorted, so the same arguments sent in another key order bind the same.
+ * Iterative: arguments nested 100,000 deep (hostile, but valid JSON) do not overflow the stack.
+ */
+function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item instanceof Text) {
+      out.push(item.text);
+    } else if (Array.isArray(item)) {
+      stack.push(new Text("]"));
+      for (let i = item.length - 1; i >= 0; i--) {
+        stack.push(item[i]);
+        if (i > 0) stack.push(new Text(","));
+      }
+      out.push("[");
+    } else if (typeof item === "object" && item !== null) {
+      const keys = Object.keys(item).sort();
+      stack.push(new Text("}"));
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push((item as Record<string, unknown>)[keys[i]!]);
+        stack.push(new Text(`${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:`));
+      }
+      out.push("{");
+    } else {
+      out.push(JSON.stringify(item) ?? "null");
+    }
   }
-  return JSON.stringify(value) ?? "null";
+  return out.join("");
 }

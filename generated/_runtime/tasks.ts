@@ -12,7 +12,6 @@
  *   inlines the result, the error or the pending questions; `tasks/update` answers questions;
  *   `tasks/cancel` is an acknowledgement; an `isError` result is `completed`.
  */
-import { randomUUID } from "node:crypto";
 import type { JsonObject } from "./definition.js";
 import { ErrorCodes, rpcError } from "./errors.js";
 import type { TaskStatus } from "./mcp.js";
@@ -74,7 +73,7 @@ export class TaskStore {
     const done = new Promise<void>((resolve) => (markDone = resolve));
     const task: TaskRecord = {
       // Unguessable: without an authorization context, the id is what protects a task.
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       era,
       owner,
       status: "working",
@@ -89,7 +88,9 @@ export class TaskStore {
       markDone,
     };
     this.tasks.set(task.id, task);
-    setTimeout(() => this.tasks.delete(task.id), ttl).unref();
+    const expiry = setTimeout(() => this.tasks.delete(task.id), ttl) as unknown as { unref?: () => void };
+    // The expiry timer alone never keeps the process alive.
+    expiry.unref?.();
     return task;
   }
 

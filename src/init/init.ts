@@ -20,6 +20,9 @@ export interface InitOptions {
   version: string;
 }
 
+/** The official SDK v2 line the generated code is written for (@modelcontextprotocol/server and /client). */
+const SDK_RANGE = "~2.4.0";
+
 /** Template -> path in the new project (`NAME` is the server name). */
 const FILES: [string, string][] = [
   ["init/package.json.hbs", "package.json"],
@@ -47,7 +50,7 @@ export async function runInit(options: InitOptions): Promise<number> {
     process.stderr.write(`mcpgen: ${shown} is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n`);
     return 1;
   }
-  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenVersion: options.version, sdkRange: "~1.32.2" };
+  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenVersion: options.version, serverRange: SDK_RANGE, clientRange: SDK_RANGE };
   const written: string[] = [];
   const kept: string[] = [];
   for (const [template, target] of FILES) {

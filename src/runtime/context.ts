@@ -196,7 +196,8 @@ export class InputRound implements InputChannel {
   private signal(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.resolveNeeded());
+    // A macrotask: every microtask of the run (its other questions, in Promise.all) comes first.
+    setTimeout(() => this.resolveNeeded(), 0);
   }
 }
 

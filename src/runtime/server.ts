@@ -7,6 +7,7 @@
 import type { Server } from "@modelcontextprotocol/server";
 import type { JsonObject, ServerCapabilities, ServerDefinition } from "./definition.js";
 import { LegacyChannel } from "./context.js";
+import { ErrorCodes, rpcError } from "./errors.js";
 import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions } from "./engine.js";
 import { SdkServerClass, type ProtocolEra, type SdkContext, type StandardSchema } from "./sdk.js";
 import { TASKS_EXTENSION } from "./tasks.js";
@@ -119,9 +120,21 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     };
   };
 
+  // JSON-RPC ids must be unique among the requests in flight on a connection.
+  const inFlight = new Set<string>();
+  const answer = async (method: string, params: JsonObject, sdk: SdkContext): Promise<object> => {
+    const key = `${typeof sdk.mcpReq.id}:${String(sdk.mcpReq.id)}`;
+    if (inFlight.has(key)) throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
+    inFlight.add(key);
+    try {
+      return await engine.handle(method, params, call(sdk), subscriptions);
+    } finally {
+      inFlight.delete(key);
+    }
+  };
   for (const method of engine.methods(era)) {
     server.owned.add(method);
-    server.setRequestHandler(method, { params: RAW }, (params, sdk) => engine.handle(method, params, call(sdk), subscriptions));
+    server.setRequestHandler(method, { params: RAW }, (params, sdk) => answer(method, params, sdk));
   }
   return server as unknown as Server;
 }

@@ -4,19 +4,14 @@
  * pagination walking every page, prompts with embedded resources and images.
  */
 import { readFileSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { createServer, type ServerOptions } from "../../generated/mcp-conformance-test-server/index.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/client";
+import { createServerFactory, type ServerOptions } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
 import type { ServerDefinition } from "../../src/runtime/definition.js";
-import { createManifestServer } from "../../src/runtime/server.js";
+import { createManifestServerFactory } from "../../src/runtime/server.js";
+import { connectInMemory, ERAS, type Era, type Factory } from "../helpers/connect.js";
+import { rawSession } from "../helpers/wire.js";
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/mcp-conformance-test-server/fixtures/${name}`, import.meta.url), "utf8"));
 
@@ -26,15 +21,24 @@ afterEach(async () => {
   closers = [];
 });
 
-async function connect(options?: ServerOptions, server = createServer(handlers, options)) {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const sdk = new Client({ name: "caps", version: "1" }, { capabilities: { sampling: {}, elicitation: { form: {} } } });
-  await Promise.all([server.connect(b), sdk.connect(a)]);
-  closers.push(() => sdk.close());
+let era: Era = "legacy";
+async function connect(options?: ServerOptions, factory: Factory = createServerFactory(handlers, options), setup?: (client: Client) => void) {
+  const { sdk, close } = await connectInMemory(factory, { era, capabilities: { sampling: {}, elicitation: { form: {} } }, ...(setup ? { setup } : {}) });
+  closers.push(close);
   return sdk;
 }
+/** A result without what 2026-07-28 adds to every result (the server's identity in _meta). */
+const plain = <T extends Record<string, unknown>>(result: T) => {
+  const { _meta, ...rest } = result as T & { _meta?: Record<string, unknown> };
+  const { "io.modelcontextprotocol/serverInfo": _, ...meta } = _meta ?? {};
+  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+};
 
-describe("capabilities", () => {
+describe.each(ERAS)("capabilities (%s era)", (current: Era) => {
+  beforeEach(() => {
+    era = current;
+  });
+
   it("declares exactly what the manifest serves and opts into", async () => {
     const sdk = await connect();
     expect(sdk.getServerCapabilities()).toEqual({ tools: {}, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} });
@@ -43,7 +47,7 @@ describe("capabilities", () => {
   it("sends progress notifications in order, only for a request with a progressToken", async () => {
     const sdk = await connect();
     const seen: unknown[] = [];
-    const result = await sdk.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, { onprogress: (p) => void seen.push(p) });
+    const result = await sdk.callTool({ name: "test_tool_with_progress", arguments: {} }, { onprogress: (p) => void seen.push(p) });
     expect(seen).toEqual([
       { progress: 0, total: 100, message: "Completed step 0 of 100" },
       { progress: 50, total: 100, message: "Completed step 50 of 100" },
@@ -52,15 +56,26 @@ describe("capabilities", () => {
     expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(/^\d+$/) }]);
   });
 
-  it("logs through notifications/message, honouring logging/setLevel", async () => {
-    const sdk = await connect();
+  it("logs through notifications/message: logging/setLevel in the 2025 era, the request's logLevel in 2026-07-28", async () => {
     const logs: unknown[] = [];
-    sdk.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params));
-    await sdk.setLoggingLevel("warning");
-    await sdk.callTool({ name: "test_tool_with_logging", arguments: {} });
-    expect(logs).toEqual([]);
-    await sdk.setLoggingLevel("debug");
-    await sdk.callTool({ name: "test_tool_with_logging", arguments: {} });
+    if (era === "legacy") {
+      const sdk = await connect();
+      sdk.setNotificationHandler("notifications/message", (n) => void logs.push(n.params));
+      await sdk.setLoggingLevel("warning");
+      await sdk.callTool({ name: "test_tool_with_logging", arguments: {} });
+      expect(logs).toEqual([]);
+      await sdk.setLoggingLevel("debug");
+      await sdk.callTool({ name: "test_tool_with_logging", arguments: {} });
+    } else {
+      const s = await rawSession(createServerFactory(handlers), { era });
+      closers.push(s.close);
+      // Without a logLevel in the request, 2026-07-28 servers send no log at all.
+      await s.request("tools/call", { name: "test_tool_with_logging", arguments: {} });
+      await s.request("tools/call", { name: "test_tool_with_logging", arguments: {}, _meta: { "io.modelcontextprotocol/logLevel": "warning" } });
+      expect(s.notifications).toEqual([]);
+      await s.request("tools/call", { name: "test_tool_with_logging", arguments: {}, _meta: { "io.modelcontextprotocol/logLevel": "debug" } });
+      logs.push(...s.notifications.filter((n) => n.method === "notifications/message").map((n) => n.params));
+    }
     expect(logs).toEqual([
       { level: "info", data: "Tool execution started" },
       { level: "info", data: "Tool processing data" },
@@ -78,14 +93,15 @@ describe("capabilities", () => {
     await expect(sdk.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({ code: -32602 });
   });
 
-  it("asks the client for sampling and elicitation from inside a tool", async () => {
-    const sdk = await connect();
-    sdk.setRequestHandler(CreateMessageRequestSchema, async (request) => ({
-      role: "assistant",
-      content: { type: "text", text: `echo: ${(request.params.messages[0]!.content as { text: string }).text}` },
-      model: "test",
-    }));
-    sdk.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { response: "yes" } }));
+  it("asks the client for sampling and elicitation from inside a tool (2026-07-28: input_required, fulfilled by the client)", async () => {
+    const sdk = await connect(undefined, undefined, (client) => {
+      client.setRequestHandler("sampling/createMessage", async (request) => ({
+        role: "assistant",
+        content: { type: "text", text: `echo: ${(request.params.messages[0]!.content as { text: string }).text}` },
+        model: "test",
+      }));
+      client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { response: "yes" } }));
+    });
     expect((await sdk.callTool({ name: "test_sampling", arguments: { prompt: "hi" } })).content).toEqual([{ type: "text", text: "LLM response: echo: hi" }]);
     expect((await sdk.callTool({ name: "test_elicitation", arguments: { message: "ok?" } })).content).toEqual([
       { type: "text", text: 'User response: action=accept, content={"response":"yes"}' },
@@ -107,15 +123,17 @@ describe("capabilities", () => {
       } while (cursor !== undefined);
       return { [key]: items, pages };
     };
-    const tools = await walk("tools", (cursor) => sdk.listTools(cursor ? { cursor } : {}));
+    // One page per request (the SDK's listTools() would walk them all itself).
+    const page = (method: "tools/list" | "resources/list" | "prompts/list") => (cursor?: string) => sdk.request({ method, params: cursor ? { cursor } : {} }) as Promise<never>;
+    const tools = await walk("tools", page("tools/list"));
     expect(tools.pages).toBe(5);
     expect({ tools: tools.tools }).toEqual(fixture("tools-list.json"));
-    const resources = await walk("resources", (cursor) => sdk.listResources(cursor ? { cursor } : {}));
+    const resources = await walk("resources", page("resources/list"));
     expect({ resources: resources.resources }).toEqual(fixture("resources-list.json"));
-    const prompts = await walk("prompts", (cursor) => sdk.listPrompts(cursor ? { cursor } : {}));
+    const prompts = await walk("prompts", page("prompts/list"));
     expect({ prompts: prompts.prompts }).toEqual(fixture("prompts-list.json"));
-    await expect(sdk.listTools({ cursor: "garbage" })).rejects.toMatchObject({ code: -32602 });
-    await expect(sdk.listPrompts({ cursor: "tools.3" })).rejects.toMatchObject({ code: -32602 });
+    await expect(page("tools/list")("garbage")).rejects.toMatchObject({ code: -32602 });
+    await expect(page("prompts/list")("tools.3")).rejects.toMatchObject({ code: -32602 });
   });
 
   it("fills placeholders in embedded resource URIs and serves image messages", async () => {
@@ -127,7 +145,10 @@ describe("capabilities", () => {
   });
 });
 
-describe("tool results", () => {
+describe.each(ERAS)("tool results (%s era)", (current: Era) => {
+  beforeEach(() => {
+    era = current;
+  });
   it("carries annotations on blocks and _meta on the result through to the client", async () => {
     const definition: ServerDefinition = {
       serverInfo: { name: "blocks", version: "1" },
@@ -145,8 +166,8 @@ describe("tool results", () => {
       ],
       _meta: { "example/trace": "abc" },
     };
-    const sdk = await connect(undefined, createManifestServer(definition, { tools: { rich: () => result } }));
-    expect(await sdk.callTool({ name: "rich", arguments: {} })).toEqual(result);
+    const sdk = await connect(undefined, createManifestServerFactory(definition, { tools: { rich: () => result } }));
+    expect(plain(await sdk.callTool({ name: "rich", arguments: {} }))).toEqual(result);
   });
 });
 
@@ -160,8 +181,8 @@ describe("subscriptions", () => {
     prompts: [],
   };
 
-  it("sends notifications/resources/updated only for subscribed URIs, until unsubscribed", async () => {
-    const server = createManifestServer(definition, {
+  const touch = () =>
+    createManifestServerFactory(definition, {
       tools: {
         touch: async (args: { uri: string }, ctx: { notifyResourceUpdated(uri: string): Promise<void> }) => {
           await ctx.notifyResourceUpdated(args.uri);
@@ -169,9 +190,12 @@ describe("subscriptions", () => {
         },
       },
     });
-    const sdk = await connect(undefined, server);
+
+  it("2025 era: sends notifications/resources/updated only for subscribed URIs, until unsubscribed", async () => {
+    era = "legacy";
+    const sdk = await connect(undefined, touch());
     const updates: string[] = [];
-    sdk.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updates.push(n.params.uri));
+    sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
     await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
     await sdk.subscribeResource({ uri: "x://a" });
     await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
@@ -179,5 +203,25 @@ describe("subscriptions", () => {
     await sdk.unsubscribeResource({ uri: "x://a" });
     await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
     expect(updates).toEqual(["x://a"]);
+  });
+
+  it("2026-07-28: delivers them on the subscriptions/listen streams that name the URI, until closed", async () => {
+    era = "modern";
+    const sdk = await connect(undefined, touch());
+    const updates: string[] = [];
+    sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+    await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
+    const subscription = await sdk.listen({ resourceSubscriptions: ["x://a"] });
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["x://a"] });
+    await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
+    await sdk.callTool({ name: "touch", arguments: { uri: "x://other" } });
+    await new Promise((r) => setTimeout(r, 20));
+    await subscription.close();
+    await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
+    expect(updates).toEqual(["x://a"]);
+    // resources/subscribe is gone from 2026-07-28.
+    const raw = await rawSession(touch(), { era });
+    closers.push(raw.close);
+    expect((await raw.request("resources/subscribe", { uri: "x://a" })).error).toEqual({ code: -32601, message: "Method not found" });
   });
 });

@@ -1,14 +1,17 @@
 /**
  * The generated gift-server on the wire: every behaviour of the issue, as raw JSON-RPC, with exact
- * codes and messages, over InMemoryTransport.
+ * codes and messages, over InMemoryTransport, in both protocol eras: a 2025-era client (initialize
+ * handshake) and 2026-07-28 requests (the `_meta` envelope on each), served by the same factory.
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createServer } from "../../generated/gift-server/index.js";
+import { createServerFactory } from "../../generated/gift-server/index.js";
 import { giftHandlers } from "../servers/gift.js";
+import { ERAS, type Era } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/gift-server/fixtures/${name}`, import.meta.url), "utf8"));
+const read = (path: string) => JSON.parse(readFileSync(new URL(`../../generated/gift-server/fixtures/${path}`, import.meta.url), "utf8"));
+const SERVER_INFO = { name: "gift-server", version: "1.0.0", title: "Gift ideas" };
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -16,22 +19,32 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function session(options?: Parameters<typeof createServer>[1]) {
-  const s = await rawSession(createServer(giftHandlers, options));
-  close = s.close;
-  return s;
-}
+describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
+  const modern = era === "modern";
+  /** The fixture of the era: fixtures/ for 2025-era clients, fixtures/2026-07-28/ for 2026-07-28. */
+  const fixture = (name: string) => read(modern ? `2026-07-28/${name}` : name);
+  /** A result as it reaches a client of this era (2026-07-28 adds resultType and the server's identity). */
+  const wire = (result: Record<string, unknown>, cache: Record<string, unknown> = {}) =>
+    modern ? { ...result, ...cache, resultType: "complete", _meta: { ...(result._meta as object | undefined), "io.modelcontextprotocol/serverInfo": SERVER_INFO } } : result;
+  const STATIC = { ttlMs: 300000, cacheScope: "public" };
 
-describe("gift-server on the wire", () => {
+  async function session(options?: Parameters<typeof createServerFactory>[1], handlers = giftHandlers) {
+    const s = await rawSession(createServerFactory(handlers, options), { era });
+    close = s.close;
+    return s;
+  }
+
   it("declares the capabilities the manifest needs, and its serverInfo and instructions", async () => {
-    const { init } = await session();
-    expect(init.result).toEqual({
-      protocolVersion: "2025-11-25",
-      capabilities: { tools: {}, resources: {}, prompts: {} },
-      serverInfo: { name: "gift-server", version: "1.0.0", title: "Gift ideas" },
-      instructions:
-        "Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.",
-    });
+    const s = await session();
+    const instructions =
+      "Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.";
+    if (!modern) {
+      expect(s.init!.result).toEqual({ protocolVersion: "2025-11-25", capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: SERVER_INFO, instructions });
+    } else {
+      const discover = await s.request("server/discover");
+      expect(discover.result).toEqual(fixture("server-discover.json"));
+      expect(discover.result).toEqual(wire({ supportedVersions: ["2026-07-28"], capabilities: { tools: {}, resources: {}, prompts: {} }, instructions }, STATIC));
+    }
   });
 
   it("answers each list method with its fixture, byte for byte", async () => {
@@ -59,7 +72,7 @@ describe("gift-server on the wire", () => {
       { name: "Dice set", price: 20 },
       { name: "Book: The Hobbit", price: 15 },
     ];
-    expect(response.result).toEqual({ content: [{ type: "text", text: JSON.stringify({ gifts }) }], structuredContent: { gifts } });
+    expect(response.result).toEqual(wire({ content: [{ type: "text", text: JSON.stringify({ gifts }) }], structuredContent: { gifts } }));
   });
 
   it("answers an unknown tool with JSON-RPC -32602 'Unknown tool: <name>'", async () => {
@@ -71,15 +84,19 @@ describe("gift-server on the wire", () => {
   it("answers invalid arguments with an isError result naming the property and the rule", async () => {
     const { request } = await session();
     const missing = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "anniversary" } });
-    expect(missing.result).toEqual({
-      content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Missing required property 'budget'" }],
-      isError: true,
-    });
+    expect(missing.result).toEqual(
+      wire({
+        content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Missing required property 'budget'" }],
+        isError: true,
+      }),
+    );
     const wrongType = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: "cent dollars" } });
-    expect(wrongType.result).toEqual({
-      content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Property 'budget' must be number" }],
-      isError: true,
-    });
+    expect(wrongType.result).toEqual(
+      wire({
+        content: [{ type: "text", text: "Invalid arguments for tool suggest_gifts: Property 'budget' must be number" }],
+        isError: true,
+      }),
+    );
     const negative = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: -1 } });
     expect((negative.result!.content as { text: string }[])[0]!.text).toBe("Invalid arguments for tool suggest_gifts: Property 'budget' must be >= 0");
   });
@@ -104,19 +121,16 @@ describe("gift-server on the wire", () => {
   it("turns a thrown ToolError into isError with its message", async () => {
     const { request } = await session();
     const response = await request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 1 } });
-    expect(response.result).toEqual({ content: [{ type: "text", text: "No gift ideas under $1 for a birthday" }], isError: true });
+    expect(response.result).toEqual(wire({ content: [{ type: "text", text: "No gift ideas under $1 for a birthday" }], isError: true }));
   });
 
   it("turns any other exception into isError, logs it to stderr, and keeps serving", async () => {
     const errors: unknown[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
     try {
-      const s = await rawSession(
-        createServer({ tools: { suggest_gifts: () => { throw new TypeError("catalog offline"); } } }),
-      );
-      close = s.close;
+      const s = await session(undefined, { tools: { suggest_gifts: () => { throw new TypeError("catalog offline"); } } });
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
-      expect(response.result).toEqual({ content: [{ type: "text", text: "Tool suggest_gifts failed: catalog offline" }], isError: true });
+      expect(response.result).toEqual(wire({ content: [{ type: "text", text: "Tool suggest_gifts failed: catalog offline" }], isError: true }));
       expect(errors).toHaveLength(1);
       expect(String((errors[0] as unknown[])[0])).toContain("tools/call suggest_gifts failed");
       expect((await s.request("tools/list")).result).toEqual(fixture("tools-list.json"));
@@ -128,27 +142,28 @@ describe("gift-server on the wire", () => {
   it("never sends output that breaks the outputSchema as success", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const bad = createServer({ tools: { suggest_gifts: () => ({ gifts: [{ name: "Kite", price: "cheap" }] }) as never } });
-      const s = await rawSession(bad);
-      close = s.close;
+      const s = await session(undefined, { tools: { suggest_gifts: () => ({ gifts: [{ name: "Kite", price: "cheap" }] }) as never } });
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
-      expect(response.result).toEqual({
-        content: [{ type: "text", text: "Tool suggest_gifts returned output that does not match its outputSchema: Property 'gifts[0].price' must be number" }],
-        isError: true,
-      });
+      expect(response.result).toEqual(
+        wire({
+          content: [{ type: "text", text: "Tool suggest_gifts returned output that does not match its outputSchema: Property 'gifts[0].price' must be number" }],
+          isError: true,
+        }),
+      );
       expect(spy).toHaveBeenCalledTimes(1);
     } finally {
       spy.mockRestore();
     }
   });
 
-  it("reads the static resource, and answers an unknown URI with -32002 and data.uri", async () => {
+  it("reads the static resource, and answers an unknown URI with -32602 and data.uri", async () => {
     const { request } = await session();
-    expect((await request("resources/read", { uri: "mcp://gift-server/resources/gift_catalog" })).result).toEqual({
-      contents: [{ uri: "mcp://gift-server/resources/gift_catalog", mimeType: "application/json", text: '{"categories":["boardgames","books"]}' }],
-    });
+    expect((await request("resources/read", { uri: "mcp://gift-server/resources/gift_catalog" })).result).toEqual(
+      wire({ contents: [{ uri: "mcp://gift-server/resources/gift_catalog", mimeType: "application/json", text: '{"categories":["boardgames","books"]}' }] }, STATIC),
+    );
+    // 2026-07-28 requires -32602; the SDK sends it in both eras (2025-11-25 said -32002, which clients still accept).
     expect((await request("resources/read", { uri: "mcp://gift-server/resources/nope" })).error).toEqual({
-      code: -32002,
+      code: -32602,
       message: "Resource not found",
       data: { uri: "mcp://gift-server/resources/nope" },
     });
@@ -160,10 +175,12 @@ describe("gift-server on the wire", () => {
 
   it("fills prompt placeholders, and rejects unknown prompts with -32602", async () => {
     const { request } = await session();
-    expect((await request("prompts/get", { name: "gift_congrats_style", arguments: { tone: "warm" } })).result).toEqual({
-      description: "Style guide for birthday congratulations in a friendly tone",
-      messages: [{ role: "user", content: { type: "text", text: "Write a short, warm birthday note to go with the gift." } }],
-    });
+    expect((await request("prompts/get", { name: "gift_congrats_style", arguments: { tone: "warm" } })).result).toEqual(
+      wire({
+        description: "Style guide for birthday congratulations in a friendly tone",
+        messages: [{ role: "user", content: { type: "text", text: "Write a short, warm birthday note to go with the gift." } }],
+      }),
+    );
     expect((await request("prompts/get", { name: "gift_congrats_style" })).result!.messages).toEqual([
       { role: "user", content: { type: "text", text: "Write a short,  birthday note to go with the gift." } },
     ]);

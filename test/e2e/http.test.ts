@@ -1,10 +1,20 @@
-/** serveHttp: sessions, stateless mode, DNS-rebinding protection, and bad requests answered in JSON-RPC. */
+/**
+ * serveHttp: both protocol eras on one endpoint (2025-era sessions or stateless serving, 2026-07-28
+ * requests), DNS-rebinding protection, the 2026-07-28 header rules (Mcp-Method, Mcp-Name,
+ * Mcp-Param-*), cancellation by closing the stream, and bad requests answered in JSON-RPC.
+ */
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createClient } from "../../generated/gift-server/index.js";
 import { serveHttp } from "../../generated/gift-server/serve.js";
+import type { ServerDefinition } from "../../src/runtime/definition.js";
+import { serveHttpWith } from "../../src/runtime/http.js";
+import { createManifestServerFactory } from "../../src/runtime/server.js";
 import { giftHandlers } from "../servers/gift.js";
+import { envelope } from "../helpers/wire.js";
 
 let stop: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -12,12 +22,12 @@ afterEach(async () => {
   stop = undefined;
 });
 
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
       let text = "";
       res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
     });
     req.on("error", reject);
     req.end(body);
@@ -36,18 +46,28 @@ describe("serveHttp", () => {
     expect((await post(handle.url, INIT)).status).toBe(200);
   });
 
+  const GIFTS = { gifts: [{ name: "Dice set", price: 20 }, { name: "Book: The Hobbit", price: 15 }] };
   for (const stateless of [false, true]) {
-    it(`serves the SDK Client over Streamable HTTP (${stateless ? "stateless" : "sessions"})`, async () => {
+    it(`serves a 2025-era client, a 2026-07-28 client and an SDK 1.x client on one endpoint (${stateless ? "stateless" : "sessions"})`, async () => {
       const handle = await serveHttp(giftHandlers, { port: 0, stateless });
       stop = handle.close;
       expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const sdk = new Client({ name: "http", version: "1" });
-      const transport = new StreamableHTTPClientTransport(new URL(handle.url));
-      await sdk.connect(transport);
-      expect(transport.sessionId === undefined).toBe(stateless);
-      const result = await sdk.callTool({ name: "suggest_gifts", arguments: { occasion: "x", budget: 20 } });
-      expect(result.structuredContent).toEqual({ gifts: [{ name: "Dice set", price: 20 }, { name: "Book: The Hobbit", price: 15 }] });
-      await sdk.close();
+      for (const mode of ["legacy", "auto"] as const) {
+        const sdk = new Client({ name: "http", version: "1" }, { versionNegotiation: { mode } });
+        const transport = new StreamableHTTPClientTransport(new URL(handle.url));
+        await sdk.connect(transport);
+        expect(sdk.getProtocolEra()).toBe(mode === "auto" ? "modern" : "legacy");
+        // Sessions exist for 2025-era clients only (and not in stateless mode).
+        expect(transport.sessionId !== undefined).toBe(mode === "legacy" && !stateless);
+        const result = await sdk.callTool({ name: "suggest_gifts", arguments: { occasion: "x", budget: 20 } });
+        expect(result.structuredContent).toEqual(GIFTS);
+        expect(await createClient(sdk).suggestGifts({ occasion: "x", budget: 20 })).toEqual(GIFTS);
+        await sdk.close();
+      }
+      const v1 = new V1Client({ name: "http-v1", version: "1" });
+      await v1.connect(new V1HttpTransport(new URL(handle.url)));
+      expect(await createClient(v1).suggestGifts({ occasion: "x", budget: 20 })).toEqual(GIFTS);
+      await v1.close();
     });
   }
 
@@ -74,5 +94,79 @@ describe("serveHttp", () => {
     const wrongPath = await post(handle.url.replace("/mcp", "/other"), INIT);
     expect(wrongPath.status).toBe(404);
     expect((await post(handle.url, INIT)).status).toBe(200);
+  });
+
+  describe("2026-07-28 requests, as raw HTTP", () => {
+    const modern = (method: string, params: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: envelope() }, ...extra });
+    const headers = (method: string, name?: string) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
+
+    it("answers server/discover, an unsupported version -32022, a missing envelope -32602, an unknown method 404", async () => {
+      const handle = await serveHttp(giftHandlers, { port: 0 });
+      stop = handle.close;
+      const discover = await post(handle.url, modern("server/discover"), headers("server/discover"));
+      expect(discover.status).toBe(200);
+      expect(JSON.parse(discover.body).result).toMatchObject({ supportedVersions: ["2026-07-28"], resultType: "complete", ttlMs: 300000, cacheScope: "public" });
+      const future = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+      const unsupported = await post(handle.url, future, { ...headers("tools/list"), "mcp-protocol-version": "2099-01-01" });
+      expect(unsupported.status).toBe(400);
+      expect(JSON.parse(unsupported.body).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2099-01-01" } });
+      const bare = await post(handle.url, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} }), headers("tools/list"));
+      expect(bare.status).toBe(400);
+      expect(JSON.parse(bare.body).error.code).toBe(-32602);
+      const removed = await post(handle.url, modern("logging/setLevel", { level: "info" }), headers("logging/setLevel"));
+      expect(removed.status).toBe(404);
+      expect(JSON.parse(removed.body)).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32601, message: "Method not found" } });
+      const mismatch = await post(handle.url, modern("tools/list"), headers("prompts/list"));
+      expect(mismatch.status).toBe(400);
+      expect(JSON.parse(mismatch.body).error.code).toBe(-32020);
+    });
+
+    it("checks Mcp-Param-* headers against x-mcp-header arguments: 400 with -32020 on a mismatch or a missing header", async () => {
+      const definition: ServerDefinition = {
+        serverInfo: { name: "regions", version: "1" },
+        capabilities: { tools: {} },
+        tools: [{ name: "deploy", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, count: { type: "integer", "x-mcp-header": "Count" } } } }],
+        resources: [],
+        resourceTemplates: [],
+        prompts: [],
+      };
+      const handle = await serveHttpWith(createManifestServerFactory(definition, { tools: { deploy: (args: { region?: string }) => `to ${args.region}` } }), definition, { port: 0 });
+      stop = handle.close;
+      const call = (args: Record<string, unknown>, more: Record<string, string>) => post(handle.url, modern("tools/call", { name: "deploy", arguments: args }), { ...headers("tools/call", "deploy"), ...more });
+      const ok = await call({ region: "eu-west", count: 3 }, { "mcp-param-region": "eu-west", "mcp-param-count": "3" });
+      expect(ok.status).toBe(200);
+      expect(JSON.parse(ok.body).result.content).toEqual([{ type: "text", text: "to eu-west" }]);
+      // Base64 for values a header cannot carry as they are.
+      expect((await call({ region: "Zürich" }, { "mcp-param-region": `=?base64?${Buffer.from("Zürich").toString("base64")}?=` })).status).toBe(200);
+      for (const [args, more, why] of [
+        [{ region: "eu-west" }, {}, "is missing"],
+        [{ region: "eu-west" }, { "mcp-param-region": "us-east" }, "does not match"],
+        [{ region: "eu-west", count: 3 }, { "mcp-param-region": "eu-west", "mcp-param-count": "4" }, "does not match"],
+        [{ region: "Hello" }, { "mcp-param-region": "=?base64?SGVsbG8?=" }, "not valid =?base64?...?= encoding"],
+      ] as const) {
+        const refused = await call(args, more);
+        expect(refused.status).toBe(400);
+        expect(JSON.parse(refused.body)).toMatchObject({ id: 7, error: { code: -32020, message: expect.stringContaining(why) } });
+      }
+      // Absent arguments need no header.
+      expect((await call({}, {})).status).toBe(200);
+    });
+
+    it("cancels a call when the client closes its stream: the handler's signal aborts", async () => {
+      let aborted: (() => void) | undefined;
+      const gotAbort = new Promise<void>((resolve) => (aborted = resolve));
+      const handle = await serveHttp({ tools: { suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))) } }, { port: 0 });
+      stop = handle.close;
+      const sdk = new Client({ name: "http", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+      const controller = new AbortController();
+      const call = sdk.callTool({ name: "suggest_gifts", arguments: { occasion: "x", budget: 9 } }, { signal: controller.signal });
+      await new Promise((r) => setTimeout(r, 100));
+      controller.abort();
+      await expect(call).rejects.toThrow();
+      await gotAbort;
+      await sdk.close();
+    });
   });
 });

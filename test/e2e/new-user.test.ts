@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const work = mkdtempSync(path.join(tmpdir(), "mcpgen-new-user-"));
@@ -42,23 +41,27 @@ describe("a new user", () => {
     run(NPM, ["install", "--no-audit", "--no-fund"], app);
     run(NPM, ["run", "build"], app);
     const test = run(NPM, ["test"], app);
-    expect(test).toMatch(/# pass 2\n# fail 0/);
+    expect(test).toMatch(/# pass 3\n# fail 0/);
   }, 300_000);
 
-  it("serves over stdio to the official SDK Client", async () => {
-    const sdk = new Client({ name: "new-user", version: "1.0.0" });
-    await sdk.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/main.js"], cwd: app, env }));
-    try {
-      const fixture = JSON.parse(readFileSync(path.join(app, "generated/app/fixtures/tools-list.json"), "utf8"));
-      expect(await sdk.listTools()).toEqual(fixture);
-      expect(await sdk.callTool({ name: "greet", arguments: { name: "Ada", language: "fr" } })).toEqual({
-        content: [{ type: "text", text: '{"greeting":"Bonjour, Ada!"}' }],
-        structuredContent: { greeting: "Bonjour, Ada!" },
-      });
-    } finally {
-      await sdk.close();
-    }
-  }, 60_000);
+  for (const mode of ["legacy", "auto"] as const) {
+    it(`serves over stdio to the official SDK Client (${mode === "auto" ? "2026-07-28" : "2025 era"})`, async () => {
+      const sdk = new Client({ name: "new-user", version: "1.0.0" }, { versionNegotiation: { mode } });
+      await sdk.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/main.js"], cwd: app, env }));
+      try {
+        expect(sdk.getProtocolEra()).toBe(mode === "auto" ? "modern" : "legacy");
+        const fixture = JSON.parse(readFileSync(path.join(app, `generated/app/fixtures/${mode === "auto" ? "2026-07-28/" : ""}tools-list.json`), "utf8"));
+        delete fixture.resultType;
+        expect(await sdk.listTools()).toEqual(fixture);
+        expect(await sdk.callTool({ name: "greet", arguments: { name: "Ada", language: "fr" } })).toMatchObject({
+          content: [{ type: "text", text: '{"greeting":"Bonjour, Ada!"}' }],
+          structuredContent: { greeting: "Bonjour, Ada!" },
+        });
+      } finally {
+        await sdk.close();
+      }
+    }, 60_000);
+  }
 
   it("serves over Streamable HTTP on loopback, refusing a foreign Host", async () => {
     const child = spawn(process.execPath, ["dist/src/main.js", "--http", "0"], { cwd: app, env });
@@ -73,10 +76,12 @@ describe("a new user", () => {
         child.on("exit", () => reject(new Error(`server exited: ${err}`)));
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      const sdk = new Client({ name: "new-user", version: "1.0.0" });
-      await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
-      expect((await sdk.callTool({ name: "greet", arguments: { name: "Bob" } })).structuredContent).toEqual({ greeting: "Hello, Bob!" });
-      await sdk.close();
+      for (const mode of ["legacy", "auto"] as const) {
+        const sdk = new Client({ name: "new-user", version: "1.0.0" }, { versionNegotiation: { mode } });
+        await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
+        expect((await sdk.callTool({ name: "greet", arguments: { name: "Bob" } })).structuredContent).toEqual({ greeting: "Hello, Bob!" });
+        await sdk.close();
+      }
       // fetch cannot set Host (a forbidden header), node:http can: a DNS-rebinding page would.
       const status = await new Promise<number | undefined>((resolve, reject) => {
         const req = request(url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" } }, (res) => {

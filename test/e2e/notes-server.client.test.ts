@@ -5,12 +5,25 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { createClient, createServer, OutputValidationError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
+import type { Client } from "@modelcontextprotocol/client";
+import { createClient, createServerFactory, OutputValidationError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
 import { notesHandlers } from "../servers/notes.js";
-import { connectInMemory } from "../helpers/connect.js";
+import { connectInMemory, type Era } from "../helpers/connect.js";
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/notes-server/fixtures/${name}`, import.meta.url), "utf8"));
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/notes-server/fixtures/${name}`, import.meta.url), "utf8"));
+/** A result without what the 2026-07-28 era adds to it (resultType, cache hint, the server's identity). */
+const plain = (result: Record<string, unknown>) => {
+  const { _meta, resultType: _r, ttlMs: _t, cacheScope: _c, ...rest } = result as Record<string, unknown> & { _meta?: Record<string, unknown> };
+  const { "io.modelcontextprotocol/serverInfo": _s, ...meta } = _meta ?? {};
+  return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+};
+
+/** The SDK line of the Client and the protocol era each run uses. */
+const RUNS: [string, "v2" | "v1", Era][] = [
+  ["SDK v2 Client, 2025 era", "v2", "legacy"],
+  ["SDK v2 Client, 2026-07-28", "v2", "modern"],
+  ["SDK 1.x Client", "v1", "legacy"],
+];
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -18,19 +31,25 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function connect(handlers: Handlers = notesHandlers(), options?: Parameters<typeof createClient>[1]) {
-  const c = await connectInMemory(createServer(handlers));
-  close = c.close;
-  return { sdk: c.sdk, client: createClient(c.sdk, options) };
-}
+describe.each(RUNS)("notes-server through the SDK Client and the generated client (%s)", (_name, line, era) => {
+  async function connect(handlers: Handlers = notesHandlers(), options?: Parameters<typeof createClient>[1]) {
+    const c = await connectInMemory(createServerFactory(handlers), { era, line });
+    close = c.close;
+    return { sdk: c.sdk, client: createClient(c.sdk, options) };
+  }
+  const fixture = (name: string) => read(era === "modern" ? `2026-07-28/${name}` : name);
 
-describe("notes-server through the SDK Client and the generated client", () => {
   it("lists exactly the fixtures through the SDK Client", async () => {
     const { sdk } = await connect();
-    expect(await sdk.listTools()).toEqual(fixture("tools-list.json"));
-    expect(await sdk.listResources()).toEqual(fixture("resources-list.json"));
-    expect(await sdk.listResourceTemplates()).toEqual(fixture("resource-templates-list.json"));
-    expect(await sdk.listPrompts()).toEqual(fixture("prompts-list.json"));
+    // The SDK v2 Client consumes resultType and hands back the rest of what the server sent.
+    const listed = (name: string) => {
+      const { resultType: _, ...rest } = fixture(name);
+      return rest;
+    };
+    expect(await sdk.listTools()).toEqual(listed("tools-list.json"));
+    expect(await sdk.listResources()).toEqual(listed("resources-list.json"));
+    expect(await sdk.listResourceTemplates()).toEqual(listed("resource-templates-list.json"));
+    expect(await sdk.listPrompts()).toEqual(listed("prompts-list.json"));
   });
 
   it("resolves a typed tool method to its structured output", async () => {
@@ -45,20 +64,20 @@ describe("notes-server through the SDK Client and the generated client", () => {
 
   it("resolves tools without outputSchema to the CallToolResult, and rejects isError with ToolError", async () => {
     const { client } = await connect();
-    expect(await client.deleteNote({ id: "n1" })).toEqual({ content: [{ type: "text", text: "Deleted n1" }] });
+    expect(plain(await client.deleteNote({ id: "n1" }))).toEqual({ content: [{ type: "text", text: "Deleted n1" }] });
     const error = await client.deleteNote({ id: "n1" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).message).toBe("No note n1");
-    expect((error as ToolError).result).toEqual({ content: [{ type: "text", text: "No note n1" }], isError: true });
+    expect(plain((error as ToolError).result!)).toEqual({ content: [{ type: "text", text: "No note n1" }], isError: true });
     const exported = await client.exportNotes({ format: "json" });
     expect(exported.content[0]).toMatchObject({ type: "resource", resource: { uri: "notes://export.json", mimeType: "application/json" } });
   });
 
   it("callTool returns the raw result, isError included", async () => {
     const { client } = await connect();
-    expect(await client.callTool("delete-note", { id: "zzz" })).toEqual({ content: [{ type: "text", text: "No note zzz" }], isError: true });
+    expect(plain(await client.callTool("delete-note", { id: "zzz" }))).toEqual({ content: [{ type: "text", text: "No note zzz" }], isError: true });
     const invalid = await client.callTool("create_note", { title: "", body: "x" });
-    expect(invalid).toEqual({
+    expect(plain(invalid)).toEqual({
       content: [{ type: "text", text: "Invalid arguments for tool create_note: Property 'title' must NOT have fewer than 1 characters" }],
       isError: true,
     });
@@ -83,6 +102,7 @@ describe("notes-server through the SDK Client and the generated client", () => {
   it("reads static, file-backed, handler and template resources", async () => {
     const { client } = await connect();
     const readme = await client.readReadme();
+    if (era === "modern") expect(readme).toMatchObject({ ttlMs: 300000, cacheScope: "public" });
     expect(readme.contents).toEqual([
       { uri: "notes://readme", mimeType: "text/markdown", text: readFileSync(new URL("../../manifests/notes-readme.md", import.meta.url), "utf8") },
     ]);
@@ -91,22 +111,23 @@ describe("notes-server through the SDK Client and the generated client", () => {
       { uri: "notes://notes/n1", mimeType: "application/json", text: JSON.stringify({ id: "n1", title: "Groceries", body: "milk, eggs", tags: ["home"] }) },
     ]);
     const missing = await client.readNote({ id: "a/b" }).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: -32002, data: { uri: "notes://notes/a%2Fb" } });
+    expect(missing).toMatchObject({ code: -32602, data: { uri: "notes://notes/a%2Fb" } });
   });
 
   it("gets prompts: messages with placeholders filled, or from a handler; required arguments enforced", async () => {
     const { client } = await connect();
-    expect(await client.getPrompt("daily_review", { day: "Monday" })).toEqual({
+    expect(plain(await client.getPrompt("daily_review", { day: "Monday" }))).toEqual({
       messages: [
         { role: "user", content: { type: "text", text: "Review my notes for Monday. My mood: ." } },
         { role: "assistant", content: { type: "text", text: "Here is what stands out for Monday." } },
       ],
     });
-    expect(await client.getPrompt("summarize_note", { id: "n1", style: "bullets" })).toEqual({
+    expect(plain(await client.getPrompt("summarize_note", { id: "n1", style: "bullets" }))).toEqual({
       messages: [{ role: "user", content: { type: "text", text: "Summarize note n1 as bullets." } }],
     });
     const missing = await client.getPrompt("summarize_note", {} as never).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: -32602, message: "MCP error -32602: Missing required argument 'id' for prompt summarize_note" });
+    // SDK 1.x prefixes the server's message with "MCP error -32602: ".
+    expect(missing).toMatchObject({ code: -32602, message: expect.stringMatching(/^(MCP error -32602: )?Missing required argument 'id' for prompt summarize_note$/) });
   });
 
   it("passes the request's signal to the handler, aborted when the client cancels", async () => {
@@ -132,7 +153,7 @@ describe("notes-server through the SDK Client and the generated client", () => {
 function wrapCallTool(sdk: Client, edit: (result: Record<string, unknown>) => Record<string, unknown>): Client {
   return new Proxy(sdk, {
     get(target, key, receiver) {
-      if (key === "callTool") return async (...args: Parameters<Client["callTool"]>) => edit(await target.callTool(...args));
+      if (key === "callTool") return async (...args: unknown[]) => edit(await (target.callTool as (...a: unknown[]) => Promise<Record<string, unknown>>)(...args));
       return Reflect.get(target, key, receiver);
     },
   });

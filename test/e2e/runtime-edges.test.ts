@@ -4,8 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/definition.js";
-import { createManifestServer, type RuntimeHandlers } from "../../src/runtime/server.js";
+import { RpcError } from "../../src/runtime/errors.js";
+import { createManifestServerFactory, type RuntimeHandlers } from "../../src/runtime/server.js";
 import { SchemaValidators } from "../../src/runtime/validation.js";
+import { ERAS, type Era } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 
 const definition: ServerDefinition = {
@@ -33,15 +35,20 @@ afterEach(async () => {
   close = undefined;
 });
 
+let era: Era = "legacy";
 async function session(handlers: RuntimeHandlers) {
-  const s = await rawSession(createManifestServer(definition, handlers));
+  const s = await rawSession(createManifestServerFactory(definition, handlers), { era });
   close = s.close;
   return s.request;
 }
 
 const text = (r: { result?: Record<string, unknown> }) => (r.result!.content as { text: string }[])[0]!.text;
 
-describe("runtime edges", () => {
+describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
+  beforeEach(() => {
+    era = current;
+  });
+
   it("does not count inherited members as arguments (own properties only)", async () => {
     const request = await session({ tools: { structured: () => ({ n: 1 }), text: () => "ok" } });
     expect((await request("tools/call", { name: "structured", arguments: { n: 1 } })).result).toMatchObject({ structuredContent: { n: 1 } });
@@ -79,9 +86,17 @@ describe("runtime edges", () => {
   it("passes JSON-RPC error codes through, and turns other codes into -32603", async () => {
     const thrown = [Object.assign(new Error("Resource not found"), { code: -32002, data: { uri: "x://r" } }), Object.assign(new Error("nope"), { code: 404 })];
     const request = await session({ resources: { r: () => { throw thrown.shift(); } } });
-    expect((await request("resources/read", { uri: "x://r" })).error).toEqual({ code: -32002, message: "Resource not found", data: { uri: "x://r" } });
+    // The SDK sends -32002 as -32602 in both eras (what 2026-07-28 requires); the data goes with it.
+    expect((await request("resources/read", { uri: "x://r" })).error).toEqual({ code: -32602, message: "Resource not found", data: { uri: "x://r" } });
     expect((await request("resources/read", { uri: "x://r" })).error).toEqual({ code: -32603, message: "resources/read r failed: nope" });
     expect(errors).toHaveLength(1);
+  });
+
+  it("answers a tool's thrown RpcError as that JSON-RPC error, and other errors as isError", async () => {
+    const thrown: Error[] = [new RpcError(-32050, "Quota exceeded", { retryAfter: 3 }), new Error("boom")];
+    const request = await session({ tools: { text: () => { throw thrown.shift(); } } });
+    expect((await request("tools/call", { name: "text", arguments: { toString: 1 } })).error).toEqual({ code: -32050, message: "Quota exceeded", data: { retryAfter: 3 } });
+    expect(text(await request("tools/call", { name: "text", arguments: { toString: 1 } }))).toBe("Tool text failed: boom");
   });
 
   it("never takes an inherited function for a handler", async () => {

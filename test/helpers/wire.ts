@@ -1,10 +1,12 @@
 /**
- * A raw JSON-RPC peer over InMemoryTransport: sends exactly the messages a test writes and returns
- * exactly what the server answered, with no SDK client parsing in between.
+ * A raw JSON-RPC peer in memory: sends exactly the messages a test writes and returns exactly
+ * what the server answered, with no SDK client parsing in between. In the 2025 era it opens with
+ * initialize; in the 2026-07-28 era every request carries the `_meta` envelope (or what the test
+ * gives instead).
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { InMemoryTransport } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { Era, Factory } from "./connect.js";
 
 export interface RawResponse {
   jsonrpc: "2.0";
@@ -13,25 +15,62 @@ export interface RawResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
-export async function rawSession(server: Server) {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const pending = new Map<string | number, (message: RawResponse) => void>();
-  const notifications: JSONRPCMessage[] = [];
-  clientSide.onmessage = (message) => {
-    const m = message as unknown as RawResponse;
-    if (m.id !== undefined && ("result" in m || "error" in m)) pending.get(m.id)?.(m);
-    else notifications.push(message);
+export type RawMessage = { jsonrpc: "2.0"; id?: string | number | null; method?: string; params?: any; result?: any; error?: any };
+
+/** The 2026-07-28 request envelope, with these client capabilities. */
+export function envelope(capabilities: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw-test", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+    ...extra,
   };
-  await server.connect(serverSide);
+}
+
+export interface RawSessionOptions {
+  era?: Era;
+  capabilities?: Record<string, unknown>;
+}
+
+export async function rawSession(factory: Factory, options: RawSessionOptions = {}) {
+  const era = options.era ?? "legacy";
+  const capabilities = options.capabilities ?? {};
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(factory as never, { transport: serverSide, onerror: () => {} });
+  const pending = new Map<string | number, (message: RawResponse) => void>();
+  const received: RawMessage[] = [];
+  const notifications: RawMessage[] = [];
+  clientSide.onmessage = (message) => {
+    const m = message as unknown as RawMessage;
+    received.push(m);
+    if (m.id !== undefined && m.id !== null && ("result" in m || "error" in m)) pending.get(m.id)?.(m as RawResponse);
+    else notifications.push(m);
+  };
   await clientSide.start();
   let nextId = 1;
-  const request = (method: string, params?: unknown): Promise<RawResponse> =>
+  /** Sends a message as written (no envelope added). */
+  const send = (message: object) => clientSide.send(message as never);
+  const request = (method: string, params?: Record<string, unknown>, id: string | number = nextId++): Promise<RawResponse> =>
     new Promise((resolve) => {
-      const id = nextId++;
       pending.set(id, resolve);
-      void clientSide.send({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) } as JSONRPCMessage);
+      const withMeta = era === "modern" ? { ...params, _meta: { ...envelope(capabilities), ...(params?._meta as object | undefined) } } : params;
+      void send({ jsonrpc: "2.0", id, method, ...(withMeta === undefined ? {} : { params: withMeta }) });
     });
-  const init = await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw-test", version: "1.0.0" } });
-  await clientSide.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return { request, init, notifications, close: () => clientSide.close() };
+  let init: RawResponse | undefined;
+  if (era === "legacy") {
+    init = await request("initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw-test", version: "1.0.0" } }, "init");
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+  return {
+    era,
+    request,
+    send,
+    init,
+    received,
+    notifications,
+    close: async () => {
+      await clientSide.close();
+      await handle.close();
+    },
+  };
 }

@@ -38,13 +38,13 @@ describe("hostile strings", () => {
     expect(types).not.toMatch(/\*\/ globalThis/);
 
     const manifest = parse(readFileSync(MANIFEST, "utf8"));
-    const s = await rawSession(generated.createServer({ tools: { [manifest.tools[0].name]: () => "ok" } }));
+    const s = await rawSession(generated.createServerFactory({ tools: { [manifest.tools[0].name]: () => "ok" } }));
     const tools = (await s.request("tools/list")).result!.tools as Record<string, any>[];
     const { examples: _examples, ...wireTool } = manifest.tools[0];
     expect(tools).toEqual([wireTool]);
     expect(Object.hasOwn(tools[0]!._meta, "__proto__")).toBe(true);
-    expect(s.init.result!.instructions).toBe(manifest.server.instructions);
-    expect(s.init.result!.serverInfo).toEqual({ name: "payloads", version: "1", title: manifest.server.title });
+    expect(s.init!.result!.instructions).toBe(manifest.server.instructions);
+    expect(s.init!.result!.serverInfo).toEqual({ name: "payloads", version: "1", title: manifest.server.title });
     const read = await s.request("resources/read", { uri: "x://a?b=</script>" });
     expect(read.result).toEqual({ contents: [{ uri: "x://a?b=</script>", text: "</script><script>globalThis.__pwned = 7</script>" }] });
     const prompt = await s.request("prompts/get", { name: "p", arguments: { tone: "${globalThis.__pwned = 9}" } });

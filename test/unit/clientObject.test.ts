@@ -1,7 +1,6 @@
 /** The generated client's object, built by the runtime from a table of method names. */
 import { describe, expect, it } from "vitest";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { clientObject, ManifestClient } from "../../src/runtime/client.js";
+import { clientObject, ManifestClient, type SdkClientV1 } from "../../src/runtime/client.js";
 import type { ServerDefinition } from "../../src/runtime/definition.js";
 
 describe("clientObject", () => {
@@ -11,7 +10,7 @@ describe("clientObject", () => {
       callTool: async (params: unknown) => (calls.push(["callTool", params]), { content: [{ type: "text", text: "ok" }] }),
       readResource: async (params: unknown) => (calls.push(["readResource", params]), { contents: [] }),
       getPrompt: async (params: unknown) => (calls.push(["getPrompt", params]), { messages: [] }),
-    } as unknown as Client;
+    } as unknown as SdkClientV1;
     const definition: ServerDefinition = {
       serverInfo: { name: "s", version: "1" },
       capabilities: { tools: {} },
@@ -24,7 +23,7 @@ describe("clientObject", () => {
       tools: JSON.parse('{"aB": "a.b", "__proto__": "a.b"}'),
       resources: { readX: "x://1" },
       templates: { readT: "x://t/{id}" },
-    }) as Record<string, (...args: unknown[]) => Promise<unknown>> & { sdk: Client };
+    }) as Record<string, (...args: unknown[]) => Promise<unknown>> & { sdk: SdkClientV1 };
 
     expect(Object.getPrototypeOf(client)).toBe(Object.prototype);
     expect(Object.keys(client).sort()).toEqual(["__proto__", "aB", "callTool", "getPrompt", "readResource", "readT", "readX", "sdk"]);
@@ -40,6 +39,28 @@ describe("clientObject", () => {
       ["readResource", { uri: "x://1" }],
       ["readResource", { uri: "x://t/a%20b" }],
       ["getPrompt", { name: "p", arguments: { k: "v" } }],
+    ]);
+  });
+
+  it("calls an SDK v2 Client with (params, options + toolDefinition without outputSchema), an SDK 1.x one with (params, undefined, options)", async () => {
+    const definition: ServerDefinition = {
+      serverInfo: { name: "s", version: "1" },
+      capabilities: { tools: {} },
+      tools: [{ name: "t", inputSchema: { type: "object", properties: { r: { type: "string", "x-mcp-header": "R" } } }, outputSchema: { type: "object" } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const seen: unknown[][] = [];
+    const answer = { content: [], structuredContent: { ok: 1 } };
+    const v2 = { getProtocolEra: () => "modern", callTool: async (...args: unknown[]) => (seen.push(args), answer), readResource: async () => ({}), getPrompt: async () => ({}) };
+    const v1 = { callTool: async (...args: unknown[]) => (seen.push(args), answer), readResource: async () => ({}), getPrompt: async () => ({}) };
+    const signal = new AbortController().signal;
+    await new ManifestClient(v2 as never, definition).callToolOutput("t", { r: "x" }, { signal });
+    await new ManifestClient(v1 as never, definition).callToolOutput("t", { r: "x" }, { signal });
+    expect(seen).toEqual([
+      [{ name: "t", arguments: { r: "x" } }, { signal, toolDefinition: { name: "t", inputSchema: definition.tools[0]!.inputSchema } }],
+      [{ name: "t", arguments: { r: "x" } }, undefined, { signal }],
     ]);
   });
 });
