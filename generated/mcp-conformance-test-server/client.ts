@@ -3,7 +3,7 @@
 import { type ClientMethods, type ClientOptions, ManifestClient, type RequestOptions, type SdkClient, clientObject } from "../_runtime/client.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../_runtime/mcp.js";
 import { definition } from "./definition.js";
-import type { JsonSchema202012ToolInput, PromptArguments, PromptName, ResourceUri, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestToolWithLoggingInput, TestToolWithProgressInput, ToolInputs, ToolName } from "./types.js";
+import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, PromptArguments, PromptName, ProtocolErrorJobInput, ResourceUri, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithLoggingInput, TestToolWithProgressInput, TestToolWithTaskInput, TestXMcpHeaderInput, ToolInputs, ToolName } from "./types.js";
 
 export type { ClientOptions, RequestOptions, SdkClient };
 
@@ -90,11 +90,125 @@ export interface McpConformanceTestServerClient<C extends SdkClient = SdkClient>
    */
   testElicitationSep1330Enums(args?: TestElicitationSep1330EnumsInput, options?: RequestOptions): Promise<CallToolResult>;
   /**
-   * Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)
+   * Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)
    *
    * Calls tool `json_schema_2020_12_tool`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
    */
   jsonSchema202012Tool(args?: JsonSchema202012ToolInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks the user's name (input_required with one elicitation), then greets them
+   *
+   * Calls tool `test_input_required_result_elicitation`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultElicitation(args?: TestInputRequiredResultElicitationInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks the client's model a question (input_required with one sampling request)
+   *
+   * Calls tool `test_input_required_result_sampling`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultSampling(args?: TestInputRequiredResultSamplingInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks the client for its roots (input_required with roots/list)
+   *
+   * Calls tool `test_input_required_result_list_roots`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultListRoots(args?: TestInputRequiredResultListRootsInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks for a confirmation; the answer comes back with the server's signed requestState
+   *
+   * Calls tool `test_input_required_result_request_state`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultRequestState(args?: TestInputRequiredResultRequestStateInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks three things at once (elicitation, sampling, roots)
+   *
+   * Calls tool `test_input_required_result_multiple_inputs`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultMultipleInputs(args?: TestInputRequiredResultMultipleInputsInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks one question, then a second one after the first answer
+   *
+   * Calls tool `test_input_required_result_multi_round`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultMultiRound(args?: TestInputRequiredResultMultiRoundInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks a question; a requestState changed by the client is refused (-32602)
+   *
+   * Calls tool `test_input_required_result_tampered_state`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultTamperedState(args?: TestInputRequiredResultTamperedStateInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks only for what the client declared it can do
+   *
+   * Calls tool `test_input_required_result_capabilities`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testInputRequiredResultCapabilities(args?: TestInputRequiredResultCapabilitiesInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Needs sampling; without it in the request's client capabilities the answer is -32021
+   *
+   * Calls tool `test_missing_capability`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testMissingCapability(args?: TestMissingCapabilityInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks the user for input (never a server-to-client request on 2026-07-28)
+   *
+   * Calls tool `test_streaming_elicitation`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testStreamingElicitation(args?: TestStreamingElicitationInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Logs at info level (sent only when the request asks for a log level)
+   *
+   * Calls tool `test_logging_tool`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testLoggingTool(args?: TestLoggingToolInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)
+   *
+   * Calls tool `test_x_mcp_header`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testXMcpHeader(args?: TestXMcpHeaderInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Greets synchronously (never a task)
+   *
+   * Calls tool `greet`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  greet(args?: GreetInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Sleeps for `seconds`, as a task when the client supports tasks
+   *
+   * Calls tool `slow_compute`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  slowCompute(args?: SlowComputeInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Runs only as a task, and ends with a tool error
+   *
+   * Calls tool `failing_job`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  failingJob(args?: FailingJobInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Runs as a task and fails with a JSON-RPC error
+   *
+   * Calls tool `protocol_error_job`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  protocolErrorJob(args?: ProtocolErrorJobInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * A task that asks for a confirmation before it deletes
+   *
+   * Calls tool `confirm_delete`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  confirmDelete(args?: ConfirmDeleteInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * A task that asks two questions at once
+   *
+   * Calls tool `multi_input`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  multiInput(args?: MultiInputInput, options?: RequestOptions): Promise<CallToolResult>;
+  /**
+   * Asks the user's name first (input_required), then becomes a task that greets them
+   *
+   * Calls tool `test_tool_with_task`. Resolves to the CallToolResult. Rejects with ToolError when the tool answers `isError: true`.
+   */
+  testToolWithTask(args?: TestToolWithTaskInput, options?: RequestOptions): Promise<CallToolResult>;
   /** tools/call by name, resolving to the raw CallToolResult (`isError` results included). */
   callTool<N extends ToolName>(name: N, args: ToolInputs[N], options?: RequestOptions): Promise<CallToolResult>;
   /** resources/read of any URI: the manifest's resources, URIs of its templates, or others the server knows. */
@@ -154,6 +268,25 @@ const methods: ClientMethods = {
     testElicitationSep1034Defaults: "test_elicitation_sep1034_defaults",
     testElicitationSep1330Enums: "test_elicitation_sep1330_enums",
     jsonSchema202012Tool: "json_schema_2020_12_tool",
+    testInputRequiredResultElicitation: "test_input_required_result_elicitation",
+    testInputRequiredResultSampling: "test_input_required_result_sampling",
+    testInputRequiredResultListRoots: "test_input_required_result_list_roots",
+    testInputRequiredResultRequestState: "test_input_required_result_request_state",
+    testInputRequiredResultMultipleInputs: "test_input_required_result_multiple_inputs",
+    testInputRequiredResultMultiRound: "test_input_required_result_multi_round",
+    testInputRequiredResultTamperedState: "test_input_required_result_tampered_state",
+    testInputRequiredResultCapabilities: "test_input_required_result_capabilities",
+    testMissingCapability: "test_missing_capability",
+    testStreamingElicitation: "test_streaming_elicitation",
+    testLoggingTool: "test_logging_tool",
+    testXMcpHeader: "test_x_mcp_header",
+    greet: "greet",
+    slowCompute: "slow_compute",
+    failingJob: "failing_job",
+    protocolErrorJob: "protocol_error_job",
+    confirmDelete: "confirm_delete",
+    multiInput: "multi_input",
+    testToolWithTask: "test_tool_with_task",
   },
   resources: {
     readStaticText: "test://static-text",

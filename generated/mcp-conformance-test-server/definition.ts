@@ -5,7 +5,7 @@ import type { ServerDefinition } from "../_runtime/definition.js";
 /** The manifest as served on the wire. */
 export const definition: ServerDefinition = JSON.parse(String.raw`{
 "serverInfo": {"name":"mcp-conformance-test-server","version":"1.0.0"},
-"capabilities": {"tools":{},"resources":{"subscribe":true},"prompts":{},"completions":{},"logging":{}},
+"capabilities": {"tools":{},"resources":{"subscribe":true},"prompts":{},"completions":{},"logging":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}},
 "tools": [
 {"name":"test_simple_text","description":"Tests simple text content response","inputSchema":{"type":"object","properties":{}}},
 {"name":"test_image_content","description":"Tests image content response","inputSchema":{"type":"object","properties":{}}},
@@ -20,7 +20,26 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 {"name":"test_elicitation","description":"Tests server-initiated elicitation (user input request)","inputSchema":{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"]}},
 {"name":"test_elicitation_sep1034_defaults","description":"Tests elicitation with default values per SEP-1034","inputSchema":{"type":"object","properties":{}}},
 {"name":"test_elicitation_sep1330_enums","description":"Tests elicitation with enum schema improvements per SEP-1330","inputSchema":{"type":"object","properties":{}}},
-{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}}
+{"name":"json_schema_2020_12_tool","description":"Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)","inputSchema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}},
+{"name":"test_input_required_result_elicitation","description":"Asks the user's name (input_required with one elicitation), then greets them","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_sampling","description":"Asks the client's model a question (input_required with one sampling request)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_list_roots","description":"Asks the client for its roots (input_required with roots/list)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_request_state","description":"Asks for a confirmation; the answer comes back with the server's signed requestState","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_multiple_inputs","description":"Asks three things at once (elicitation, sampling, roots)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_multi_round","description":"Asks one question, then a second one after the first answer","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_tampered_state","description":"Asks a question; a requestState changed by the client is refused (-32602)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_input_required_result_capabilities","description":"Asks only for what the client declared it can do","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_missing_capability","description":"Needs sampling; without it in the request's client capabilities the answer is -32021","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_streaming_elicitation","description":"Asks the user for input (never a server-to-client request on 2026-07-28)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_logging_tool","description":"Logs at info level (sent only when the request asks for a log level)","inputSchema":{"type":"object","properties":{}}},
+{"name":"test_x_mcp_header","description":"Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"level":{"type":"integer"}}}},
+{"name":"greet","description":"Greets synchronously (never a task)","inputSchema":{"type":"object","properties":{"name":{"type":"string"}}}},
+{"name":"slow_compute","description":"Sleeps for \u0060seconds\u0060, as a task when the client supports tasks","inputSchema":{"type":"object","properties":{"seconds":{"type":"number","minimum":0},"label":{"type":"string"}}},"execution":{"taskSupport":"optional"}},
+{"name":"failing_job","description":"Runs only as a task, and ends with a tool error","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"required"}},
+{"name":"protocol_error_job","description":"Runs as a task and fails with a JSON-RPC error","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"optional"}},
+{"name":"confirm_delete","description":"A task that asks for a confirmation before it deletes","inputSchema":{"type":"object","properties":{"filename":{"type":"string"}}},"execution":{"taskSupport":"optional"}},
+{"name":"multi_input","description":"A task that asks two questions at once","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"optional"}},
+{"name":"test_tool_with_task","description":"Asks the user's name first (input_required), then becomes a task that greets them","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"required"}}
 ],
 "resources": [
 {"resource":{"uri":"test://static-text","name":"static-text","title":"Static Text Resource","description":"A static text resource for testing","mimeType":"text/plain"},"content":{"text":"This is the content of the static text resource."}},
@@ -34,7 +53,8 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 {"prompt":{"name":"test_simple_prompt","title":"Simple Test Prompt","description":"A simple prompt without arguments"},"messages":[{"role":"user","content":{"type":"text","text":"This is a simple prompt for testing."}}]},
 {"prompt":{"name":"test_prompt_with_arguments","title":"Prompt With Arguments","description":"A prompt with required arguments","arguments":[{"name":"arg1","description":"First test argument","required":true},{"name":"arg2","description":"Second test argument","required":true}]},"messages":[{"role":"user","content":{"type":"text","text":"Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'"}}]},
 {"prompt":{"name":"test_prompt_with_embedded_resource","title":"Prompt With Embedded Resource","description":"A prompt that includes an embedded resource","arguments":[{"name":"resourceUri","description":"URI of the resource to embed","required":true}]},"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"{{resourceUri}}","mimeType":"text/plain","text":"Embedded resource content for testing."}}},{"role":"user","content":{"type":"text","text":"Please process the embedded resource above."}}]},
-{"prompt":{"name":"test_prompt_with_image","title":"Prompt With Image","description":"A prompt that includes image content"},"messages":[{"role":"user","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="}},{"role":"user","content":{"type":"text","text":"Please analyze the image above."}}]}
+{"prompt":{"name":"test_prompt_with_image","title":"Prompt With Image","description":"A prompt that includes image content"},"messages":[{"role":"user","content":{"type":"image","mimeType":"image/png","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="}},{"role":"user","content":{"type":"text","text":"Please analyze the image above."}}]},
+{"prompt":{"name":"test_input_required_result_prompt","title":"Prompt Needing Input","description":"Asks for context (input_required with one elicitation) before building its messages"}}
 ],
 "completions": [
 {"ref":"prompt","name":"test_prompt_with_arguments","argument":"arg1","values":["testValue1","test-a","test-b"]},

@@ -122,16 +122,192 @@ export interface TestElicitationSep1330EnumsInput {
 /**
  * Arguments of tool `json_schema_2020_12_tool`.
  *
- * Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)
+ * Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)
  */
-export interface JsonSchema202012ToolInput {
+export type JsonSchema202012ToolInput = {
   name?: string;
   address?: JsonSchema202012ToolInputAddress;
-}
+  contactMethod?: "phone" | "email";
+  phone?: string;
+  email?: string;
+} & unknown;
 
 export interface JsonSchema202012ToolInputAddress {
   street?: string;
   city?: string;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_elicitation`.
+ *
+ * Asks the user's name (input_required with one elicitation), then greets them
+ */
+export interface TestInputRequiredResultElicitationInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_sampling`.
+ *
+ * Asks the client's model a question (input_required with one sampling request)
+ */
+export interface TestInputRequiredResultSamplingInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_list_roots`.
+ *
+ * Asks the client for its roots (input_required with roots/list)
+ */
+export interface TestInputRequiredResultListRootsInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_request_state`.
+ *
+ * Asks for a confirmation; the answer comes back with the server's signed requestState
+ */
+export interface TestInputRequiredResultRequestStateInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_multiple_inputs`.
+ *
+ * Asks three things at once (elicitation, sampling, roots)
+ */
+export interface TestInputRequiredResultMultipleInputsInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_multi_round`.
+ *
+ * Asks one question, then a second one after the first answer
+ */
+export interface TestInputRequiredResultMultiRoundInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_tampered_state`.
+ *
+ * Asks a question; a requestState changed by the client is refused (-32602)
+ */
+export interface TestInputRequiredResultTamperedStateInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_input_required_result_capabilities`.
+ *
+ * Asks only for what the client declared it can do
+ */
+export interface TestInputRequiredResultCapabilitiesInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_missing_capability`.
+ *
+ * Needs sampling; without it in the request's client capabilities the answer is -32021
+ */
+export interface TestMissingCapabilityInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_streaming_elicitation`.
+ *
+ * Asks the user for input (never a server-to-client request on 2026-07-28)
+ */
+export interface TestStreamingElicitationInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_logging_tool`.
+ *
+ * Logs at info level (sent only when the request asks for a log level)
+ */
+export interface TestLoggingToolInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_x_mcp_header`.
+ *
+ * Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)
+ */
+export interface TestXMcpHeaderInput {
+  region?: string;
+  level?: number;
+}
+
+/**
+ * Arguments of tool `greet`.
+ *
+ * Greets synchronously (never a task)
+ */
+export interface GreetInput {
+  name?: string;
+}
+
+/**
+ * Arguments of tool `slow_compute`.
+ *
+ * Sleeps for `seconds`, as a task when the client supports tasks
+ */
+export interface SlowComputeInput {
+  seconds?: number;
+  label?: string;
+}
+
+/**
+ * Arguments of tool `failing_job`.
+ *
+ * Runs only as a task, and ends with a tool error
+ */
+export interface FailingJobInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `protocol_error_job`.
+ *
+ * Runs as a task and fails with a JSON-RPC error
+ */
+export interface ProtocolErrorJobInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `confirm_delete`.
+ *
+ * A task that asks for a confirmation before it deletes
+ */
+export interface ConfirmDeleteInput {
+  filename?: string;
+}
+
+/**
+ * Arguments of tool `multi_input`.
+ *
+ * A task that asks two questions at once
+ */
+export interface MultiInputInput {
+  [key: string]: unknown;
+}
+
+/**
+ * Arguments of tool `test_tool_with_task`.
+ *
+ * Asks the user's name first (input_required), then becomes a task that greets them
+ */
+export interface TestToolWithTaskInput {
+  [key: string]: unknown;
 }
 
 /** Variables of resource template `test://template/{id}/data` (template). */
@@ -161,6 +337,10 @@ export interface TestPromptWithEmbeddedResourceArguments {
 export interface TestPromptWithImageArguments {
 }
 
+/** Arguments of prompt `test_input_required_result_prompt`. */
+export interface TestInputRequiredResultPromptArguments {
+}
+
 /** Input type of each tool, by MCP name. */
 export interface ToolInputs {
   test_simple_text: TestSimpleTextInput;
@@ -177,13 +357,32 @@ export interface ToolInputs {
   test_elicitation_sep1034_defaults: TestElicitationSep1034DefaultsInput;
   test_elicitation_sep1330_enums: TestElicitationSep1330EnumsInput;
   json_schema_2020_12_tool: JsonSchema202012ToolInput;
+  test_input_required_result_elicitation: TestInputRequiredResultElicitationInput;
+  test_input_required_result_sampling: TestInputRequiredResultSamplingInput;
+  test_input_required_result_list_roots: TestInputRequiredResultListRootsInput;
+  test_input_required_result_request_state: TestInputRequiredResultRequestStateInput;
+  test_input_required_result_multiple_inputs: TestInputRequiredResultMultipleInputsInput;
+  test_input_required_result_multi_round: TestInputRequiredResultMultiRoundInput;
+  test_input_required_result_tampered_state: TestInputRequiredResultTamperedStateInput;
+  test_input_required_result_capabilities: TestInputRequiredResultCapabilitiesInput;
+  test_missing_capability: TestMissingCapabilityInput;
+  test_streaming_elicitation: TestStreamingElicitationInput;
+  test_logging_tool: TestLoggingToolInput;
+  test_x_mcp_header: TestXMcpHeaderInput;
+  greet: GreetInput;
+  slow_compute: SlowComputeInput;
+  failing_job: FailingJobInput;
+  protocol_error_job: ProtocolErrorJobInput;
+  confirm_delete: ConfirmDeleteInput;
+  multi_input: MultiInputInput;
+  test_tool_with_task: TestToolWithTaskInput;
 }
 
 /** Structured output type of each tool that declares an outputSchema, by MCP name. */
 export interface ToolOutputs {}
 
 /** MCP names of the tools. */
-export type ToolName = "test_simple_text" | "test_image_content" | "test_audio_content" | "test_embedded_resource" | "test_multiple_content_types" | "test_tool_with_logging" | "test_tool_with_progress" | "test_error_handling" | "test_reconnection" | "test_sampling" | "test_elicitation" | "test_elicitation_sep1034_defaults" | "test_elicitation_sep1330_enums" | "json_schema_2020_12_tool";
+export type ToolName = "test_simple_text" | "test_image_content" | "test_audio_content" | "test_embedded_resource" | "test_multiple_content_types" | "test_tool_with_logging" | "test_tool_with_progress" | "test_error_handling" | "test_reconnection" | "test_sampling" | "test_elicitation" | "test_elicitation_sep1034_defaults" | "test_elicitation_sep1330_enums" | "json_schema_2020_12_tool" | "test_input_required_result_elicitation" | "test_input_required_result_sampling" | "test_input_required_result_list_roots" | "test_input_required_result_request_state" | "test_input_required_result_multiple_inputs" | "test_input_required_result_multi_round" | "test_input_required_result_tampered_state" | "test_input_required_result_capabilities" | "test_missing_capability" | "test_streaming_elicitation" | "test_logging_tool" | "test_x_mcp_header" | "greet" | "slow_compute" | "failing_job" | "protocol_error_job" | "confirm_delete" | "multi_input" | "test_tool_with_task";
 
 /** Names of the resources. */
 export type ResourceName = "static-text" | "static-binary" | "watched-resource";
@@ -205,7 +404,8 @@ export interface PromptArguments {
   test_prompt_with_arguments: TestPromptWithArgumentsArguments;
   test_prompt_with_embedded_resource: TestPromptWithEmbeddedResourceArguments;
   test_prompt_with_image: TestPromptWithImageArguments;
+  test_input_required_result_prompt: TestInputRequiredResultPromptArguments;
 }
 
 /** Names of the prompts. */
-export type PromptName = "test_simple_prompt" | "test_prompt_with_arguments" | "test_prompt_with_embedded_resource" | "test_prompt_with_image";
+export type PromptName = "test_simple_prompt" | "test_prompt_with_arguments" | "test_prompt_with_embedded_resource" | "test_prompt_with_image" | "test_input_required_result_prompt";
