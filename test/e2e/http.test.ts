@@ -14,6 +14,9 @@ import type { ServerDefinition } from "../../src/runtime/definition.js";
 import { serveHttpWith } from "../../src/runtime/http.js";
 import { createManifestServerFactory } from "../../src/runtime/server.js";
 import { giftHandlers } from "../servers/gift.js";
+import { createClient as createConformanceClient } from "../../generated/mcp-conformance-test-server/index.js";
+import { serveHttp as serveConformanceHttp } from "../../generated/mcp-conformance-test-server/serve.js";
+import { handlers as conformanceHandlers } from "../../conformance/handlers.js";
 import { envelope } from "../helpers/wire.js";
 
 let stop: (() => Promise<void>) | undefined;
@@ -151,6 +154,29 @@ describe("serveHttp", () => {
       }
       // Absent arguments need no header.
       expect((await call({}, {})).status).toBe(200);
+    });
+
+    it("the generated client passes the tool's definition, so the SDK v2 Client mirrors x-mcp-header arguments without a tools/list", async () => {
+      const handle = await serveConformanceHttp(conformanceHandlers, { port: 0 });
+      stop = handle.close;
+      const sent: string[] = [];
+      const counting: typeof fetch = async (url, init) => {
+        const h = new Headers(init?.headers);
+        sent.push(`${h.get("mcp-method")}${h.get("mcp-param-region") === null ? "" : ` Mcp-Param-Region=${h.get("mcp-param-region")}`}`);
+        return fetch(url, init);
+      };
+      const sdk = new Client({ name: "http", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url), { fetch: counting }));
+      const client = createConformanceClient(sdk);
+      sent.length = 0;
+      expect(await client.testXMcpHeader({ region: "Zürich", level: 2 })).toMatchObject({ content: [{ type: "text", text: "region=Zürich level=2" }] });
+      // One request, the header in it (base64: not plain ASCII).
+      expect(sent).toEqual([`tools/call Mcp-Param-Region==?base64?${Buffer.from("Zürich").toString("base64")}?=`]);
+      // The bare SDK call has no definition: refused with -32020, the SDK lists the tools and tries again.
+      sent.length = 0;
+      await sdk.callTool({ name: "test_x_mcp_header", arguments: { region: "x" } });
+      expect(sent).toEqual(["tools/call", "tools/list", "tools/call Mcp-Param-Region=x"]);
+      await sdk.close();
     });
 
     it("cancels a call when the client closes its stream: the handler's signal aborts", async () => {
