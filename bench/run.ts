@@ -127,18 +127,19 @@ for (const size of SIZES) {
     tscAll.push(timed([TSC, "-p", "tsconfig.json"], dir).ms);
     tscTypes.push(timed([TSC, "-p", "tsconfig.types.json"], dir).ms);
   }
-  // 5. tools/call throughput (100 tools and up: one server folder), generated vs McpServer + zod.
-  let throughput: { generated: number; baseline: number } | undefined;
+  // 5. tools/call throughput (100 tools and up: one server folder): the generated server against
+  // hand-written v2 McpServers (zod schemas; the JSON Schemas through fromJsonSchema), both eras.
+  let throughput: Record<string, number> | undefined;
   if (size >= 100) {
     const folder = path.join(out, "bench-0");
-    const gen: number[] = [];
-    const base: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const r = timed(["--import", "tsx", path.join(ROOT, "bench", "throughput.ts"), folder, "3000", i % 2 ? "baseline-first" : "generated-first"], ROOT);
-      gen.push(r.bench.generated!);
-      base.push(r.bench.baseline!);
-    }
-    throughput = { generated: median(gen), baseline: median(base) };
+    // Compiled by tsc, as a user's build has it.
+    const emitted = path.join(dir, "compiled");
+    writeFileSync(
+      path.join(dir, "tsconfig.emit.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "generated", outDir: "compiled" }, include: ["generated/bench-0", "generated/_runtime"] }),
+    );
+    execFileSync(process.execPath, [TSC, "-p", "tsconfig.emit.json"], { cwd: dir, stdio: "inherit" });
+    throughput = timed(["--import", "tsx", path.join(ROOT, "bench", "throughput.ts"), folder, "3000", "5", path.join(emitted, "bench-0")], ROOT).bench;
   }
   const row = {
     tools: size,
@@ -154,23 +155,36 @@ for (const size of SIZES) {
     watchOneChangedMs: warm,
     tscAllMs: median(tscAll),
     tscTypesMs: median(tscTypes),
-    ...(throughput ? { callsPerSecGenerated: throughput.generated, callsPerSecMcpServer: throughput.baseline } : {}),
+    ...(throughput
+      ? {
+          callsPerSecGenerated2025: throughput["generated.legacy"],
+          callsPerSecZod2025: throughput["zod.legacy"],
+          callsPerSecFromJsonSchema2025: throughput["fromJsonSchema.legacy"],
+          callsPerSecGenerated2026: throughput["generated.modern"],
+          callsPerSecZod2026: throughput["zod.modern"],
+          callsPerSecFromJsonSchema2026: throughput["fromJsonSchema.modern"],
+        }
+      : {}),
     ...(naive !== undefined ? { naiveMs: naive, naiveOverCold: median(naiveTimes.map((n, i) => n / cold[i]!)) } : {}),
   };
   results.push(row);
   for (const [k, v] of Object.entries(row)) process.stdout.write(`  ${k.padEnd(22)} ${typeof v === "number" ? (Number.isInteger(v) ? v : v.toFixed(2)) : v}\n`);
 }
 
+// Which SDK layer serves a manifest's tools/list as written (the conformance manifest, on the wire).
+const verbatim = timed(["--import", "tsx", path.join(ROOT, "bench", "verbatim.ts")], ROOT).bench;
+
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
-writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results }, null, 2)}\n`);
+writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results, verbatim }, null, 2)}\n`);
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | 1 changed in --watch | tsc all / types ms | layers / types | calls/s gen / McpServer | naive ms | naive / cold (median of rounds) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`);
+process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | 1 changed in --watch | tsc all / types ms | layers / types | calls/s 2025: gen / zod / fromJsonSchema | calls/s 2026: gen / zod / fromJsonSchema | naive ms | naive / cold (median of rounds) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`);
 for (const row of results as Record<string, number>[]) {
   process.stdout.write(
-    `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${pct(row.noopMs!, row.coldMs!)} | ${r(row.oneChangedMs!)} | ${pct(row.oneChangedMs!, row.coldMs!)} | ${r(row.watchOneChangedMs!)} ms (${pct(row.watchOneChangedMs!, row.coldMs!)}) | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${r((row.tscAllMs! - row.tscTypesMs!) / row.tscTypesMs!)}x | ${row.callsPerSecGenerated ? `${r(row.callsPerSecGenerated)} / ${r(row.callsPerSecMcpServer!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveOverCold ? `${r(row.naiveOverCold)}x` : "-"} |\n`,
+    `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${pct(row.noopMs!, row.coldMs!)} | ${r(row.oneChangedMs!)} | ${pct(row.oneChangedMs!, row.coldMs!)} | ${r(row.watchOneChangedMs!)} ms (${pct(row.watchOneChangedMs!, row.coldMs!)}) | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${r((row.tscAllMs! - row.tscTypesMs!) / row.tscTypesMs!)}x | ${row.callsPerSecGenerated2025 ? `${r(row.callsPerSecGenerated2025)} / ${r(row.callsPerSecZod2025!)} / ${r(row.callsPerSecFromJsonSchema2025!)}` : "-"} | ${row.callsPerSecGenerated2026 ? `${r(row.callsPerSecGenerated2026)} / ${r(row.callsPerSecZod2026!)} / ${r(row.callsPerSecFromJsonSchema2026!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveOverCold ? `${r(row.naiveOverCold)}x` : "-"} |\n`,
   );
 }
 process.stdout.write(`\nNode's own start (node -e 0), median per size: ${results.map((row) => r(row.nodeStartMs as number)).join(", ")} ms; every figure above includes it.\n`);
+process.stdout.write(`tools/list byte for byte (conformance manifest, ${verbatim.tools} tools): generated ${verbatim["generated.verbatim"]}, McpServer.registerTool + fromJsonSchema ${verbatim["fromJsonSchema.verbatim"]} (differ: ${(verbatim["fromJsonSchema.differs"] as unknown as string[]).join(", ")}, ...)\n`);
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);

@@ -1,18 +1,30 @@
 /**
- * tools/call throughput over InMemoryTransport: the generated server (argv[2] = its folder)
- * against a hand-written McpServer with equivalent zod schemas for the same tools, in one process.
+ * tools/call throughput in one process, over the SDK v2's serveStdio entry on an in-memory pair
+ * (the SDK's own per-connection serving, so both protocol eras are served as on stdio), for the
+ * same tools served three ways:
+ *
+ * - `generated`: the generated server (argv[2] = its folder): the low-level Server, mcpgen's
+ *   engine, ajv validators;
+ * - `zod`: a hand-written McpServer with equivalent zod schemas (the SDK's usual way);
+ * - `fromJsonSchema`: McpServer.registerTool with the manifest's JSON Schemas through the SDK's
+ *   fromJsonSchema (the other way to keep JSON Schemas);
+ *
+ * each in the 2025 era (initialize) and the 2026-07-28 era, in rounds (argv[4], default 3) whose
+ * order rotates (bench/verbatim.ts compares what each serves in tools/list). argv[5]: the folder of the generated server compiled by tsc (the SDK is compiled
+ * JavaScript too; through tsx the generated code would carry its transform's helpers). Prints one BENCH line (calls per second: the median round).
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { z } from "zod";
+import { Client } from "@modelcontextprotocol/client";
+import { fromJsonSchema, InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import * as z from "zod/v4";
 
 const folder = process.argv[2]!;
 const calls = Number(process.argv[3] ?? 3000);
+/** Where the generated server's compiled JavaScript is (as a user's build has it), else its TypeScript through tsx. */
+const compiled = process.argv[5];
 const { tools } = JSON.parse(readFileSync(path.join(folder, "fixtures/tools-list.json"), "utf8")) as { tools: { name: string; description: string; inputSchema: Schema; outputSchema: Schema }[] };
 type Schema = { [k: string]: any };
 
@@ -20,7 +32,7 @@ const output = { items: [{ id: "a", name: "A", amount: 1, status: "open", owner:
 const args = { id: "x1", limit: 10, status: "open", note: null, filter: { from: "2026-01-01", tags: ["a", "b"] }, address: { city: "Paris", country: "FR" } };
 
 /** JSON Schema -> zod for the subset the synthetic manifests use. */
-function toZod(schema: Schema, root: Schema): z.ZodTypeAny {
+function toZod(schema: Schema, root: Schema): z.ZodType {
   if (schema.$ref) return toZod(root.$defs[schema.$ref.split("/").pop()], root);
   if (schema.enum) return z.enum(schema.enum);
   if (Array.isArray(schema.type)) return z.union(schema.type.map((t: string) => toZod({ ...schema, type: t }, root)) as never);
@@ -42,7 +54,7 @@ function toZod(schema: Schema, root: Schema): z.ZodTypeAny {
       return schema.maxItems !== undefined ? a.max(schema.maxItems) : a;
     }
     case "object": {
-      const shape: Record<string, z.ZodTypeAny> = {};
+      const shape: Record<string, z.ZodType> = {};
       for (const [k, v] of Object.entries(schema.properties ?? {})) shape[k] = (schema.required ?? []).includes(k) ? toZod(v as Schema, root) : toZod(v as Schema, root).optional();
       const o = z.object(shape);
       return schema.additionalProperties === false ? o.strict() : o;
@@ -51,31 +63,59 @@ function toZod(schema: Schema, root: Schema): z.ZodTypeAny {
   return z.any();
 }
 
-async function measure(server: Server | McpServer): Promise<number> {
+type Factory = () => unknown;
+const result = () => ({ content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output });
+
+function zodServer(): McpServer {
+  const mcp = new McpServer({ name: "zod", version: "1" });
+  for (const t of tools) mcp.registerTool(t.name, { description: t.description, inputSchema: toZod(t.inputSchema, t.inputSchema) as z.ZodObject, outputSchema: toZod(t.outputSchema, t.outputSchema) as z.ZodObject }, async () => result());
+  return mcp;
+}
+
+function jsonSchemaServer(): McpServer {
+  const mcp = new McpServer({ name: "json", version: "1" });
+  for (const t of tools) mcp.registerTool(t.name, { description: t.description, inputSchema: fromJsonSchema(t.inputSchema as never), outputSchema: fromJsonSchema(t.outputSchema as never) }, async () => result());
+  return mcp;
+}
+
+async function connect(factory: Factory, era: "legacy" | "modern") {
   const [a, b] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "bench", version: "1" });
-  await Promise.all([server.connect(b), client.connect(a)]);
-  // Steady state: every tool called once first (the generated server compiles a tool's validators
-  // on its first call; McpServer built its zod schemas at registration).
+  const served = serveStdio(factory as never, { transport: b });
+  const client = new Client({ name: "bench", version: "1" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  await client.connect(a);
+  return { client, close: async () => (await client.close(), await served.close()) };
+}
+
+async function measure(factory: Factory, era: "legacy" | "modern"): Promise<number> {
+  const { client, close } = await connect(factory, era);
+  // Steady state: every tool called once first (validators compiled, schemas built).
   for (const tool of tools) await client.callTool({ name: tool.name, arguments: args });
   const start = performance.now();
   for (let i = 0; i < calls; i += 50) {
     await Promise.all(Array.from({ length: Math.min(50, calls - i) }, (_, j) => client.callTool({ name: tools[(i + j) % tools.length]!.name, arguments: args })));
   }
   const seconds = (performance.now() - start) / 1000;
-  await client.close();
+  await close();
   return calls / seconds;
 }
 
-const generated = await import(pathToFileURL(path.join(folder, "index.ts")).href);
+const generated = await import(pathToFileURL(compiled ? path.join(compiled, "index.js") : path.join(folder, "index.ts")).href);
 const handlers = { tools: Object.fromEntries(tools.map((t) => [t.name, () => output])) };
-const mcp = new McpServer({ name: "baseline", version: "1" });
-for (const t of tools) {
-  const input = toZod(t.inputSchema, t.inputSchema) as z.ZodObject<any>;
-  const out = toZod(t.outputSchema, t.outputSchema) as z.ZodObject<any>;
-  mcp.registerTool(t.name, { description: t.description, inputSchema: input.shape, outputSchema: out.shape }, async () => ({ content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output }));
+const factories: Record<string, Factory> = { generated: generated.createServerFactory(handlers), zod: zodServer, fromJsonSchema: jsonSchemaServer };
+const names = Object.keys(factories);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+// Rounds, the order rotating each round, so that JIT warm-up and the machine's noise fall on every
+// contender alike; the median round of each.
+const rounds = Number(process.argv[4] ?? 3);
+const seen: Record<string, number[]> = {};
+for (let round = 0; round < rounds; round++) {
+  for (const era of ["legacy", "modern"] as const) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round) % names.length]!;
+      (seen[`${name}.${era}`] ??= []).push(await measure(factories[name]!, era));
+    }
+  }
 }
-const order = process.argv[4] === "baseline-first" ? ["baseline", "generated"] : ["generated", "baseline"];
-const result: Record<string, number> = {};
-for (const which of order) result[which] = which === "generated" ? await measure(generated.createServer(handlers)) : await measure(mcp);
-process.stderr.write(`BENCH ${JSON.stringify(result)}\n`);
+const out: Record<string, number> = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, median(v)]));
+out.tools = tools.length;
+process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);

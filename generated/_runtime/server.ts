@@ -123,9 +123,10 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   };
 
   // JSON-RPC ids must be unique among the requests in flight on a connection.
-  const inFlight = new Set<string>();
+  // A Set tells 7 from "7" as JSON-RPC does.
+  const inFlight = new Set<string | number>();
   const answer = async (method: string, params: JsonObject, sdk: SdkContext): Promise<object> => {
-    const key = `${typeof sdk.mcpReq.id}:${String(sdk.mcpReq.id)}`;
+    const key = sdk.mcpReq.id;
     if (inFlight.has(key)) throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
     inFlight.add(key);
     try {

@@ -95,10 +95,11 @@ const KIND: Record<InputRequest["method"], { prefix: string; capability: string;
 
 /** The three ways to ask, on any channel, with keys counted per kind. */
 export function inputMethods(channel: InputChannel): Pick<RequestContext, "elicit" | "sample" | "listRoots"> {
-  const counters = new Map<string, number>();
+  let counters: Map<string, number> | undefined;
   const key = (method: InputRequest["method"], options?: InputOptions) => {
     if (options?.key !== undefined) return options.key;
     const prefix = KIND[method].prefix;
+    counters ??= new Map();
     const n = (counters.get(prefix) ?? 0) + 1;
     counters.set(prefix, n);
     return `${prefix}-${n}`;
@@ -145,8 +146,8 @@ export function rejected(error: Error): Promise<never> {
 /**
  * 2026-07-28 multi round-trip: one run of a handler. Questions already answered (in this retry's
  * `inputResponses` or an earlier round's `requestState`) resolve at once; the others are collected
- * and, once the handler has asked everything it asks without an answer, `needed` resolves so the
- * engine can answer `input_required`. The handler's pending questions never settle: its run ends
+ * and, once the handler has asked everything it asks without an answer, `needed` is called so
+ * the engine can answer `input_required`. The handler's pending questions never settle: its run ends
  * there (its signal is aborted) and it runs again from the start on the retry.
  */
 export class InputRound implements InputChannel {
@@ -155,8 +156,6 @@ export class InputRound implements InputChannel {
   readonly pending = new Map<string, InputRequest>();
   /** Set when an answer in this retry is not a valid answer to its question. */
   invalid: { key: string; problem: string } | undefined;
-  readonly needed: Promise<void>;
-  private resolveNeeded!: () => void;
   private scheduled = false;
 
   constructor(
@@ -165,9 +164,9 @@ export class InputRound implements InputChannel {
     /** This retry's inputResponses (untrusted). */
     private readonly responses: Record<string, unknown>,
     private readonly capabilities: JsonObject | undefined,
-  ) {
-    this.needed = new Promise((resolve) => (this.resolveNeeded = resolve));
-  }
+    /** Called once the handler has asked everything it asks without an answer. */
+    private readonly needed: () => void,
+  ) {}
 
   ask(request: InputRequest, key: string): Promise<unknown> {
     if (Object.hasOwn(this.earlier, key)) {
@@ -192,12 +191,12 @@ export class InputRound implements InputChannel {
     return new Promise(() => {});
   }
 
-  /** Once the handler's synchronous asks are all in (after the current microtasks), resolve `needed`. */
+  /** Once the handler's synchronous asks are all in (after the current microtasks), report. */
   private signal(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     // A macrotask: every microtask of the run (its other questions, in Promise.all) comes first.
-    setTimeout(() => this.resolveNeeded(), 0);
+    setTimeout(this.needed, 0);
   }
 }
 

@@ -394,40 +394,48 @@ export class Engine {
     canTask: boolean,
     run: (channel: InputChannel, signal: AbortSignal, startTask: () => Promise<void>, task?: { id: string }) => Promise<unknown>,
   ): Promise<RoundOutcome> {
-    // The handler's own signal: the request's until the call becomes a task, then the task's.
-    const controller = new AbortController();
     const requestSignal = call.sdk.mcpReq.signal;
-    const onAbort = () => controller.abort(requestSignal.reason);
-    if (requestSignal.aborted) onAbort();
-    else requestSignal.addEventListener("abort", onAbort, { once: true });
-    const unlink = () => requestSignal.removeEventListener("abort", onAbort);
-
     if (call.era === "legacy") {
       try {
-        return { value: await run(call.legacyChannel(undefined, controller.signal), controller.signal, async () => {}) };
+        return { value: await run(call.legacyChannel(undefined, requestSignal), requestSignal, async () => {}) };
       } catch (error) {
         return { error };
-      } finally {
-        unlink();
       }
     }
+    // A call that may become a task gets its own signal: the request's until the task starts,
+    // the task's after (tasks/cancel). Others use the request's as it is.
+    let controller: AbortController | undefined;
+    let unlink = () => {};
+    if (canTask) {
+      const own = new AbortController();
+      const onAbort = () => own.abort(requestSignal.reason);
+      if (requestSignal.aborted) onAbort();
+      else requestSignal.addEventListener("abort", onAbort, { once: true });
+      unlink = () => requestSignal.removeEventListener("abort", onAbort);
+      controller = own;
+    }
+    const signal = controller?.signal ?? requestSignal;
 
-    const binding = await stateBinding(method, target, args);
+    // The binding (a digest of the arguments) is computed only when a requestState is read or minted.
+    const binding = () => stateBinding(method, target, args);
     let earlier: Record<string, unknown> = {};
     const token = call.sdk.mcpReq.requestState();
     if (token !== undefined) {
-      const opened = await this.states.open(binding, token);
+      const opened = await this.states.open(await binding(), token);
       if ("refused" in opened) {
         unlink();
         throw rpcError(ErrorCodes.InvalidParams, "Invalid or expired requestState", { reason: opened.refused });
       }
       earlier = opened.answers;
     }
-    const round = new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities);
-    let current: InputChannel = round;
-    const channel: InputChannel = { ask: (request, key) => current.ask(request, key) };
-    let started: ((task: TaskRecord) => void) | undefined;
-    const taskStarted = new Promise<TaskRecord>((resolve) => (started = resolve));
+    // What stops the race before the handler ends: its questions, or the task it starts.
+    let interrupt!: (why: "input" | { task: TaskRecord }) => void;
+    const interrupted = new Promise<"input" | { task: TaskRecord }>((resolve) => (interrupt = resolve));
+    // Made on the first question only: most calls ask none.
+    let round: InputRound | undefined;
+    const inputRound = () => (round ??= new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities, () => interrupt("input")));
+    let current: InputChannel | undefined;
+    const channel: InputChannel = { ask: (request, key) => (current ?? inputRound()).ask(request, key) };
     let task: TaskRecord | undefined;
     const taskRef: { id: string } | undefined = canTask ? { id: "" } : undefined;
     const startTask = async () => {
@@ -435,16 +443,16 @@ export class Engine {
       task = this.tasks.create("modern", call.owner, call.base.clientCapabilities);
       taskRef!.id = task.id;
       unlink();
-      task.controller.signal.addEventListener("abort", () => controller.abort(task!.controller.signal.reason), { once: true });
+      task.controller.signal.addEventListener("abort", () => controller!.abort(task!.controller.signal.reason), { once: true });
       current = this.tasks.channel(task);
-      started!(task);
+      interrupt({ task });
     };
     // A handler that throws before its first await rejects here like one that throws after it.
-    const running = (async () => run(channel, controller.signal, startTask, taskRef))().then(
+    const running = (async () => run(channel, signal, startTask, taskRef))().then(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
-    const first = await Promise.race([running, round.needed.then(() => "input" as const), taskStarted.then((t) => ({ task: t }))]);
+    const first = await Promise.race([running, interrupted]);
     if (first !== "input" && "task" in first) {
       const created = first.task;
       void running.then((outcome) => {
@@ -455,11 +463,12 @@ export class Engine {
     }
     unlink();
     if (first !== "input") return first;
-    // The run stops here: its pending questions never settle.
-    controller.abort(new Error("input required: the client will retry with its answers"));
-    if (round.invalid) throw rpcError(ErrorCodes.InvalidParams, `Invalid input response '${round.invalid.key}': ${round.invalid.problem}`);
-    const inputRequests = Object.fromEntries(round.pending);
-    return { inputRequired: { resultType: "input_required", inputRequests, requestState: await this.states.mint(binding, { answers: round.consumed }) } };
+    // The run stops here: its pending questions never settle (a task-capable run's signal aborts).
+    controller?.abort(new Error("input required: the client will retry with its answers"));
+    const asked = inputRound();
+    if (asked.invalid) throw rpcError(ErrorCodes.InvalidParams, `Invalid input response '${asked.invalid.key}': ${asked.invalid.problem}`);
+    const inputRequests = Object.fromEntries(asked.pending);
+    return { inputRequired: { resultType: "input_required", inputRequests, requestState: await this.states.mint(await binding(), { answers: asked.consumed }) } };
   }
 
   private finishModernTask(task: TaskRecord, outcome: { value: unknown } | { error: unknown }, name: string): void {
@@ -615,7 +624,11 @@ export class Engine {
 
   /** The context a handler gets: the call's fields, its signal, and questions on `channel`. */
   private context(call: Call, channel: InputChannel, signal: AbortSignal): RequestContext {
-    return { ...call.base, signal, ...inputMethods(channel) };
+    // One object, filled in place: cheaper than spreading the base into a new one per call.
+    const ctx = inputMethods(channel) as RequestContext;
+    Object.assign(ctx, call.base);
+    ctx.signal = signal;
+    return ctx;
   }
 
   /**
