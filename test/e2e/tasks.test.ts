@@ -279,3 +279,38 @@ describe("tasks over stdio, in a process of its own", () => {
     expect((await legacy("tasks/cancel", { taskId: other.taskId })).result).toMatchObject({ status: "cancelled" });
   });
 });
+
+describe("progress from a task (2025-11-25: the progressToken lives as long as the task)", () => {
+  it("sends the handler's progress notifications after the CreateTaskResult, with the call's token", async () => {
+    const { createManifestServerFactory } = await import("../../src/runtime/server.js");
+    const definition = {
+      serverInfo: { name: "p", version: "1" },
+      capabilities: { tools: {} },
+      tools: [{ name: "job", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const factory = createManifestServerFactory(definition, {
+      tools: {
+        job: async (_args: unknown, ctx: { progress(p: number, t?: number): Promise<void> }) => {
+          for (const step of [1, 2, 3]) {
+            await sleep(10);
+            await ctx.progress(step, 3);
+          }
+          return "done";
+        },
+      },
+    });
+    const s = await rawSession(factory, { era: "legacy" });
+    closers.push(s.close);
+    const created = await s.request("tools/call", { name: "job", arguments: {}, task: {}, _meta: { progressToken: "t-1" } });
+    const taskId = (created.result!.task as { taskId: string }).taskId;
+    expect((await s.request("tasks/result", { taskId })).result).toMatchObject({ content: [{ type: "text", text: "done" }] });
+    expect(s.notifications.filter((n) => n.method === "notifications/progress").map((n) => n.params)).toEqual([
+      { progressToken: "t-1", progress: 1, total: 3 },
+      { progressToken: "t-1", progress: 2, total: 3 },
+      { progressToken: "t-1", progress: 3, total: 3 },
+    ]);
+  });
+});
