@@ -112,7 +112,7 @@ const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources
 };
 
 /** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
-type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: TaskRecord };
+type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: TaskRecord; running: Promise<{ value: unknown } | { error: unknown }> };
 
 export class Engine {
   private readonly validators = new SchemaValidators();
@@ -330,13 +330,23 @@ export class Engine {
       const meta = { [RELATED_TASK]: { taskId: task.id } };
       const channel = call.legacyChannel(meta, task.controller.signal, (on) => this.tasks.waiting(task, on));
       const ctx: ToolContext = { ...this.context(call, channel, task.controller.signal), tool: name, startTask: async () => {}, task: { id: task.id } };
-      this.runTask(task, () => run(ctx), settle, name);
+      this.finishTask(
+        task,
+        run(ctx).then(
+          (value) => ({ value }),
+          (error: unknown) => ({ error }),
+        ),
+        settle,
+      );
       return { task: this.tasks.legacyView(task) };
     }
 
     const outcome = await this.round("tools/call", name, args, call, extension && support !== "forbidden", (channel, signal, startTask, task) => run({ ...this.context(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }));
     if ("inputRequired" in outcome) return outcome.inputRequired;
-    if ("task" in outcome) return { resultType: "task", ...this.tasks.modernView(outcome.task, false) };
+    if ("task" in outcome) {
+      this.finishTask(outcome.task, outcome.running, settle);
+      return { resultType: "task", ...this.tasks.modernView(outcome.task, false) };
+    }
     return settle(outcome);
   }
 
@@ -362,20 +372,18 @@ export class Engine {
     return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`);
   }
 
-  /** Runs a task's handler in the background and records how it ended. */
-  private runTask(task: TaskRecord, run: () => Promise<unknown>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult, name: string): void {
-    run().then(
-      (value) => ({ value }),
-      (error: unknown) => ({ error }),
-    ).then((outcome) => {
+  /**
+   * Records how a task's handler ended, the way the call itself would have answered: a result
+   * (isError ones included) completes the task, an error with a JSON-RPC code fails it.
+   */
+  private finishTask(task: TaskRecord, running: Promise<{ value: unknown } | { error: unknown }>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult): void {
+    void running.then((outcome) => {
       if (task.controller.signal.aborted) return;
       try {
         this.tasks.finish(task, { result: settle(outcome) as JsonObject });
       } catch (error) {
-        const code = jsonRpcCode(error) ?? ErrorCodes.InternalError;
         const data = isObject(error) ? error.data : undefined;
-        if (code === ErrorCodes.InternalError && jsonRpcCode(error) === undefined) this.onError(error, { method: "tools/call", name });
-        this.tasks.finish(task, { error: { code, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
+        this.tasks.finish(task, { error: { code: jsonRpcCode(error) ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
       }
     });
   }
@@ -453,14 +461,8 @@ export class Engine {
       (error: unknown) => ({ error }),
     );
     const first = await Promise.race([running, interrupted]);
-    if (first !== "input" && "task" in first) {
-      const created = first.task;
-      void running.then((outcome) => {
-        if (created.controller.signal.aborted) return;
-        this.finishModernTask(created, outcome, target);
-      });
-      return { task: created };
-    }
+    // The call is a task now: the caller records how the handler ends.
+    if (first !== "input" && "task" in first) return { task: first.task, running };
     unlink();
     if (first !== "input") return first;
     // The run stops here: its pending questions never settle (a task-capable run's signal aborts).
@@ -469,16 +471,6 @@ export class Engine {
     if (asked.invalid) throw rpcError(ErrorCodes.InvalidParams, `Invalid input response '${asked.invalid.key}': ${asked.invalid.problem}`);
     const inputRequests = Object.fromEntries(asked.pending);
     return { inputRequired: { resultType: "input_required", inputRequests, requestState: await this.states.mint(await binding(), { answers: asked.consumed }) } };
-  }
-
-  private finishModernTask(task: TaskRecord, outcome: { value: unknown } | { error: unknown }, name: string): void {
-    const error = "error" in outcome ? outcome.error : undefined;
-    if ("value" in outcome) return this.tasks.finish(task, { result: outcome.value as JsonObject });
-    if (error instanceof ToolError) return this.tasks.finish(task, { result: errorResult(error.message) as JsonObject });
-    const code = jsonRpcCode(error);
-    if (code === undefined) this.onError(error, { method: "tools/call", name });
-    const data = isObject(error) ? error.data : undefined;
-    this.tasks.finish(task, { error: { code: code ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
   }
 
   /** tasks/*, in the form of the request's era. */

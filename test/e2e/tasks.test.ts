@@ -314,3 +314,40 @@ describe("progress from a task (2025-11-25: the progressToken lives as long as t
     ]);
   });
 });
+
+describe("a task handler that throws", () => {
+  it("ends as the call would have answered: a plain error is an isError result (2026-07-28: completed; 2025: failed)", async () => {
+    const { createManifestServerFactory } = await import("../../src/runtime/server.js");
+    const definition = {
+      serverInfo: { name: "t", version: "1" },
+      capabilities: { tools: {} },
+      tools: [{ name: "boom", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const factory = createManifestServerFactory(
+      definition,
+      {
+        tools: {
+          boom: async (_args: unknown, ctx: { startTask(): Promise<void> }) => {
+            await ctx.startTask();
+            throw new Error("disk full");
+          },
+        },
+      },
+      { onError: () => {} },
+    );
+    const modern = await rawSession(factory, { era: "modern", capabilities: { extensions: { [EXTENSION]: {} } } });
+    closers.push(modern.close);
+    const created = await modern.request("tools/call", { name: "boom", arguments: {} });
+    const done = await until(() => modern.request("tasks/get", { taskId: created.result!.taskId }), (r) => r.result?.status !== "working");
+    expect(done.result).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "Tool boom failed: disk full" }] } });
+
+    const legacy = await rawSession(factory, { era: "legacy" });
+    closers.push(legacy.close);
+    const task = (await legacy.request("tools/call", { name: "boom", arguments: {}, task: {} })).result!.task as { taskId: string };
+    expect((await legacy.request("tasks/result", { taskId: task.taskId })).result).toMatchObject({ isError: true });
+    expect((await legacy.request("tasks/get", { taskId: task.taskId })).result).toMatchObject({ status: "failed" });
+  });
+});

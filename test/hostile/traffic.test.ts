@@ -141,17 +141,23 @@ describe.each(ERAS)("hostile traffic (in memory, %s era)", (era: Era) => {
   });
 });
 
+/** The gift server in a process of its own, a line limit of 2,000 bytes; `until(n)` waits for n answer lines. */
+function giftOverStdio() {
+  const script = fileURLToPath(new URL("../servers/gift-stdio.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, MAX_MESSAGE_BYTES: "2000" } });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  const lines = () => out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Message);
+  const until = async (n: number) => {
+    for (let i = 0; i < 400 && lines().length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    return lines();
+  };
+  return { child, until };
+}
+
 describe("hostile traffic over stdio", () => {
   it("answers invalid JSON -32700, non-JSON-RPC -32600 and oversized lines -32600, and keeps serving", async () => {
-    const script = fileURLToPath(new URL("../servers/gift-stdio.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, MAX_MESSAGE_BYTES: "2000" } });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    const lines = () => out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Message);
-    const until = async (n: number) => {
-      for (let i = 0; i < 400 && lines().length < n; i++) await new Promise((r) => setTimeout(r, 10));
-      return lines();
-    };
+    const { child, until } = giftOverStdio();
     try {
       child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
       await until(1);
@@ -176,15 +182,7 @@ describe("hostile traffic over stdio", () => {
   });
 
   it("does the same on a connection of 2026-07-28 requests (no initialize)", async () => {
-    const script = fileURLToPath(new URL("../servers/gift-stdio.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, MAX_MESSAGE_BYTES: "2000" } });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    const lines = () => out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Message);
-    const until = async (n: number) => {
-      for (let i = 0; i < 400 && lines().length < n; i++) await new Promise((r) => setTimeout(r, 10));
-      return lines();
-    };
+    const { child, until } = giftOverStdio();
     const meta = JSON.stringify(envelope());
     try {
       child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":${meta}}}\n`);
