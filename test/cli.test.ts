@@ -92,7 +92,7 @@ describe("mcpgen CLI", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
-        "manifests/bad.yaml:1:16: error invalid-name: `name` \"Bad\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)",
+        "manifests/bad.yaml:1:16: error invalid-name: `name` \"Bad\" is not a folder name: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder), or keep it and add `folder:` with such a name",
         "manifests/bad.yaml:1:30: error invalid-type: `version` must be a string, not number 1 (quote it in YAML)",
         "manifests/bad.yaml:2:9: error missing-field: a tool is missing the required field `inputSchema`",
         "mcpgen: 3 errors; nothing written.",

@@ -47,9 +47,10 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}tools:\n  - name: 'bad name!'\n    inputSchema: {type: object}\n  - name: b\n    toolName: b\n    annotations: {readOnlyHint: 'yes'}\n`,
       want: [
-        "m.yaml:3:11: error invalid-name: `name` \"bad name!\" is not valid: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP 2025-11-25 tool names)",
+        "m.yaml:3:11: warning invalid-name: `name` \"bad name!\" is not advised: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)",
         "m.yaml:5:5: error missing-field: a tool is missing the required field `inputSchema`",
-        "m.yaml:6:5: error unknown-field: unknown field `toolName` in a tool; allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples",
+        // Not an edit away from a known field: an MCP object's other fields are served as they are.
+        "m.yaml:6:5: warning unknown-field: field `toolName` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples)",
         "m.yaml:7:33: error invalid-type: `readOnlyHint` must be true or false, not the string \"yes\"",
       ],
     },
@@ -175,7 +176,17 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
   ],
   [
     "server name that would not be a safe folder name",
-    { given: "server: {name: '../evil', version: '1'}\n", want: ["m.yaml:1:16: error invalid-name: `name` \"../evil\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)"] },
+    {
+      given: "server: {name: '../evil', version: '1'}\n",
+      want: ["m.yaml:1:16: error invalid-name: `name` \"../evil\" is not a folder name: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder), or keep it and add `folder:` with such a name"],
+    },
+  ],
+  [
+    "a server name that is not a folder name, with `folder:` (and no escape through it)",
+    {
+      given: "server: {name: 'mcp-servers/everything', folder: '../x', version: '1'}\n",
+      want: ["m.yaml:1:50: error invalid-name: `folder` \"../x\" is not valid: use lowercase letters, digits and '-', starting with a letter or digit"],
+    },
   ],
   [
     "YAML tags (a tag error stops before the shape checks)",
@@ -261,6 +272,24 @@ defs:
         "m.yaml:3:23: error invalid-value: `ttlMs` must be between 0 and 9007199254740991, not -1",
         'm.yaml:3:39: error invalid-value: `cacheScope` must be one of "public", "private", not "shared"',
         "m.yaml:4:27: error invalid-value: `ttlMs` must be a whole number, not 1.5",
+      ],
+    },
+  ],
+  [
+    "fields of MCP objects mcpgen does not know: served as they are (a warning), unless a typo of a known one",
+    {
+      given: `server: {name: s, version: '1', vendorInfo: x}
+tools:
+  - name: a
+    inputSchema: {type: object}
+    annotations: {readOnlyHnt: true, com.acme/audited: true}
+    deprecated: true
+`,
+      want: [
+        "m.yaml:1:33: warning unknown-field: field `vendorInfo` in server is not one mcpgen knows; it is served as it is (known fields: name, folder, version, title, description, websiteUrl, icons, instructions)",
+        "m.yaml:5:19: error unknown-field: unknown field `readOnlyHnt` in `annotations` (did you mean `readOnlyHint`?); allowed: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint",
+        "m.yaml:5:38: warning unknown-field: field `com.acme/audited` in `annotations` is not one mcpgen knows; it is served as it is (known fields: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint)",
+        "m.yaml:6:5: warning unknown-field: field `deprecated` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples)",
       ],
     },
   ],

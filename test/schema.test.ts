@@ -24,7 +24,11 @@ describe("schema/manifest.schema.json", () => {
       expect(validate(parse(readFileSync(`${ROOT}/${file}`, "utf8"))), file).toBe(true);
     }
     const server = { name: "s", version: "1" };
+    // A tool is an MCP object: other fields are allowed (mcpgen warns and serves them); a missing name is not.
     expect(validate({ server, tools: [{ toolName: "x", inputSchema: { type: "object" } }] })).toBe(false);
+    expect(validate({ server, tools: [{ name: "x", inputSchema: { type: "object" }, vendorField: 1 }] })).toBe(true);
+    expect(validate({ server, tool: [] })).toBe(false);
+    expect(validate({ server: { name: "mcp-servers/everything", folder: "everything", version: "1" } })).toBe(true);
     expect(validate({ server, prompts: [{ name: "p", messages: [{ role: "system", content: { type: "text", text: "x" } }] }] })).toBe(false);
     expect(validate({ server: { name: "Bad Name", version: "1" } })).toBe(false);
   });

@@ -44,7 +44,9 @@ export async function buildModel(
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
 
-  const typePrefix = toIdentifier(server.name as string, "pascal");
+  // The output folder: `folder:`, or the name itself (then checked to be a folder name).
+  const folder = (typeof server.folder === "string" ? server.folder : server.name) as string;
+  const typePrefix = toIdentifier(folder, "pascal");
   const types = new IdentifierScope([
     ...BUILTIN_TYPE_NAMES.map((n): [string, string] => [n, `mcpgen's built-in type ${n}`]),
     [`${typePrefix}Client`, `the generated client interface ${typePrefix}Client`],
@@ -190,7 +192,7 @@ export async function buildModel(
   });
 
   const serverInfo: JsonObject = {};
-  for (const [key, value] of Object.entries(server)) if (key !== "instructions") setOwn(serverInfo, key, value);
+  for (const [key, value] of Object.entries(server)) if (key !== "instructions" && key !== "folder") setOwn(serverInfo, key, value);
   const completions: CompletionModel[] = [];
   const source = (value: unknown) => (value === "handler" ? { handler: true as const } : { values: value as string[] });
   list("prompts").forEach((prompt) => {
@@ -244,7 +246,7 @@ export async function buildModel(
     diagnostics,
     model: {
       manifestFile,
-      name: server.name as string,
+      name: folder,
       serverInfo,
       ...optionalString("instructions", server.instructions),
       capabilities,

@@ -5,12 +5,18 @@
  */
 
 export type FieldSpec =
-  | { kind: "string"; pattern?: RegExp; patternHint?: string; oneOf?: readonly string[]; required?: boolean; doc?: string }
+  /** `patternIsAdvice`: a value that breaks the pattern is a warning (MCP says SHOULD), not an error. */
+  | { kind: "string"; pattern?: RegExp; patternHint?: string; patternIsAdvice?: boolean; oneOf?: readonly string[]; required?: boolean; doc?: string }
   | { kind: "boolean"; required?: boolean }
   | { kind: "number"; min?: number; max?: number; integer?: boolean; required?: boolean }
   /** Any JSON value; `object: true` requires a mapping. Contents are not checked here. */
   | { kind: "json"; object?: boolean; required?: boolean }
-  | { kind: "record"; fields: Record<string, FieldSpec>; required?: boolean }
+  /**
+   * A mapping with these fields. `open`: an MCP object, where a field mcpgen does not know is
+   * served as it is with a warning (real servers send such fields), unless it looks like a typo
+   * of a known one (then it is an error with its "did you mean").
+   */
+  | { kind: "record"; fields: Record<string, FieldSpec>; required?: boolean; open?: boolean }
   | { kind: "list"; item: FieldSpec; required?: boolean }
   | { kind: "stringList"; required?: boolean }
   /** A JSON Schema; checked by the schema stage. */
@@ -22,6 +28,7 @@ const meta: FieldSpec = { kind: "json", object: true };
 
 const icon: FieldSpec = {
   kind: "record",
+  open: true,
   fields: {
     src: { kind: "string", required: true },
     mimeType: { kind: "string" },
@@ -34,6 +41,7 @@ const icons: FieldSpec = { kind: "list", item: icon };
 /** Annotations on resources, templates and content blocks. */
 export const annotations: FieldSpec = {
   kind: "record",
+  open: true,
   fields: {
     audience: { kind: "list", item: { kind: "string", oneOf: ["user", "assistant"] } },
     priority: { kind: "number", min: 0, max: 1 },
@@ -55,11 +63,13 @@ export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 export const serverFields: Record<string, FieldSpec> = {
-  name: {
+  /** Checked against SERVER_NAME in shape.ts when there is no `folder` (it names the output folder then). */
+  name: { kind: "string", required: true },
+  /** mcpgen: the output folder, for a server whose name is not a folder name (`mcp-servers/everything`). Not served. */
+  folder: {
     kind: "string",
-    required: true,
     pattern: SERVER_NAME,
-    patternHint: "lowercase letters, digits and '-', starting with a letter or digit (it names the output folder)",
+    patternHint: "lowercase letters, digits and '-', starting with a letter or digit",
   },
   version: { kind: "string", required: true },
   title: { kind: "string" },
@@ -74,7 +84,8 @@ export const toolFields: Record<string, FieldSpec> = {
     kind: "string",
     required: true,
     pattern: TOOL_NAME,
-    patternHint: "1 to 128 characters among A-Z a-z 0-9 _ - . (MCP 2025-11-25 tool names)",
+    patternHint: "1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)",
+    patternIsAdvice: true,
   },
   title: { kind: "string" },
   description: { kind: "string" },
@@ -82,6 +93,7 @@ export const toolFields: Record<string, FieldSpec> = {
   outputSchema: { kind: "schema" },
   annotations: {
     kind: "record",
+    open: true,
     fields: {
       title: { kind: "string" },
       readOnlyHint: { kind: "boolean" },
@@ -90,7 +102,7 @@ export const toolFields: Record<string, FieldSpec> = {
       openWorldHint: { kind: "boolean" },
     },
   },
-  execution: { kind: "record", fields: { taskSupport: { kind: "string", oneOf: ["forbidden", "optional", "required"] } } },
+  execution: { kind: "record", open: true, fields: { taskSupport: { kind: "string", oneOf: ["forbidden", "optional", "required"] } } },
   icons,
   _meta: meta,
   examples: {
@@ -139,6 +151,7 @@ export const promptFields: Record<string, FieldSpec> = {
     kind: "list",
     item: {
       kind: "record",
+      open: true,
       fields: {
         name: { kind: "string", required: true, pattern: /^.+$/s, patternHint: "a non-empty string" },
         title: { kind: "string" },
@@ -202,7 +215,7 @@ export const contentFields: Record<string, Record<string, FieldSpec>> = {
 };
 
 export const manifestFields: Record<string, FieldSpec> = {
-  server: { kind: "record", required: true, fields: serverFields },
+  server: { kind: "record", required: true, open: true, fields: serverFields },
   /** Optional capabilities the server opts into; tools, resources, prompts and completions are derived. */
   capabilities: {
     kind: "record",
@@ -218,8 +231,8 @@ export const manifestFields: Record<string, FieldSpec> = {
     fields: Object.fromEntries(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"].map((m) => [m, cacheHint])),
   },
   defs: { kind: "json", object: true },
-  tools: { kind: "list", item: { kind: "record", fields: toolFields } },
-  resources: { kind: "list", item: { kind: "record", fields: resourceFields } },
-  resourceTemplates: { kind: "list", item: { kind: "record", fields: resourceTemplateFields } },
-  prompts: { kind: "list", item: { kind: "record", fields: promptFields } },
+  tools: { kind: "list", item: { kind: "record", open: true, fields: toolFields } },
+  resources: { kind: "list", item: { kind: "record", open: true, fields: resourceFields } },
+  resourceTemplates: { kind: "list", item: { kind: "record", open: true, fields: resourceTemplateFields } },
+  prompts: { kind: "list", item: { kind: "record", open: true, fields: promptFields } },
 };

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { contentFields, DEF_NAME, manifestFields, type FieldSpec } from "./fields.js";
+import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -12,8 +12,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") =>
-    out.push(diagnosticAt(manifest, path, code, message, { at }));
+  const report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") =>
+    out.push(diagnosticAt(manifest, path, code, message, { at, ...(severity ? { severity } : {}) }));
 
   const root = manifest.value;
   if (!isPlainObject(root)) {
@@ -22,6 +22,14 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   }
   if (manifest.mayHoldNonFinite) checkJsonValues(root, [], report);
   checkRecord(root, manifestFields, [], "the manifest", report);
+  // The server's name names the output folder, unless `folder:` does.
+  if (isPlainObject(root.server) && typeof root.server.name === "string" && root.server.folder === undefined && !SERVER_NAME.test(root.server.name)) {
+    report(
+      ["server", "name"],
+      "invalid-name",
+      `\`name\` ${JSON.stringify(root.server.name)} is not a folder name: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder), or keep it and add \`folder:\` with such a name`,
+    );
+  }
 
   if (isPlainObject(root.defs)) {
     for (const name of Object.keys(root.defs)) {
@@ -80,9 +88,10 @@ function checkJsonValues(root: unknown, base: DocPath, report: Report): void {
   walk(root);
 }
 
-type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value") => void;
+type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") => void;
 
-function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report): void {
+/** `open`: an MCP object, whose unknown fields are served as they are (a warning), typos aside. */
+function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report, open = false): void {
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && value[key] === undefined) {
       report(path, "missing-field", `${what} is missing the required field \`${key}\``);
@@ -92,6 +101,10 @@ function checkRecord(value: Record<string, unknown>, fields: Record<string, Fiel
     const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (spec === undefined) {
       const hint = suggest(key, Object.keys(fields));
+      if (open && hint === undefined) {
+        report([...path, key], "unknown-field", `field \`${key}\` in ${what} is not one mcpgen knows; it is served as it is (known fields: ${Object.keys(fields).join(", ")})`, "key", "warning");
+        continue;
+      }
       report([...path, key], "unknown-field", `unknown field \`${key}\` in ${what}${hint ? ` (did you mean \`${hint}\`?)` : ""}; allowed: ${Object.keys(fields).join(", ")}`, "key");
       continue;
     }
@@ -111,6 +124,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
         return report(path, "invalid-value", `${label} must be one of ${spec.oneOf.map((v) => JSON.stringify(v)).join(", ")}, not ${JSON.stringify(value)}${extra}`);
       }
       if (spec.pattern && !spec.pattern.test(value)) {
+        if (spec.patternIsAdvice && value !== "") return report(path, "invalid-name", `${label} ${JSON.stringify(value)} is not advised: use ${spec.patternHint ?? spec.pattern.source}`, undefined, "warning");
         return report(path, "invalid-name", `${label} ${JSON.stringify(value)} is not valid: use ${spec.patternHint ?? spec.pattern.source}`);
       }
       return;
@@ -142,7 +156,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       return;
     case "record":
       if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
-      return checkRecord(value, spec.fields, path, describePath(path), report);
+      return checkRecord(value, spec.fields, path, describePath(path), report, spec.open === true);
     case "content": {
       if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a content block (a mapping with a type), not ${describe(value)}`);
       const type = value.type;
@@ -150,7 +164,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       if (!fields) {
         return report(type === undefined ? path : [...path, "type"], type === undefined ? "missing-field" : "invalid-value", `content \`type\` must be one of ${Object.keys(contentFields).map((t) => JSON.stringify(t)).join(", ")}${type === undefined ? "" : `, not ${JSON.stringify(type)}`}`);
       }
-      checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report);
+      checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report, true);
       if (type === "resource" && isPlainObject(value.resource)) {
         const r = value.resource;
         if ((r.text === undefined) === (r.blob === undefined)) report([...path, "resource"], "invalid-value", "an embedded resource has exactly one of text and blob");
