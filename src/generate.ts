@@ -34,6 +34,8 @@ export interface PipelineOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Comment lines added under the standard header. */
   header?: string[];
+  /** Client-only output (types, client, fixtures; no server files): every server, or these. */
+  clientOnly?: boolean | string[];
 }
 
 export interface PipelineResult {
@@ -57,7 +59,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const templatesDir = options.templates === undefined ? undefined : path.resolve(cwd, options.templates);
   const records =
     cache && options.mode !== "validate"
-      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null })
+      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
       : undefined;
   const reused: { absPath: string; record: ManifestRecord }[] = [];
   const pending: { absPath: string; file: string; text: string; hash: string; stamp: FileStamp }[] = [];
@@ -98,6 +100,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
     emit: options.mode !== "validate",
     ...(stubsDir ? { stubsDir } : {}),
+    ...(options.clientOnly ? { clientOnly: options.clientOnly } : {}),
     outDir,
   };
   const processed = [];
@@ -130,7 +133,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
 
   const outputs: ServerOutput[] = models.map((model, i) => ({ name: model.name, files: emitted[i]! }));
   // The runtime all servers of this output folder share: checked (and kept current) on every run.
-  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime() });
+  // All client-only: the client's runtime only, so the output compiles without the server SDK.
+  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime(options.clientOnly === true) });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });

@@ -35,6 +35,8 @@ export interface ProcessOptions {
   emit: boolean;
   /** The stubs folder and the output folder, for the imports of generated handlers.ts. */
   stubsDir?: string;
+  /** Client-only output: every server, or the servers (output folders) named. */
+  clientOnly?: boolean | string[];
   outDir: string;
 }
 
@@ -66,6 +68,8 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   if (!model) return { absPath, diagnostics };
   // Cached only once valid, so a cached manifest never needs its positions in a normal run.
   if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
+  const clientOnly = options.clientOnly;
+  if (clientOnly === true || (Array.isArray(clientOnly) && clientOnly.includes(model.name))) model.options.clientOnly = true;
   if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
   if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
   return { absPath, diagnostics, model, files: emitServerFiles(model) };

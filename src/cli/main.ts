@@ -13,7 +13,7 @@ const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a
 
 Usage:
   mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]
-                  [--check | --watch] [--quiet] [--no-cache]
+                  [--client-only] [--check | --watch] [--quiet] [--no-cache]
   mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
   mcpgen init [DIR] [--name NAME] [--force]
   mcpgen --help | --version
@@ -29,6 +29,8 @@ Options:
                        Bare paths after generate/validate are manifests too.
   --out DIR            Output folder (default: generated).
   --stubs DIR          Create and keep user-owned handler files in DIR/<server>/.
+  --client-only        Types, client and fixtures only: no server files, no stubs, and the
+                       client's runtime only (for servers you only consume).
   --config FILE        Read this config instead of mcpgen.config.{json,yaml,yml} or the
                        "mcpgen" key of package.json.
   --check              Write nothing; exit 1 and show a short diff for each stale file.
@@ -56,6 +58,7 @@ interface GenerateArgs {
   watch: boolean;
   quiet: boolean;
   cache: boolean;
+  clientOnly: boolean;
 }
 
 interface InitArgs {
@@ -74,7 +77,7 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
   if (command === undefined) throw new UsageError("missing command: generate, validate or init");
   if (command === "init") return parseInit(rest);
   if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate, validate or init`);
-  const args: GenerateArgs = { command, manifests: [], check: false, watch: false, quiet: false, cache: true };
+  const args: GenerateArgs = { command, manifests: [], check: false, watch: false, quiet: false, cache: true, clientOnly: false };
   const seen = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
@@ -123,6 +126,10 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
         break;
       case "--no-cache":
         args.cache = false;
+        break;
+      case "--client-only":
+        only("generate");
+        args.clientOnly = true;
         break;
       default:
         if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg}`);
@@ -217,6 +224,7 @@ function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {
     ...(args.manifests.length ? { manifests: args.manifests.map((m) => path.resolve(cwd, m)) } : {}),
     ...(args.out ? { out: path.resolve(cwd, args.out) } : {}),
     ...(args.stubs ? { stubs: path.resolve(cwd, args.stubs) } : {}),
+    ...(args.clientOnly ? { clientOnly: true } : {}),
   };
 }
 
@@ -233,6 +241,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     ...(config.stubs && mode !== "validate" ? { stubs: config.stubs } : {}),
     ...(config.templates ? { templates: config.templates } : {}),
     ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
+    ...(config.clientOnly ? { clientOnly: config.clientOnly } : {}),
   });
   printDiagnostics(result.diagnostics);
   const out = `${path.relative(cwd, config.out) || "."}/`;

@@ -22,6 +22,10 @@ export interface Config {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Extra comment lines under the standard header of every generated file. */
   header: string[];
+  /** Types, client and fixtures only (no server files): every server, or the servers named. */
+  clientOnly?: boolean | string[];
+  /** Portability lint rules: off, warn or error per rule (mcpgen lint). */
+  lint?: Record<string, "off" | "warn" | "error">;
   /** The config file, relative to cwd, when one was found. */
   file?: string;
   /** Every file the config came from (absolute), for watch mode. */
@@ -30,7 +34,7 @@ export interface Config {
 
 export const CONFIG_FILES = ["mcpgen.config.json", "mcpgen.config.yaml", "mcpgen.config.yml"];
 
-const KEYS = ["manifests", "out", "stubs", "templates", "invalidArguments", "header"] as const;
+const KEYS = ["manifests", "out", "stubs", "templates", "invalidArguments", "header", "clientOnly", "lint"] as const;
 
 export function defaultConfig(cwd: string): Config {
   return { manifests: [path.resolve(cwd, "manifests")], out: path.resolve(cwd, "generated"), header: [], sources: [] };
@@ -125,5 +129,20 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   if (typeof header === "string") config.header = [header];
   else if (Array.isArray(header) && header.every((l) => typeof l === "string")) config.header = header as string[];
   else if (header !== undefined) report(["header"], "`header` must be a string or a list of strings (comment lines added under the generated header)");
+
+  const clientOnly = value.clientOnly;
+  if (typeof clientOnly === "boolean") config.clientOnly = clientOnly;
+  else if (Array.isArray(clientOnly) && clientOnly.every((n) => typeof n === "string" && n !== "")) config.clientOnly = clientOnly as string[];
+  else if (clientOnly !== undefined) report(["clientOnly"], "`clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server");
+
+  const lint = value.lint;
+  if (isPlainObject(lint)) {
+    const rules: Record<string, "off" | "warn" | "error"> = {};
+    for (const [rule, level] of Object.entries(lint)) {
+      if (level === "off" || level === "warn" || level === "error") rules[rule] = level;
+      else report(["lint", rule], `a lint rule is "off", "warn" or "error", not ${JSON.stringify(level)}`);
+    }
+    config.lint = rules;
+  } else if (lint !== undefined) report(["lint"], '`lint` maps rule names to "off", "warn" or "error" (see mcpgen lint --help)');
   return { config, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -23,9 +23,12 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   fixtures: emitFixtures,
 };
 
+/** What a client-only output leaves out (no server, no transports, no handlers). */
+const SERVER_ONLY = new Set(["server", "serve", "handlers"]);
+
 /** Every file of one server's output folder, sorted by path. */
 export function emitServerFiles(model: ServerModel): OutputFile[] {
-  const files = Object.values(EMITTERS).flatMap((emit) => emit(model));
+  const files = Object.entries(EMITTERS).flatMap(([name, emit]) => (model.options.clientOnly && SERVER_ONLY.has(name) ? [] : emit(model)));
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

@@ -5,10 +5,15 @@ import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function emitIndex(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "index.ts");
+  const server = model.options.clientOnly
+    ? []
+    : [
+        `export { createServer, createServerFactory, type CompletionHandler, type Handlers, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
+      ];
   file.print(
     [
       `export * from "${LOCAL.types}";`,
-      `export { createServer, createServerFactory, type CompletionHandler, type Handlers, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
+      ...server,
       `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions, type SdkClient } from "${LOCAL.client}";`,
       `export { MissingClientCapabilityError, OutputValidationError, RpcError, ToolError } from "${LOCAL.runtimeErrors}";`,
       `export type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ListRootsResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,

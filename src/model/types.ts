@@ -10,7 +10,7 @@ export type JsonObject = { [key: string]: Json };
 export interface ServerModel {
   /** Manifest path relative to the project root (forward slashes), for headers and messages. */
   manifestFile: string;
-  /** `server.name`: the output folder. */
+  /** The output folder: `server.folder`, or `server.name`. */
   name: string;
   /** serverInfo on the wire (Implementation: name, version, title, ...). */
   serverInfo: JsonObject;
@@ -112,4 +112,6 @@ export interface GenerationOptions {
   headerLines: string[];
   /** Set when handler stubs are on: the stub folder as imported from `<out>/<server>/`. */
   stubs?: { importBase: string };
+  /** Types, client and fixtures only: no server files, no stubs (a server you only consume). */
+  clientOnly?: boolean;
 }

@@ -19,6 +19,8 @@ const FOLDERS: Record<StubKind, string> = { tool: "tools", resource: "resources"
 
 /** Every handler the manifest needs, in manifest order (tools, resources, templates, prompts). */
 export function stubEntries(model: ServerModel): StubEntry[] {
+  // A server you only consume has no handlers of yours.
+  if (model.options.clientOnly) return [];
   const entry = (kind: StubKind, group: StubEntry["group"], key: string, functionName: string): StubEntry => ({
     kind,
     group,
