@@ -30,7 +30,13 @@ export type DiagnosticCode =
   | "file-content"
   | "duplicate-server"
   | "config"
-  | "stub-orphan";
+  | "stub-orphan"
+  // Portability lint (mcpgen lint): see src/lint/rules.ts.
+  | "tool-name-length"
+  | "tool-name-characters"
+  | "input-top-level-composition"
+  | "schema-refs"
+  | "type-arrays";
 
 export interface Diagnostic {
   severity: Severity;

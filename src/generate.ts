@@ -153,7 +153,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   return { diagnostics: sorted, models, plan, reused: reusedServers, ...(writeError ? { writeError } : {}) };
 }
 
-async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+export async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const input of inputs) {

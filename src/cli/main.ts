@@ -16,13 +16,22 @@ Usage:
                   [--client-only] [--check | --watch] [--quiet] [--no-cache]
   mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
   mcpgen init [DIR] [--name NAME] [--force]
+  mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])
+  mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
+  mcpgen lint [PATH...] [--config FILE] [--rule NAME=off|warn|error]
   mcpgen --help | --version
+  mcpgen COMMAND --help
 
 Commands:
   generate   Write <out>/<server.name>/ for each manifest (only files whose bytes changed),
              and create missing handler stubs when stubs are on.
   validate   Check the manifests and report every problem; write nothing.
   init       Create a new MCP server project in DIR (default: the current folder).
+  pull       Write a manifest from a live MCP server (stdio command or HTTP URL), for a typed
+             client of a server you do not own; --check says what changed upstream.
+  diff       Classify the changes between two manifests, fixture folders or REF:path, as
+             breaking or not for clients and for servers.
+  lint       Warn where a valid definition breaks in major clients or model APIs.
 
 Options:
   --manifests PATH...  Manifest files or folders of *.yaml/*.yml files (default: manifests).
@@ -74,9 +83,9 @@ function parseArgs(argv: string[]): Args | "help" | "version" {
   if (argv.includes("-h") || argv.includes("--help")) return "help";
   if (argv.includes("-v") || argv.includes("--version")) return "version";
   const [command, ...rest] = argv;
-  if (command === undefined) throw new UsageError("missing command: generate, validate or init");
+  if (command === undefined) throw new UsageError("missing command: generate, validate, init, pull, diff or lint");
   if (command === "init") return parseInit(rest);
-  if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate, validate or init`);
+  if (command !== "generate" && command !== "validate") throw new UsageError(`unknown command ${JSON.stringify(command)}: use generate, validate, init, pull, diff or lint`);
   const args: GenerateArgs = { command, manifests: [], check: false, watch: false, quiet: false, cache: true, clientOnly: false };
   const seen = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
@@ -172,7 +181,34 @@ function version(): string {
   return pkg.version;
 }
 
+/** The commands with their own parser and help (`mcpgen pull --help`). */
+const SUBCOMMANDS = {
+  pull: async () => {
+    const m = await import("./pull.js");
+    return { help: m.PULL_HELP, run: m.runPull, helpArgs: (rest: string[]) => rest.slice(0, rest.includes("--") ? rest.indexOf("--") : rest.length) };
+  },
+  diff: async () => {
+    const m = await import("./diff.js");
+    return { help: m.DIFF_HELP, run: m.runDiff, helpArgs: (rest: string[]) => rest };
+  },
+  lint: async () => {
+    const m = await import("./lint.js");
+    return { help: m.LINT_HELP, run: m.runLint, helpArgs: (rest: string[]) => rest };
+  },
+} as const;
+
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first !== undefined && Object.hasOwn(SUBCOMMANDS, first)) {
+    const sub = await SUBCOMMANDS[first as keyof typeof SUBCOMMANDS]();
+    // For pull, what follows `--` belongs to the server's command, --help included.
+    const own = sub.helpArgs(rest);
+    if (own.includes("-h") || own.includes("--help")) {
+      process.stdout.write(`${sub.help}\n`);
+      return 0;
+    }
+    return sub.run(rest, cwd);
+  }
   let args: ReturnType<typeof parseArgs>;
   try {
     args = parseArgs(argv);

@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sortDiagnostics, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { isPlainObject } from "../validate/shape.js";
+import { RULE_NAMES } from "../lint/rules.js";
+import { isPlainObject, suggest } from "../validate/shape.js";
 
 export interface Config {
   /** Manifest files or folders (absolute). */
@@ -139,7 +140,8 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   if (isPlainObject(lint)) {
     const rules: Record<string, "off" | "warn" | "error"> = {};
     for (const [rule, level] of Object.entries(lint)) {
-      if (level === "off" || level === "warn" || level === "error") rules[rule] = level;
+      if (!(RULE_NAMES as string[]).includes(rule)) report(["lint", rule], `unknown lint rule \`${rule}\`${suggest(rule, RULE_NAMES) ? ` (did you mean \`${suggest(rule, RULE_NAMES)}\`?)` : ""}; the rules: ${RULE_NAMES.join(", ")}`, "key");
+      else if (level === "off" || level === "warn" || level === "error") rules[rule] = level;
       else report(["lint", rule], `a lint rule is "off", "warn" or "error", not ${JSON.stringify(level)}`);
     }
     config.lint = rules;

@@ -212,7 +212,7 @@ export function isBase64(text: string): boolean {
 }
 
 /** The closest allowed key by edit distance, when close enough to be a likely typo. */
-function suggest(key: string, allowed: string[]): string | undefined {
+export function suggest(key: string, allowed: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of allowed) {

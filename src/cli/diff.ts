@@ -1,0 +1,90 @@
+/**
+ * `mcpgen diff OLD NEW`: what changed between two versions of a server, classified for the code
+ * that calls it (clients) and for the code that implements it (servers).
+ */
+export const DIFF_HELP = `mcpgen diff: what changed between two versions of a server, and whom it breaks.
+
+Usage:
+  mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
+
+OLD and NEW are each one of:
+  a manifest             manifests/gifts.yaml
+  a fixtures folder      generated/gifts/fixtures (or generated/gifts), as mcpgen writes them
+  a manifest in git      main:manifests/gifts.yaml, HEAD~1:manifests/gifts.yaml (REF:path)
+
+Every change is classified twice:
+  clients   BREAKING when a call that worked may now fail or a typed client stops compiling
+            (removed or renamed, a new required argument, an input narrowed, an output widened...)
+  servers   BREAKING when the handlers must change (a new tool, an input widened, an output
+            narrowed...)
+
+Options:
+  --format table|json    A table for people (default) or JSON for tools.
+  --fail-on LEVEL        When to exit 1: breaking (default: breaking for clients or for servers),
+                         clients, servers, any (any change at all), none.
+
+Exit codes: 0 nothing to fail on, 1 changes to fail on, 2 usage error or a side that cannot be
+read or is not a valid manifest.`;
+
+type Format = "table" | "json";
+type FailOn = "breaking" | "clients" | "servers" | "any" | "none";
+
+class DiffUsageError extends Error {}
+
+export function parseDiffArgs(argv: string[]): { before: string; after: string; format: Format; failOn: FailOn } {
+  const sides: string[] = [];
+  let format: Format = "table";
+  let failOn: FailOn = "breaking";
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const value = (what: string) => {
+      const v = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (v === undefined || v === "") throw new DiffUsageError(`${flag} needs ${what}`);
+      return v;
+    };
+    if (flag === "--format") {
+      const v = value("table or json");
+      if (v !== "table" && v !== "json") throw new DiffUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
+      format = v;
+    } else if (flag === "--fail-on") {
+      const v = value("breaking, clients, servers, any or none");
+      if (!["breaking", "clients", "servers", "any", "none"].includes(v)) throw new DiffUsageError(`--fail-on is breaking, clients, servers, any or none, not ${JSON.stringify(v)}`);
+      failOn = v as FailOn;
+    } else if (arg.startsWith("-") && arg !== "-") throw new DiffUsageError(`unknown option ${arg} for diff`);
+    else sides.push(arg);
+  }
+  if (sides.length !== 2) throw new DiffUsageError(`diff takes two sides, OLD and NEW; got ${sides.length}`);
+  return { before: sides[0]!, after: sides[1]!, format, failOn };
+}
+
+export async function runDiff(argv: string[], cwd: string): Promise<number> {
+  let args: ReturnType<typeof parseDiffArgs>;
+  try {
+    args = parseDiffArgs(argv);
+  } catch (error) {
+    if (!(error instanceof DiffUsageError)) throw error;
+    process.stderr.write(`mcpgen: ${error.message}\n\n${DIFF_HELP}\n`);
+    return 2;
+  }
+  const { loadSurface, DiffInputError, formatChanges, fails } = await import("../diff/report.js");
+  const { classify } = await import("../diff/classify.js");
+  let changes;
+  try {
+    const before = await loadSurface(args.before, cwd);
+    const after = await loadSurface(args.after, cwd);
+    changes = classify(before, after);
+  } catch (error) {
+    if (!(error instanceof DiffInputError)) throw error;
+    process.stderr.write(`mcpgen: ${error.message}\n`);
+    return 2;
+  }
+  const failed = fails(changes, args.failOn);
+  if (args.format === "json") process.stdout.write(formatChanges(changes, "json", { before: args.before, after: args.after }));
+  else {
+    process.stdout.write(`mcpgen: ${args.before} -> ${args.after}\n${formatChanges(changes, "table")}`);
+    if (failed) process.stderr.write(`mcpgen: failing: ${args.failOn === "any" ? "the servers differ" : `${args.failOn === "breaking" ? "breaking" : `breaking for ${args.failOn}`} changes`} (--fail-on ${args.failOn}).\n`);
+  }
+  return failed ? 1 : 0;
+}

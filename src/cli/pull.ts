@@ -1,0 +1,228 @@
+/**
+ * `mcpgen pull`: a manifest from a live MCP server, for a typed client of a server you do not own.
+ * `--check` compares the live server with the manifest and says what changed (exit 1 if anything).
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { shellWord } from "../pull/shell.js";
+
+export const PULL_HELP = `mcpgen pull: write a manifest from a live MCP server (its serverInfo, instructions,
+tools, resources, resource templates and prompts, every page, each definition verbatim).
+
+Usage:
+  mcpgen pull [options] -- COMMAND [ARGS...]     a server over stdio
+  mcpgen pull [options] URL                      a server over Streamable HTTP (http:// or https://)
+
+Options:
+  -o, --out FILE         Where to write (default: manifests/<server>.yaml).
+  --check                Write nothing; exit 1 when the live server differs from FILE, and say how.
+  --env NAME=VALUE       (stdio) Set in the server's environment; repeatable. Values are never written.
+  --cwd DIR              (stdio) The server's working directory.
+  --header "NAME: VALUE" (HTTP) Send this header; repeatable (e.g. Authorization). Values are never written.
+  --era auto|legacy|modern
+                         The handshake: auto (default) probes for 2026-07-28 and falls back to the
+                         2025 initialize; legacy is 2025-11-25 only; modern is 2026-07-28 only.
+  --timeout MS           For connecting and for each request (default 30000).
+  --force                Overwrite FILE even if mcpgen pull did not write it.
+
+Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
+reached, answers garbage, or its definitions cannot be compiled; 2 usage error.`;
+
+interface PullArgs {
+  out?: string;
+  check: boolean;
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  cwd?: string;
+  era: "auto" | "legacy" | "modern";
+  timeoutMs: number;
+  force: boolean;
+  url?: URL;
+  command?: string[];
+}
+
+export class PullUsageError extends Error {}
+
+export function parsePullArgs(argv: string[]): PullArgs {
+  const args: PullArgs = { check: false, env: {}, headers: {}, era: "auto", timeoutMs: 30000, force: false };
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    const value = (what: string) => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === "") throw new PullUsageError(`${flag} needs ${what}`);
+      return v;
+    };
+    switch (flag) {
+      case "-o":
+      case "--out":
+        args.out = value("a file");
+        break;
+      case "--check":
+        args.check = true;
+        break;
+      case "--force":
+        args.force = true;
+        break;
+      case "--cwd":
+        args.cwd = value("a folder");
+        break;
+      case "--env": {
+        const v = value("NAME=VALUE");
+        const at = v.indexOf("=");
+        if (at <= 0) throw new PullUsageError(`--env takes NAME=VALUE, not ${JSON.stringify(v)}`);
+        args.env[v.slice(0, at)] = v.slice(at + 1);
+        break;
+      }
+      case "--header": {
+        const v = value('"NAME: VALUE"');
+        const at = v.indexOf(":");
+        if (at <= 0) throw new PullUsageError(`--header takes "NAME: VALUE", not ${JSON.stringify(v)}`);
+        args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
+        break;
+      }
+      case "--era": {
+        const v = value("auto, legacy or modern");
+        if (v !== "auto" && v !== "legacy" && v !== "modern") throw new PullUsageError(`--era is auto, legacy or modern, not ${JSON.stringify(v)}`);
+        args.era = v;
+        break;
+      }
+      case "--timeout": {
+        const v = Number(value("milliseconds"));
+        if (!Number.isInteger(v) || v <= 0) throw new PullUsageError("--timeout takes a positive whole number of milliseconds");
+        args.timeoutMs = v;
+        break;
+      }
+      default:
+        if (arg.startsWith("-") && positional.length === 0) throw new PullUsageError(`unknown option ${arg} for pull (put the server's own options after --)`);
+        positional.push(...argv.slice(i));
+        i = argv.length;
+    }
+  }
+  if (positional.length === 0) throw new PullUsageError("pull needs a server: a URL, or -- and the command that starts it");
+  if (/^https?:\/\//i.test(positional[0]!)) {
+    if (positional.length > 1) throw new PullUsageError(`pull takes one URL; got ${positional.map((p) => JSON.stringify(p)).join(" ")}`);
+    try {
+      args.url = new URL(positional[0]!);
+    } catch {
+      throw new PullUsageError(`not a URL: ${positional[0]}`);
+    }
+    if (Object.keys(args.env).length || args.cwd) throw new PullUsageError("--env and --cwd are for a server started over stdio, not a URL");
+  } else {
+    args.command = positional;
+    if (Object.keys(args.headers).length) throw new PullUsageError("--header is for a server over HTTP, not a command");
+  }
+  return args;
+}
+
+export async function runPull(argv: string[], cwd: string): Promise<number> {
+  let args: PullArgs;
+  try {
+    args = parsePullArgs(argv);
+  } catch (error) {
+    if (!(error instanceof PullUsageError)) throw error;
+    process.stderr.write(`mcpgen: ${error.message}\n\n${PULL_HELP}\n`);
+    return 2;
+  }
+  const { fetchServer, PullError } = await import("../pull/fetch.js");
+  const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
+  const target = args.url
+    ? { kind: "http" as const, url: args.url, headers: args.headers }
+    : { kind: "stdio" as const, command: args.command![0]!, args: args.command!.slice(1), env: args.env, ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}) };
+  let server;
+  try {
+    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs });
+  } catch (error) {
+    if (!(error instanceof PullError)) throw error;
+    process.stderr.write(`mcpgen: ${error.message}\n`);
+    return 1;
+  }
+  const name = String(server.serverInfo.name);
+  const out = path.resolve(cwd, args.out ?? path.join("manifests", `${folderName(name)}.yaml`));
+  const shownOut = path.relative(cwd, out) || out;
+  const text = manifestText(server, describeSource(args), again(args, shownOut));
+
+  // The definitions must compile: the manifest goes through the whole validator before it is written.
+  const { processManifest } = await import("../processManifest.js");
+  const checked = await processManifest(
+    { absPath: out, file: shownOut, display: shownOut, text, hash: createHash("sha256").update(text).digest("hex") },
+    { headerLines: [], emit: false, outDir: path.join(cwd, "generated") },
+  );
+  // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying.
+  const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
+  for (const d of notable) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (hasErrors(checked.diagnostics)) {
+    process.stderr.write(`mcpgen: ${shownOut}: what ${name} serves cannot be compiled as it is (above); nothing written. Please report it: mcpgen should take any definition a server sends.\n`);
+    return 1;
+  }
+  const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;
+  const counts = `${n(server.tools.length, "tool")}, ${n(server.resources.length, "resource")}, ${n(server.resourceTemplates.length, "template")}, ${n(server.prompts.length, "prompt")}, MCP ${server.protocolVersion}`;
+
+  const before = existsSync(out) ? readFileSync(out, "utf8") : undefined;
+  if (args.check) {
+    if (before === undefined) {
+      process.stderr.write(`mcpgen: ${shownOut} does not exist; run the same command without --check to write it.\n`);
+      return 1;
+    }
+    if (before === text) {
+      process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
+      return 0;
+    }
+    const { diffManifestTexts, formatChanges } = await import("../diff/report.js");
+    const changes = await diffManifestTexts(before, text, out, cwd);
+    process.stderr.write(`mcpgen: ${name} differs from ${shownOut}:\n${formatChanges(changes, "table")}`);
+    if (changes.length === 0) process.stderr.write("  (no change clients or servers would see: formatting or the header only)\n");
+    process.stderr.write(`mcpgen: run the same command without --check to update ${shownOut}.\n`);
+    return 1;
+  }
+  if (before !== undefined && !before.startsWith(PULLED_MARK) && !args.force) {
+    process.stderr.write(`mcpgen: ${shownOut} exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n`);
+    return 1;
+  }
+  if (before === text) {
+    process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
+    return 0;
+  }
+  mkdirSync(path.dirname(out), { recursive: true });
+  const temp = `${out}.mcpgen-${process.pid}.tmp`;
+  writeFileSync(temp, text, "utf8");
+  renameSync(temp, out);
+  process.stdout.write(`mcpgen: wrote ${shownOut} from ${name} (${counts}).\n`);
+  return 0;
+}
+
+/** The source as the header shows it: the command, or the URL without credentials. */
+function describeSource(args: PullArgs): string {
+  if (args.url) {
+    const url = new URL(args.url.href);
+    url.username = "";
+    url.password = "";
+    for (const key of [...url.searchParams.keys()]) if (SECRET_PARAM.test(key)) url.searchParams.set(key, "...");
+    return url.href.replace(/%2E%2E%2E/g, "...");
+  }
+  return `\`${args.command!.map(shellWord).join(" ")}\``;
+}
+
+/** Query parameters that carry credentials: never written into the manifest. */
+const SECRET_PARAM = /token|key|secret|pass|auth|sig|session|code/i;
+
+/** The command that pulls the same server again (header and env values left out). */
+function again(args: PullArgs, out: string): string {
+  const parts = ["mcpgen pull", "-o", shellWord(out)];
+  if (args.era !== "auto") parts.push("--era", args.era);
+  for (const name of Object.keys(args.env)) parts.push(`--env ${name}=...`);
+  for (const name of Object.keys(args.headers)) parts.push(`--header "${name}: ..."`);
+  if (args.cwd) parts.push("--cwd", shellWord(args.cwd));
+  if (args.url) parts.push(describeSource(args));
+  else parts.push("--", ...args.command!.map(shellWord));
+  return parts.join(" ");
+}

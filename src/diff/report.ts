@@ -1,0 +1,160 @@
+/**
+ * `mcpgen diff`, the loading and printing half: each side is a manifest, a fixtures folder, or
+ * `REF:path` (that manifest as git has it at REF); both become a Surface, classify() says what
+ * changed, and the changes print as a table or as JSON.
+ */
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import type { JsonObject } from "../model/types.js";
+import { processManifest } from "../processManifest.js";
+import { classify, type Change, type Surface } from "./classify.js";
+
+/** A side that cannot be read or compiled; the message says which and why. */
+export class DiffInputError extends Error {}
+
+/** The fixture files a folder of fixtures holds (those absent are empty lists). */
+const FIXTURES: [file: string, key: "tools" | "resources" | "resourceTemplates" | "prompts"][] = [
+  ["tools-list.json", "tools"],
+  ["resources-list.json", "resources"],
+  ["resource-templates-list.json", "resourceTemplates"],
+  ["prompts-list.json", "prompts"],
+];
+
+/** Reads one side: `REF:path` from git, a folder of fixtures, or a manifest file. */
+export async function loadSurface(spec: string, cwd: string): Promise<Surface> {
+  const abs = path.resolve(cwd, spec);
+  if (!existsSync(abs)) {
+    const git = /^([^:]+):(.+)$/.exec(spec);
+    if (git && !/^[A-Za-z]$/.test(git[1]!)) return surfaceFromText(gitShow(git[1]!, git[2]!, cwd), path.resolve(cwd, git[2]!), spec, cwd);
+    throw new DiffInputError(`${spec}: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)`);
+  }
+  if (statSync(abs).isDirectory()) return surfaceFromFixtures(abs, spec);
+  return surfaceFromText(readFileSync(abs, "utf8"), abs, spec, cwd);
+}
+
+/** The changes between two manifest texts of the same file (pull --check). */
+export async function diffManifestTexts(before: string, after: string, absPath: string, cwd: string): Promise<Change[]> {
+  const shown = path.relative(cwd, absPath) || absPath;
+  return classify(await surfaceFromText(before, absPath, shown, cwd), await surfaceFromText(after, absPath, shown, cwd));
+}
+
+function gitShow(ref: string, file: string, cwd: string): string {
+  // `./` makes git read the path from the working directory, as the user typed it.
+  const object = `${ref}:${file.startsWith("/") || file.startsWith("./") ? file : `./${file}`}`;
+  try {
+    return execFileSync("git", ["show", object], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  } catch (error) {
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+    const why = (error as { code?: unknown }).code === "ENOENT" ? "git is not installed" : stderr.split("\n")[0] || "git show failed";
+    throw new DiffInputError(`${ref}:${file}: cannot read it from git: ${why}`);
+  }
+}
+
+async function surfaceFromText(text: string, absPath: string, source: string, cwd: string): Promise<Surface> {
+  const shown = source;
+  const processed = await processManifest(
+    { absPath, file: shown, display: shown, text, hash: createHash("sha256").update(text).digest("hex") },
+    { headerLines: [], emit: false, outDir: path.join(cwd, "generated") },
+  );
+  if (hasErrors(processed.diagnostics) || !processed.model) {
+    const errors = processed.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
+    throw new DiffInputError(`${source} is not a valid manifest, so it cannot be compared:\n${errors.map((e) => `  ${e}`).join("\n")}`);
+  }
+  const model = processed.model;
+  return {
+    source,
+    tools: model.tools.map((t) => t.wire),
+    resources: model.resources.map((r) => r.wire),
+    resourceTemplates: model.resourceTemplates.map((t) => t.wire),
+    prompts: model.prompts.map((p) => p.wire),
+    staticResources: new Set(model.resources.filter((r) => r.content !== undefined).map((r) => r.uri)),
+    staticPrompts: new Set(model.prompts.filter((p) => p.messages !== undefined).map((p) => p.name)),
+  };
+}
+
+function surfaceFromFixtures(dir: string, source: string): Surface {
+  // Either the fixtures folder itself or a server's generated folder holding fixtures/.
+  const folder = FIXTURES.some(([f]) => existsSync(path.join(dir, f))) ? dir : path.join(dir, "fixtures");
+  const present = FIXTURES.filter(([f]) => existsSync(path.join(folder, f)));
+  if (present.length === 0) throw new DiffInputError(`${source}: no fixtures in this folder (expected ${FIXTURES.map(([f]) => f).join(", ")}, as mcpgen generates them)`);
+  const surface: Surface = { source, tools: [], resources: [], resourceTemplates: [], prompts: [] };
+  for (const [file, key] of present) {
+    const shown = path.join(source, path.relative(dir, path.join(folder, file)));
+    let value: unknown;
+    try {
+      value = JSON.parse(readFileSync(path.join(folder, file), "utf8"));
+    } catch (error) {
+      throw new DiffInputError(`${shown}: not JSON (${(error as Error).message})`);
+    }
+    const list = isObject(value) ? value[key] : undefined;
+    if (!Array.isArray(list) || !list.every(isObject)) throw new DiffInputError(`${shown}: expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
+    surface[key] = list as JsonObject[];
+  }
+  return surface;
+}
+
+export type FailOn = "breaking" | "clients" | "servers" | "any" | "none";
+
+/** Whether these changes fail the run under `--fail-on`. */
+export function fails(changes: readonly Change[], failOn: FailOn): boolean {
+  switch (failOn) {
+    case "none":
+      return false;
+    case "any":
+      return changes.length > 0;
+    case "clients":
+      return changes.some((c) => c.clients);
+    case "servers":
+      return changes.some((c) => c.servers);
+    default:
+      return changes.some((c) => c.clients || c.servers);
+  }
+}
+
+export function summary(changes: readonly Change[]): { changes: number; breakingClients: number; breakingServers: number; compatible: number } {
+  return {
+    changes: changes.length,
+    breakingClients: changes.filter((c) => c.clients).length,
+    breakingServers: changes.filter((c) => c.servers).length,
+    compatible: changes.filter((c) => !c.clients && !c.servers).length,
+  };
+}
+
+/** The changes as a table (one line each, breaking first) or as JSON. */
+export function formatChanges(changes: readonly Change[], format: "table" | "json", sides?: { before: string; after: string }): string {
+  const sorted = sortChanges(changes);
+  if (format === "json") {
+    return `${JSON.stringify({ ...(sides ? { before: sides.before, after: sides.after } : {}), summary: summary(sorted), changes: sorted }, null, 2)}\n`;
+  }
+  if (sorted.length === 0) return "  no changes\n";
+  const rows = sorted.map((c) => [c.clients ? "BREAKING" : "ok", c.servers ? "BREAKING" : "ok", `${KIND[c.kind]} ${c.name}`, c.path || "-", c.change, oneLine(c.message)]);
+  const head = ["CLIENTS", "SERVERS", "WHAT", "WHERE", "CHANGE", "DETAIL"];
+  const widths = head.map((h, i) => Math.min(48, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
+  const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}`.trimEnd();
+  const s = summary(sorted);
+  const total = `  ${s.changes} change${s.changes === 1 ? "" : "s"}: ${s.breakingClients} breaking for clients, ${s.breakingServers} breaking for servers, ${s.compatible} compatible`;
+  return `${[line(head), ...rows.map(line), "", total].join("\n")}\n`;
+}
+
+const KIND: Record<Change["kind"], string> = { tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
+const KIND_ORDER: Change["kind"][] = ["tool", "resource", "resourceTemplate", "prompt"];
+
+/** Breaking for clients, then for servers, then the rest; then by kind, name and path. */
+function sortChanges(changes: readonly Change[]): Change[] {
+  const rank = (c: Change) => (c.clients ? 0 : c.servers ? 1 : 2);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...changes].sort(
+    (a, b) => rank(a) - rank(b) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.name, b.name) || cmp(a.path, b.path) || cmp(a.change, b.change),
+  );
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ");
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

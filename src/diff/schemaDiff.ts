@@ -1,0 +1,299 @@
+/**
+ * How a JSON Schema changed, as findings that say whether the new schema accepts less than the
+ * old one (it narrows: some value valid before is refused now) or more (it widens: some value
+ * refused before is valid now), or neither (an annotation: description, title, examples...).
+ *
+ * The rules are sound and conservative: "does not narrow" is said only when every value the old
+ * schema accepts is accepted by the new one (and likewise for widening). Where compatibility is
+ * not proven by a rule (a changed anyOf, an unknown keyword, a changed pattern) the finding says
+ * both. The property tests (test/unit/schemaDiff.test.ts) check these claims with ajv on random
+ * schema pairs and values.
+ */
+
+export type Schema = boolean | { [key: string]: unknown };
+
+export interface Finding {
+  /** Where, as a dotted path in the schema: `properties.budget`, `items`, `` (the root). */
+  path: string;
+  message: string;
+  /** The new schema refuses something the old one accepted. */
+  narrows: boolean;
+  /** The new schema accepts something the old one refused. */
+  widens: boolean;
+}
+
+/** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */
+const ANNOTATIONS = new Set(["title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding", "$schema", "$id", "$anchor"]);
+/** Keywords the rules below understand. */
+const HANDLED = new Set([
+  "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+  "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "$ref", "$defs", "definitions", "multipleOf", "pattern",
+]);
+const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"];
+
+interface Root {
+  schema: Schema;
+  /** Whether both roots hold the same definitions, so equal `$ref`s mean equal targets. */
+  sameDefs?: boolean;
+}
+
+/** The findings between two schemas (each with its own `$defs`/`definitions` for `$ref`s). */
+export function diffSchemas(before: Schema, after: Schema): Finding[] {
+  const out: Finding[] = [];
+  const defs = (s: Schema) => (isObject(s) ? [s.$defs, s.definitions] : []);
+  const sameDefs = equal(defs(before), defs(after));
+  compare(before, after, "", { schema: before, sameDefs }, { schema: after, sameDefs }, out, new Set());
+  return out;
+}
+
+function compare(a: Schema, b: Schema, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
+  const ref = (s: Schema) => (isObject(s) && typeof s.$ref === "string" ? s.$ref : "");
+  if (ref(a) === "" && ref(b) === "") return compareResolved(a, b, at, rootA, rootB, out, seen);
+  // Recursive schemas: a pair of $refs met again below itself is taken as compatible
+  // (co-inductively; values are finite, and what differs is reported at the first meeting).
+  const key = `${ref(a)}\0${ref(b)}`;
+  if (seen.has(key)) return;
+  if (seen.size >= 64) return both(out, at, "$refs nested too deeply to compare");
+  seen.add(key);
+  try {
+    compareResolved(a, b, at, rootA, rootB, out, seen);
+  } finally {
+    seen.delete(key);
+  }
+}
+
+function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
+  const resolvedA = resolve(a, rootA);
+  const resolvedB = resolve(b, rootB);
+  if (resolvedA === undefined || resolvedB === undefined) {
+    if (!equal(a, b)) both(out, at, "a $ref that cannot be followed changed");
+    return;
+  }
+  a = resolvedA;
+  b = resolvedB;
+  // Equal text is equal meaning unless a `$ref` in it points into definitions that differ.
+  if (equal(a, b) && (rootA.sameDefs || !hasRef(a))) return;
+
+  if (a === true || isEmpty(a)) {
+    if (!(b === true || isEmpty(b))) out.push({ path: at, message: "was unconstrained, now constrained", narrows: true, widens: false });
+    return;
+  }
+  if (b === true || isEmpty(b)) {
+    out.push({ path: at, message: "was constrained, now unconstrained", narrows: false, widens: true });
+    return;
+  }
+  if (a === false || b === false) {
+    if (a === false) out.push({ path: at, message: "accepted nothing, now accepts values", narrows: false, widens: true });
+    else out.push({ path: at, message: "now accepts nothing", narrows: true, widens: false });
+    return;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+
+  // Keywords no rule understands: any change is unproven both ways.
+  for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
+    if (HANDLED.has(k) || ANNOTATIONS.has(k)) continue;
+    if (!equal(x[k], y[k])) both(out, join(at, k), `\`${k}\` changed; compatibility is not proven`);
+    else if (!rootA.sameDefs && hasRef(x[k])) both(out, join(at, k), `a definition \`${k}\` refers to changed; compatibility is not proven`);
+  }
+  for (const k of ANNOTATIONS) {
+    if (k === "$schema" && !equal(x[k], y[k])) both(out, join(at, k), "the JSON Schema dialect changed");
+    else if (!equal(x[k], y[k]) && k !== "$id" && k !== "$anchor") out.push({ path: join(at, k), message: `${k} changed`, narrows: false, widens: false });
+  }
+
+  types(x, y, at, out);
+  values(x, y, at, out);
+  bounds(x, y, at, out);
+  if (!equal(x.pattern, y.pattern)) {
+    if (x.pattern === undefined) out.push({ path: join(at, "pattern"), message: `pattern ${JSON.stringify(y.pattern)} added`, narrows: true, widens: false });
+    else if (y.pattern === undefined) out.push({ path: join(at, "pattern"), message: "pattern removed", narrows: false, widens: true });
+    else both(out, join(at, "pattern"), `pattern changed from ${JSON.stringify(x.pattern)} to ${JSON.stringify(y.pattern)}`);
+  }
+  if (!equal(x.multipleOf, y.multipleOf)) {
+    if (x.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf added", narrows: true, widens: false });
+    else if (y.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf removed", narrows: false, widens: true });
+    else both(out, join(at, "multipleOf"), "multipleOf changed");
+  }
+  if (x.uniqueItems !== y.uniqueItems) {
+    const was = x.uniqueItems === true;
+    const now = y.uniqueItems === true;
+    if (now && !was) out.push({ path: join(at, "uniqueItems"), message: "items must now be unique", narrows: true, widens: false });
+    if (was && !now) out.push({ path: join(at, "uniqueItems"), message: "items need no longer be unique", narrows: false, widens: true });
+  }
+  objects(x, y, at, rootA, rootB, out, seen);
+  if (x.items !== undefined || y.items !== undefined) {
+    if (Array.isArray(x.items) || Array.isArray(y.items)) {
+      if (!equal(x.items, y.items) || (!rootA.sameDefs && hasRef(x.items))) both(out, join(at, "items"), "tuple items changed; compatibility is not proven");
+    } else compare((x.items ?? true) as Schema, (y.items ?? true) as Schema, join(at, "items"), rootA, rootB, out, seen);
+  }
+}
+
+function types(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
+  const before = typeSet(x.type);
+  const after = typeSet(y.type);
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) return void out.push({ path: join(at, "type"), message: `now only ${[...after!].join(" or ")}`, narrows: true, widens: false });
+  if (after === undefined) return void out.push({ path: join(at, "type"), message: `no longer only ${[...before].join(" or ")}`, narrows: false, widens: true });
+  // integer is part of number.
+  const covers = (set: Set<string>, t: string) => set.has(t) || (t === "integer" && set.has("number"));
+  const lost = [...before].filter((t) => !covers(after, t));
+  const gained = [...after].filter((t) => !covers(before, t));
+  if (lost.length) out.push({ path: join(at, "type"), message: `no longer accepts ${lost.join(", ")}`, narrows: true, widens: false });
+  if (gained.length) out.push({ path: join(at, "type"), message: `now accepts ${gained.join(", ")}`, narrows: false, widens: true });
+}
+
+function values(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
+  const before = allowed(x);
+  const after = allowed(y);
+  if (before === undefined && after === undefined) return;
+  if (before === undefined) return void out.push({ path: join(at, "enum"), message: `now one of ${after!.map(show).join(", ")}`, narrows: true, widens: false });
+  if (after === undefined) return void out.push({ path: join(at, "enum"), message: "no longer restricted to a list of values", narrows: false, widens: true });
+  const removed = before.filter((v) => !after.some((w) => equal(v, w)));
+  const added = after.filter((v) => !before.some((w) => equal(v, w)));
+  if (removed.length) out.push({ path: join(at, "enum"), message: `value${removed.length > 1 ? "s" : ""} ${removed.map(show).join(", ")} removed`, narrows: true, widens: false });
+  if (added.length) out.push({ path: join(at, "enum"), message: `value${added.length > 1 ? "s" : ""} ${added.map(show).join(", ")} added`, narrows: false, widens: true });
+}
+
+/** minimum-like keywords narrow when they rise, maximum-like when they fall. */
+function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
+  const lower = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+  const upper = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+  for (const k of [...lower, ...upper]) {
+    const p = x[k];
+    const q = y[k];
+    if (equal(p, q)) continue;
+    const isLower = lower.includes(k);
+    // draft-04 style boolean exclusive bounds: not reasoned about.
+    if ((p !== undefined && typeof p !== "number") || (q !== undefined && typeof q !== "number")) {
+      both(out, join(at, k), `${k} changed`);
+      continue;
+    }
+    if (p === undefined) out.push({ path: join(at, k), message: `${k} ${q} added`, narrows: true, widens: false });
+    else if (q === undefined) out.push({ path: join(at, k), message: `${k} ${p} removed`, narrows: false, widens: true });
+    else if ((isLower && q > p) || (!isLower && q < p)) out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: true, widens: false });
+    else out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: false, widens: true });
+  }
+}
+
+function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
+  const reqA = new Set(Array.isArray(x.required) ? (x.required as string[]) : []);
+  const reqB = new Set(Array.isArray(y.required) ? (y.required as string[]) : []);
+  for (const name of reqB) if (!reqA.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is now required`, narrows: true, widens: false });
+  for (const name of reqA) if (!reqB.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is no longer required`, narrows: false, widens: true });
+
+  const propsA = isObject(x.properties) ? x.properties : {};
+  const propsB = isObject(y.properties) ? y.properties : {};
+  const extraA = (x.additionalProperties ?? true) as Schema;
+  const extraB = (y.additionalProperties ?? true) as Schema;
+  const names = new Set([...Object.keys(propsA), ...Object.keys(propsB)]);
+  // Where patternProperties or unevaluatedProperties also decide what an undeclared property may
+  // hold, adding or removing a declared one is not reasoned about.
+  const tangled = ["patternProperties", "unevaluatedProperties"].some((k) => x[k] !== undefined || y[k] !== undefined);
+  for (const name of names) {
+    const inA = Object.hasOwn(propsA, name);
+    const inB = Object.hasOwn(propsB, name);
+    const where = join(at, `properties.${name}`);
+    if (inA && inB) {
+      compare(propsA[name] as Schema, propsB[name] as Schema, where, rootA, rootB, out, seen);
+    } else if (tangled) {
+      both(out, where, `property ${name} ${inA ? "removed" : "added"} next to patternProperties or unevaluatedProperties; compatibility is not proven`);
+    } else if (inA) {
+      // Its values are now checked against additionalProperties.
+      if (extraB === false) out.push({ path: where, message: `property ${name} removed (no longer accepted)`, narrows: true, widens: false });
+      else {
+        const sub: Finding[] = [];
+        compare(propsA[name] as Schema, extraB, where, rootA, rootB, sub, seen);
+        out.push(...(sub.length ? sub.map((f) => ({ ...f, message: `property ${name} removed: ${f.message}` })) : []));
+        if (!sub.length && !equal(propsA[name], extraB)) out.push({ path: where, message: `property ${name} removed`, narrows: false, widens: false });
+      }
+    } else {
+      if (extraA === false) out.push({ path: where, message: `property ${name} added`, narrows: false, widens: true });
+      else {
+        const sub: Finding[] = [];
+        compare(extraA, propsB[name] as Schema, where, rootA, rootB, sub, seen);
+        out.push(...sub.map((f) => ({ ...f, message: `property ${name} added: ${f.message}` })));
+      }
+    }
+  }
+  if (x.additionalProperties !== undefined || y.additionalProperties !== undefined) {
+    compare(extraA, extraB, join(at, "additionalProperties"), rootA, rootB, out, seen);
+  }
+}
+
+function typeSet(type: unknown): Set<string> | undefined {
+  if (typeof type === "string") return new Set([type]);
+  if (Array.isArray(type)) return new Set(type.filter((t): t is string => typeof t === "string" && TYPES.includes(t)));
+  return undefined;
+}
+
+function allowed(schema: Record<string, unknown>): unknown[] | undefined {
+  if (Object.hasOwn(schema, "const")) return [schema.const];
+  return Array.isArray(schema.enum) ? schema.enum : undefined;
+}
+
+/** A local $ref followed (`#`, `#/$defs/X`, `#/definitions/X`); undefined when it cannot be. */
+function resolve(schema: Schema, root: Root): Schema | undefined {
+  let current = schema;
+  for (let hops = 0; hops < 32 && isObject(current) && typeof current.$ref === "string"; hops++) {
+    const ref = current.$ref as string;
+    const rest = Object.keys(current).filter((k) => k !== "$ref" && k !== "$defs" && k !== "definitions" && !ANNOTATIONS.has(k));
+    if (rest.length > 0) return undefined;
+    let target: unknown;
+    if (ref === "#") target = root.schema;
+    else {
+      const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+      const container = m && isObject(root.schema) ? root.schema[m[1]!] : undefined;
+      target = m && isObject(container) && Object.hasOwn(container, decode(m[2]!)) ? container[decode(m[2]!)] : undefined;
+    }
+    if (target === undefined) return undefined;
+    current = target as Schema;
+  }
+  return isObject(current) && typeof current.$ref === "string" ? undefined : current;
+}
+
+const refs = new WeakMap<object, boolean>();
+
+function hasRef(schema: unknown): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  let known = refs.get(schema);
+  if (known === undefined) {
+    known = Array.isArray(schema) ? schema.some(hasRef) : Object.hasOwn(schema, "$ref") || Object.values(schema).some(hasRef);
+    refs.set(schema, known);
+  }
+  return known;
+}
+
+function decode(segment: string): string {
+  return decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function isEmpty(schema: Schema): boolean {
+  return isObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k) || k === "$defs" || k === "definitions");
+}
+
+function both(out: Finding[], path: string, message: string): void {
+  out.push({ path, message, narrows: true, widens: true });
+}
+
+function join(at: string, key: string): string {
+  return at === "" ? key : `${at}.${key}`;
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Structural equality of JSON values (object key order does not matter). */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => equal(v, (b as unknown[])[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

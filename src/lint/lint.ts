@@ -1,0 +1,57 @@
+/**
+ * `mcpgen lint`: the manifests are validated as `generate` would, then each valid one is checked
+ * by the portability rules, each finding a diagnostic at its file:line:col.
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { sortDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { displayPath, resolveManifests } from "../generate.js";
+import { diagnosticAt, loadManifestText } from "../load/loadManifest.js";
+import { processManifest } from "../processManifest.js";
+import { lintTool, RULE_NAMES, type LintLevel, type LintRule } from "./rules.js";
+
+export interface LintResult {
+  diagnostics: Diagnostic[];
+  /** Manifests checked (valid ones). */
+  checked: number;
+}
+
+/** Every rule at its level: `warn` unless the config or `--rule` says otherwise. */
+export function ruleLevels(...overrides: (Record<string, LintLevel> | undefined)[]): Record<LintRule, LintLevel> {
+  const levels = Object.fromEntries(RULE_NAMES.map((r) => [r, "warn"])) as Record<LintRule, LintLevel>;
+  for (const o of overrides) for (const [rule, level] of Object.entries(o ?? {})) if ((RULE_NAMES as string[]).includes(rule)) levels[rule as LintRule] = level;
+  return levels;
+}
+
+export async function lintManifests(manifests: string[], cwd: string, levels: Record<LintRule, LintLevel>): Promise<LintResult> {
+  const { files, diagnostics } = await resolveManifests(manifests, cwd);
+  let checked = 0;
+  for (const absPath of files) {
+    const file = path.relative(cwd, absPath).split(path.sep).join("/");
+    let text: string;
+    try {
+      text = await readFile(absPath, "utf8");
+    } catch (error) {
+      diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
+      continue;
+    }
+    const hash = createHash("sha256").update(text).digest("hex");
+    const processed = await processManifest({ absPath, file, display: displayPath(absPath), text, hash }, { headerLines: [], emit: false, outDir: path.join(cwd, "generated") });
+    diagnostics.push(...processed.diagnostics);
+    if (!processed.model) continue;
+    const loaded = loadManifestText(text, absPath, file);
+    if (!loaded.ok) continue;
+    checked++;
+    const root = loaded.manifest.value as Record<string, unknown>;
+    const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
+    tools.forEach((tool, i) => {
+      for (const finding of lintTool(tool, i, processed.model!.name)) {
+        const level = levels[finding.rule];
+        if (level === "off") continue;
+        diagnostics.push(diagnosticAt(loaded.manifest, finding.path, finding.rule, finding.message, { at: "key", severity: level === "error" ? "error" : "warning" }));
+      }
+    });
+  }
+  return { diagnostics: sortDiagnostics(diagnostics), checked };
+}

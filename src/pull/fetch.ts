@@ -1,0 +1,163 @@
+/**
+ * `mcpgen pull`, part 1: connect to a live MCP server as a client (stdio command or Streamable
+ * HTTP URL, either protocol era) and read its four lists, every page, as the wire has them.
+ */
+import type { JsonObject } from "../model/types.js";
+import { shellLine } from "./shell.js";
+
+export type PullTarget =
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: "http"; url: URL; headers: Record<string, string> };
+
+export interface PullOptions {
+  /** Which handshake: "auto" (2026-07-28 where offered, else 2025), "legacy" or "modern". */
+  era: "auto" | "legacy" | "modern";
+  /** Milliseconds for connecting and for each request. */
+  timeoutMs: number;
+}
+
+/** What a server said about itself and the four lists, each item verbatim. */
+export interface PulledServer {
+  serverInfo: JsonObject;
+  instructions?: string;
+  capabilities: JsonObject;
+  era: "legacy" | "modern";
+  protocolVersion: string;
+  tools: JsonObject[];
+  resources: JsonObject[];
+  resourceTemplates: JsonObject[];
+  prompts: JsonObject[];
+}
+
+/** A failure the user can act on (no stack trace): the server cannot be reached or answers garbage. */
+export class PullError extends Error {}
+
+/** Results as sent: a pass-through Standard Schema, so the SDK does not re-parse (and reorder) them. */
+const RAW = { "~standard": { version: 1, vendor: "mcpgen", validate: (value: unknown) => ({ value }) } };
+
+/** More pages than this is a server that never stops paging. */
+const MAX_PAGES = 1000;
+
+export async function fetchServer(target: PullTarget, options: PullOptions): Promise<PulledServer> {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const negotiation = options.era === "auto" ? { mode: "auto" } : options.era === "modern" ? { mode: { pin: "2026-07-28" } } : { mode: "legacy" };
+  const client = new Client({ name: "mcpgen-pull", version: "1.0.0" }, { versionNegotiation: negotiation as never });
+  const stderr: string[] = [];
+  let transport: unknown;
+  if (target.kind === "stdio") {
+    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+    const stdio = new StdioClientTransport({ command: target.command, args: target.args, env: { ...(process.env as Record<string, string>), ...target.env }, stderr: "pipe", ...(target.cwd ? { cwd: target.cwd } : {}) });
+    stdio.stderr?.on("data", (d: Buffer) => {
+      stderr.push(String(d));
+      if (stderr.length > 50) stderr.shift();
+    });
+    transport = stdio;
+  } else {
+    transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
+  }
+  const where = target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.href;
+  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${describe(error, target)}${tail(stderr)}`);
+  try {
+    await withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`).catch((error: unknown) => {
+      throw explain(error, "connecting to");
+    });
+    const era = client.getProtocolEra() ?? "legacy";
+    const capabilities = (client.getServerCapabilities() ?? {}) as JsonObject;
+    const serverInfo = client.getServerVersion() as JsonObject | undefined;
+    if (!serverInfo || typeof serverInfo.name !== "string" || typeof serverInfo.version !== "string") {
+      throw new PullError(`${where} did not say who it is (serverInfo with name and version), so no manifest can be written for it`);
+    }
+    const list = async (method: string, key: string, capability: string): Promise<JsonObject[]> => {
+      if (!isObject(capabilities[capability])) return [];
+      const items: JsonObject[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never).catch((error: unknown) => {
+          throw explain(error, `${method} on`);
+        })) as unknown;
+        if (!isObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
+        for (const item of result[key] as unknown[]) {
+          if (!isObject(item)) throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
+          items.push(item);
+        }
+        const next = result.nextCursor;
+        if (next === undefined || next === null || next === "") return items;
+        if (typeof next !== "string") throw new PullError(`${where} answered ${method} with a nextCursor that is not a string`);
+        if (next === cursor) throw new PullError(`${where} answered ${method} with the same nextCursor twice (${JSON.stringify(next)})`);
+        cursor = next;
+      }
+      throw new PullError(`${where} answered ${method} with more than ${MAX_PAGES} pages`);
+    };
+    const instructions = client.getInstructions();
+    return {
+      serverInfo,
+      ...(typeof instructions === "string" ? { instructions } : {}),
+      capabilities,
+      era,
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? "",
+      tools: await list("tools/list", "tools", "tools"),
+      resources: await list("resources/list", "resources", "resources"),
+      resourceTemplates: await list("resources/templates/list", "resourceTemplates", "resources"),
+      prompts: await list("prompts/list", "prompts", "prompts"),
+    };
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** An error in the user's words: the command that did not start, the host that refused. */
+function describe(error: unknown, target: PullTarget): string {
+  const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
+  let code: string | undefined;
+  for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {
+    const x = c as { code?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof x.code === "string" && /^E[A-Z]+$/.test(x.code)) code = x.code;
+    c = x.cause ?? (x as { data?: unknown }).data ?? (Array.isArray(x.errors) ? x.errors[0] : undefined);
+  }
+  if (code === "ENOENT" && target.kind === "stdio") return `the command \`${target.command}\` was not found (check the PATH, or give its full path)`;
+  if (code === "EACCES" && target.kind === "stdio") return `the command \`${target.command}\` cannot be run (permission denied)`;
+  if (code === "ECONNREFUSED") return "the connection was refused (is the server running, on that port?)";
+  if (code === "ENOTFOUND") return "the host name does not resolve";
+  // Each message down the chain once: "probe failed: fetch failed (bad port)".
+  const messages: string[] = [];
+  for (let c: unknown = error, depth = 0; c && depth < 8; depth++) {
+    const x = c as { message?: unknown; cause?: unknown; data?: unknown };
+    const m = typeof x.message === "string" ? x.message : typeof c === "string" ? c : "";
+    if (m && !messages.some((seen) => seen.includes(m))) messages.push(m);
+    c = x.cause ?? (typeof x.data === "object" ? x.data : undefined);
+  }
+  const [first = String(error), ...rest] = messages.map(issues);
+  return rest.length ? `${first} (${rest.join("; ")})` : first;
+}
+
+/** The SDK's schema errors end in a JSON list of issues: said as `path: message` instead. */
+function issues(message: string): string {
+  const at = message.indexOf(": [");
+  if (at === -1) return message;
+  try {
+    const list = JSON.parse(message.slice(at + 2)) as { path?: unknown[]; message?: unknown }[];
+    if (!Array.isArray(list)) return message;
+    const said = list.map((i) => `${Array.isArray(i.path) && i.path.length ? `${i.path.join(".")}: ` : ""}${String(i.message)}`);
+    return `${message.slice(0, at)}: ${said.join("; ")}`;
+  } catch {
+    return message;
+  }
+}
+
+function tail(stderr: string[]): string {
+  const text = stderr.join("").trim();
+  if (!text) return "";
+  const lines = text.split("\n").slice(-8);
+  return `\nthe server's stderr ended with:\n${lines.map((l) => `  ${l}`).join("\n")}`;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,60 @@
+/**
+ * `mcpgen pull`, part 2: a manifest from what a server answered. Every definition goes in as it
+ * came (key order included); the text is deterministic (no date), so pulling an unchanged server
+ * again gives the same bytes.
+ */
+import { Document } from "yaml";
+import type { JsonObject } from "../model/types.js";
+import { SERVER_NAME } from "../validate/fields.js";
+import type { PulledServer } from "./fetch.js";
+
+/** The first line of a pulled manifest: `pull --force` is needed to overwrite a file without it. */
+export const PULLED_MARK = "# Pulled by mcpgen from ";
+
+/** The manifest text for `server`, whose source is described as `source` (a command or a URL). */
+export function manifestText(server: PulledServer, source: string, again: string): string {
+  const { instructions, serverInfo } = server;
+  const name = String(serverInfo.name);
+  const block: JsonObject = {};
+  const folder = SERVER_NAME.test(name) ? undefined : folderName(name);
+  block.name = name;
+  if (folder !== undefined) block.folder = folder;
+  for (const [key, value] of Object.entries(serverInfo)) if (key !== "name") setOwn(block, key, value);
+  if (instructions !== undefined) block.instructions = instructions;
+
+  const value: JsonObject = { server: block };
+  // The capabilities a manifest opts into; the others follow from its lists.
+  const caps = server.capabilities;
+  const optIn: JsonObject = {};
+  if (isObject(caps.logging)) optIn.logging = {};
+  if (isObject(caps.resources) && caps.resources.subscribe === true) optIn.resources = { subscribe: true };
+  if (isObject(caps.experimental)) optIn.experimental = caps.experimental;
+  if (Object.keys(optIn).length > 0) value.capabilities = optIn;
+  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) if (server[key].length > 0) value[key] = server[key] as unknown as JsonObject[];
+
+  const doc = new Document(value);
+  const body = doc.toString({ lineWidth: 0, minContentWidth: 0 });
+  const header = [
+    `${PULLED_MARK}${source} (MCP ${server.protocolVersion || "2025-11-25"}).`,
+    `# Update it with: ${again}`,
+    "# Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).",
+  ];
+  return `${header.join("\n")}\n${body}`;
+}
+
+/** A folder name for a server whose name is not one: `mcp-servers/everything` -> `mcp-servers-everything`. */
+export function folderName(name: string): string {
+  const folder = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return folder === "" ? "server" : folder;
+}
+
+function setOwn(target: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

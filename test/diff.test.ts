@@ -1,0 +1,165 @@
+/**
+ * `mcpgen diff`: each change classified for clients and for servers, on crafted manifest pairs;
+ * the table, the JSON, --fail-on, fixture folders and REF:path sides, and bad input.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { classify, type Change, type Surface } from "../src/diff/classify.js";
+import { mcpgen, ROOT } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const surface = (parts: Partial<Surface>): Surface => ({ source: "x", tools: [], resources: [], resourceTemplates: [], prompts: [], ...parts });
+const tool = (name: string, input: object, output?: object, extra: object = {}) => ({ name, inputSchema: { type: "object", ...input }, ...(output ? { outputSchema: { type: "object", ...output } } : {}), ...extra });
+const brief = (changes: Change[]) => changes.map((c) => `${c.change} ${c.name}${c.path ? ` ${c.path}` : ""} clients:${c.clients ? "BREAK" : "ok"} servers:${c.servers ? "BREAK" : "ok"}`);
+
+describe("classify", () => {
+  it("tools removed, renamed (same schemas) and added", () => {
+    const before = surface({ tools: [tool("a", { properties: { q: { type: "string" } } }), tool("b", {})] });
+    const after = surface({ tools: [tool("a2", { properties: { q: { type: "string" } } }), tool("c", { properties: { n: { type: "number" } } })] });
+    expect(brief(classify(before, after))).toEqual([
+      "tool-renamed a clients:BREAK servers:BREAK",
+      "tool-removed b clients:BREAK servers:ok",
+      "tool-added c clients:ok servers:BREAK",
+    ]);
+  });
+
+  it("inputs: a new required argument and a narrowed type break clients; a widened one breaks servers", () => {
+    const before = surface({ tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "integer" }, mode: { enum: ["a", "b"] } }, required: ["q"] })] });
+    const after = surface({ tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "number" }, mode: { enum: ["a"] }, force: { type: "boolean" } }, required: ["q", "force"] })] });
+    expect(brief(classify(before, after))).toEqual([
+      "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
+      "input-widened t inputSchema.properties.n.type clients:ok servers:BREAK",
+      "input-narrowed t inputSchema.properties.mode.enum clients:BREAK servers:ok",
+      "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
+    ]);
+  });
+
+  it("outputs: a property removed or made optional breaks clients; an enum value removed breaks servers", () => {
+    const out = (required: string[], status: string[]) => ({ properties: { id: { type: "string" }, price: { type: "number" }, status: { enum: status } }, required });
+    const before = surface({ tools: [tool("t", {}, out(["id", "price"], ["open", "closed"]))] });
+    const after = surface({ tools: [tool("t", {}, { ...out(["id"], ["open"]), properties: { id: { type: "string" }, status: { enum: ["open"] } } })] });
+    const changes = classify(before, after);
+    expect(brief(changes)).toEqual([
+      "output-widened t outputSchema.properties.price clients:BREAK servers:ok",
+      "output-widened t outputSchema.properties.price clients:BREAK servers:ok",
+      "output-narrowed t outputSchema.properties.status.enum clients:ok servers:BREAK",
+    ]);
+    expect(changes.map((c) => c.message)).toEqual(["price is no longer required", "property price removed: was constrained, now unconstrained", 'value "closed" removed']);
+  });
+
+  it("an outputSchema added or removed; taskSupport becoming required; description-only changes are compatible", () => {
+    const before = surface({ tools: [tool("t", {}, undefined, { description: "old" }), tool("u", {}, { properties: {} }), tool("v", {})] });
+    const after = surface({ tools: [tool("t", {}, { properties: {} }, { description: "new" }), tool("u", {}), tool("v", {}, undefined, { execution: { taskSupport: "required" } })] });
+    expect(brief(classify(before, after))).toEqual([
+      "output-added t outputSchema clients:BREAK servers:BREAK",
+      "description-changed t description clients:ok servers:ok",
+      "output-removed u outputSchema clients:BREAK servers:ok",
+      "task-support-changed v execution.taskSupport clients:BREAK servers:ok",
+    ]);
+  });
+
+  it("resources, templates and prompts: removed, renamed, MIME type, arguments", () => {
+    const before = surface({
+      resources: [{ uri: "r://a", name: "a", mimeType: "text/plain" }, { uri: "r://gone", name: "gone" }],
+      resourceTemplates: [{ uriTemplate: "t://{id}", name: "t" }],
+      prompts: [{ name: "p", arguments: [{ name: "tone" }, { name: "who", required: true }, { name: "old" }] }],
+    });
+    const after = surface({
+      resources: [{ uri: "r://a", name: "alpha", mimeType: "application/json" }, { uri: "r://new", name: "new" }],
+      resourceTemplates: [{ uriTemplate: "t://{id}/v2", name: "t" }],
+      prompts: [{ name: "p", arguments: [{ name: "tone", required: true }, { name: "who" }, { name: "lang", required: true }] }],
+      staticResources: new Set(["r://new"]),
+    });
+    expect(brief(classify(before, after))).toEqual([
+      "resource-renamed r://a name clients:BREAK servers:BREAK",
+      "mime-type-changed r://a mimeType clients:BREAK servers:ok",
+      "resource-removed r://gone clients:BREAK servers:ok",
+      "resource-added r://new clients:ok servers:ok",
+      "template-removed t://{id} clients:BREAK servers:ok",
+      "template-added t://{id}/v2 clients:ok servers:BREAK",
+      "argument-now-required p arguments.tone clients:BREAK servers:ok",
+      "argument-now-optional p arguments.who clients:ok servers:BREAK",
+      "argument-removed p arguments.old clients:BREAK servers:ok",
+      "argument-added-required p arguments.lang clients:BREAK servers:ok",
+    ]);
+  });
+});
+
+const GIFTS = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+
+describe("mcpgen diff", () => {
+  it("prints a table, breaking changes first, and exits 1 on breaking changes by default", () => {
+    const dir = tempProject({
+      "old.yaml": GIFTS,
+      "new.yaml": GIFTS.replace("required: [occasion, budget]", "required: [occasion, budget, recipient]").replace("Suggests gift ideas", "Suggests gifts"),
+    });
+    const r = mcpgen(["diff", "old.yaml", "new.yaml"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        "mcpgen: old.yaml -> new.yaml",
+        "  CLIENTS   SERVERS  WHAT                WHERE                             CHANGE               DETAIL",
+        "  BREAKING  ok       tool suggest_gifts  inputSchema.properties.recipient  input-narrowed       recipient is now required",
+        "  ok        ok       tool suggest_gifts  description                       description-changed  description changed",
+        "",
+        "  2 changes: 1 breaking for clients, 0 breaking for servers, 1 compatible",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toBe("mcpgen: failing: breaking changes (--fail-on breaking).\n");
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "servers"], dir).code).toBe(0);
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "none"], dir).code).toBe(0);
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "any"], dir)).toMatchObject({ code: 0, stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n" });
+  });
+
+  it("--format json is machine-readable, with a summary", () => {
+    const dir = tempProject({ "old.yaml": GIFTS, "new.yaml": GIFTS.replace("price: {type: number, minimum: 0,", "price: {type: [number, string], minimum: 0,") });
+    const r = mcpgen(["diff", "old.yaml", "new.yaml", "--format=json"], dir);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      before: "old.yaml",
+      after: "new.yaml",
+      summary: { changes: 1, breakingClients: 1, breakingServers: 0, compatible: 0 },
+      changes: [{ kind: "tool", name: "suggest_gifts", path: "outputSchema.properties.gifts.items.properties.price.type", change: "output-widened", message: "now accepts string", clients: true, servers: false }],
+    });
+  });
+
+  it("compares fixture folders as mcpgen generates them", () => {
+    const dir = tempProject({});
+    const fixtures = path.join(ROOT, "generated/gift-server");
+    const r = mcpgen(["diff", fixtures, path.join(fixtures, "fixtures")], dir);
+    expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining("no changes") });
+    const other = path.join(ROOT, "generated/notes-server");
+    const cross = mcpgen(["diff", fixtures, other, "--format", "json"], dir);
+    expect(cross.code).toBe(1);
+    expect(JSON.parse(cross.stdout).changes).toContainEqual(expect.objectContaining({ change: "tool-removed", name: "suggest_gifts" }));
+  });
+
+  it("reads a side from git as REF:path", () => {
+    const dir = tempProject({ "manifests/gifts.yaml": GIFTS });
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    git("init", "-q");
+    git("add", ".");
+    git("commit", "-qm", "gifts");
+    writeFileSync(path.join(dir, "manifests/gifts.yaml"), GIFTS.replace(/\nprompts:[\s\S]*$/, "\n"));
+    const r = mcpgen(["diff", "HEAD:manifests/gifts.yaml", "manifests/gifts.yaml"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/BREAKING\s+ok\s+prompt gift_congrats_style\s+-\s+prompt-removed/);
+    const missing = mcpgen(["diff", "HEAD:manifests/nope.yaml", "manifests/gifts.yaml"], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^mcpgen: HEAD:manifests\/nope\.yaml: cannot read it from git: fatal: path 'manifests\/nope\.yaml' does not exist in 'HEAD'/);
+  });
+
+  it("an invalid side is reported with file:line:col and exit 2; usage errors exit 2 with help", () => {
+    const dir = tempProject({ "old.yaml": GIFTS, "bad.yaml": GIFTS.replace("inputSchema:\n      type: object", "inputSchema:\n      type: obj") });
+    const r = mcpgen(["diff", "old.yaml", "bad.yaml"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^mcpgen: bad\.yaml is not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
+    expect(mcpgen(["diff", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff takes two sides, OLD and NEW; got 1") });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--fail-on is breaking, clients, servers, any or none") });
+    expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
+    expect(mcpgen(["diff", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen diff OLD NEW") });
+  });
+});

@@ -1,0 +1,80 @@
+/** `mcpgen lint`: each portability rule at its line, levels from the config and --rule, bad input. */
+import { describe, expect, it } from "vitest";
+import { mcpgen } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const MANIFEST = `server:
+  name: very-long-server-name
+  version: 1.0.0
+defs:
+  Id: {type: string}
+tools:
+  - name: find_every_single_thing_that_matches_this_query_now
+    inputSchema:
+      type: object
+      properties:
+        id: {$ref: '#/defs/Id'}
+        when: {type: [string, "null"], enum: [[a, b]]}
+    outputSchema:
+      type: object
+      properties:
+        also: {type: [string, "null"]}
+  - name: files.read
+    inputSchema:
+      type: object
+      anyOf:
+        - required: [a]
+        - required: [b]
+      properties:
+        a: {type: string}
+        b: {type: string}
+  - name: fine
+    inputSchema: {type: object, properties: {q: {type: string}}}
+`;
+
+describe("mcpgen lint", () => {
+  it("reports each rule at its file:line:col as a warning by default, exit 0", () => {
+    const dir = tempProject({ "manifests/lt.yaml": MANIFEST });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/lt.yaml:7:5: warning tool-name-length: `mcp__very-long-server-name__find_every_single_thing_that_matches_this_query_now` is 79 characters; clients that prefix tool names with mcp__<server>__ pass it to models capped at 64: keep "find_every_single_thing_that_matches_this_query_now" to 36 characters',
+      "manifests/lt.yaml:11:14: warning schema-refs: `$ref: #/defs/Id`: inline the definition where the model sees this schema (shared `defs:` of a manifest are sent as `$defs` and `$ref`)",
+      'manifests/lt.yaml:12:16: warning type-arrays: `type: ["string","null"]`: write `anyOf: [{type: "string"}, {type: "null"}]` instead',
+      'manifests/lt.yaml:17:5: warning tool-name-characters: "files.read" has ".": model APIs accept only letters, digits, _ and - in function names (use _ or -)',
+      "manifests/lt.yaml:20:7: warning input-top-level-composition: `anyOf` at the root of inputSchema is refused by the Anthropic API and unsupported by OpenAI's strict mode: make the root one object (optional properties, or one tool per variant)",
+    ]);
+    expect(r.stdout).toBe("mcpgen: linted 1 manifest: 0 errors, 5 warnings.\n");
+  });
+
+  it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {
+    const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.json": JSON.stringify({ lint: { "tool-name-length": "off", "type-arrays": "error" } }) });
+    const r = mcpgen(["lint", "--rule", "schema-refs=off", "--rule=tool-name-characters=error"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n").map((l) => l.split(": ").slice(0, 2).join(": "))).toEqual([
+      "manifests/lt.yaml:12:16: error type-arrays",
+      "manifests/lt.yaml:17:5: error tool-name-characters",
+      "manifests/lt.yaml:20:7: warning input-top-level-composition",
+    ]);
+    expect(r.stdout).toBe("mcpgen: linted 1 manifest: 2 errors, 1 warning.\n");
+  });
+
+  it("refuses unknown rules (config at its line, with a did-you-mean) and bad levels", () => {
+    const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.yaml": "lint:\n  schema-ref: off\n" });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")[0]).toBe("mcpgen.config.yaml:2:3: error config: unknown lint rule `schema-ref` (did you mean `schema-refs`?); the rules: tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays");
+    const flag = mcpgen(["lint", "manifests", "--rule", "type-arrays=loud", "--config", "none.json"], dir);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr.split("\n")[0]).toBe('mcpgen: --rule takes NAME=off, NAME=warn or NAME=error, not "type-arrays=loud"');
+  });
+
+  it("an invalid manifest is reported as validate would, and not linted", () => {
+    const dir = tempProject({ "manifests/bad.yaml": MANIFEST.replace("type: object\n      anyOf", "type: obj\n      anyOf") });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^manifests\/bad\.yaml:19:13: error /);
+    expect(r.stderr).not.toContain("tool-name-length");
+    expect(r.stdout).toBe("mcpgen: linted 0 manifests: 2 errors, 0 warnings.\n");
+  });
+});

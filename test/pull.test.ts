@@ -1,0 +1,191 @@
+/**
+ * `mcpgen pull` against servers on this machine: a hand-written one that pages and sends fields
+ * mcpgen does not know, the generated gift server over stdio and over HTTP in both eras (pulled
+ * back, it must generate the very fixtures it came from), and every way a pull can fail.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { serveHttp } from "../generated/gift-server/serve.js";
+import { mcpgen, ROOT } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+import { giftHandlers } from "./servers/gift.js";
+
+const RAW = fileURLToPath(new URL("./servers/raw-stdio.mjs", import.meta.url));
+const GIFT = fileURLToPath(new URL("./servers/gift-stdio.ts", import.meta.url));
+const TSX = path.join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
+const node = process.execPath;
+
+/** mcpgen without blocking this process (for a server it serves itself). */
+function mcpgenAsync(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(node, [path.join(ROOT, "dist/cli/bin.js"), ...args], { cwd });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const fixture = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Record<string, unknown>;
+
+describe("mcpgen pull", () => {
+  it("follows every page and writes each definition verbatim, unknown fields included, with a deterministic header", () => {
+    const dir = tempProject({ "package.json": "{}" });
+    const r = mcpgen(["pull", "--", node, RAW], dir);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toBe("mcpgen: wrote manifests/raw-server.yaml from Raw Server (3 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    const text = readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8");
+    expect(text).toBe(`# Pulled by mcpgen from \`${node} ${RAW}\` (MCP 2025-11-25).
+# Update it with: mcpgen pull -o manifests/raw-server.yaml -- ${node} ${RAW}
+# Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).
+server:
+  name: Raw Server
+  folder: raw-server
+  version: 0.1.0
+  websiteUrl: https://example.com
+  instructions: Page through me.
+capabilities:
+  logging: {}
+tools:
+  - name: alpha
+    description: First.
+    inputSchema:
+      type: object
+      properties:
+        q:
+          type: string
+      required:
+        - q
+    annotations:
+      readOnlyHint: true
+      x-vendor/cost: 3
+  - inputSchema:
+      type: object
+    name: beta
+    x-extra:
+      kept: true
+  - name: gamma
+    title: Third
+    inputSchema:
+      type: object
+      properties:
+        n:
+          type: integer
+          minimum: 0
+    outputSchema:
+      type: object
+      properties:
+        total:
+          type: number
+      required:
+        - total
+`);
+    // It generates, and serves the definitions as they came: key order and unknown fields kept.
+    const gen = mcpgen(["generate"], dir);
+    expect(gen.code).toBe(0);
+    expect(gen.stderr).toContain("warning unknown-field: field `x-vendor/cost` in `annotations` is not one mcpgen knows; it is served as it is");
+    expect(gen.stderr).toContain("warning unknown-field: field `x-extra` in a tool is not one mcpgen knows; it is served as it is");
+    const tools = fixture(dir, "generated/raw-server/fixtures/tools-list.json").tools as Record<string, unknown>[];
+    expect(Object.keys(tools[1]!)).toEqual(["inputSchema", "name", "x-extra"]);
+    expect(tools[0]!.annotations).toEqual({ readOnlyHint: true, "x-vendor/cost": 3 });
+    expect(mcpgen(["pull", "--", node, RAW], dir).stdout).toMatch(/^mcpgen: manifests\/raw-server\.yaml is up to date with Raw Server/);
+  });
+
+  for (const era of ["legacy", "modern"] as const) {
+    it(`pulls the generated gift server over stdio (${era}); the pulled manifest generates the same fixtures`, () => {
+      const dir = tempProject({ "package.json": "{}" });
+      const r = mcpgen(["pull", "--era", era, "-o", "gift.yaml", "--", node, "--import", TSX, GIFT], dir);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toMatch(new RegExp(`from gift-server \\(1 tool, 1 resource, 0 templates, 1 prompt, MCP ${era === "modern" ? "2026-07-28" : "2025-11-25"}\\)`));
+      expect(mcpgen(["generate", "--client-only", "gift.yaml"], dir)).toMatchObject({ code: 0, stderr: "" });
+      const folder = era === "modern" ? "fixtures/2026-07-28" : "fixtures";
+      for (const [file, key] of [["tools-list.json", "tools"], ["resources-list.json", "resources"], ["resource-templates-list.json", "resourceTemplates"], ["prompts-list.json", "prompts"]] as const) {
+        const original = fixture(path.join(ROOT, "generated/gift-server", folder), file)[key];
+        expect(fixture(path.join(dir, "generated/gift-server", folder), file)[key], file).toEqual(original);
+        // Byte for byte, key order included.
+        expect(JSON.stringify(fixture(path.join(dir, "generated/gift-server", folder), file)[key])).toBe(JSON.stringify(original));
+      }
+    }, 60_000);
+  }
+
+  it("pulls over Streamable HTTP, sending --header, and never writes the header's value", async () => {
+    const seen: string[] = [];
+    const handle = await serveHttp(giftHandlers, { port: 0 });
+    try {
+      const dir = tempProject({ "package.json": "{}" });
+      const url = new URL(handle.url);
+      url.searchParams.set("api_key", "s3cret");
+      const r = await mcpgenAsync(["pull", "--header", "Authorization: Bearer t0ken", url.href], dir);
+      seen.push(r.stderr);
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      const text = readFileSync(path.join(dir, "manifests/gift-server.yaml"), "utf8");
+      expect(text.split("\n")[0]).toBe(`# Pulled by mcpgen from ${handle.url}?api_key=... (MCP 2026-07-28).`);
+      expect(text.split("\n")[1]).toBe(`# Update it with: mcpgen pull -o manifests/gift-server.yaml --header "Authorization: ..." ${handle.url}?api_key=...`);
+      expect(text).not.toContain("t0ken");
+      expect(text).not.toContain("s3cret");
+    } finally {
+      await handle.close();
+    }
+  }, 60_000);
+
+  it("--check exits 0 when up to date, 1 with the changes when not, and writes nothing", () => {
+    const dir = tempProject({ "package.json": "{}" });
+    expect(mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW], dir).code).toBe(0);
+    expect(mcpgen(["pull", "--check", "-o", "raw.yaml", "--", node, RAW], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("raw.yaml is up to date") });
+    const file = path.join(dir, "raw.yaml");
+    const stale = readFileSync(file, "utf8").replace("      required:\n        - q\n", "");
+    writeFileSync(file, stale);
+    const r = mcpgen(["pull", "--check", "-o", "raw.yaml", "--", node, RAW], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^mcpgen: Raw Server differs from raw\.yaml:\n/);
+    expect(r.stderr).toMatch(/BREAKING\s+ok\s+tool alpha\s+inputSchema\.properties\.q\s+input-narrowed\s+q is now required/);
+    expect(r.stderr).toContain("mcpgen: run the same command without --check to update raw.yaml.");
+    expect(readFileSync(file, "utf8")).toBe(stale);
+    expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: none.yaml does not exist; run the same command without --check to write it.\n" });
+  });
+
+  it("never overwrites a file it did not write, unless --force", () => {
+    const dir = tempProject({ "manifests/raw-server.yaml": "# mine\nserver: {name: raw-server, version: 1.0.0}\n" });
+    const r = mcpgen(["pull", "--", node, RAW], dir);
+    expect(r).toMatchObject({ code: 1, stderr: "mcpgen: manifests/raw-server.yaml exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n" });
+    expect(readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8")).toBe("# mine\nserver: {name: raw-server, version: 1.0.0}\n");
+    expect(mcpgen(["pull", "--force", "--", node, RAW], dir).code).toBe(0);
+  });
+
+  it("says clearly when the server cannot be reached or answers garbage", async () => {
+    const dir = tempProject({});
+    const fail = (args: string[], env: Record<string, string> = {}) => mcpgen(["pull", ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`), "--timeout", "10000", ...args], dir);
+    expect(fail(["--", "mcpgen-no-such-server"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcpgen: connecting to `mcpgen-no-such-server` failed: the command `mcpgen-no-such-server` was not found \(check the PATH, or give its full path\)/) });
+    expect(fail(["--", node, RAW], { RAW_MODE: "garbage" })).toMatchObject({ code: 1, stderr: `mcpgen: \`${node} ${RAW}\` answered tools/list without a \`tools\` list: {"tools":"not a list"}\n` });
+    expect(fail(["--", node, RAW], { RAW_MODE: "loop" })).toMatchObject({ code: 1, stderr: `mcpgen: \`${node} ${RAW}\` answered tools/list with the same nextCursor twice ("again")\n` });
+    expect(fail(["--", node, RAW], { RAW_MODE: "no-info" })).toMatchObject({ code: 1, stderr: expect.stringContaining("failed") });
+    const crash = fail(["--", node, "-e", "console.error('boom: missing API key'); process.exit(3)"]);
+    expect(crash.code).toBe(1);
+    expect(crash.stderr).toMatch(/failed: .*\nthe server's stderr ended with:\n {2}boom: missing API key\n$/);
+    // A port that was just free: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const refused = await mcpgenAsync(["pull", `http://127.0.0.1:${port}/mcp`], dir);
+    expect(refused).toMatchObject({ code: 1, stderr: `mcpgen: connecting to http://127.0.0.1:${port}/mcp failed: the connection was refused (is the server running, on that port?)\n` });
+  }, 60_000);
+
+  it("usage errors exit 2 with the help; what follows -- is the server's, --help included", () => {
+    const dir = tempProject({});
+    expect(mcpgen(["pull"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("pull needs a server: a URL, or -- and the command that starts it") });
+    expect(mcpgen(["pull", "--era", "future", "--", "x"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--era is auto, legacy or modern") });
+    expect(mcpgen(["pull", "--header", "X: y", "--", "x"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--header is for a server over HTTP") });
+    expect(mcpgen(["pull", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen pull [options] -- COMMAND [ARGS...]") });
+    const help = mcpgen(["pull", "--timeout", "3000", "--", node, "-e", "process.exit(1)", "--help"], dir);
+    expect(help.code).toBe(1);
+    expect(help.stdout).toBe("");
+  });
+});
