@@ -1,0 +1,55 @@
+/** Client-only output: types, client and fixtures, no server files, and a runtime that compiles without the server SDK. */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { mcpgen, ROOT } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
+const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
+
+describe("client-only output", () => {
+  it("--client-only writes no server files, removes those of a previous run, and keeps the client's runtime only", () => {
+    const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/gift-server.yaml": GIFT });
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).code).toBe(0);
+    expect(list(path.join(dir, "generated"))).toContain("gift-server/server.ts");
+    const r = mcpgen(["generate", "--client-only"], dir);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(list(path.join(dir, "generated"))).toEqual([
+      "_runtime/client.ts", "_runtime/definition.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
+      "gift-server/client.ts", "gift-server/definition.ts",
+      "gift-server/fixtures/2026-07-28/prompts-list.json", "gift-server/fixtures/2026-07-28/resource-templates-list.json", "gift-server/fixtures/2026-07-28/resources-list.json",
+      "gift-server/fixtures/2026-07-28/server-discover.json", "gift-server/fixtures/2026-07-28/tools-list.json",
+      "gift-server/fixtures/prompts-list.json", "gift-server/fixtures/resource-templates-list.json", "gift-server/fixtures/resources-list.json", "gift-server/fixtures/tools-list.json",
+      "gift-server/index.ts", "gift-server/types.ts",
+    ]);
+    // The stubs a user wrote are theirs: never removed.
+    expect(list(path.join(dir, "src/handlers"))).not.toEqual([]);
+    // The fixtures are the full server's: client-only changes no byte of them.
+    for (const f of ["tools-list.json", "2026-07-28/tools-list.json"]) {
+      expect(readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/fixtures", f), "utf8"));
+    }
+    // It compiles under strict with the client SDK only: no @modelcontextprotocol/server import.
+    for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts"))) expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] }, include: ["generated/**/*.ts"] }));
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
+  }, 60_000);
+
+  it("config clientOnly: [names] makes those servers client-only and leaves the others whole", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT, "manifests/notes-server.yaml": NOTES, "manifests/notes-readme.md": readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8"), "mcpgen.config.json": JSON.stringify({ clientOnly: ["notes-server"] }) });
+    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
+    const files = list(path.join(dir, "generated"));
+    expect(files).toContain("gift-server/server.ts");
+    expect(files).toContain("_runtime/server.ts");
+    expect(files.filter((f) => f.startsWith("notes-server/") && !f.includes("fixtures/"))).toEqual(["notes-server/client.ts", "notes-server/definition.ts", "notes-server/index.ts", "notes-server/types.ts"]);
+    expect(readFileSync(path.join(dir, "generated/notes-server/index.ts"), "utf8")).not.toContain("createServer");
+  });
+
+  it("a bad clientOnly value is a config error at its line", () => {
+    const dir = tempProject({ "manifests/gift-server.yaml": GIFT, "mcpgen.config.yaml": "clientOnly: yes please\n" });
+    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("mcpgen.config.yaml:1:13: error config: `clientOnly` must be true, false, or a list of server names") });
+  });
+});
