@@ -2,6 +2,8 @@
  * `mcpgen diff OLD NEW`: what changed between two versions of a server, classified for the code
  * that calls it (clients) and for the code that implements it (servers).
  */
+import { CliUsageError, walkArgs } from "./args.js";
+
 export const DIFF_HELP = `mcpgen diff: what changed between two versions of a server, and whom it breaks.
 
 Usage:
@@ -29,33 +31,23 @@ read or is not a valid manifest.`;
 type Format = "table" | "json";
 type FailOn = "breaking" | "clients" | "servers" | "any" | "none";
 
-class DiffUsageError extends Error {}
-
 export function parseDiffArgs(argv: string[]): { before: string; after: string; format: Format; failOn: FailOn } {
   const sides: string[] = [];
   let format: Format = "table";
   let failOn: FailOn = "breaking";
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const value = (what: string) => {
-      const v = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined || v === "") throw new DiffUsageError(`${flag} needs ${what}`);
-      return v;
-    };
+  walkArgs(argv, ({ arg, flag, value }) => {
     if (flag === "--format") {
       const v = value("table or json");
-      if (v !== "table" && v !== "json") throw new DiffUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
+      if (v !== "table" && v !== "json") throw new CliUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
       format = v;
     } else if (flag === "--fail-on") {
       const v = value("breaking, clients, servers, any or none");
-      if (!["breaking", "clients", "servers", "any", "none"].includes(v)) throw new DiffUsageError(`--fail-on is breaking, clients, servers, any or none, not ${JSON.stringify(v)}`);
+      if (!["breaking", "clients", "servers", "any", "none"].includes(v)) throw new CliUsageError(`--fail-on is breaking, clients, servers, any or none, not ${JSON.stringify(v)}`);
       failOn = v as FailOn;
-    } else if (arg.startsWith("-") && arg !== "-") throw new DiffUsageError(`unknown option ${arg} for diff`);
+    } else if (arg.startsWith("-") && arg !== "-") throw new CliUsageError(`unknown option ${arg} for diff`);
     else sides.push(arg);
-  }
-  if (sides.length !== 2) throw new DiffUsageError(`diff takes two sides, OLD and NEW; got ${sides.length}`);
+  });
+  if (sides.length !== 2) throw new CliUsageError(`diff takes two sides, OLD and NEW; got ${sides.length}`);
   return { before: sides[0]!, after: sides[1]!, format, failOn };
 }
 
@@ -64,7 +56,7 @@ export async function runDiff(argv: string[], cwd: string): Promise<number> {
   try {
     args = parseDiffArgs(argv);
   } catch (error) {
-    if (!(error instanceof DiffUsageError)) throw error;
+    if (!(error instanceof CliUsageError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n\n${DIFF_HELP}\n`);
     return 2;
   }

@@ -4,6 +4,7 @@
 import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { CliUsageError, walkArgs } from "./args.js";
 import { LINT_RULES, RULE_NAMES, type LintLevel } from "../lint/rules.js";
 
 export const LINT_HELP = `mcpgen lint: where a valid definition will break in major clients or model APIs.
@@ -16,8 +17,6 @@ ${RULE_NAMES.map((r) => `  ${r}\n${wrap(LINT_RULES[r], 90, "      ")}`).join("\n
 
 Exit codes: 0 no errors (warnings are printed), 1 a rule set to "error" fired or a manifest is
 invalid, 2 usage error.`;
-
-class LintUsageError extends Error {}
 
 function wrap(text: string, width: number, indent: string): string {
   const lines: string[] = [];
@@ -36,26 +35,18 @@ function parseLintArgs(argv: string[]): { manifests: string[]; config?: string; 
   const manifests: string[] = [];
   const rules: Record<string, LintLevel> = {};
   let config: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const value = (what: string) => {
-      const v = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (v === undefined || v === "") throw new LintUsageError(`${flag} needs ${what}`);
-      return v;
-    };
+  walkArgs(argv, ({ arg, flag, value }) => {
     if (flag === "--config") config = value("a file");
     else if (flag === "--manifests") manifests.push(value("a file or folder"));
     else if (flag === "--rule") {
       const v = value("NAME=off|warn|error");
       const [name, level] = v.split("=", 2) as [string, string | undefined];
-      if (!(RULE_NAMES as string[]).includes(name)) throw new LintUsageError(`unknown lint rule ${JSON.stringify(name)}; the rules: ${RULE_NAMES.join(", ")}`);
-      if (level !== "off" && level !== "warn" && level !== "error") throw new LintUsageError(`--rule takes NAME=off, NAME=warn or NAME=error, not ${JSON.stringify(v)}`);
+      if (!(RULE_NAMES as string[]).includes(name)) throw new CliUsageError(`unknown lint rule ${JSON.stringify(name)}; the rules: ${RULE_NAMES.join(", ")}`);
+      if (level !== "off" && level !== "warn" && level !== "error") throw new CliUsageError(`--rule takes NAME=off, NAME=warn or NAME=error, not ${JSON.stringify(v)}`);
       rules[name] = level;
-    } else if (arg.startsWith("-")) throw new LintUsageError(`unknown option ${arg} for lint`);
+    } else if (arg.startsWith("-")) throw new CliUsageError(`unknown option ${arg} for lint`);
     else manifests.push(arg);
-  }
+  });
   return { manifests, rules, ...(config ? { config } : {}) };
 }
 
@@ -64,7 +55,7 @@ export async function runLint(argv: string[], cwd: string): Promise<number> {
   try {
     args = parseLintArgs(argv);
   } catch (error) {
-    if (!(error instanceof LintUsageError)) throw error;
+    if (!(error instanceof CliUsageError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n\n${LINT_HELP}\n`);
     return 2;
   }

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { shellWord } from "../pull/shell.js";
+import { CliUsageError, walkArgs } from "./args.js";
 
 export const PULL_HELP = `mcpgen pull: write a manifest from a live MCP server (its serverInfo, instructions,
 tools, resources, resource templates and prompts, every page, each definition verbatim).
@@ -43,25 +44,11 @@ interface PullArgs {
   command?: string[];
 }
 
-export class PullUsageError extends Error {}
-
 export function parsePullArgs(argv: string[]): PullArgs {
   const args: PullArgs = { check: false, env: {}, headers: {}, era: "auto", timeoutMs: 30000, force: false };
   const positional: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      positional.push(...argv.slice(i + 1));
-      break;
-    }
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
-    const value = (what: string) => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === "") throw new PullUsageError(`${flag} needs ${what}`);
-      return v;
-    };
+  walkArgs(argv, ({ arg, flag, value, rest }) => {
+    if (arg === "--") return void positional.push(...rest());
     switch (flag) {
       case "-o":
       case "--out":
@@ -79,47 +66,46 @@ export function parsePullArgs(argv: string[]): PullArgs {
       case "--env": {
         const v = value("NAME=VALUE");
         const at = v.indexOf("=");
-        if (at <= 0) throw new PullUsageError(`--env takes NAME=VALUE, not ${JSON.stringify(v)}`);
+        if (at <= 0) throw new CliUsageError(`--env takes NAME=VALUE, not ${JSON.stringify(v)}`);
         args.env[v.slice(0, at)] = v.slice(at + 1);
         break;
       }
       case "--header": {
         const v = value('"NAME: VALUE"');
         const at = v.indexOf(":");
-        if (at <= 0) throw new PullUsageError(`--header takes "NAME: VALUE", not ${JSON.stringify(v)}`);
+        if (at <= 0) throw new CliUsageError(`--header takes "NAME: VALUE", not ${JSON.stringify(v)}`);
         args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
         break;
       }
       case "--era": {
         const v = value("auto, legacy or modern");
-        if (v !== "auto" && v !== "legacy" && v !== "modern") throw new PullUsageError(`--era is auto, legacy or modern, not ${JSON.stringify(v)}`);
+        if (v !== "auto" && v !== "legacy" && v !== "modern") throw new CliUsageError(`--era is auto, legacy or modern, not ${JSON.stringify(v)}`);
         args.era = v;
         break;
       }
       case "--timeout": {
         const v = Number(value("milliseconds"));
-        if (!Number.isInteger(v) || v <= 0) throw new PullUsageError("--timeout takes a positive whole number of milliseconds");
+        if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--timeout takes a positive whole number of milliseconds");
         args.timeoutMs = v;
         break;
       }
       default:
-        if (arg.startsWith("-") && positional.length === 0) throw new PullUsageError(`unknown option ${arg} for pull (put the server's own options after --)`);
-        positional.push(...argv.slice(i));
-        i = argv.length;
+        if (arg.startsWith("-") && positional.length === 0) throw new CliUsageError(`unknown option ${arg} for pull (put the server's own options after --)`);
+        positional.push(arg, ...rest());
     }
-  }
-  if (positional.length === 0) throw new PullUsageError("pull needs a server: a URL, or -- and the command that starts it");
+  });
+  if (positional.length === 0) throw new CliUsageError("pull needs a server: a URL, or -- and the command that starts it");
   if (/^https?:\/\//i.test(positional[0]!)) {
-    if (positional.length > 1) throw new PullUsageError(`pull takes one URL; got ${positional.map((p) => JSON.stringify(p)).join(" ")}`);
+    if (positional.length > 1) throw new CliUsageError(`pull takes one URL; got ${positional.map((p) => JSON.stringify(p)).join(" ")}`);
     try {
       args.url = new URL(positional[0]!);
     } catch {
-      throw new PullUsageError(`not a URL: ${positional[0]}`);
+      throw new CliUsageError(`not a URL: ${positional[0]}`);
     }
-    if (Object.keys(args.env).length || args.cwd) throw new PullUsageError("--env and --cwd are for a server started over stdio, not a URL");
+    if (Object.keys(args.env).length || args.cwd) throw new CliUsageError("--env and --cwd are for a server started over stdio, not a URL");
   } else {
     args.command = positional;
-    if (Object.keys(args.headers).length) throw new PullUsageError("--header is for a server over HTTP, not a command");
+    if (Object.keys(args.headers).length) throw new CliUsageError("--header is for a server over HTTP, not a command");
   }
   return args;
 }
@@ -129,7 +115,7 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   try {
     args = parsePullArgs(argv);
   } catch (error) {
-    if (!(error instanceof PullUsageError)) throw error;
+    if (!(error instanceof CliUsageError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n\n${PULL_HELP}\n`);
     return 2;
   }
