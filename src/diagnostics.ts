@@ -31,6 +31,8 @@ export type DiagnosticCode =
   | "duplicate-server"
   | "config"
   | "stub-orphan"
+  | "required-without-schema"
+  | "suspicious-key"
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
   | "tool-name-length"
   | "tool-name-characters"

@@ -10,6 +10,7 @@ import type { ParseCache } from "./load/parseCache.js";
 import { buildModel } from "./model/build.js";
 import type { ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
+import { PULLED_MARK } from "./pull/mark.js";
 import { validateSchemas } from "./validate/schemas.js";
 import { validateSemantics } from "./validate/semantics.js";
 import { validateShape } from "./validate/shape.js";
@@ -57,7 +58,9 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   const manifest = result.manifest;
   const diagnostics = validateShape(manifest);
   if (hasErrors(diagnostics)) return { absPath, diagnostics };
-  diagnostics.push(...(await validateSchemas(manifest)), ...validateSemantics(manifest));
+  // A manifest `mcpgen pull` wrote mirrors a server you do not own: its schema problems are warnings.
+  const pulled = text.startsWith(PULLED_MARK);
+  diagnostics.push(...(await validateSchemas(manifest, { pulled })), ...validateSemantics(manifest));
   if (hasErrors(diagnostics)) return { absPath, diagnostics };
   const built = await buildModel(manifest, input.display, {
     headerLines: options.headerLines,

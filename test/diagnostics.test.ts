@@ -21,13 +21,13 @@ const server = "server: {name: s, version: '1'}\n";
 const cases: [string, { given: string; want: string[]; files?: Record<string, string> }][] = [
   [
     "YAML syntax error, reported once per line",
-    { given: `${server}tools:\n  - name: a\n    description: "unclosed\n`, want: ["m.yaml:5:1: error yaml-syntax: YAML syntax error: Missing closing \"quote"] },
+    { given: `${server}tools:\n  - name: a\n    description: "unclosed\n`, want: ["m.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing \"quote: the quote opened on line 4 is not closed"] },
   ],
   [
     "unquoted {{placeholder}} gets a hint",
     {
       given: `${server}prompts:\n  - name: p\n    messages:\n      - {role: user, content: {type: text, text: Hi {{x}}}}\n`,
-      want: ['m.yaml:5:53: error yaml-syntax: YAML syntax error: Unexpected flow-map-start at node end (a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}")'],
+      want: ['m.yaml:5:53: error yaml-syntax: YAML syntax error: Unexpected flow-map-start at node end: a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"'],
     },
   ],
   ["duplicate keys", { given: `${server}server: {name: t, version: '1'}\n`, want: ["m.yaml:2:1: error yaml-duplicate-key: duplicate key: each key may appear once in a mapping (remove or rename one)"] }],

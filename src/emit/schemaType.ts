@@ -41,6 +41,14 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
     out += docComment(schemaDoc(sub), indent);
     out += `${indent}${typePropertyKey(name)}${required.has(name) ? "" : "?"}: ${type};\n`;
   }
+  // Required but not declared: the value must be there, typed by what admits it (as the
+  // validator does), so a client cannot compile a call the server would refuse.
+  for (const name of required) {
+    if (Object.hasOwn(properties, name)) continue;
+    const type = undeclaredType(schema, name, ctx, indent);
+    propertyTypes.push(type);
+    out += `${indent}${typePropertyKey(name)}: ${type};\n`;
+  }
   const extra: string[] = [];
   if (schema.additionalProperties === true) extra.push("unknown");
   else if (isObject(schema.additionalProperties)) extra.push(typeOf(schema.additionalProperties as JsonSchema, ctx, indent));
@@ -59,6 +67,26 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
     out += `${indent}[key: string]: ${union(all)};\n`;
   }
   return out;
+}
+
+/** The type of an undeclared property `name`: its patternProperties, else additionalProperties. */
+function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: string): string {
+  if (isObject(schema.patternProperties)) {
+    const matching = Object.entries(schema.patternProperties).filter(([pattern]) => {
+      try {
+        return new RegExp(pattern, "u").test(name);
+      } catch {
+        return false;
+      }
+    });
+    // Several patterns all apply (an intersection); one keeps it simple.
+    if (matching.length === 1) return typeOf(matching[0]![1] as JsonSchema, ctx, indent);
+    if (matching.length > 1) return "unknown";
+  }
+  const extra = schema.additionalProperties;
+  if (extra === false) return "never";
+  if (isObject(extra)) return typeOf(extra as JsonSchema, ctx, indent);
+  return "unknown";
 }
 
 /** A type expression for `schema`; nested object literals are indented from `indent`. */

@@ -127,6 +127,57 @@ function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
   };
 }
 
+/**
+ * The line a YAML syntax error asks to change, and the usual cause there: an unquoted `: ` in a
+ * value, a line indented under a key that already has a value, a tab, an unclosed quote or
+ * bracket, an unquoted `{{placeholder}}`.
+ */
+export function syntaxHint(text: string, code: string, line: number, col: number): { line: number; col: number; hint: string } {
+  const lines = text.split(/\r?\n/);
+  const at = (n: number) => lines[n - 1] ?? "";
+  const indent = (s: string) => /^ */.exec(s)![0].length;
+  const here = at(line);
+  if (/\{\{/.test(here) && !/["']\s*$/.test(here.trim())) return { line, col, hint: 'a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"' };
+  if (code === "TAB_AS_INDENT") return { line, col, hint: "indent with spaces, not tabs" };
+  if (code === "BLOCK_AS_IMPLICIT_KEY" || code === "MULTILINE_IMPLICIT_KEY" || code === "BAD_INDENT") {
+    // `key: value` followed by a line indented deeper: that line is the one to fix.
+    const next = lines.findIndex((l, i) => i >= line && l.trim() !== "" && !l.trim().startsWith("#"));
+    const keyValue = /^(\s*)(-\s+)?([^\s:#][^:#]*?):\s+\S/.exec(here);
+    if (keyValue && next !== -1 && indent(lines[next]!) > indent(here) + (keyValue[2]?.length ?? 0)) {
+      return { line: next + 1, col: indent(lines[next]!) + 1, hint: `this line is indented under \`${keyValue[3]!.trim()}:\` (line ${line}), which already has a value; align it with that key, or move the value to its own lines` };
+    }
+    // Two `: ` on one line: the value holds a colon and a space.
+    const value = /^\s*(-\s+)?[^:]+:\s+(.*:\s.*)$/.exec(here);
+    if (value) {
+      const key = /^\s*(-\s+)?([^:]+):/.exec(here)![2]!.trim();
+      return { line, col, hint: `a value holding \`: \` must be quoted: ${key}: ${JSON.stringify(value[2]!.trim())}` };
+    }
+  }
+  if (code === "MISSING_CHAR" || code === "UNEXPECTED_TOKEN" || code === "BAD_SCALAR_START") {
+    // An unclosed quote or bracket: the line that opened it (quotes first: brackets inside a
+    // quoted text do not count).
+    let quote: { line: number; col: number } | undefined;
+    const brackets: { line: number; col: number; char: string }[] = [];
+    for (let n = 1; n <= Math.min(line, lines.length); n++) {
+      const l = at(n);
+      for (let c = 0; c < l.length; c++) {
+        const ch = l[c]!;
+        if (quote) {
+          if (ch === "\\") c++;
+          else if (ch === '"') quote = undefined;
+        } else if (ch === "#" && (c === 0 || l[c - 1] === " ")) break;
+        else if (ch === '"') quote = { line: n, col: c + 1 };
+        else if (ch === "{" || ch === "[") brackets.push({ line: n, col: c + 1, char: ch });
+        else if (ch === "}" || ch === "]") brackets.pop();
+      }
+    }
+    if (quote) return { ...quote, hint: `the quote opened on line ${quote.line} is not closed` };
+    const open = brackets[0];
+    if (open) return { line: open.line, col: open.col, hint: `the \`${open.char}\` opened on line ${open.line} is not closed` };
+  }
+  return { line, col, hint: "" };
+}
+
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
   // Most manifests take the fast path: positions are computed later, only if a diagnostic needs one.
   const fast = fastParse(text);
@@ -140,13 +191,13 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     if (lines.has(pos.line)) continue;
     lines.add(pos.line);
     const code: DiagnosticCode = error.code === "DUPLICATE_KEY" ? "yaml-duplicate-key" : "yaml-syntax";
-    const lineText = text.split(/\r?\n/)[pos.line - 1] ?? "";
-    const hint = /\{\{/.test(lineText) ? " (a value holding {{placeholders}} must be quoted in YAML: text: \"Hello {{name}}\")" : "";
-    const message =
-      code === "yaml-duplicate-key"
-        ? "duplicate key: each key may appear once in a mapping (remove or rename one)"
-        : `YAML syntax error: ${firstLine(error.message)}${hint}`;
-    diagnostics.push({ severity: "error", code, message, file, line: pos.line, col: pos.col, path: "" });
+    if (code === "yaml-duplicate-key") {
+      diagnostics.push({ severity: "error", code, message: "duplicate key: each key may appear once in a mapping (remove or rename one)", file, line: pos.line, col: pos.col, path: "" });
+      continue;
+    }
+    // Where the parser noticed is often not the line to fix: say which one, and the usual cause.
+    const fix = syntaxHint(text, error.code, pos.line, pos.col);
+    diagnostics.push({ severity: "error", code, message: `YAML syntax error: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}${fix.hint ? `: ${fix.hint}` : ""}`, file, line: fix.line, col: fix.col, path: "" });
   }
   for (const warning of doc.warnings) {
     if (warning.code !== "TAG_RESOLVE_FAILED") continue;

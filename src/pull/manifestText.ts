@@ -7,9 +7,9 @@ import { Document } from "yaml";
 import type { JsonObject } from "../model/types.js";
 import { SERVER_NAME } from "../validate/fields.js";
 import type { PulledServer } from "./fetch.js";
+import { PULLED_MARK } from "./mark.js";
 
-/** The first line of a pulled manifest: `pull --force` is needed to overwrite a file without it. */
-export const PULLED_MARK = "# Pulled by mcpgen from ";
+export { PULLED_MARK };
 
 /** The manifest text for `server`, whose source is described as `source` (a command or a URL). */
 export function manifestText(server: PulledServer, source: string, again: string): string {

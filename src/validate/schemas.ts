@@ -8,10 +8,19 @@ import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
 import { isDraft07 } from "../runtime/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
+import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "./shape.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
-type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key") => void;
+type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key", severity?: "warning") => void;
+
+export interface SchemaCheckOptions {
+  /**
+   * The manifest was written by `mcpgen pull` from a server someone else wrote: problems in its
+   * schemas are that server's, reported as warnings, so its definitions always compile.
+   */
+  pulled?: boolean;
+}
 
 /**
  * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
@@ -24,14 +33,15 @@ const loadExamplesAjv = () =>
     return { draft07: () => (instances.draft07 ??= createAjv(true)), draft2020: () => (instances.draft2020 ??= createAjv(false)), describeErrors };
   }));
 
-export async function validateSchemas(manifest: LoadedManifest): Promise<Diagnostic[]> {
+export async function validateSchemas(manifest: LoadedManifest, options: SchemaCheckOptions = {}): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   const root = manifest.value as Record<string, unknown>;
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const tools = Array.isArray(root.tools) ? root.tools : [];
   const ajv = tools.some((tool) => isPlainObject(tool) && Array.isArray(tool.examples) && tool.examples.length > 0) ? await loadExamplesAjv() : undefined;
   const describeErrors = (errors: ErrorObject[] | null | undefined) => ajv!.describeErrors(errors);
-  const report: Report = (path, code, message, side) => out.push(diagnosticAt(manifest, path, code, message, side ? { at: side } : undefined));
+  const report: Report = (path, code, message, side, severity) => out.push(diagnosticAt(manifest, path, code, message, { ...(side ? { at: side } : {}), ...(severity ? { severity } : {}) }));
+  const blind = options.pulled ? "warning" : undefined;
 
   for (const [name, def] of defs) {
     const path = ["defs", name];
@@ -39,7 +49,7 @@ export async function validateSchemas(manifest: LoadedManifest): Promise<Diagnos
       report(path, "invalid-type", `def \`${name}\` must be a JSON Schema (a mapping)`);
       continue;
     }
-    checkNodes(def, path, defs, report, true);
+    checkNodes(def, path, defs, report, true, blind);
     metaValidate(validateDraft2020, def, path, report);
   }
 
@@ -59,12 +69,12 @@ export async function validateSchemas(manifest: LoadedManifest): Promise<Diagnos
           ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
           : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
       }
-      const before = out.length;
-      checkNodes(schema, path, defs, report, false);
+      const before = errorCount(out);
+      checkNodes(schema, path, defs, report, false, blind);
       const draft07 = isDraft07(schema);
       metaValidate(draft07 ? validateDraft07 : validateDraft2020, schema, path, report);
       // Compiling a validator costs milliseconds per schema: only tools with examples need one.
-      if (!ajv || out.length > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
+      if (!ajv || errorCount(out) > before || !Array.isArray(tool.examples) || tool.examples.length === 0) continue;
       try {
         validators[key] = (draft07 ? ajv.draft07() : ajv.draft2020()).compile(bundleSchema(schema, defs) as object);
       } catch (error) {
@@ -98,7 +108,61 @@ export async function validateSchemas(manifest: LoadedManifest): Promise<Diagnos
  * server's validator (ajv, with the `u` flag) accepts (checked here, where only a compile would
  * otherwise find them).
  */
-function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean): void {
+function errorCount(list: readonly Diagnostic[]): number {
+  return list.reduce((n, d) => n + (d.severity === "error" ? 1 : 0), 0);
+}
+
+const COMPOSITION_KEYS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
+
+/** Keywords whose value may be null. */
+const NULL_ALLOWED = new Set(["const", "default"]);
+
+/** Keys YAML made from text (see flowText.ts), which would be served as keywords. */
+function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Report): void {
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (!looksLikeText(key, value) || (value === null && NULL_ALLOWED.has(key))) continue;
+    const what = value === null ? `\`${key}\` is a key without a value (null)` : `\`${key}\` reads like text, not a JSON Schema keyword`;
+    report([...at(), key], "suspicious-key", `${what}; it would be served as a keyword. ${capitalize(quoteHint(node, key))}`, "key", "warning");
+  }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A required property that no subschema describes (not in `properties`, no matching
+ * `patternProperties`, no `additionalProperties` schema, no composition that could): a caller
+ * can only send it blind, and the generated type cannot name it usefully.
+ */
+function checkRequired(node: Record<string, unknown>, at: () => DocPath, report: Report, blind: "warning" | undefined): void {
+  if (!Array.isArray(node.required)) return;
+  const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "unevaluatedProperties"].some((k) => node[k] !== undefined);
+  if (composed || isPlainObject(node.additionalProperties)) return;
+  const properties = isPlainObject(node.properties) ? node.properties : {};
+  const patterns = isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
+  node.required.forEach((name, i) => {
+    if (typeof name !== "string" || Object.hasOwn(properties, name)) return;
+    if (patterns.some((p) => safeTest(p, name))) return;
+    const closed = node.additionalProperties === false;
+    const declared = Object.keys(properties);
+    const near = declared.find((d) => d.toLowerCase() === name.toLowerCase());
+    const fix = near ? `did you mean \`${near}\`?` : `add it under \`properties\` with its schema${declared.length ? ` (declared: ${declared.join(", ")})` : ""}, or remove it from \`required\``;
+    const why = closed ? "with additionalProperties: false, no value can ever be valid" : "a caller can only satisfy it blind, and the generated type says `unknown`";
+    report([...at(), "required", i], "required-without-schema", `\`${name}\` is required but has no schema: ${why}; ${fix}`, undefined, blind);
+  });
+}
+
+function safeTest(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(name);
+  } catch {
+    return false;
+  }
+}
+
+function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
   const local = isPlainObject(schema) ? schema : {};
   const checkPattern = (source: unknown, at: () => DocPath, side?: "key") => {
     if (typeof source !== "string") return;
@@ -109,6 +173,11 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     }
   };
   forEachSchema(schema, (node, path) => {
+    const here = () => [...base, ...path()];
+    checkKeys(node, here, report);
+    // In a branch of a composition (`anyOf: [{required: [phone]}, {required: [email]}]`), the
+    // names are usually declared by the schema around it.
+    if (!path().some((segment) => typeof segment === "string" && COMPOSITION_KEYS.has(segment))) checkRequired(node, here, report, blind);
     if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
     if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;

@@ -5,6 +5,7 @@
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
+import { looksLikeText, quoteHint } from "./flowText.js";
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -102,7 +103,7 @@ function checkRecord(value: Record<string, unknown>, fields: Record<string, Fiel
     if (spec === undefined) {
       const hint = suggest(key, Object.keys(fields));
       if (open && hint === undefined) {
-        report([...path, key], "unknown-field", `field \`${key}\` in ${what} is not one mcpgen knows; it is served as it is (known fields: ${Object.keys(fields).join(", ")})`, "key", "warning");
+        report([...path, key], "unknown-field", `field \`${key}\` in ${what} is not one mcpgen knows; it is served as it is (known fields: ${Object.keys(fields).join(", ")})${looksLikeText(key, child) ? `. It looks like text: ${quoteHint(value, key)}` : ""}`, "key", "warning");
         continue;
       }
       report([...path, key], "unknown-field", `unknown field \`${key}\` in ${what}${hint ? ` (did you mean \`${hint}\`?)` : ""}; allowed: ${Object.keys(fields).join(", ")}`, "key");

@@ -42,9 +42,17 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
     "index signature admits undefined when a declared property is optional",
     {
       given: { type: "object", properties: { a: { type: "string" }, x: { type: "string" } }, required: ["x", "y"], additionalProperties: { type: "string" } },
-      want: "{\n  a?: string;\n  x: string;\n  [key: string]: string | undefined;\n}",
+      want: "{\n  a?: string;\n  x: string;\n  y: string;\n  [key: string]: string | undefined;\n}",
     },
   ],
+  [
+    "a required property without a schema is typed by what admits it: unknown, a pattern's type, never when closed",
+    {
+      given: { type: "object", properties: { id: { type: "string" } }, required: ["id", "force", "n1"], patternProperties: { "^n\\d$": { type: "number" } } },
+      want: "{\n  id: string;\n  force: unknown;\n  n1: number;\n  [key: string]: unknown;\n}",
+    },
+  ],
+  ["a required property of a closed object with no schema is never", { given: { type: "object", required: ["x"], additionalProperties: false }, want: "{\n  x: never;\n  [key: string]: never;\n}" }],
   ["doc comments on properties", { given: { type: "object", properties: { a: { type: "string", description: "The */ a", default: "x" } } }, want: '{\n  /**\n   * The *\\/ a\n   *\n   * @default "x"\n   */\n  a?: string;\n}' }],
 ];
 

@@ -1,0 +1,81 @@
+/**
+ * What a new user hit (issue 13), each case reproduced first: a required property without a
+ * schema, text cut by a comma in a YAML flow mapping, YAML syntax errors that point at the line to
+ * fix.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { mcpgen, ROOT } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const server = "server: {name: s, version: '1'}\n";
+
+describe("a required property without a schema", () => {
+  const manifest = `${server}tools:\n  - name: wipe\n    inputSchema:\n      type: object\n      properties:\n        id: {type: string}\n      required: [id, force]\n`;
+
+  it("is an error at the name in `required`, with the fix", () => {
+    const dir = tempProject({ "manifests/s.yaml": manifest });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")[0]).toBe("manifests/s.yaml:8:22: error required-without-schema: `force` is required but has no schema: a caller can only satisfy it blind, and the generated type says `unknown`; add it under `properties` with its schema (declared: id), or remove it from `required`");
+  });
+
+  it("is not flagged in composition branches that name the parent's properties, nor with a pattern or additionalProperties schema", () => {
+    const ok = `${server}tools:\n  - name: contact\n    inputSchema:\n      type: object\n      properties: {phone: {type: string}, email: {type: string}}\n      anyOf: [{required: [phone]}, {required: [email]}]\n  - name: tags\n    inputSchema: {type: object, patternProperties: {"^t_": {type: string}}, required: [t_main]}\n  - name: extra\n    inputSchema: {type: object, additionalProperties: {type: number}, required: [n]}\n`;
+    const dir = tempProject({ "manifests/s.yaml": ok });
+    expect(mcpgen(["validate"], dir)).toMatchObject({ code: 0, stderr: "" });
+  });
+
+  it("in a pulled manifest (a server you do not own) is a warning, and the typed client must send it, as the server requires", () => {
+    const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/s.yaml": `# Pulled by mcpgen from \`x\` (MCP 2025-11-25).\n${manifest}` });
+    const r = mcpgen(["generate", "--client-only"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("warning required-without-schema: `force` is required but has no schema");
+    expect(readFileSync(path.join(dir, "generated/s/types.ts"), "utf8")).toContain("export interface WipeInput {\n  id: string;\n  force: unknown;\n}");
+    // Without `force`, the call does not compile: types and the server's validator agree.
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    writeFileSync(path.join(dir, "use.ts"), 'import type { WipeInput } from "./generated/s/index.js";\nexport const bad: WipeInput = { id: "1" };\nexport const good: WipeInput = { id: "1", force: true };\n');
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] }, include: ["use.ts"] }));
+    let out = "";
+    try {
+      execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
+    } catch (e) {
+      out = String((e as { stdout?: unknown }).stdout);
+    }
+    expect(out).toMatch(/^use\.ts\(2,14\): error TS2741: Property 'force' is missing in type '\{ id: string; \}' but required in type 'WipeInput'\./);
+  }, 60_000);
+});
+
+describe("text cut by a comma in a YAML flow mapping", () => {
+  it("warns at the null keyword it made, with the quoted text to write", () => {
+    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema:\n      type: object\n      properties:\n        date: {type: string, description: ISO date, YYYY-MM-DD.}\n  - {name: b, description: Does b, and more., inputSchema: {type: object}}\n` });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/s.yaml:7:53: warning suspicious-key: `YYYY-MM-DD.` is a key without a value (null); it would be served as a keyword. If it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "ISO date, YYYY-MM-DD."',
+      'manifests/s.yaml:8:36: warning unknown-field: field `and more.` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "Does b, and more."',
+    ]);
+  });
+
+  it("does not warn on null where JSON Schema allows it (const, default)", () => {
+    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties:\n        a: {const: null}\n        b: {type: [string, "null"], default: null}\n` });
+    expect(mcpgen(["validate"], dir)).toMatchObject({ code: 0, stderr: "" });
+  });
+});
+
+describe("YAML syntax errors name the line to fix and the usual cause", () => {
+  const cases: [string, string, string][] = [
+    ["an unquoted `: ` in a value", `${server}tools:\n  - name: a\n    description: Note: this is bad\n    inputSchema: {type: object}\n`, 'm.yaml:4:18: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: a value holding `: ` must be quoted: description: "Note: this is bad"'],
+    ["a line indented under a key that has a value", "server:\n  name: s\n   version: '1'\n", "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines"],
+    ["a tab", "server:\n\tname: s\n", "m.yaml:2:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs"],
+    ["an unclosed quote, several lines up", `${server}tools:\n  - name: a\n    description: "unclosed\n    inputSchema: {type: object}\n\n`, 'm.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 4 is not closed'],
+  ];
+  it.each(cases)("%s", (_name, text, want) => {
+    const dir = tempProject({ "m.yaml": text });
+    const r = mcpgen(["validate", "m.yaml"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split("\n")[0]).toBe(want);
+  });
+});
