@@ -32,7 +32,33 @@ describe("classify", () => {
       "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
       "input-widened t inputSchema.properties.n.type clients:ok servers:BREAK",
       "input-narrowed t inputSchema.properties.mode.enum clients:BREAK servers:ok",
-      "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
+      // Added to an open object: a typed caller never sent `force`, so only its requiredness breaks.
+      "input-property-added t inputSchema.properties.force clients:ok servers:ok",
+    ]);
+  });
+
+  it("an optional property added to an open input is compatible; to a closed one it widens (the handler gets more)", () => {
+    const open = classify(surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }), surface({ tools: [tool("t", { properties: { q: { type: "string" }, limit: { type: "integer" } } })] }));
+    expect(brief(open)).toEqual(["input-property-added t inputSchema.properties.limit clients:ok servers:ok"]);
+    const closed = classify(surface({ tools: [tool("t", { properties: {}, additionalProperties: false })] }), surface({ tools: [tool("t", { properties: { limit: { type: "integer" } }, additionalProperties: false })] }));
+    expect(brief(closed)).toEqual(["input-widened t inputSchema.properties.limit clients:ok servers:BREAK"]);
+  });
+
+  it("taskSupport: becoming required or forbidden breaks clients; a rename needs telling schemas or the same description", () => {
+    const task = (support: string) => tool("v", {}, undefined, { execution: { taskSupport: support } });
+    expect(brief(classify(surface({ tools: [task("optional")] }), surface({ tools: [task("forbidden")] })))).toEqual(["task-support-changed v execution.taskSupport clients:BREAK servers:ok"]);
+    expect(brief(classify(surface({ tools: [task("required")] }), surface({ tools: [task("optional")] })))).toEqual(["task-support-changed v execution.taskSupport clients:ok servers:ok"]);
+    // `ping` and `status`, both `{type: object}`, are two tools, not a rename.
+    expect(brief(classify(surface({ tools: [tool("ping", {})] }), surface({ tools: [tool("status", {})] })))).toEqual(["tool-removed ping clients:BREAK servers:ok", "tool-added status clients:ok servers:BREAK"]);
+  });
+
+  it("serverInfo and instructions changes are listed, never breaking", () => {
+    const before = surface({ server: { info: { name: "s", version: "1.0.0" }, instructions: "a" } });
+    const after = surface({ server: { info: { name: "s", version: "1.1.0", title: "S" }, instructions: "b" } });
+    expect(brief(classify(before, after))).toEqual([
+      "server-version-changed s serverInfo.version clients:ok servers:ok",
+      "server-info-changed s serverInfo.title clients:ok servers:ok",
+      "instructions-changed s instructions clients:ok servers:ok",
     ]);
   });
 
@@ -108,8 +134,9 @@ describe("mcpgen diff", () => {
         "",
       ].join("\n"),
     );
-    expect(r.stderr).toBe("mcpgen: failing: breaking changes (--fail-on breaking).\n");
+    expect(r.stderr).toBe("mcpgen: failing: changes breaking for clients (--fail-on breaking).\n");
     expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "servers"], dir).code).toBe(0);
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "either"], dir).code).toBe(1);
     expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "none"], dir).code).toBe(0);
     expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "any"], dir)).toMatchObject({ code: 0, stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n" });
   });
@@ -158,7 +185,7 @@ describe("mcpgen diff", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mcpgen: bad\.yaml is not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
     expect(mcpgen(["diff", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff takes two sides, OLD and NEW; got 1") });
-    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--fail-on is breaking, clients, servers, any or none") });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--fail-on is breaking, clients, servers, either, any or none") });
     expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
     expect(mcpgen(["diff", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen diff OLD NEW") });
   });

@@ -125,6 +125,13 @@ tools:
       expect(r).toMatchObject({ code: 0, stderr: "" });
       const text = readFileSync(path.join(dir, "manifests/gift-server.yaml"), "utf8");
       expect(text.split("\n")[0]).toBe(`# Pulled by mcpgen from ${handle.url}?api_key=... (MCP 2026-07-28).`);
+      // Credentials in the URL go as Basic authentication (fetch refuses them in a URL), never written.
+      const basic = new URL(handle.url);
+      basic.username = "ada";
+      basic.password = "pw";
+      const viaBasic = await mcpgenAsync(["pull", "-o", "basic.yaml", basic.href], dir);
+      expect(viaBasic).toMatchObject({ code: 0, stderr: "" });
+      expect(readFileSync(path.join(dir, "basic.yaml"), "utf8")).not.toMatch(/ada|pw@/);
       expect(text.split("\n")[1]).toBe(`# Update it with: mcpgen pull -o manifests/gift-server.yaml --header "Authorization: ..." ${handle.url}?api_key=...`);
       expect(text).not.toContain("t0ken");
       expect(text).not.toContain("s3cret");
@@ -147,6 +154,30 @@ tools:
     expect(r.stderr).toContain("mcpgen: run the same command without --check to update raw.yaml.");
     expect(readFileSync(file, "utf8")).toBe(stale);
     expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: none.yaml does not exist; run the same command without --check to write it.\n" });
+  });
+
+  it("--check looks past the header: another -o path or --env names are no difference", () => {
+    const dir = tempProject({ "package.json": "{}" });
+    expect(mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW], dir).code).toBe(0);
+    expect(mcpgen(["pull", "--check", "-o", "./raw.yaml", "--env", "UNUSED=1", "--", node, RAW], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("raw.yaml is up to date") });
+  });
+
+  it("leaves credential-like arguments and query values out of the manifest", () => {
+    const dir = tempProject({ "package.json": "{}" });
+    const r = mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW, "--api-key", "hunter2", "--token=abc", "sk-live-0123456789abcdef"], dir);
+    expect(r.code).toBe(0);
+    const header = readFileSync(path.join(dir, "raw.yaml"), "utf8").split("\n").slice(0, 2).join("\n");
+    expect(header).toBe(`# Pulled by mcpgen from \`${node} ${RAW} --api-key ... --token=... ...\` (MCP 2025-11-25).\n# Update it with: mcpgen pull -o raw.yaml -- ${node} ${RAW} --api-key ... --token=... ...`);
+  });
+
+  it("refuses what would break the header or the file system, with a message and no stack trace", () => {
+    const dir = tempProject({ "package.json": "{}", "adir/keep": "" });
+    // A newline in an --env name would have ended the header comment.
+    expect(mcpgen(["pull", "--env", "X\ndefs: {}\n#=1", "--", node, RAW], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--env takes NAME=VALUE with NAME of letters, digits and _") });
+    expect(mcpgen(["pull", "--header", "X\nY: 1", "http://127.0.0.1:1/mcp"], dir)).toMatchObject({ code: 2 });
+    expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot read adir: it is a folder (give a file with -o)\n" });
+    expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
+    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: no such folder\n" });
   });
 
   it("never overwrites a file it did not write, unless --force", () => {

@@ -22,14 +22,15 @@ Every change is classified twice:
 
 Options:
   --format table|json    A table for people (default) or JSON for tools.
-  --fail-on LEVEL        When to exit 1: breaking (default: breaking for clients or for servers),
-                         clients, servers, any (any change at all), none.
+  --fail-on LEVEL        When to exit 1: breaking (default; the same as clients: breaking for the
+                         code that calls the server), servers (breaking for the handlers), either,
+                         any (any change at all), none.
 
 Exit codes: 0 nothing to fail on, 1 changes to fail on, 2 usage error or a side that cannot be
 read or is not a valid manifest.`;
 
 type Format = "table" | "json";
-type FailOn = "breaking" | "clients" | "servers" | "any" | "none";
+type FailOn = "breaking" | "clients" | "servers" | "either" | "any" | "none";
 
 export function parseDiffArgs(argv: string[]): { before: string; after: string; format: Format; failOn: FailOn } {
   const sides: string[] = [];
@@ -41,8 +42,8 @@ export function parseDiffArgs(argv: string[]): { before: string; after: string; 
       if (v !== "table" && v !== "json") throw new CliUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
       format = v;
     } else if (flag === "--fail-on") {
-      const v = value("breaking, clients, servers, any or none");
-      if (!["breaking", "clients", "servers", "any", "none"].includes(v)) throw new CliUsageError(`--fail-on is breaking, clients, servers, any or none, not ${JSON.stringify(v)}`);
+      const v = value("breaking, clients, servers, either, any or none");
+      if (!["breaking", "clients", "servers", "either", "any", "none"].includes(v)) throw new CliUsageError(`--fail-on is breaking, clients, servers, either, any or none, not ${JSON.stringify(v)}`);
       failOn = v as FailOn;
     } else if (arg.startsWith("-") && arg !== "-") throw new CliUsageError(`unknown option ${arg} for diff`);
     else sides.push(arg);
@@ -76,7 +77,8 @@ export async function runDiff(argv: string[], cwd: string): Promise<number> {
   if (args.format === "json") process.stdout.write(formatChanges(changes, "json", { before: args.before, after: args.after }));
   else {
     process.stdout.write(`mcpgen: ${args.before} -> ${args.after}\n${formatChanges(changes, "table")}`);
-    if (failed) process.stderr.write(`mcpgen: failing: ${args.failOn === "any" ? "the servers differ" : `${args.failOn === "breaking" ? "breaking" : `breaking for ${args.failOn}`} changes`} (--fail-on ${args.failOn}).\n`);
+    const what = { breaking: "changes breaking for clients", clients: "changes breaking for clients", servers: "changes breaking for servers", either: "breaking changes", any: "the two differ", none: "" }[args.failOn];
+    if (failed) process.stderr.write(`mcpgen: failing: ${what} (--fail-on ${args.failOn}).\n`);
   }
   return failed ? 1 : 0;
 }

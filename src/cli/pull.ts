@@ -3,9 +3,10 @@
  * `--check` compares the live server with the manifest and says what changed (exit 1 if anything).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
 import { CliUsageError, walkArgs } from "./args.js";
 
@@ -19,9 +20,13 @@ Usage:
 Options:
   -o, --out FILE         Where to write (default: manifests/<server>.yaml).
   --check                Write nothing; exit 1 when the live server differs from FILE, and say how.
-  --env NAME=VALUE       (stdio) Set in the server's environment; repeatable. Values are never written.
+  --env NAME=VALUE       (stdio) Set in the server's environment; repeatable. Values are never written:
+                         pass secrets this way (the command and its arguments are written in the
+                         manifest's header, with values that look like credentials as ...).
   --cwd DIR              (stdio) The server's working directory.
   --header "NAME: VALUE" (HTTP) Send this header; repeatable (e.g. Authorization). Values are never written.
+                         User and password in the URL are sent as Basic authentication; query values
+                         are written as ...
   --era auto|legacy|modern
                          The handshake: auto (default) probes for 2026-07-28 and falls back to the
                          2025 initialize; legacy is 2025-11-25 only; modern is 2026-07-28 only.
@@ -29,7 +34,8 @@ Options:
   --force                Overwrite FILE even if mcpgen pull did not write it.
 
 Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
-reached, answers garbage, or its definitions cannot be compiled; 2 usage error.`;
+reached, answers garbage, its definitions cannot be compiled, or the file cannot be written;
+2 usage error; 3 internal error (a bug in mcpgen).`;
 
 interface PullArgs {
   out?: string;
@@ -66,14 +72,14 @@ export function parsePullArgs(argv: string[]): PullArgs {
       case "--env": {
         const v = value("NAME=VALUE");
         const at = v.indexOf("=");
-        if (at <= 0) throw new CliUsageError(`--env takes NAME=VALUE, not ${JSON.stringify(v)}`);
+        if (at <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, at))) throw new CliUsageError(`--env takes NAME=VALUE with NAME of letters, digits and _, not ${JSON.stringify(v)}`);
         args.env[v.slice(0, at)] = v.slice(at + 1);
         break;
       }
       case "--header": {
         const v = value('"NAME: VALUE"');
         const at = v.indexOf(":");
-        if (at <= 0) throw new CliUsageError(`--header takes "NAME: VALUE", not ${JSON.stringify(v)}`);
+        if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.slice(0, at).trim()) || /[\r\n]/.test(v)) throw new CliUsageError(`--header takes "NAME: VALUE" (NAME an HTTP header name, one line), not ${JSON.stringify(v)}`);
         args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
         break;
       }
@@ -103,6 +109,15 @@ export function parsePullArgs(argv: string[]): PullArgs {
       throw new CliUsageError(`not a URL: ${positional[0]}`);
     }
     if (Object.keys(args.env).length || args.cwd) throw new CliUsageError("--env and --cwd are for a server started over stdio, not a URL");
+    if (args.url.protocol !== "http:" && args.url.protocol !== "https:") throw new CliUsageError(`pull takes an http:// or https:// URL, not ${args.url.protocol}`);
+    // fetch refuses credentials in a URL: they go as Basic authentication instead.
+    if (args.url.username || args.url.password) {
+      const user = decodeURIComponent(args.url.username);
+      const password = decodeURIComponent(args.url.password);
+      if (!Object.keys(args.headers).some((h) => h.toLowerCase() === "authorization")) args.headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+      args.url.username = "";
+      args.url.password = "";
+    }
   } else {
     args.command = positional;
     if (Object.keys(args.headers).length) throw new CliUsageError("--header is for a server over HTTP, not a command");
@@ -124,9 +139,13 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   const target = args.url
     ? { kind: "http" as const, url: args.url, headers: args.headers }
     : { kind: "stdio" as const, command: args.command![0]!, args: args.command!.slice(1), env: args.env, ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}) };
+  if (target.kind === "stdio" && target.cwd !== undefined && !isFolder(target.cwd)) {
+    process.stderr.write(`mcpgen: --cwd ${args.cwd}: no such folder\n`);
+    return 1;
+  }
   let server;
   try {
-    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs });
+    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs, shown: describeSource(args) });
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n`);
@@ -153,20 +172,27 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;
   const counts = `${n(server.tools.length, "tool")}, ${n(server.resources.length, "resource")}, ${n(server.resourceTemplates.length, "template")}, ${n(server.prompts.length, "prompt")}, MCP ${server.protocolVersion}`;
 
-  const before = existsSync(out) ? readFileSync(out, "utf8") : undefined;
+  let before: string | undefined;
+  try {
+    before = existsSync(out) ? readFileSync(out, "utf8") : undefined;
+  } catch (error) {
+    process.stderr.write(`mcpgen: cannot read ${shownOut}: ${fsMessage(error)}\n`);
+    return 1;
+  }
   if (args.check) {
     if (before === undefined) {
       process.stderr.write(`mcpgen: ${shownOut} does not exist; run the same command without --check to write it.\n`);
       return 1;
     }
-    if (before === text) {
+    // The header names how it was pulled (flags, folder): only the manifest below it counts.
+    if (body(before) === body(text)) {
       process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
       return 0;
     }
     const { diffManifestTexts, formatChanges } = await import("../diff/report.js");
     const changes = await diffManifestTexts(before, text, out, cwd);
     process.stderr.write(`mcpgen: ${name} differs from ${shownOut}:\n${formatChanges(changes, "table")}`);
-    if (changes.length === 0) process.stderr.write("  (no change clients or servers would see: formatting or the header only)\n");
+    if (changes.length === 0) process.stderr.write("  (nothing a client or a server would see: capabilities or formatting)\n");
     process.stderr.write(`mcpgen: run the same command without --check to update ${shownOut}.\n`);
     return 1;
   }
@@ -178,28 +204,49 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
     process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
     return 0;
   }
-  mkdirSync(path.dirname(out), { recursive: true });
   const temp = `${out}.mcpgen-${process.pid}.tmp`;
-  writeFileSync(temp, text, "utf8");
-  renameSync(temp, out);
+  try {
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(temp, text, "utf8");
+    renameSync(temp, out);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // The folder itself could not be made: no temporary file either.
+    }
+    process.stderr.write(`mcpgen: cannot write ${shownOut}: ${fsMessage(error)}\n`);
+    return 1;
+  }
   process.stdout.write(`mcpgen: wrote ${shownOut} from ${name} (${counts}).\n`);
   return 0;
 }
 
-/** The source as the header shows it: the command, or the URL without credentials. */
-function describeSource(args: PullArgs): string {
-  if (args.url) {
-    const url = new URL(args.url.href);
-    url.username = "";
-    url.password = "";
-    for (const key of [...url.searchParams.keys()]) if (SECRET_PARAM.test(key)) url.searchParams.set(key, "...");
-    return url.href.replace(/%2E%2E%2E/g, "...");
-  }
-  return `\`${args.command!.map(shellWord).join(" ")}\``;
+/** The manifest without its header comment lines. */
+function body(text: string): string {
+  return text.replace(/^(#[^\n]*\n)+/, "");
 }
 
-/** Query parameters that carry credentials: never written into the manifest. */
-const SECRET_PARAM = /token|key|secret|pass|auth|sig|session|code/i;
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function fsMessage(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  if (e.code === "EISDIR") return "it is a folder (give a file with -o)";
+  if (e.code === "ENOTDIR" || e.code === "EEXIST") return "a part of the path is a file, not a folder";
+  if (e.code === "EACCES" || e.code === "EPERM") return "permission denied";
+  return typeof e.message === "string" ? e.message : String(error);
+}
+
+/** The source as the header and messages show it: no credential (see pull/redact.ts). */
+function describeSource(args: PullArgs): string {
+  return args.url ? redactUrl(args.url) : showCommand(args.command!);
+}
 
 /** The command that pulls the same server again (header and env values left out). */
 function again(args: PullArgs, out: string): string {
@@ -209,6 +256,6 @@ function again(args: PullArgs, out: string): string {
   for (const name of Object.keys(args.headers)) parts.push(`--header "${name}: ..."`);
   if (args.cwd) parts.push("--cwd", shellWord(args.cwd));
   if (args.url) parts.push(describeSource(args));
-  else parts.push("--", ...args.command!.map(shellWord));
+  else parts.push("--", ...redactCommand(args.command!).map(shellWord));
   return parts.join(" ");
 }

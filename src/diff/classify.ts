@@ -19,12 +19,14 @@ export interface Surface {
   resources: JsonObject[];
   resourceTemplates: JsonObject[];
   prompts: JsonObject[];
+  /** serverInfo and instructions, when the side has them. */
+  server?: { info: JsonObject; instructions?: string };
   /** From a manifest: resources served from its text/blob/file, prompts with messages (no handler to write). */
   staticResources?: Set<string>;
   staticPrompts?: Set<string>;
 }
 
-export type ChangeKind = "tool" | "resource" | "resourceTemplate" | "prompt";
+export type ChangeKind = "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
 
 export interface Change {
   kind: ChangeKind;
@@ -43,6 +45,7 @@ export interface Change {
 
 export function classify(before: Surface, after: Surface): Change[] {
   const out: Change[] = [];
+  server(before, after, out);
   tools(before, after, out);
   resources(before, after, out);
   templates(before, after, out);
@@ -62,6 +65,22 @@ function infoChanges(kind: ChangeKind, name: string, a: JsonObject, b: JsonObjec
   }
 }
 
+/** serverInfo fields and instructions: what clients show and models read; never breaking. */
+function server(before: Surface, after: Surface, out: Change[]): void {
+  if (!before.server || !after.server) return;
+  const a = before.server.info;
+  const b = after.server.info;
+  const name = String(b.name ?? a.name ?? "");
+  for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
+    if (equal(a[key], b[key])) continue;
+    const shown = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? JSON.stringify(v) : "(changed)");
+    out.push({ kind: "server", name, path: `serverInfo.${key}`, change: `server-${key === "version" ? "version" : "info"}-changed`, message: `${key} ${shown(a[key])} -> ${shown(b[key])}`, clients: false, servers: false });
+  }
+  if (before.server.instructions !== after.server.instructions) {
+    out.push({ kind: "server", name, path: "instructions", change: "instructions-changed", message: "instructions changed", clients: false, servers: false });
+  }
+}
+
 function tools(before: Surface, after: Surface, out: Change[]): void {
   const a = index(before.tools, "name");
   const b = index(after.tools, "name");
@@ -71,7 +90,12 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
     const next = b.get(name);
     if (next === undefined) {
       // The same schemas under another name: most likely a rename.
-      const twin = added.find((n) => !renamedTo.has(n) && equal(b.get(n)!.inputSchema, tool.inputSchema) && equal(b.get(n)!.outputSchema, tool.outputSchema));
+      // Schemas with no property (`{type: object}`) say nothing: then the description must match too.
+      const telling = (t: JsonObject) => JSON.stringify(t.inputSchema ?? {}).includes('"properties":{"') || t.outputSchema !== undefined;
+      const twin = added.find((n) => {
+        const other = b.get(n)!;
+        return !renamedTo.has(n) && equal(other.inputSchema, tool.inputSchema) && equal(other.outputSchema, tool.outputSchema) && (telling(tool) || (tool.description !== undefined && equal(other.description, tool.description)));
+      });
       if (twin !== undefined) {
         renamedTo.add(twin);
         out.push({ kind: "tool", name, path: "", change: "tool-renamed", message: `renamed to ${twin}? (same schemas): calls by the old name fail`, clients: true, servers: true });
@@ -92,8 +116,8 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
         name,
         path: "execution.taskSupport",
         change: "task-support-changed",
-        message: `taskSupport ${supportA} -> ${supportB}${supportB === "required" ? ": it must now be called as a task" : ""}`,
-        clients: supportB === "required",
+        message: `taskSupport ${supportA} -> ${supportB}${supportB === "required" ? ": it must now be called as a task" : supportB === "forbidden" ? ": calls as a task are refused" : ""}`,
+        clients: supportB === "required" || supportB === "forbidden",
         servers: false,
       });
     }
@@ -112,6 +136,12 @@ function schemaChanges(name: string, field: "inputSchema" | "outputSchema", a: S
     const kind = f.narrows && f.widens ? "changed" : f.narrows ? "narrowed" : f.widens ? "widened" : "annotation";
     // Inputs: clients break when the server accepts less; servers when they must take more.
     // Outputs: clients break when they may get more; servers when they must return less.
+    // A property added to an open input: only a caller sending that name undeclared breaks, and
+    // no typed one does (the types of an open object have no index signature).
+    if (side === "input" && f.undeclared && f.narrows && !f.widens) {
+      out.push({ kind: "tool", name, path, change: "input-property-added", message: `${f.message} (only callers that sent it undeclared may be refused)`, clients: false, servers: false });
+      continue;
+    }
     const clients = side === "input" ? f.narrows : f.widens;
     const servers = side === "input" ? f.widens : f.narrows;
     out.push({ kind: "tool", name, path, change: `${side}-${kind}`, message: f.message, clients, servers });

@@ -70,6 +70,7 @@ async function surfaceFromText(text: string, absPath: string, source: string, cw
     resources: model.resources.map((r) => r.wire),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => p.wire),
+    server: { info: model.serverInfo, ...(model.instructions === undefined ? {} : { instructions: model.instructions }) },
     staticResources: new Set(model.resources.filter((r) => r.content !== undefined).map((r) => r.uri)),
     staticPrompts: new Set(model.prompts.filter((p) => p.messages !== undefined).map((p) => p.name)),
   };
@@ -93,10 +94,22 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
     if (!Array.isArray(list) || !list.every(isObject)) throw new DiffInputError(`${shown}: expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
     surface[key] = list as JsonObject[];
   }
+  // The 2026-07-28 discover answer, when there, has the server's identity and instructions.
+  const discover = path.join(folder, "2026-07-28", "server-discover.json");
+  if (existsSync(discover)) {
+    try {
+      const value = JSON.parse(readFileSync(discover, "utf8")) as JsonObject;
+      const info = isObject(value._meta) ? (value._meta as JsonObject)["io.modelcontextprotocol/serverInfo"] : undefined;
+      if (isObject(info)) surface.server = { info, ...(typeof value.instructions === "string" ? { instructions: value.instructions } : {}) };
+    } catch {
+      // Not JSON: the lists still compare.
+    }
+  }
   return surface;
 }
 
-export type FailOn = "breaking" | "clients" | "servers" | "any" | "none";
+/** `breaking` (= `clients`): breaking for the code that calls the server, as buf and oasdiff mean it. */
+export type FailOn = "breaking" | "clients" | "servers" | "either" | "any" | "none";
 
 /** Whether these changes fail the run under `--fail-on`. */
 export function fails(changes: readonly Change[], failOn: FailOn): boolean {
@@ -105,12 +118,12 @@ export function fails(changes: readonly Change[], failOn: FailOn): boolean {
       return false;
     case "any":
       return changes.length > 0;
-    case "clients":
-      return changes.some((c) => c.clients);
     case "servers":
       return changes.some((c) => c.servers);
-    default:
+    case "either":
       return changes.some((c) => c.clients || c.servers);
+    default:
+      return changes.some((c) => c.clients);
   }
 }
 
@@ -139,8 +152,8 @@ export function formatChanges(changes: readonly Change[], format: "table" | "jso
   return `${[line(head), ...rows.map(line), "", total].join("\n")}\n`;
 }
 
-const KIND: Record<Change["kind"], string> = { tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
-const KIND_ORDER: Change["kind"][] = ["tool", "resource", "resourceTemplate", "prompt"];
+const KIND: Record<Change["kind"], string> = { server: "server", tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
+const KIND_ORDER: Change["kind"][] = ["server", "tool", "resource", "resourceTemplate", "prompt"];
 
 /** Breaking for clients, then for servers, then the rest; then by kind, name and path. */
 function sortChanges(changes: readonly Change[]): Change[] {

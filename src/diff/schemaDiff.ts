@@ -20,6 +20,11 @@ export interface Finding {
   narrows: boolean;
   /** The new schema accepts something the old one refused. */
   widens: boolean;
+  /**
+   * It narrows only values holding a property the old schema did not declare (a property added
+   * where `additionalProperties` was left open): no typed caller sends those.
+   */
+  undeclared?: boolean;
 }
 
 /** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */
@@ -47,11 +52,12 @@ export function diffSchemas(before: Schema, after: Schema): Finding[] {
 }
 
 function compare(a: Schema, b: Schema, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
-  const ref = (s: Schema) => (isObject(s) && typeof s.$ref === "string" ? s.$ref : "");
-  if (ref(a) === "" && ref(b) === "") return compareResolved(a, b, at, rootA, rootB, out, seen);
-  // Recursive schemas: a pair of $refs met again below itself is taken as compatible
-  // (co-inductively; values are finite, and what differs is reported at the first meeting).
-  const key = `${ref(a)}\0${ref(b)}`;
+  const ref = (s: Schema) => (isObject(s) && typeof s.$ref === "string" ? s.$ref : undefined);
+  if (ref(a) === undefined && ref(b) === undefined) return compareResolved(a, b, at, rootA, rootB, out, seen);
+  // Recursive schemas: the same pair met again below itself is taken as compatible
+  // (co-inductively; values are finite, and what differs is reported at the first meeting). An
+  // inline side is itself, not its text: another inline schema against the same $ref is new.
+  const key = `${ref(a) ?? `#${identity(a)}`}\0${ref(b) ?? `#${identity(b)}`}`;
   if (seen.has(key)) return;
   if (seen.size >= 64) return both(out, at, "$refs nested too deeply to compare");
   seen.add(key);
@@ -66,7 +72,9 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   const resolvedA = resolve(a, rootA);
   const resolvedB = resolve(b, rootB);
   if (resolvedA === undefined || resolvedB === undefined) {
-    if (!equal(a, b)) both(out, at, "a $ref that cannot be followed changed");
+    // A $ref with siblings, into a pointer deeper than a definition, or elsewhere: equal text is
+    // equal meaning only when the definitions it may point into are equal too.
+    if (!equal(a, b) || !rootA.sameDefs) both(out, at, "a $ref that is not followed (siblings, a deep pointer, or not local) changed or points into changed definitions; compatibility is not proven");
     return;
   }
   a = resolvedA;
@@ -97,8 +105,19 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
     else if (!rootA.sameDefs && hasRef(x[k])) both(out, join(at, k), `a definition \`${k}\` refers to changed; compatibility is not proven`);
   }
   for (const k of ANNOTATIONS) {
-    if (k === "$schema" && !equal(x[k], y[k])) both(out, join(at, k), "the JSON Schema dialect changed");
-    else if (!equal(x[k], y[k]) && k !== "$id" && k !== "$anchor") out.push({ path: join(at, k), message: `${k} changed`, narrows: false, widens: false });
+    if (equal(x[k], y[k])) continue;
+    if (k === "$schema") both(out, join(at, k), "the JSON Schema dialect changed");
+    // They change what a $ref resolves to.
+    else if (k === "$id" || k === "$anchor") both(out, join(at, k), `${k} changed; compatibility is not proven`);
+    else if (k === "format") formatChange(x.format, y.format, join(at, k), out);
+    else out.push({ path: join(at, k), message: `${k} changed`, narrows: false, widens: false });
+  }
+  // unevaluatedProperties/Items depend on every keyword that evaluates (properties,
+  // additionalProperties: true, items, composition...): any other change there is not reasoned about.
+  for (const k of ["unevaluatedProperties", "unevaluatedItems"]) {
+    if ((x[k] !== undefined || y[k] !== undefined) && equal(x[k], y[k]) && !equal(withoutAnnotations(x), withoutAnnotations(y))) {
+      both(out, join(at, k), `the keywords around \`${k}\` changed; compatibility is not proven`);
+    }
   }
 
   types(x, y, at, out);
@@ -126,6 +145,21 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
       if (!equal(x.items, y.items) || (!rootA.sameDefs && hasRef(x.items))) both(out, join(at, "items"), "tuple items changed; compatibility is not proven");
     } else compare((x.items ?? true) as Schema, (y.items ?? true) as Schema, join(at, "items"), rootA, rootB, out, seen);
   }
+}
+
+/**
+ * `format` is an annotation in 2020-12 (mcpgen's server does not assert it), but validators
+ * that assert formats (the SDK Client's, for structuredContent) refuse what breaks one: taken
+ * as an assertion, to be safe on both sides.
+ */
+function formatChange(before: unknown, after: unknown, at: string, out: Finding[]): void {
+  if (before === undefined) out.push({ path: at, message: `format ${JSON.stringify(after)} added (asserted by some validators)`, narrows: true, widens: false });
+  else if (after === undefined) out.push({ path: at, message: `format ${JSON.stringify(before)} removed`, narrows: false, widens: true });
+  else both(out, at, `format changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
+}
+
+function withoutAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k) || k === "format" || k === "$id" || k === "$anchor" || k === "$schema"));
 }
 
 function types(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
@@ -211,7 +245,8 @@ function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: str
       else {
         const sub: Finding[] = [];
         compare(extraA, propsB[name] as Schema, where, rootA, rootB, sub, seen);
-        out.push(...sub.map((f) => ({ ...f, message: `property ${name} added: ${f.message}` })));
+        const undeclared = x.additionalProperties === undefined && x.patternProperties === undefined;
+        out.push(...sub.map((f) => ({ ...f, message: `property ${name} added: ${f.message}`, ...(undeclared && !f.widens ? { undeclared: true } : {}) })));
       }
     }
   }
@@ -226,9 +261,11 @@ function typeSet(type: unknown): Set<string> | undefined {
   return undefined;
 }
 
+/** The values `const` and `enum` allow together (both must hold), or undefined when neither is set. */
 function allowed(schema: Record<string, unknown>): unknown[] | undefined {
-  if (Object.hasOwn(schema, "const")) return [schema.const];
-  return Array.isArray(schema.enum) ? schema.enum : undefined;
+  const list = Array.isArray(schema.enum) ? schema.enum : undefined;
+  if (!Object.hasOwn(schema, "const")) return list;
+  return list === undefined || list.some((v) => equal(v, schema.const)) ? [schema.const] : [];
 }
 
 /** A local $ref followed (`#`, `#/$defs/X`, `#/definitions/X`); undefined when it cannot be. */
@@ -251,6 +288,16 @@ function resolve(schema: Schema, root: Root): Schema | undefined {
   return isObject(current) && typeof current.$ref === "string" ? undefined : current;
 }
 
+const ids = new WeakMap<object, number>();
+let nextId = 0;
+
+function identity(schema: Schema): string {
+  if (typeof schema !== "object") return String(schema);
+  let id = ids.get(schema);
+  if (id === undefined) ids.set(schema, (id = nextId++));
+  return String(id);
+}
+
 const refs = new WeakMap<object, boolean>();
 
 function hasRef(schema: unknown): boolean {
@@ -267,8 +314,11 @@ function decode(segment: string): string {
   return decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
+/** Keys that leave a schema unconstrained (format asserts for some validators; $id/$anchor re-base refs). */
+const INERT = new Set([...ANNOTATIONS].filter((k) => k !== "format" && k !== "$id" && k !== "$anchor" && k !== "$schema"));
+
 function isEmpty(schema: Schema): boolean {
-  return isObject(schema) && Object.keys(schema).every((k) => ANNOTATIONS.has(k) || k === "$defs" || k === "definitions");
+  return isObject(schema) && Object.keys(schema).every((k) => INERT.has(k) || k === "$defs" || k === "definitions");
 }
 
 function both(out: Finding[], path: string, message: string): void {

@@ -14,6 +14,8 @@ export interface PullOptions {
   era: "auto" | "legacy" | "modern";
   /** Milliseconds for connecting and for each request. */
   timeoutMs: number;
+  /** The source as messages show it (credentials left out). */
+  shown?: string;
 }
 
 /** What a server said about itself and the four lists, each item verbatim. */
@@ -55,7 +57,7 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
   } else {
     transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
   }
-  const where = target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.href;
+  const where = options.shown ?? (target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.origin);
   const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${describe(error, target)}${tail(stderr)}`);
   try {
     await withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`).catch((error: unknown) => {

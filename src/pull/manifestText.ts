@@ -39,7 +39,8 @@ export function manifestText(server: PulledServer, source: string, again: string
     `# Update it with: ${again}`,
     "# Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).",
   ];
-  return `${header.join("\n")}\n${body}`;
+  // Comment lines stay comment lines, whatever the source text holds.
+  return `${header.map((line) => line.replace(/[\r\n\u2028\u2029\u0085]/g, " ")).join("\n")}\n${body}`;
 }
 
 /** A folder name for a server whose name is not one: `mcp-servers/everything` -> `mcp-servers-everything`. */

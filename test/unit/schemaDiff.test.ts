@@ -50,7 +50,33 @@ describe("diffSchemas on crafted pairs", () => {
     expect(diffSchemas(closed({ a: { type: "string" }, b: {} }), closed({ a: { type: "string" } }))).toEqual([{ path: "properties.b", message: "property b removed (no longer accepted)", narrows: true, widens: false }]);
     expect(diffSchemas(closed({ a: { type: "string" } }), closed({ a: { type: "string" }, b: {} }))).toEqual([{ path: "properties.b", message: "property b added", narrows: false, widens: true }]);
     // Open: b could hold anything before; typing it narrows.
-    expect(diffSchemas(obj({}), obj({ b: { type: "string" } }))).toEqual([{ path: "properties.b", message: "property b added: was unconstrained, now constrained", narrows: true, widens: false }]);
+    expect(diffSchemas(obj({}), obj({ b: { type: "string" } }))).toEqual([{ path: "properties.b", message: "property b added: was unconstrained, now constrained", narrows: true, widens: false, undeclared: true }]);
+  });
+
+  // Found in review: each pair was reported unchanged although ajv tells them apart.
+  it("an inline schema against a recursive $ref is compared, not taken as seen", () => {
+    const a = { type: "object", properties: { next: {} } };
+    const b = { $defs: { N: { type: "object", properties: { next: { $ref: "#/$defs/N" } } } }, $ref: "#/$defs/N" };
+    expect(narrows(a, b)).toBe(true);
+  });
+
+  it("const and enum together allow what both allow", () => {
+    expect(diffSchemas({ enum: [1, 2], const: 1 }, { enum: [2], const: 1 })).toEqual([{ path: "enum", message: "value 1 removed", narrows: true, widens: false }]);
+    expect(widens({ enum: [2], const: 1 }, { const: 1 })).toBe(true);
+  });
+
+  it("a $ref that is not followed (siblings, a deep pointer) into changed $defs is unproven", () => {
+    const withSibling = (x: Schema): Schema => ({ $defs: { X: x }, type: "object", properties: { p: { $ref: "#/$defs/X", minLength: 1 } } });
+    expect(narrows(withSibling({ type: "string" }), withSibling({ type: "number" }))).toBe(true);
+    const deep = (y: Schema): Schema => ({ $defs: { X: { properties: { y } } }, type: "object", properties: { p: { $ref: "#/$defs/X/properties/y" } } });
+    expect(narrows(deep({ type: "string" }), deep({ type: "number" }))).toBe(true);
+  });
+
+  it("unevaluatedProperties/Items make the keywords around them count; format is taken as asserted", () => {
+    expect(narrows({ additionalProperties: true, unevaluatedProperties: false }, { unevaluatedProperties: false })).toBe(true);
+    expect(narrows({ items: true, unevaluatedItems: false }, { unevaluatedItems: false })).toBe(true);
+    expect(diffSchemas({ type: "string" }, { type: "string", format: "email" })).toEqual([{ path: "format", message: 'format "email" added (asserted by some validators)', narrows: true, widens: false }]);
+    expect(narrows({}, { format: "email" })).toBe(true);
   });
 
   it("nested changes carry their path; annotations are neither", () => {
@@ -87,6 +113,7 @@ const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("integer"), minimum: fc.integer({ min: -2, max: 4 }), maximum: fc.integer({ min: 0, max: 6 }) }, { requiredKeys: ["type"] }),
   fc.record({ type: fc.constant("string"), minLength: fc.integer({ min: 0, max: 2 }), maxLength: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: ["type"] }),
   fc.record({ enum: fc.uniqueArray(fc.constantFrom<unknown>("x", "y", 1, 2, true, null), { minLength: 1, maxLength: 4 }) }),
+  fc.record({ enum: fc.uniqueArray(fc.constantFrom<unknown>("x", 1, 2), { minLength: 1, maxLength: 3 }), const: fc.constantFrom<unknown>("x", 1, 2) }, { requiredKeys: ["const"] }),
   fc.record({ type: fc.constant(["string", "null"]) }),
   fc.constant({}),
 );
