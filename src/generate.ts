@@ -145,7 +145,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
     models.forEach((model, i) => {
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
-      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs);
+      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined);
     });
     records.save(files);
   }

@@ -18,8 +18,13 @@ export interface ManifestRecord {
   deps: { file: string; hash: string }[];
   /** Every file of its output folder as the run left it. */
   outputs: { file: string; size: number; mtimeMs: number }[];
-  /** Its handler stub files (absolute), which must still exist (their content is the user's). */
-  stubs: string[];
+  /**
+   * Its handler stub files (absolute) with their sha256: the user's code, which the run reads
+   * (does each still export its handler? handlers.ts imports it) and may append to.
+   */
+  stubs: { file: string; hash: string }[];
+  /** The files of its stub folder, for the orphan warnings. */
+  stubFolder?: { dir: string; files: string[] };
   /** The manifest file as it was when its text was read (see knownHash). */
   file?: FileStamp;
 }
@@ -123,7 +128,14 @@ export class RunRecords {
         return undefined;
       }
     }
-    if (!record.stubs.every((file) => existsSync(file))) return undefined;
+    for (const stub of record.stubs) {
+      try {
+        if (sha256(readFileSync(stub.file)) !== stub.hash) return undefined;
+      } catch {
+        return undefined;
+      }
+    }
+    if (record.stubFolder && listFiles(record.stubFolder.dir).join("\0") !== record.stubFolder.files.join("\0")) return undefined;
     const dir = path.join(outDir, record.server);
     const now = listFiles(dir);
     if (now.length !== record.outputs.length) return undefined;
@@ -139,13 +151,21 @@ export class RunRecords {
   }
 
   /** Records a manifest after a successful run wrote (or confirmed) its folder. */
-  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[]): void {
+  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[], stubDir?: string): void {
     const dir = path.join(outDir, server);
+    const hashOf = (file: string) => {
+      try {
+        return sha256(readFileSync(file));
+      } catch {
+        return "";
+      }
+    };
     this.state.manifests[absPath] = {
       hash,
       file: stamp,
       server,
-      stubs,
+      stubs: stubs.map((file) => ({ file, hash: hashOf(file) })),
+      ...(stubDir ? { stubFolder: { dir: stubDir, files: listFiles(stubDir) } } : {}),
       deps: deps.map((file) => ({ file, hash: sha256(readFileSync(file)) })),
       outputs: listFiles(dir).map((file) => {
         const info = statSync(path.join(dir, file));
