@@ -1,4 +1,5 @@
 /** `mcpgen init`: what it writes, what it refuses, and never overwriting a file. */
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,7 +14,9 @@ describe("mcpgen init", () => {
     const r = mcpgen(["init", "My Server"], parent);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("mcpgen: created my-server in My Server (9 files, plus generated/).");
+    expect(r.stdout).toContain("mcpgen: created my-server in My Server (9 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)");
+    // The stdio command for MCP clients: node, so npm's banner never reaches stdout.
+    expect(r.stdout).toContain(`{"command": "node", "args": [${JSON.stringify(path.join(parent, "My Server", "dist/src/main.js"))}]}`);
     const dir = path.join(parent, "My Server");
     for (const file of ["package.json", "tsconfig.json", "mcpgen.config.json", "manifests/my-server.yaml", "src/main.ts", "src/handlers/my-server/tools/greet.ts", "test/server.test.ts", ".gitignore", "README.md", "generated/my-server/handlers.ts"]) {
       expect(existsSync(path.join(dir, file)), file).toBe(true);
@@ -24,6 +27,13 @@ describe("mcpgen init", () => {
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
     expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/server", "ajv"]);
+    // Installable before mcpgen is on the registry: this mcpgen, packed into vendor/.
+    expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
+    const listing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-0.1.0.tgz")], { encoding: "utf8" }).split("\n");
+    expect(listing).toEqual(expect.arrayContaining(["package/package.json", "package/dist/cli/bin.js", "package/src/runtime/engine.ts", "package/templates/init/package.json.hbs"]));
+    expect(mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8")).devDependencies.mcpgen).toBe("file:../mcpgen");
+    expect(existsSync(path.join(parent, "other/vendor"))).toBe(false);
     // Its own check passes: generated/ matches its manifest.
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   });

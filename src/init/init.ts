@@ -3,8 +3,10 @@
  * templates/init/, then a first `generate` so it builds at once. It refuses a folder that is not
  * empty unless --force, and even then never overwrites a file.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { formatDiagnostic } from "../diagnostics.js";
 import { runPipeline } from "../generate.js";
 import { words } from "../model/identifiers.js";
@@ -18,7 +20,16 @@ export interface InitOptions {
   force: boolean;
   /** mcpgen's own version, for the new project's devDependency. */
   version: string;
+  /**
+   * The new project's mcpgen dependency as npm takes it (`file:../mcpgen`, a tarball, `^0.2.0`).
+   * Default: this mcpgen, packed into the project's vendor/ folder (mcpgen is not on the npm
+   * registry yet, so a version range would not install).
+   */
+  mcpgen?: string;
 }
+
+/** mcpgen's package folder (the checkout or the installed package this code runs from). */
+const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The official SDK v2 line the generated code is written for (@modelcontextprotocol/server and /client). */
 const SDK_RANGE = "~2.4.0";
@@ -50,7 +61,12 @@ export async function runInit(options: InitOptions): Promise<number> {
     process.stderr.write(`mcpgen: ${shown} is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n`);
     return 1;
   }
-  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenVersion: options.version, serverRange: SDK_RANGE, clientRange: SDK_RANGE };
+  const dependency = options.mcpgen ?? packSelf(options.dir, options.version);
+  if (typeof dependency !== "string") {
+    process.stderr.write(`mcpgen: cannot pack mcpgen for the new project (${dependency.error}); give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})\n`);
+    return 1;
+  }
+  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE };
   const written: string[] = [];
   const kept: string[] = [];
   for (const [template, target] of FILES) {
@@ -74,10 +90,30 @@ export async function runInit(options: InitOptions): Promise<number> {
     return 1;
   }
   const step = shown === "." ? "" : `cd ${shown} && `;
+  const from = options.mcpgen === undefined ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)` : `mcpgen comes from ${dependency}`;
+  const main = path.join(options.dir, "dist/src/main.js");
   process.stdout.write(
-    `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/).\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n`,
+    `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n\n` +
+      `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
   );
   return 0;
+}
+
+/** Packs this mcpgen into `<dir>/vendor/` (npm pack, no scripts): the dependency spec for it. */
+function packSelf(dir: string, version: string): string | { error: string } {
+  const vendor = path.join(dir, "vendor");
+  const file = `mcpgen-${version}.tgz`;
+  if (existsSync(path.join(vendor, file))) return `file:vendor/${file}`;
+  try {
+    mkdirSync(vendor, { recursive: true });
+    const out = execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+    const packed = out.trim().split("\n").pop()!.trim();
+    if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
+    return `file:vendor/${file}`;
+  } catch (error) {
+    const e = error as { code?: unknown; stderr?: unknown; message?: unknown };
+    return { error: e.code === "ENOENT" ? "npm is not on the PATH" : String(e.stderr ?? e.message).trim().split("\n")[0] ?? "npm pack failed" };
+  }
 }
 
 /** `My Server_2` -> `my-server-2`. */

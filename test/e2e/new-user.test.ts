@@ -36,8 +36,8 @@ describe("a new user", () => {
     expect(out).toContain("mcpgen: created app in app");
   }, 300_000);
 
-  it("installs, builds (prebuild regenerates) and passes the project's own tests", () => {
-    run(NPM, ["install", "--no-audit", "--no-fund", "--save-dev", tarball], app);
+  it("installs as init left it (mcpgen packed into vendor/), builds (prebuild regenerates) and passes the project's own tests", () => {
+    expect(JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")).devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
     run(NPM, ["install", "--no-audit", "--no-fund"], app);
     run(NPM, ["run", "build"], app);
     const test = run(NPM, ["test"], app);
