@@ -13,7 +13,7 @@ import { stubImportBase } from "./stubs/stubs.js";
 import { PULLED_MARK } from "./pull/mark.js";
 import { validateSchemas } from "./validate/schemas.js";
 import { validateSemantics } from "./validate/semantics.js";
-import { validateShape } from "./validate/shape.js";
+import { isPlainObject, validateShape } from "./validate/shape.js";
 
 /** A manifest to process: its text as read, and that text's sha256. */
 export interface ManifestInput {
@@ -57,9 +57,11 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   if (!result.ok) return { absPath, diagnostics: result.diagnostics };
   const manifest = result.manifest;
   const diagnostics = validateShape(manifest);
-  if (hasErrors(diagnostics)) return { absPath, diagnostics };
+  if (!isPlainObject(manifest.value)) return { absPath, diagnostics };
   // A manifest `mcpgen pull` wrote mirrors a server you do not own: its schema problems are warnings.
   const pulled = text.startsWith(PULLED_MARK);
+  // The later checks run even when the shape has errors (each guards the values it reads), so a
+  // problem in one part never hides another's, as tsc and buf report all they find.
   diagnostics.push(...(await validateSchemas(manifest, { pulled })), ...validateSemantics(manifest));
   if (hasErrors(diagnostics)) return { absPath, diagnostics };
   const built = await buildModel(manifest, input.display, {

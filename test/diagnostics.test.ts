@@ -86,7 +86,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "duplicate names, and colliding identifiers naming both declarations",
     {
       given: `${server}tools:\n  - {name: suggest_gifts, inputSchema: {type: object}}\n  - {name: suggest-gifts, inputSchema: {type: object}}\n  - {name: suggest_gifts, inputSchema: {type: object}}\n`,
-      want: ['m.yaml:5:12: error duplicate-name: duplicate tool name "suggest_gifts": also declared at tools[0]; each tool needs a unique name'],
+      want: ['m.yaml:5:12: error duplicate-name: duplicate tool name "suggest_gifts": also declared at line 3 (tools[0]); each tool needs a unique name'],
     },
   ],
   [
@@ -133,6 +133,8 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
       given: `${server}prompts:\n  - name: p\n    arguments: [{name: tone}]\n    messages:\n      - {role: system, content: {type: text, text: 'Be {{tone}} and {{mood}}'}}\n`,
       want: [
         'm.yaml:6:16: error invalid-value: `role` must be one of "user", "assistant", not "system" (MCP prompts have no system role: use user)',
+        // Independent of the role: reported in the same run.
+        'm.yaml:6:52: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone',
       ],
     },
   ],

@@ -13,6 +13,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const line = (path: DocPath) => manifest.locate(path, "value").line;
   const report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") =>
     out.push(diagnosticAt(manifest, path, code, message, { at, ...(severity ? { severity } : {}) }));
 
@@ -39,12 +40,12 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
       }
     }
   }
-  checkUnique(root.tools, "name", "tool", ["tools"], report);
-  checkUnique(root.resources, "name", "resource", ["resources"], report);
-  checkUnique(root.resources, "uri", "resource", ["resources"], report);
-  checkUnique(root.resourceTemplates, "name", "resource template", ["resourceTemplates"], report);
-  checkUnique(root.resourceTemplates, "uriTemplate", "resource template", ["resourceTemplates"], report);
-  checkUnique(root.prompts, "name", "prompt", ["prompts"], report);
+  checkUnique(root.tools, "name", "tool", ["tools"], report, line);
+  checkUnique(root.resources, "name", "resource", ["resources"], report, line);
+  checkUnique(root.resources, "uri", "resource", ["resources"], report, line);
+  checkUnique(root.resourceTemplates, "name", "resource template", ["resourceTemplates"], report, line);
+  checkUnique(root.resourceTemplates, "uriTemplate", "resource template", ["resourceTemplates"], report, line);
+  checkUnique(root.prompts, "name", "prompt", ["prompts"], report, line);
 
   if (Array.isArray(root.resources)) {
     root.resources.forEach((resource, i) => {
@@ -60,7 +61,7 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   }
   if (Array.isArray(root.prompts)) {
     root.prompts.forEach((prompt, i) => {
-      if (isPlainObject(prompt)) checkUnique(prompt.arguments, "name", "argument", ["prompts", i, "arguments"], report);
+      if (isPlainObject(prompt)) checkUnique(prompt.arguments, "name", "argument", ["prompts", i, "arguments"], report, line);
     });
   }
   return out;
@@ -180,10 +181,12 @@ function describePath(path: DocPath): string {
   const names: Record<string, string> = { server: "server", tools: "a tool", resources: "a resource", resourceTemplates: "a resource template", prompts: "a prompt" };
   if (path.length === 1 && typeof top === "string") return names[top] ?? `\`${top}\``;
   if (path.length === 2 && typeof top === "string" && typeof path[1] === "number") return names[top] ?? "an item";
-  return `\`${String(path[path.length - 1])}\``;
+  const last = path[path.length - 1];
+  if (typeof last === "number" && path.length >= 2) return `an item of \`${String(path[path.length - 2])}\``;
+  return `\`${String(last)}\``;
 }
 
-function checkUnique(list: unknown, key: string, what: string, path: DocPath, report: Report): void {
+function checkUnique(list: unknown, key: string, what: string, path: DocPath, report: Report, line: (path: DocPath) => number): void {
   if (!Array.isArray(list)) return;
   const seen = new Map<string, number>();
   list.forEach((item, i) => {
@@ -191,7 +194,7 @@ function checkUnique(list: unknown, key: string, what: string, path: DocPath, re
     const value = item[key] as string;
     const first = seen.get(value);
     if (first === undefined) seen.set(value, i);
-    else report([...path, i, key], "duplicate-name", `duplicate ${what} ${key} ${JSON.stringify(value)}: also declared at ${pathText([...path, first])}; each ${what} needs a unique ${key}`);
+    else report([...path, i, key], "duplicate-name", `duplicate ${what} ${key} ${JSON.stringify(value)}: also declared at line ${line([...path, first, key])} (${pathText([...path, first])}); each ${what} needs a unique ${key}`);
   });
 }
 
