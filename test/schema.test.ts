@@ -28,6 +28,14 @@ describe("schema/manifest.schema.json", () => {
     expect(validate({ server, tools: [{ toolName: "x", inputSchema: { type: "object" } }] })).toBe(false);
     expect(validate({ server, tools: [{ name: "x", inputSchema: { type: "object" }, vendorField: 1 }] })).toBe(true);
     expect(validate({ server, tool: [] })).toBe(false);
+    // The JSON Schemas inside are checked too, as far as an editor needs: `type: obj` is flagged.
+    const tool = (inputSchema: unknown) => ({ server, tools: [{ name: "x", inputSchema }] });
+    expect(validate(tool({ type: "object", properties: { n: { type: "obj" } } }))).toBe(false);
+    expect(validate(tool({ type: "object", properties: { n: { type: "string", minLength: -1 } } }))).toBe(false);
+    expect(validate(tool({ type: "object", required: "n" }))).toBe(false);
+    expect(validate({ server, defs: { Id: { type: ["string", "nul"] } } })).toBe(false);
+    expect(validate(tool({ type: "object", properties: { n: { type: ["string", "null"], "x-vendor": 1 }, m: { anyOf: [{ type: "integer" }, true] } } }))).toBe(true);
+    expect(validate(parse(readFileSync(`${ROOT}/manifests/conformance.yaml`, "utf8")))).toBe(true);
     expect(validate({ server: { name: "mcp-servers/everything", folder: "everything", version: "1" } })).toBe(true);
     expect(validate({ server, prompts: [{ name: "p", messages: [{ role: "system", content: { type: "text", text: "x" } }] }] })).toBe(false);
     expect(validate({ server: { name: "Bad Name", version: "1" } })).toBe(false);

@@ -14,7 +14,7 @@ export function manifestJsonSchema(): Schema {
     description: "One MCP server: its tools, resources, resource templates and prompts. Field names are MCP's wire names (2025-11-25, kept by 2026-07-28).",
     ...record(manifestFields),
     definitions: {
-      jsonSchema: { description: "A JSON Schema (2020-12 unless $schema says draft-07). $ref: '#/defs/Name' names a shared def.", type: ["object", "boolean"] },
+      jsonSchema: jsonSchemaShape(),
       content: {
         description: "An MCP content block.",
         oneOf: Object.entries(contentFields).map(([type, fields]) => {
@@ -23,6 +23,66 @@ export function manifestJsonSchema(): Schema {
           return schema;
         }),
       },
+    },
+  };
+}
+
+/**
+ * The JSON Schemas inside a manifest, checked keyword by keyword as far as an editor needs (the
+ * types of the common keywords, `type` names): `type: obj` is flagged while typing. The full
+ * meta-schema check is mcpgen's (validate/metaSchemas.generated.ts).
+ */
+function jsonSchemaShape(): Schema {
+  const ref = { $ref: "#/definitions/jsonSchema" };
+  const map = { type: "object", additionalProperties: ref };
+  const list = { type: "array", items: ref };
+  const types = ["array", "boolean", "integer", "null", "number", "object", "string"];
+  const count = { type: "integer", minimum: 0 };
+  return {
+    description: "A JSON Schema (2020-12 unless $schema says draft-07). $ref: '#/defs/Name' names a shared def.",
+    type: ["object", "boolean"],
+    properties: {
+      type: { anyOf: [{ enum: types }, { type: "array", items: { enum: types }, uniqueItems: true }] },
+      properties: map,
+      patternProperties: map,
+      $defs: map,
+      definitions: map,
+      dependentSchemas: map,
+      additionalProperties: ref,
+      unevaluatedProperties: ref,
+      unevaluatedItems: ref,
+      propertyNames: ref,
+      contains: ref,
+      not: ref,
+      if: ref,
+      then: ref,
+      else: ref,
+      items: { anyOf: [ref, list] },
+      prefixItems: list,
+      allOf: list,
+      anyOf: list,
+      oneOf: list,
+      required: { type: "array", items: { type: "string" }, uniqueItems: true },
+      enum: { type: "array" },
+      minimum: { type: "number" },
+      maximum: { type: "number" },
+      exclusiveMinimum: { type: "number" },
+      exclusiveMaximum: { type: "number" },
+      multipleOf: { type: "number", exclusiveMinimum: 0 },
+      minLength: count,
+      maxLength: count,
+      minItems: count,
+      maxItems: count,
+      minProperties: count,
+      maxProperties: count,
+      uniqueItems: { type: "boolean" },
+      pattern: { type: "string" },
+      format: { type: "string" },
+      title: { type: "string" },
+      description: { type: "string" },
+      $ref: { type: "string" },
+      $schema: { type: "string" },
+      $comment: { type: "string" },
     },
   };
 }
