@@ -79,3 +79,45 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
     expect(r.stderr.split("\n")[0]).toBe(want);
   });
 });
+
+describe("handler stubs and the incremental records", () => {
+  const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+
+  it("a handler renamed in its stub is seen by the next run (no --no-cache needed), and generate names what it adds", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });
+    // node_modules makes the run records exist (they live in node_modules/.cache/mcpgen).
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const first = mcpgen(["generate", "--stubs", "src/handlers"], dir);
+    expect(first.stdout.split("\n")[0]).toBe('mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)');
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 33 unchanged.\n");
+    const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
+    writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
+    const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain("src/handlers/gift-server/tools/suggestGifts.ts: stale (out of date)");
+    const again = mcpgen(["generate", "--stubs", "src/handlers"], dir);
+    expect(again.stdout.split("\n")[0]).toBe("mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its function was renamed or removed): write it, or move your code into it");
+    expect(readFileSync(stub, "utf8")).toContain("export async function suggestGifts(");
+    // A new file in the stub folder is an orphan warning, on a run that would otherwise skip the manifest.
+    writeFileSync(path.join(dir, "src/handlers/gift-server/tools/old.ts"), "export {};\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stderr).toContain("warning stub-orphan: handler tools/old.ts is not used");
+  }, 60_000);
+});
+
+describe("independent problems are all reported in one run", () => {
+  it("a duplicate name or a typo does not hide an invalid schema elsewhere (or in the same tool), and the duplicate names the other line", () => {
+    const text = `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: integr}}}\n  - name: b\n    inputSchema: {type: object}\n  - name: b\n    inputSchema: {type: object, properties: {m: {minimum: "x"}}}\n  - name: c\n    inputSchema: {type: object, properties: {m: {type: strin}}}\n    descripton: c\nprompts:\n  - name: p\n    messages: [{role: user, content: {type: text, text: "{{nope}}"}}]\n`;
+    const dir = tempProject({ "m.yaml": text });
+    const r = mcpgen(["validate", "m.yaml"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'm.yaml:4:56: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      'm.yaml:7:11: error duplicate-name: duplicate tool name "b": also declared at line 5 (tools[1]); each tool needs a unique name',
+      "m.yaml:8:59: error invalid-schema: invalid JSON Schema at properties.m.minimum: must be number",
+      'm.yaml:10:56: error invalid-schema: invalid JSON Schema at properties.m.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples",
+      'm.yaml:14:57: error unknown-placeholder: placeholder {{nope}} names no argument of prompt "p"; declare it under `arguments:`',
+      "mcpgen: 6 errors; nothing written.",
+    ]);
+  });
+});

@@ -15,7 +15,7 @@ Usage:
   mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]
                   [--client-only] [--check | --watch] [--quiet] [--no-cache]
   mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
-  mcpgen init [DIR] [--name NAME] [--force]
+  mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--force]
   mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])
   mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
   mcpgen lint [PATH...] [--config FILE] [--rule NAME=off|warn|error]
@@ -49,6 +49,8 @@ Options:
                        file: resources, options and output as the last run left them) are
                        skipped, using records in node_modules/.cache/mcpgen.
   --name NAME          (init) The server name, [a-z0-9][a-z0-9-]* (default: the folder name).
+  --mcpgen SPEC        (init) The project's mcpgen dependency, as npm takes it (file:PATH to a
+                       checkout, a tarball, a version). Default: this mcpgen, packed into vendor/.
   --force              (init) Write into a folder that is not empty (never over a file).
   -h, --help           Show this help.
   -v, --version        Show the version.
@@ -74,6 +76,7 @@ interface InitArgs {
   command: "init";
   dir: string;
   name?: string;
+  mcpgen?: string;
   force: boolean;
 }
 
@@ -159,6 +162,10 @@ function parseInit(rest: string[]): InitArgs {
       const v = inline ?? rest[++i];
       if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) throw new UsageError("--name needs a name");
       args.name = v;
+    } else if (flag === "--mcpgen") {
+      const v = inline ?? rest[++i];
+      if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) throw new UsageError("--mcpgen needs a dependency spec (file:PATH, a tarball, a version)");
+      args.mcpgen = v;
     } else if (flag === "--force") args.force = true;
     else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg} for init`);
     else if (dirSeen) throw new UsageError(`init takes one folder; got ${JSON.stringify(args.dir)} and ${JSON.stringify(arg)}`);
@@ -225,7 +232,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     process.stdout.write(`${version()}\n`);
     return 0;
   }
-  if (args.command === "init") return (await import("../init/init.js")).runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), version: version() });
+  if (args.command === "init") return (await import("../init/init.js")).runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), ...(args.mcpgen ? { mcpgen: args.mcpgen } : {}), version: version() });
 
   const loaded = loadConfig(cwd, args.config);
   if (hasErrors(loaded.diagnostics)) {
@@ -316,6 +323,14 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     }
     if (!args.quiet) process.stdout.write(`mcpgen: ${out} is up to date (${servers}, ${plan.unchanged} files).\n`);
     return { code: 0, result };
+  }
+  // Handler stubs are the user's code: each one created or appended to is named, so a new
+  // not-implemented handler never ships unnoticed (quiet or not).
+  if (config.stubs) {
+    const inStubs = (file: string) => !path.relative(config.stubs!, file).startsWith("..");
+    for (const change of plan.changes.filter((c) => c.kind !== "delete" && inStubs(c.file))) {
+      process.stdout.write(change.kind === "create" ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n` : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`);
+    }
   }
   if (!args.quiet) {
     const written = plan.changes.filter((c) => c.kind !== "delete").length;
