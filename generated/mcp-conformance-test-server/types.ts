@@ -128,9 +128,15 @@ export type JsonSchema202012ToolInput = {
   name?: string;
   address?: JsonSchema202012ToolInputAddress;
   contactMethod?: "phone" | "email";
-  phone?: string;
+  phone: string;
   email?: string;
-} & unknown;
+} | {
+  name?: string;
+  address?: JsonSchema202012ToolInputAddress;
+  contactMethod?: "phone" | "email";
+  phone?: string;
+  email: string;
+};
 
 export interface JsonSchema202012ToolInputAddress {
   street?: string;

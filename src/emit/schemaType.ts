@@ -107,6 +107,9 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
   if (schema.const !== undefined) return jsonLiteralType(schema.const);
   if (Array.isArray(schema.enum)) return union(unique(schema.enum.map(jsonLiteralType)));
 
+  const variants = foldRequiredBranches(schema);
+  if (variants) return union(unique(variants.map((v) => typeOf(v as JsonSchema, ctx, indent))));
+
   const parts: string[] = [];
   const hasOwnShape = schema.type !== undefined || schema.properties !== undefined || schema.items !== undefined || schema.prefixItems !== undefined || schema.additionalProperties !== undefined;
   if (hasOwnShape) parts.push(shapeOf(schema, ctx, indent));
@@ -120,6 +123,46 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
   if (parts.length === 0) return "unknown";
   if (parts.length === 1) return unwrap(parts[0]!);
   return intersection(parts);
+}
+
+/** Keys a branch may have and still only say which properties are required. */
+const REQUIRED_ONLY = new Set(["required", "title", "description", "$comment"]);
+
+/**
+ * `anyOf: [{required: [phone]}, {required: [email]}]` (or `allOf`, `oneOf`) next to an object's
+ * own properties only makes some of them required: folded into the object, one variant per
+ * branch, so the type requires what the validator requires ({phone: string; email?: string} |
+ * {phone?: string; email: string}). Undefined when there is nothing to fold.
+ */
+function foldRequiredBranches(schema: Schema): Schema[] | undefined {
+  if (schema.type !== "object" && schema.properties === undefined) return undefined;
+  const requiredOnly = (branch: unknown) => isObject(branch) && Array.isArray(branch.required) && Object.keys(branch).every((k) => REQUIRED_ONLY.has(k));
+  const names = (branch: unknown) => ((branch as Schema).required as unknown[]).filter((r): r is string => typeof r === "string");
+  const own = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
+  // allOf: [{anyOf: [{required: [a]}, {required: [b]}]}] is the parent's own anyOf.
+  const liftable = (branch: unknown) => isObject(branch) && Object.keys(branch).length === 1 && ["anyOf", "oneOf"].some((k) => Array.isArray(branch[k]) && (branch[k] as unknown[]).length > 0 && (branch[k] as unknown[]).every(requiredOnly) && schema[k] === undefined);
+  if (Array.isArray(schema.allOf)) {
+    const lift = schema.allOf.find(liftable) as Schema | undefined;
+    if (lift) {
+      const rest = schema.allOf.filter((b) => b !== lift);
+      return foldRequiredBranches({ ...withoutKeys(schema, ["allOf"]), ...lift, ...(rest.length ? { allOf: rest } : {}) });
+    }
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.some(requiredOnly)) {
+    const rest = schema.allOf.filter((b) => !requiredOnly(b));
+    const folded: Schema = { ...withoutKeys(schema, ["allOf"]), required: [...new Set([...own, ...schema.allOf.filter(requiredOnly).flatMap(names)])], ...(rest.length ? { allOf: rest } : {}) };
+    return foldRequiredBranches(folded) ?? [folded];
+  }
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = schema[key];
+    if (!Array.isArray(list) || list.length === 0 || !list.every(requiredOnly)) continue;
+    const base = withoutKeys(schema, [key]);
+    return list.flatMap((branch) => {
+      const variant: Schema = { ...base, required: [...new Set([...own, ...names(branch)])] };
+      return foldRequiredBranches(variant) ?? [variant];
+    });
+  }
+  return undefined;
 }
 
 function shapeOf(schema: Schema, ctx: TypeContext, indent: string): string {

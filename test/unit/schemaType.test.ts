@@ -52,6 +52,14 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
       want: "{\n  id: string;\n  force: unknown;\n  n1: number;\n  [key: string]: unknown;\n}",
     },
   ],
+  [
+    "anyOf of required-only branches (also under allOf) requires what each branch requires: one variant per branch",
+    {
+      given: { type: "object", properties: { phone: { type: "string" }, email: { type: "string" } }, allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }] },
+      want: "{\n  phone: string;\n  email?: string;\n} | {\n  phone?: string;\n  email: string;\n}",
+    },
+  ],
+  ["allOf of required-only branches adds to required", { given: { type: "object", properties: { a: { type: "string" } }, allOf: [{ required: ["a"] }] }, want: "{\n  a: string;\n}" }],
   ["a required property of a closed object with no schema is never", { given: { type: "object", required: ["x"], additionalProperties: false }, want: "{\n  x: never;\n  [key: string]: never;\n}" }],
   ["doc comments on properties", { given: { type: "object", properties: { a: { type: "string", description: "The */ a", default: "x" } } }, want: '{\n  /**\n   * The *\\/ a\n   *\n   * @default "x"\n   */\n  a?: string;\n}' }],
 ];
