@@ -107,13 +107,17 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   for (const input of inputs) processed.push(await stages!.processManifest(input, processOptions));
   const emitted: OutputFile[][] = [];
   const built: typeof inputs = [];
+  const warningsOf: Diagnostic[][] = [];
   processed.forEach((result, i) => {
     diagnostics.push(...result.diagnostics);
     if (!result.model) return;
     models.push(result.model);
     built.push(inputs[i]!);
     emitted.push(result.files ?? []);
+    warningsOf.push(result.diagnostics.filter((d) => d.severity === "warning"));
   });
+  // A skipped manifest says its warnings again: a no-op run must not hide them.
+  for (const { absPath, record } of reused) diagnostics.push(...(record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
 
   const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
   models.forEach((model, i) => {
@@ -145,7 +149,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
     models.forEach((model, i) => {
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
-      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined);
+      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined, warningsOf[i]!);
     });
     records.save(files);
   }

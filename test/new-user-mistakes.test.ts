@@ -22,6 +22,14 @@ describe("a required property without a schema", () => {
     expect(r.stderr.split("\n")[0]).toBe("manifests/s.yaml:8:22: error required-without-schema: `force` is required but has no schema: a caller can only satisfy it blind, and the generated type says `unknown`; add it under `properties` with its schema (declared: id), or remove it from `required`");
   });
 
+  it("is not flagged on required-only fragments in defs (used through $ref) nor under a property named like a keyword", () => {
+    const ok = `${server}defs:\n  NeedsId: {required: [id]}\ntools:\n  - name: t\n    inputSchema:\n      type: object\n      $defs: {Req: {required: [x]}}\n      definitions: {R: {required: [x]}}\n      properties: {x: {type: integer}, id: {type: string}}\n      allOf: [{$ref: '#/$defs/Req'}, {$ref: '#/defs/NeedsId'}]\n  - name: u\n    inputSchema:\n      type: object\n      properties:\n        if: {type: object, properties: {a: {type: string}}, required: [a, b]}\n`;
+    const dir = tempProject({ "manifests/s.yaml": ok });
+    const r = mcpgen(["validate"], dir);
+    // Only the real one: \`b\` under the property named \`if\`.
+    expect(r.stderr.trimEnd().split("\n").map((l) => l.split(": ").slice(0, 2).join(": "))).toEqual(["manifests/s.yaml:16:75: error required-without-schema", "mcpgen: 1 error; nothing written."]);
+  });
+
   it("is not flagged in composition branches that name the parent's properties, nor with a pattern or additionalProperties schema", () => {
     const ok = `${server}tools:\n  - name: contact\n    inputSchema:\n      type: object\n      properties: {phone: {type: string}, email: {type: string}}\n      anyOf: [{required: [phone]}, {required: [email]}]\n  - name: tags\n    inputSchema: {type: object, patternProperties: {"^t_": {type: string}}, required: [t_main]}\n  - name: extra\n    inputSchema: {type: object, additionalProperties: {type: number}, required: [n]}\n`;
     const dir = tempProject({ "manifests/s.yaml": ok });
@@ -59,9 +67,21 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     ]);
   });
 
-  it("does not warn on null where JSON Schema allows it (const, default)", () => {
-    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties:\n        a: {const: null}\n        b: {type: [string, "null"], default: null}\n` });
+  it("does not warn on null where JSON Schema allows it (const, default), on x- extensions, nor on keywords (their values are the meta-schema's)", () => {
+    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties:\n        a: {const: null, x-hint.: 1, x-none: null}\n        b: {type: [string, "null"], default: null}\n` });
     expect(mcpgen(["validate"], dir)).toMatchObject({ code: 0, stderr: "" });
+    const bad = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties: null\n` });
+    expect(mcpgen(["validate"], bad).stderr).not.toContain("suspicious-key");
+  });
+
+  it("says its warnings again on a run that skips the unchanged manifest", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema: {type: object, properties: {d: {type: string, description: ISO date, YYYY-MM-DD.}}}\n` });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const first = mcpgen(["generate"], dir);
+    const second = mcpgen(["generate"], dir);
+    expect(second.stdout).toMatch(/0 written/);
+    expect(second.stderr).toBe(first.stderr);
+    expect(second.stderr).toContain("warning suspicious-key");
   });
 });
 
@@ -72,6 +92,13 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
     ["a tab", "server:\n\tname: s\n", "m.yaml:2:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs"],
     ["an unclosed quote, several lines up", `${server}tools:\n  - name: a\n    description: "unclosed\n    inputSchema: {type: object}\n\n`, 'm.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 4 is not closed'],
   ];
+  cases.push(
+    ["a line aligned with no key (under-indented)", `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n     properties: {a: {type: string}}\n`, "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces, which aligns it with no key around it; the nearest are indented 6: align it with its siblings"],
+    ["an unclosed single quote after a double quote inside single quotes", `${server}tools:\n  - name: a\n    description: 'say "hi'\n    title: 'unclosed\n    inputSchema: {type: object}\n`, "m.yaml:5:12: error yaml-syntax: YAML syntax error: Missing closing 'quote: the quote opened on line 5 is not closed"],
+    ["quotes in a block scalar do not count", `${server}tools:\n  - name: a\n    description: |\n      a "quote\n    title: "open\n    inputSchema: {type: object}\n`, 'm.yaml:6:12: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 6 is not closed'],
+    ["an unclosed flow mapping", `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {b: 1}\n  - name: b\n`, "m.yaml:4:18: error yaml-syntax: YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }: the `{` opened on line 4 is not closed"],
+    ["CRLF line endings", "server:\r\n  name: s\r\n   version: '1'\r\n", "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines"],
+  );
   it.each(cases)("%s", (_name, text, want) => {
     const dir = tempProject({ "m.yaml": text });
     const r = mcpgen(["validate", "m.yaml"], dir);
@@ -82,6 +109,13 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
 
 describe("handler stubs and the incremental records", () => {
   const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+
+  it("generated files are never called stubs, even with the output folder inside the stubs folder", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });
+    const r = mcpgen(["generate", "--stubs", "src", "--out", "src/generated"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split("\n")).toEqual(['mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)', "mcpgen: 1 server -> src/generated/: 34 written, 0 unchanged."]);
+  });
 
   it("a handler renamed in its stub is seen by the next run (no --no-cache needed), and generate names what it adds", () => {
     const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });

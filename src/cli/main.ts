@@ -326,11 +326,9 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
   }
   // Handler stubs are the user's code: each one created or appended to is named, so a new
   // not-implemented handler never ships unnoticed (quiet or not).
-  if (config.stubs) {
-    const inStubs = (file: string) => !path.relative(config.stubs!, file).startsWith("..");
-    for (const change of plan.changes.filter((c) => c.kind !== "delete" && inStubs(c.file))) {
-      process.stdout.write(change.kind === "create" ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n` : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`);
-    }
+  for (const change of plan.changes) {
+    if (change.kind === "delete" || !change.stub) continue;
+    process.stdout.write(change.kind === "create" ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n` : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`);
   }
   if (!args.quiet) {
     const written = plan.changes.filter((c) => c.kind !== "delete").length;

@@ -108,7 +108,8 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
   if (Array.isArray(schema.enum)) return union(unique(schema.enum.map(jsonLiteralType)));
 
   const variants = foldRequiredBranches(schema);
-  if (variants) return union(unique(variants.map((v) => typeOf(v as JsonSchema, ctx, indent))));
+  // Past a few dozen variants (groups of branches multiply), the looser unfolded type reads better.
+  if (variants && variants.length <= MAX_VARIANTS) return union(unique(variants.map((v) => typeOf(v as JsonSchema, ctx, indent))));
 
   const parts: string[] = [];
   const hasOwnShape = schema.type !== undefined || schema.properties !== undefined || schema.items !== undefined || schema.prefixItems !== undefined || schema.additionalProperties !== undefined;
@@ -124,6 +125,9 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
   if (parts.length === 1) return unwrap(parts[0]!);
   return intersection(parts);
 }
+
+/** At most this many object variants from folding required-only branches. */
+const MAX_VARIANTS = 32;
 
 /** Keys a branch may have and still only say which properties are required. */
 const REQUIRED_ONLY = new Set(["required", "title", "description", "$comment"]);

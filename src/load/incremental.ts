@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, renameSync, statSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Diagnostic } from "../diagnostics.js";
 
 export interface ManifestRecord {
   /** sha256 of the manifest text. */
@@ -25,6 +26,8 @@ export interface ManifestRecord {
   stubs: { file: string; hash: string }[];
   /** The files of its stub folder, for the orphan warnings. */
   stubFolder?: { dir: string; files: string[] };
+  /** Its warnings, said again when the manifest is skipped. */
+  warnings?: Diagnostic[];
   /** The manifest file as it was when its text was read (see knownHash). */
   file?: FileStamp;
 }
@@ -151,7 +154,7 @@ export class RunRecords {
   }
 
   /** Records a manifest after a successful run wrote (or confirmed) its folder. */
-  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[], stubDir?: string): void {
+  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[], stubDir?: string, warnings: Diagnostic[] = []): void {
     const dir = path.join(outDir, server);
     const hashOf = (file: string) => {
       try {
@@ -166,6 +169,7 @@ export class RunRecords {
       server,
       stubs: stubs.map((file) => ({ file, hash: hashOf(file) })),
       ...(stubDir ? { stubFolder: { dir: stubDir, files: listFiles(stubDir) } } : {}),
+      ...(warnings.length ? { warnings } : {}),
       deps: deps.map((file) => ({ file, hash: sha256(readFileSync(file)) })),
       outputs: listFiles(dir).map((file) => {
         const info = statSync(path.join(dir, file));

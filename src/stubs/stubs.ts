@@ -48,13 +48,13 @@ export async function planStubs(models: readonly ServerModel[], options: StubOpt
       const display = toPosix(path.relative(options.cwd, abs));
       const stub = renderStub(model, entry, abs, options);
       if (!existsSync(abs)) {
-        plan.changes.push({ kind: "create", file: abs, after: stub, display });
+        plan.changes.push({ kind: "create", file: abs, after: stub, display, stub: true });
         continue;
       }
       const text = readFileSync(abs, "utf8");
       if (exportsName(text, entry.functionName)) continue;
       const merged = await appendStub(text, stub, entry.functionName);
-      plan.changes.push({ kind: "update", file: abs, before: text, after: merged, display });
+      plan.changes.push({ kind: "update", file: abs, before: text, after: merged, display, stub: true });
     }
     plan.diagnostics.push(...(await orphans(dir, entries, model, options.cwd)));
   }

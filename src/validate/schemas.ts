@@ -114,6 +114,29 @@ function errorCount(list: readonly Diagnostic[]): number {
 
 const COMPOSITION_KEYS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
 
+/** Keywords whose next path segment is a name (a property, a definition), not a keyword. */
+const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/** Whether a schema path goes through a composition keyword (names of properties do not count). */
+function inComposition(path: readonly (string | number)[]): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    if (typeof segment !== "string") continue;
+    if (COMPOSITION_KEYS.has(segment)) return true;
+    if (NAMED.has(segment)) i++;
+  }
+  return false;
+}
+
+/** JSON Schema keywords (2020-12 and draft-07): a null there is the meta-schema's to report. */
+const KEYWORDS = new Set([
+  "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$comment", "$vocabulary", "definitions", "type", "enum", "const", "properties", "patternProperties",
+  "additionalProperties", "unevaluatedProperties", "required", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "items",
+  "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "minimum", "maximum", "exclusiveMinimum",
+  "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "title", "description", "default",
+  "examples", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+]);
+
 /** Keywords whose value may be null. */
 const NULL_ALLOWED = new Set(["const", "default"]);
 
@@ -121,7 +144,8 @@ const NULL_ALLOWED = new Set(["const", "default"]);
 function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Report): void {
   for (const key of Object.keys(node)) {
     const value = node[key];
-    if (!looksLikeText(key, value) || (value === null && NULL_ALLOWED.has(key))) continue;
+    // Keywords with a bad value are the meta-schema check's; x- keys are extensions on purpose.
+    if (!looksLikeText(key, value) || KEYWORDS.has(key) || NULL_ALLOWED.has(key) || key.startsWith("x-")) continue;
     const what = value === null ? `\`${key}\` is a key without a value (null)` : `\`${key}\` reads like text, not a JSON Schema keyword`;
     report([...at(), key], "suspicious-key", `${what}; it would be served as a keyword. ${capitalize(quoteHint(node, key))}`, "key", "warning");
   }
@@ -138,6 +162,9 @@ function capitalize(text: string): string {
  */
 function checkRequired(node: Record<string, unknown>, at: () => DocPath, report: Report, blind: "warning" | undefined): void {
   if (!Array.isArray(node.required)) return;
+  // A fragment that only lists names (`defs: {ByPhone: {required: [phone]}}`, used in an anyOf)
+  // describes no object of its own: its names are declared where it is used.
+  if (node.type !== "object" && node.properties === undefined && node.additionalProperties === undefined && node.patternProperties === undefined) return;
   const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "unevaluatedProperties"].some((k) => node[k] !== undefined);
   if (composed || isPlainObject(node.additionalProperties)) return;
   const properties = isPlainObject(node.properties) ? node.properties : {};
@@ -177,7 +204,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     checkKeys(node, here, report);
     // In a branch of a composition (`anyOf: [{required: [phone]}, {required: [email]}]`), the
     // names are usually declared by the schema around it.
-    if (!path().some((segment) => typeof segment === "string" && COMPOSITION_KEYS.has(segment))) checkRequired(node, here, report, blind);
+    if (!inComposition(path())) checkRequired(node, here, report, blind);
     if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
     if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;

@@ -2,7 +2,7 @@
  * Stage 2a, validate the manifest's shape: required fields, types, unknown fields, name rules and
  * duplicates. Every problem is collected; nothing stops at the first.
  */
-import type { Diagnostic, DocPath } from "../diagnostics.js";
+import { formatPath, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
@@ -199,7 +199,7 @@ function checkUnique(list: unknown, key: string, what: string, path: DocPath, re
 }
 
 function pathText(path: DocPath): string {
-  return path.map((s) => (typeof s === "number" ? `[${s}]` : s)).join("").replace(/^(\w+)/, "$1");
+  return formatPath(path);
 }
 
 export function describe(value: unknown): string {

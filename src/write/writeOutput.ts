@@ -19,7 +19,7 @@ export interface ServerOutput {
 
 /** One file to create, update or delete: `file` is absolute, `display` relative to cwd. */
 export type Change =
-  | { kind: "create" | "update"; file: string; display: string; before?: string; after: string }
+  | { kind: "create" | "update"; file: string; display: string; before?: string; after: string; /** A user-owned handler stub. */ stub?: true }
   | { kind: "delete"; file: string; display: string; before: string };
 
 export interface WritePlan {
