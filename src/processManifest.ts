@@ -5,6 +5,7 @@
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import type { OutputFile } from "./emit/common.js";
 import { emitServerFiles } from "./emit/index.js";
+import { sha256 } from "./load/incremental.js";
 import { loadManifestText } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
 import { buildModel } from "./model/build.js";
@@ -48,6 +49,14 @@ export interface ProcessedManifest {
   model?: ServerModel;
   /** The server's files, when valid and emitting. */
   files?: OutputFile[];
+}
+
+/**
+ * A manifest not read by a run (pulled from a server, read from git, linted): validated and
+ * modelled, nothing emitted. `file` is shown in diagnostics, `display` in headers (default `file`).
+ */
+export function checkManifestText(text: string, absPath: string, file: string, outDir: string, display = file): Promise<ProcessedManifest> {
+  return processManifest({ absPath, file, display, text, hash: sha256(text) }, { headerLines: [], emit: false, outDir });
 }
 
 export async function processManifest(input: ManifestInput, options: ProcessOptions): Promise<ProcessedManifest> {

@@ -38,3 +38,14 @@ export function walkArgs(argv: readonly string[], visit: (arg: Arg) => void): vo
     });
   }
 }
+
+/** Parses with `parse`; on a usage error prints it with the command's help and gives undefined (exit 2). */
+export function parseOrExplain<T>(parse: () => T, help: string): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    process.stderr.write(`mcpgen: ${error.message}\n\n${help}\n`);
+    return undefined;
+  }
+}

@@ -2,7 +2,7 @@
  * `mcpgen diff OLD NEW`: what changed between two versions of a server, classified for the code
  * that calls it (clients) and for the code that implements it (servers).
  */
-import { CliUsageError, walkArgs } from "./args.js";
+import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
 
 export const DIFF_HELP = `mcpgen diff: what changed between two versions of a server, and whom it breaks.
 
@@ -53,14 +53,8 @@ export function parseDiffArgs(argv: string[]): { before: string; after: string; 
 }
 
 export async function runDiff(argv: string[], cwd: string): Promise<number> {
-  let args: ReturnType<typeof parseDiffArgs>;
-  try {
-    args = parseDiffArgs(argv);
-  } catch (error) {
-    if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n\n${DIFF_HELP}\n`);
-    return 2;
-  }
+  const args = parseOrExplain(() => parseDiffArgs(argv), DIFF_HELP);
+  if (!args) return 2;
   const { loadSurface, DiffInputError, formatChanges, fails } = await import("../diff/report.js");
   const { classify } = await import("../diff/classify.js");
   let changes;

@@ -4,7 +4,7 @@
 import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
-import { CliUsageError, walkArgs } from "./args.js";
+import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
 import { LINT_RULES, RULE_NAMES, type LintLevel } from "../lint/rules.js";
 
 export const LINT_HELP = `mcpgen lint: where a valid definition will break in major clients or model APIs.
@@ -51,14 +51,8 @@ function parseLintArgs(argv: string[]): { manifests: string[]; config?: string; 
 }
 
 export async function runLint(argv: string[], cwd: string): Promise<number> {
-  let args: ReturnType<typeof parseLintArgs>;
-  try {
-    args = parseLintArgs(argv);
-  } catch (error) {
-    if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n\n${LINT_HELP}\n`);
-    return 2;
-  }
+  const args = parseOrExplain(() => parseLintArgs(argv), LINT_HELP);
+  if (!args) return 2;
   const loaded = loadConfig(cwd, args.config);
   for (const d of loaded.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (hasErrors(loaded.diagnostics)) {

@@ -2,13 +2,12 @@
  * `mcpgen pull`: a manifest from a live MCP server, for a typed client of a server you do not own.
  * `--check` compares the live server with the manifest and says what changed (exit 1 if anything).
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
-import { CliUsageError, walkArgs } from "./args.js";
+import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
 
 export const PULL_HELP = `mcpgen pull: write a manifest from a live MCP server (its serverInfo, instructions,
 tools, resources, resource templates and prompts, every page, each definition verbatim).
@@ -126,14 +125,8 @@ export function parsePullArgs(argv: string[]): PullArgs {
 }
 
 export async function runPull(argv: string[], cwd: string): Promise<number> {
-  let args: PullArgs;
-  try {
-    args = parsePullArgs(argv);
-  } catch (error) {
-    if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n\n${PULL_HELP}\n`);
-    return 2;
-  }
+  const args = parseOrExplain(() => parsePullArgs(argv), PULL_HELP);
+  if (!args) return 2;
   const { fetchServer, PullError } = await import("../pull/fetch.js");
   const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
   const target = args.url
@@ -157,11 +150,8 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   const text = manifestText(server, describeSource(args), again(args, shownOut));
 
   // The definitions must compile: the manifest goes through the whole validator before it is written.
-  const { processManifest } = await import("../processManifest.js");
-  const checked = await processManifest(
-    { absPath: out, file: shownOut, display: shownOut, text, hash: createHash("sha256").update(text).digest("hex") },
-    { headerLines: [], emit: false, outDir: path.join(cwd, "generated") },
-  );
+  const { checkManifestText } = await import("../processManifest.js");
+  const checked = await checkManifestText(text, out, shownOut, path.join(cwd, "generated"));
   // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying.
   const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
   for (const d of notable) process.stderr.write(`${formatDiagnostic(d)}\n`);

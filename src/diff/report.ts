@@ -4,13 +4,13 @@
  * changed, and the changes print as a table or as JSON.
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import type { JsonObject } from "../model/types.js";
-import { processManifest } from "../processManifest.js";
+import { checkManifestText } from "../processManifest.js";
 import { classify, type Change, type Surface } from "./classify.js";
+import { isPlainObject } from "../validate/shape.js";
 
 /** A side that cannot be read or compiled; the message says which and why. */
 export class DiffInputError extends Error {}
@@ -54,11 +54,7 @@ function gitShow(ref: string, file: string, cwd: string): string {
 }
 
 async function surfaceFromText(text: string, absPath: string, source: string, cwd: string): Promise<Surface> {
-  const shown = source;
-  const processed = await processManifest(
-    { absPath, file: shown, display: shown, text, hash: createHash("sha256").update(text).digest("hex") },
-    { headerLines: [], emit: false, outDir: path.join(cwd, "generated") },
-  );
+  const processed = await checkManifestText(text, absPath, source, path.join(cwd, "generated"));
   if (hasErrors(processed.diagnostics) || !processed.model) {
     const errors = processed.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
     throw new DiffInputError(`${source} is not a valid manifest, so it cannot be compared:\n${errors.map((e) => `  ${e}`).join("\n")}`);
@@ -90,8 +86,8 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
     } catch (error) {
       throw new DiffInputError(`${shown}: not JSON (${(error as Error).message})`);
     }
-    const list = isObject(value) ? value[key] : undefined;
-    if (!Array.isArray(list) || !list.every(isObject)) throw new DiffInputError(`${shown}: expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
+    const list = isPlainObject(value) ? value[key] : undefined;
+    if (!Array.isArray(list) || !list.every(isPlainObject)) throw new DiffInputError(`${shown}: expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
     surface[key] = list as JsonObject[];
   }
   // The 2026-07-28 discover answer, when there, has the server's identity and instructions.
@@ -99,8 +95,8 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
   if (existsSync(discover)) {
     try {
       const value = JSON.parse(readFileSync(discover, "utf8")) as JsonObject;
-      const info = isObject(value._meta) ? (value._meta as JsonObject)["io.modelcontextprotocol/serverInfo"] : undefined;
-      if (isObject(info)) surface.server = { info, ...(typeof value.instructions === "string" ? { instructions: value.instructions } : {}) };
+      const info = isPlainObject(value._meta) ? (value._meta as JsonObject)["io.modelcontextprotocol/serverInfo"] : undefined;
+      if (isPlainObject(info)) surface.server = { info, ...(typeof value.instructions === "string" ? { instructions: value.instructions } : {}) };
     } catch {
       // Not JSON: the lists still compare.
     }
@@ -166,8 +162,4 @@ function sortChanges(changes: readonly Change[]): Change[] {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ");
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

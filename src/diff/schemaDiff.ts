@@ -9,6 +9,7 @@
  * both. The property tests (test/unit/schemaDiff.test.ts) check these claims with ajv on random
  * schema pairs and values.
  */
+import { isPlainObject } from "../validate/shape.js";
 
 export type Schema = boolean | { [key: string]: unknown };
 
@@ -45,14 +46,14 @@ interface Root {
 /** The findings between two schemas (each with its own `$defs`/`definitions` for `$ref`s). */
 export function diffSchemas(before: Schema, after: Schema): Finding[] {
   const out: Finding[] = [];
-  const defs = (s: Schema) => (isObject(s) ? [s.$defs, s.definitions] : []);
+  const defs = (s: Schema) => (isPlainObject(s) ? [s.$defs, s.definitions] : []);
   const sameDefs = equal(defs(before), defs(after));
   compare(before, after, "", { schema: before, sameDefs }, { schema: after, sameDefs }, out, new Set());
   return out;
 }
 
 function compare(a: Schema, b: Schema, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
-  const ref = (s: Schema) => (isObject(s) && typeof s.$ref === "string" ? s.$ref : undefined);
+  const ref = (s: Schema) => (isPlainObject(s) && typeof s.$ref === "string" ? s.$ref : undefined);
   if (ref(a) === undefined && ref(b) === undefined) return compareResolved(a, b, at, rootA, rootB, out, seen);
   // Recursive schemas: the same pair met again below itself is taken as compatible
   // (co-inductively; values are finite, and what differs is reported at the first meeting). An
@@ -215,8 +216,8 @@ function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: str
   for (const name of reqB) if (!reqA.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is now required`, narrows: true, widens: false });
   for (const name of reqA) if (!reqB.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is no longer required`, narrows: false, widens: true });
 
-  const propsA = isObject(x.properties) ? x.properties : {};
-  const propsB = isObject(y.properties) ? y.properties : {};
+  const propsA = isPlainObject(x.properties) ? x.properties : {};
+  const propsB = isPlainObject(y.properties) ? y.properties : {};
   const extraA = (x.additionalProperties ?? true) as Schema;
   const extraB = (y.additionalProperties ?? true) as Schema;
   const names = new Set([...Object.keys(propsA), ...Object.keys(propsB)]);
@@ -271,7 +272,7 @@ function allowed(schema: Record<string, unknown>): unknown[] | undefined {
 /** A local $ref followed (`#`, `#/$defs/X`, `#/definitions/X`); undefined when it cannot be. */
 function resolve(schema: Schema, root: Root): Schema | undefined {
   let current = schema;
-  for (let hops = 0; hops < 32 && isObject(current) && typeof current.$ref === "string"; hops++) {
+  for (let hops = 0; hops < 32 && isPlainObject(current) && typeof current.$ref === "string"; hops++) {
     const ref = current.$ref as string;
     const rest = Object.keys(current).filter((k) => k !== "$ref" && k !== "$defs" && k !== "definitions" && !ANNOTATIONS.has(k));
     if (rest.length > 0) return undefined;
@@ -279,13 +280,13 @@ function resolve(schema: Schema, root: Root): Schema | undefined {
     if (ref === "#") target = root.schema;
     else {
       const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-      const container = m && isObject(root.schema) ? root.schema[m[1]!] : undefined;
-      target = m && isObject(container) && Object.hasOwn(container, decode(m[2]!)) ? container[decode(m[2]!)] : undefined;
+      const container = m && isPlainObject(root.schema) ? root.schema[m[1]!] : undefined;
+      target = m && isPlainObject(container) && Object.hasOwn(container, decode(m[2]!)) ? container[decode(m[2]!)] : undefined;
     }
     if (target === undefined) return undefined;
     current = target as Schema;
   }
-  return isObject(current) && typeof current.$ref === "string" ? undefined : current;
+  return isPlainObject(current) && typeof current.$ref === "string" ? undefined : current;
 }
 
 const ids = new WeakMap<object, number>();
@@ -318,7 +319,7 @@ function decode(segment: string): string {
 const INERT = new Set([...ANNOTATIONS].filter((k) => k !== "format" && k !== "$id" && k !== "$anchor" && k !== "$schema"));
 
 function isEmpty(schema: Schema): boolean {
-  return isObject(schema) && Object.keys(schema).every((k) => INERT.has(k) || k === "$defs" || k === "definitions");
+  return isPlainObject(schema) && Object.keys(schema).every((k) => INERT.has(k) || k === "$defs" || k === "definitions");
 }
 
 function both(out: Finding[], path: string, message: string): void {
@@ -333,9 +334,6 @@ function show(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Structural equality of JSON values (object key order does not matter). */
 export function equal(a: unknown, b: unknown): boolean {

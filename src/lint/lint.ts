@@ -2,13 +2,12 @@
  * `mcpgen lint`: the manifests are validated as `generate` would, then each valid one is checked
  * by the portability rules, each finding a diagnostic at its file:line:col.
  */
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { sortDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { displayPath, resolveManifests } from "../generate.js";
 import { diagnosticAt, loadManifestText } from "../load/loadManifest.js";
-import { processManifest } from "../processManifest.js";
+import { checkManifestText } from "../processManifest.js";
 import { lintTool, RULE_NAMES, type LintLevel, type LintRule } from "./rules.js";
 
 export interface LintResult {
@@ -36,8 +35,7 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Re
       diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
       continue;
     }
-    const hash = createHash("sha256").update(text).digest("hex");
-    const processed = await processManifest({ absPath, file, display: displayPath(absPath), text, hash }, { headerLines: [], emit: false, outDir: path.join(cwd, "generated") });
+    const processed = await checkManifestText(text, absPath, file, path.join(cwd, "generated"), displayPath(absPath));
     diagnostics.push(...processed.diagnostics);
     if (!processed.model) continue;
     const loaded = loadManifestText(text, absPath, file);

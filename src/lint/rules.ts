@@ -5,6 +5,7 @@
  * parameters; outputSchema stays between the server and the client.
  */
 import type { DocPath } from "../diagnostics.js";
+import { isPlainObject } from "../validate/shape.js";
 
 export const LINT_RULES = {
   "tool-name-length": "the tool name with a `mcp__<server>__` prefix (as Claude Code and other clients build it) is over 64 characters, the limit of OpenAI and Anthropic function names",
@@ -47,7 +48,7 @@ export function lintTool(tool: Record<string, unknown>, index: number, server: s
     out.push({ rule: "tool-name-characters", path: [...at, "name"], message: `${JSON.stringify(name)} has ${bad}: model APIs accept only letters, digits, _ and - in function names (use _ or -)` });
   }
   const input = tool.inputSchema;
-  if (isObject(input)) {
+  if (isPlainObject(input)) {
     const schemaAt: DocPath = [...at, "inputSchema"];
     for (const key of ["anyOf", "oneOf", "allOf", "not"]) {
       if (Object.hasOwn(input, key)) {
@@ -69,22 +70,18 @@ function walk(schema: Record<string, unknown>, at: DocPath, out: LintFinding[]):
     const here: DocPath = [...at, key];
     if (key === "$ref" && typeof value === "string") {
       out.push({ rule: "schema-refs", path: here, message: `\`$ref: ${value}\`: inline the definition where the model sees this schema (shared \`defs:\` of a manifest are sent as \`$defs\` and \`$ref\`)` });
-    } else if ((key === "$defs" || key === "definitions") && isObject(value)) {
+    } else if ((key === "$defs" || key === "definitions") && isPlainObject(value)) {
       out.push({ rule: "schema-refs", path: here, message: `\`${key}\` in inputSchema: some model APIs refuse it; inline the definitions` });
-      for (const [name, sub] of Object.entries(value)) if (isObject(sub)) walk(sub, [...here, name], out);
+      for (const [name, sub] of Object.entries(value)) if (isPlainObject(sub)) walk(sub, [...here, name], out);
     } else if (key === "type" && Array.isArray(value)) {
       const alternatives = value.map((t) => `{type: ${JSON.stringify(t)}}`).join(", ");
       out.push({ rule: "type-arrays", path: here, message: `\`type: ${JSON.stringify(value)}\`: write \`anyOf: [${alternatives}]\` instead` });
     } else if (key === "enum" || key === "const" || key === "examples" || key === "default") {
       continue;
     } else if (key === "properties" || key === "patternProperties" || key === "dependentSchemas") {
-      if (isObject(value)) for (const [name, sub] of Object.entries(value)) if (isObject(sub)) walk(sub, [...here, name], out);
+      if (isPlainObject(value)) for (const [name, sub] of Object.entries(value)) if (isPlainObject(sub)) walk(sub, [...here, name], out);
     } else if (Array.isArray(value)) {
-      value.forEach((sub, i) => isObject(sub) && walk(sub, [...here, i], out));
-    } else if (isObject(value)) walk(value, here, out);
+      value.forEach((sub, i) => isPlainObject(sub) && walk(sub, [...here, i], out));
+    } else if (isPlainObject(value)) walk(value, here, out);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

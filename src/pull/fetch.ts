@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from "../model/types.js";
 import { shellLine } from "./shell.js";
+import { isPlainObject } from "../validate/shape.js";
 
 export type PullTarget =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -70,17 +71,17 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
       throw new PullError(`${where} did not say who it is (serverInfo with name and version), so no manifest can be written for it`);
     }
     const list = async (method: string, key: string, capability: string): Promise<JsonObject[]> => {
-      if (!isObject(capabilities[capability])) return [];
+      if (!isPlainObject(capabilities[capability])) return [];
       const items: JsonObject[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never).catch((error: unknown) => {
           throw explain(error, `${method} on`);
         })) as unknown;
-        if (!isObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
+        if (!isPlainObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
         for (const item of result[key] as unknown[]) {
-          if (!isObject(item)) throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
-          items.push(item);
+          if (!isPlainObject(item)) throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
+          items.push(item as JsonObject);
         }
         const next = result.nextCursor;
         if (next === undefined || next === null || next === "") return items;
@@ -158,8 +159,4 @@ function tail(stderr: string[]): string {
   if (!text) return "";
   const lines = text.split("\n").slice(-8);
   return `\nthe server's stderr ended with:\n${lines.map((l) => `  ${l}`).join("\n")}`;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,6 +8,7 @@ import type { JsonObject } from "../model/types.js";
 import { SERVER_NAME } from "../validate/fields.js";
 import type { PulledServer } from "./fetch.js";
 import { PULLED_MARK } from "./mark.js";
+import { isPlainObject } from "../validate/shape.js";
 
 export { PULLED_MARK };
 
@@ -26,9 +27,9 @@ export function manifestText(server: PulledServer, source: string, again: string
   // The capabilities a manifest opts into; the others follow from its lists.
   const caps = server.capabilities;
   const optIn: JsonObject = {};
-  if (isObject(caps.logging)) optIn.logging = {};
-  if (isObject(caps.resources) && caps.resources.subscribe === true) optIn.resources = { subscribe: true };
-  if (isObject(caps.experimental)) optIn.experimental = caps.experimental;
+  if (isPlainObject(caps.logging)) optIn.logging = {};
+  if (isPlainObject(caps.resources) && caps.resources.subscribe === true) optIn.resources = { subscribe: true };
+  if (isPlainObject(caps.experimental)) optIn.experimental = caps.experimental;
   if (Object.keys(optIn).length > 0) value.capabilities = optIn;
   for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) if (server[key].length > 0) value[key] = server[key] as unknown as JsonObject[];
 
@@ -54,8 +55,4 @@ export function folderName(name: string): string {
 
 function setOwn(target: JsonObject, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
