@@ -33,6 +33,8 @@ export type DiagnosticCode =
   | "stub-orphan"
   | "required-without-schema"
   | "suspicious-key"
+  | "pattern-unsupported"
+  | "pattern-backtracking"
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
   | "tool-name-length"
   | "tool-name-characters"

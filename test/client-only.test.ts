@@ -18,7 +18,7 @@ describe("client-only output", () => {
     const r = mcpgen(["generate", "--client-only"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(list(path.join(dir, "generated"))).toEqual([
-      "_runtime/client.ts", "_runtime/definition.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
+      "_runtime/client.ts", "_runtime/definition.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/patterns.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
       "gift-server/client.ts", "gift-server/definition.ts",
       "gift-server/fixtures/2026-07-28/prompts-list.json", "gift-server/fixtures/2026-07-28/resource-templates-list.json", "gift-server/fixtures/2026-07-28/resources-list.json",
       "gift-server/fixtures/2026-07-28/server-discover.json", "gift-server/fixtures/2026-07-28/tools-list.json",

@@ -296,6 +296,29 @@ tools:
     },
   ],
   [
+    "patterns the linear-time engine cannot run (an error), and patterns that backtrack in other engines (a warning)",
+    {
+      given: `${server}tools:
+  - name: a
+    inputSchema:
+      type: object
+      properties:
+        twice: {type: string, pattern: '(\\w)\\1'}
+        word: {type: string, pattern: '^(a+)+$'}
+        code: {type: string, pattern: '\\d+\\w+$'}
+        mail: {type: string, pattern: '^(?!\\.)[a-z.]+@[a-z]+$'}
+      patternProperties:
+        'x(?=y)': {type: string}
+`,
+      want: [
+        "m.yaml:7:40: error pattern-unsupported: pattern \"(\\\\w)\\\\1\" cannot run in linear time: a backreference (\\1); the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler",
+        "m.yaml:8:39: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): (a+)+ can match a run of \"a\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; rewrite it so that no two quantifiers can match the same text",
+        "m.yaml:9:39: warning pattern-backtracking: pattern \"\\\\d+\\\\w+$\" can take polynomial time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): \\d+ and \\w+ can match a run of \"0\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; the same pattern without the risk: \"\\\\d\\\\w+$\"",
+        "m.yaml:12:9: error pattern-unsupported: pattern \"x(?=y)\" cannot run in linear time: a lookahead ((?=y)) that is not right after a leading ^; the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler",
+      ],
+    },
+  ],
+  [
     "YAML alias bombs",
     {
       given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
@@ -330,6 +353,14 @@ describe("diagnostics", () => {
     const result = await runPipeline({ manifests: ["m/m.yaml"], out: "out", cwd: dir, mode: "validate" });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'm/m.yaml:3:35: error file-content: file "link.txt" resolves outside the manifest\'s folder; copy it next to the manifest',
+    ]);
+  });
+
+  it("takes the patterns of a pulled manifest with warnings: they are the server's", async () => {
+    const dir = tempProject({ "m.yaml": `# Pulled by mcpgen from \`x\` (MCP 2025-11-25).\n${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {x: {type: string, pattern: '(a)\\1'}}}\n` });
+    const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "validate" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'm.yaml:5:73: warning pattern-unsupported: pattern "(a)\\\\1" cannot run in linear time: a backreference (\\1); the generated server and client do not check it (the server\'s own clients still may)',
     ]);
   });
 

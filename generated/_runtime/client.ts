@@ -53,13 +53,14 @@ export class ManifestClient {
   private readonly tools = new Map<string, WireTool>();
   /** What the SDK v2 Client gets as `toolDefinition`: the tool without its outputSchema. */
   private readonly definitions = new Map<string, JsonObject>();
-  private readonly validators = new SchemaValidators();
+  private readonly validators: SchemaValidators;
 
   constructor(
     readonly sdk: SdkClient,
     definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
+    this.validators = new SchemaValidators(definition.patterns);
     for (const tool of definition.tools) {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;

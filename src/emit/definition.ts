@@ -6,7 +6,18 @@ import { codeFile, LOCAL, type OutputFile } from "./common.js";
 export function emitDefinition(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "definition.ts");
   const type = file.importType(LOCAL.runtimeDefinition, "ServerDefinition");
-  const value: Record<string, Json> = {
+  const value = definitionValue(model);
+  // JSON text in one raw template: type-checking it costs nothing whatever its size (an object
+  // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an
+  // object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt: a
+  // change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
+  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(${jsonTemplate(jsonLines(value).join("\n"))});`);
+  return [{ path: file.path, content: file.render() }];
+}
+
+/** The value of `definition.ts`: what the runtime's `ServerDefinition` holds. */
+export function definitionValue(model: ServerModel): Record<string, Json> {
+  return {
     serverInfo: model.serverInfo,
     ...(model.instructions === undefined ? {} : { instructions: model.instructions }),
     capabilities: model.capabilities,
@@ -16,13 +27,8 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
     ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
     cache: model.cache,
+    ...(Object.keys(model.patterns).length ? { patterns: model.patterns } : {}),
   };
-  // JSON text in one raw template: type-checking it costs nothing whatever its size (an object
-  // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an
-  // object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt: a
-  // change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
-  file.print(`/** The manifest as served on the wire. */\nexport const definition: ${type} = JSON.parse(${jsonTemplate(jsonLines(value).join("\n"))});`);
-  return [{ path: file.path, content: file.render() }];
 }
 
 /** JSON text of an object, one line per top-level key and one per element of a top-level array. */

@@ -1,7 +1,7 @@
 /**
  * Emits `<out>/_runtime/*.ts`: mcpgen's server and client engine (src/runtime), copied once into
  * each output folder and shared by its servers, so generated code needs nothing at run time
- * beyond @modelcontextprotocol/sdk and ajv, and the compiler checks the engine once however many
+ * beyond @modelcontextprotocol/server (or /client), ajv and re2js, and the compiler checks the engine once however many
  * servers there are.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -24,7 +24,7 @@ let sources: OutputFile[] | undefined;
  * The runtime files a client needs: none of them imports the SDK's server package, so a
  * client-only output compiles with @modelcontextprotocol/client (or the 1.x SDK) alone.
  */
-const CLIENT_RUNTIME = new Set(["client.ts", "definition.ts", "dialect.ts", "errors.ts", "mcp.ts", "uriTemplate.ts", "validation.ts"]);
+const CLIENT_RUNTIME = new Set(["client.ts", "definition.ts", "dialect.ts", "errors.ts", "mcp.ts", "patterns.ts", "uriTemplate.ts", "validation.ts"]);
 
 /** The runtime files, paths relative to `<out>/_runtime/`; `clientOnly`: the client's only. */
 export function emitRuntime(clientOnly = false): OutputFile[] {

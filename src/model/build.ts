@@ -8,7 +8,8 @@ import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
-import { bundleSchema, setOwn, type JsonSchema } from "./refs.js";
+import { planPattern } from "../regex/translate.js";
+import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
 
 /** Names the generated types.ts declares itself. */
@@ -242,6 +243,15 @@ export async function buildModel(
   if (Object.keys(perTemplate).length) cache.resourceTemplates = perTemplate;
 
   if (diagnostics.length > 0) return { diagnostics };
+  const patterns: JsonObject = {};
+  for (const tool of tools) {
+    for (const key of ["inputSchema", "outputSchema"]) {
+      forEachSchema(tool.wire[key], (node) => {
+        const sources = [...(typeof node.pattern === "string" ? [node.pattern] : []), ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [])];
+        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source) as unknown as Json);
+      });
+    }
+  }
   return {
     diagnostics,
     model: {
@@ -258,6 +268,7 @@ export async function buildModel(
       prompts,
       completions,
       cache,
+      patterns,
       options,
       sourceFiles,
     },

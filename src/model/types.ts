@@ -27,6 +27,11 @@ export interface ServerModel {
   completions: CompletionModel[];
   /** 2026-07-28 cache hints, resolved (the definition's `cache`). */
   cache: JsonObject;
+  /**
+   * The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas, by
+   * pattern source, in manifest order (the definition's `patterns`; see src/regex/translate.ts).
+   */
+  patterns: JsonObject;
   options: GenerationOptions;
   /** Files besides the manifest that the model was built from (`file:` resources), absolute. */
   sourceFiles: string[];

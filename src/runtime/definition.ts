@@ -2,6 +2,8 @@
  * The shape of a generated `definition.ts`: the manifest's wire JSON, served verbatim, plus what
  * the runtime needs to answer reads and prompts without a handler.
  */
+import type { PatternTable } from "./patterns.js";
+
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -87,6 +89,8 @@ export interface ServerDefinition {
   completions?: readonly CompletionEntry[];
   /** Cache hints for the 2026-07-28 era (never sent to 2025-era clients). */
   cache?: CacheHints;
+  /** How each `pattern` / `patternProperties` key of the tools' schemas runs in linear time (see patterns.ts). */
+  patterns?: PatternTable;
 }
 
 export interface CompletionEntry {

@@ -115,7 +115,7 @@ const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources
 type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: TaskRecord; running: Promise<{ value: unknown } | { error: unknown }> };
 
 export class Engine {
-  private readonly validators = new SchemaValidators();
+  private readonly validators: SchemaValidators;
   private readonly tools = new Map<string, WireTool>();
   private readonly resources = new Map<string, { name: string; mimeType?: string; content?: StaticContent }>();
   private readonly templates: TemplateEntry[] = [];
@@ -133,6 +133,7 @@ export class Engine {
     private readonly handlers: RuntimeHandlers,
     private readonly options: ServerOptions,
   ) {
+    this.validators = new SchemaValidators(definition.patterns);
     for (const tool of definition.tools) this.tools.set(tool.name, tool);
     for (const { resource, content } of definition.resources) {
       this.resources.set(resource.uri, { name: resource.name, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...(content === undefined ? {} : { content }) });

@@ -10,6 +10,9 @@ import { isDraft07 } from "../runtime/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "./shape.js";
+import { backtrackingRisk } from "../regex/backtracking.js";
+import { planPattern } from "../regex/translate.js";
+import { compilePlan } from "../runtime/patterns.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key", severity?: "warning") => void;
@@ -30,7 +33,8 @@ let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; describeErr
 const loadExamplesAjv = () =>
   (examplesAjv ??= import("../runtime/validation.js").then(({ createAjv, describeErrors }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
-    return { draft07: () => (instances.draft07 ??= createAjv(true)), draft2020: () => (instances.draft2020 ??= createAjv(false)), describeErrors };
+    // Examples are checked as the generated server checks arguments: patterns in linear time.
+    return { draft07: () => (instances.draft07 ??= createAjv(true, planPattern)), draft2020: () => (instances.draft2020 ??= createAjv(false, planPattern)), describeErrors };
   }));
 
 export async function validateSchemas(manifest: LoadedManifest, options: SchemaCheckOptions = {}): Promise<Diagnostic[]> {
@@ -181,12 +185,10 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   });
 }
 
+/** Whether a property name matches a `patternProperties` key, in linear time (the manifest may be hostile). */
 function safeTest(pattern: string, name: string): boolean {
-  try {
-    return new RegExp(pattern, "u").test(name);
-  } catch {
-    return false;
-  }
+  const plan = planPattern(pattern);
+  return !("unchecked" in plan) && compilePlan(plan).test(name);
 }
 
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
@@ -197,6 +199,19 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
       new RegExp(source, "u");
     } catch (error) {
       report(at(), "invalid-schema", `pattern ${JSON.stringify(source)} is not a valid regular expression: ${(error as Error).message}`, side);
+      return;
+    }
+    const plan = planPattern(source);
+    if ("unchecked" in plan) {
+      const fix = blind ? "the generated server and client do not check it (the server's own clients still may)" : "the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler";
+      report(at(), "pattern-unsupported", `pattern ${JSON.stringify(source)} cannot run in linear time: ${plan.unchecked}; ${fix}`, side, blind);
+      return;
+    }
+    const risk = backtrackingRisk(source);
+    if (risk) {
+      const cost = risk.exponential ? "exponential" : "polynomial";
+      const instead = risk.fix === undefined ? "rewrite it so that no two quantifiers can match the same text" : `the same pattern without the risk: ${JSON.stringify(risk.fix)}`;
+      report(at(), "pattern-backtracking", `pattern ${JSON.stringify(source)} can take ${cost} time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): ${risk.culprit} can match a run of ${JSON.stringify(risk.character)} in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; ${instead}`, side, "warning");
     }
   };
   forEachSchema(schema, (node, path) => {

@@ -11,7 +11,8 @@ export async function modelOf(yaml: string): Promise<ServerModel> {
   const loaded = parseManifestText(yaml, "/nowhere/m.yaml", "m.yaml");
   if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join("\n"));
   const problems = [...validateShape(loaded.manifest), ...(await validateSchemas(loaded.manifest)), ...validateSemantics(loaded.manifest)];
-  if (problems.length) throw new Error(problems.map(formatDiagnostic).join("\n"));
+  const errors = problems.filter((d) => d.severity === "error");
+  if (errors.length) throw new Error(errors.map(formatDiagnostic).join("\n"));
   const { model, diagnostics } = await buildModel(loaded.manifest);
   if (!model) throw new Error(diagnostics.map(formatDiagnostic).join("\n"));
   return model;

@@ -1,0 +1,119 @@
+/**
+ * Patterns on the linear-time engine: the translation keeps ECMAScript's meaning (checked against
+ * JavaScript's own RegExp on random patterns and strings), and plans are what they claim.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { RE2JS } from "re2js";
+import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../src/regex/translate.js";
+import { compilePlan, patternEngine } from "../../src/runtime/patterns.js";
+
+const test = (source: string, text: string) => compilePlan(planPattern(source)).test(text);
+
+/** Characters where ECMAScript and RE2 differ by default (line terminators, Unicode spaces, astral). */
+const CHARS = ["a", "b", "1", "_", "-", ".", " ", "\n", "\r", "\t", "\v", "\u00a0", "\u2028", "\ufeff", "é", "Ω", "😀", "\ud800"];
+
+const atom: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom("a", "b", "1", "é", "\\.", "-", "\\n", "\\u00a0", "\\u{1F600}", "\\x41", "😀", "Ω"),
+  fc.constantFrom(".", "\\d", "\\D", "\\s", "\\S", "\\w", "\\W", "\\p{L}", "\\P{L}", "\\p{Nd}", "\\p{Script=Greek}", "\\p{Emoji}"),
+  fc.constantFrom("[ab]", "[^a\\s]", "[a-c1]", "[]", "[^]", "[\\w-]", "[^\\d\\p{Lu}]", "[\\S]", "[.]"),
+);
+
+const pattern: fc.Arbitrary<string> = fc.letrec<{ expr: string; seq: string; term: string; unit: string }>((tie) => ({
+  // What a quantifier may follow: characters, sets, classes and groups (never an assertion).
+  unit: fc.oneof(
+    { weight: 4, arbitrary: atom },
+    { weight: 1, arbitrary: tie("expr").map((e) => `(${e})`) },
+    { weight: 1, arbitrary: tie("expr").map((e) => `(?:${e})`) },
+  ),
+  term: fc.oneof(
+    { weight: 4, arbitrary: tie("unit") },
+    { weight: 2, arbitrary: fc.tuple(tie("unit"), fc.constantFrom("*", "+", "?", "{1,2}", "{2}", "*?", "{0,}")).map(([t, q]) => `${t}${q}`) },
+    { weight: 1, arbitrary: fc.constantFrom("\\b", "\\B", "(?<=a)", "(?<!b)", "(?<=\\s)") },
+  ),
+  seq: fc.array(tie("term"), { minLength: 1, maxLength: 4 }).map((t) => t.join("")),
+  expr: fc.array(tie("seq"), { minLength: 1, maxLength: 3 }).map((s) => s.join("|")),
+})).expr;
+
+const anchored = fc
+  .tuple(fc.array(fc.tuple(fc.boolean(), pattern), { minLength: 1, maxLength: 2 }), pattern, fc.boolean())
+  .map(([looks, rest, end]) => `^${looks.map(([neg, p]) => `(?${neg ? "!" : "="}${p})`).join("")}${rest}${end ? "$" : ""}`);
+
+const text = fc.array(fc.constantFrom(...CHARS), { maxLength: 8 }).map((c) => c.join(""));
+
+describe("patterns on the linear-time engine", () => {
+  it("agree with JavaScript's RegExp (u flag) on random patterns and strings", () => {
+    fc.assert(
+      fc.property(fc.oneof(pattern, anchored), fc.array(text, { minLength: 1, maxLength: 6 }), (source, texts) => {
+        const plan = planPattern(source);
+        expect(plan, source).not.toHaveProperty("unchecked");
+        const native = new RegExp(source, "u");
+        for (const t of texts) expect(test(source, t), `${source} on ${JSON.stringify(t)}`).toBe(native.test(t));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it.each([
+    ["^(a+)+$", "a".repeat(5000) + "!", false],
+    ["(a|a)*b", "a".repeat(100_000), false],
+    ["^(\\w+\\s?)*$", "word ".repeat(20_000) + "!", false],
+    ["^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$", "a".repeat(100_000) + "@", false],
+  ])("answers %s on hostile input at once", (source, input, expected) => {
+    const started = performance.now();
+    expect(test(source, input)).toBe(expected);
+    // Backtracking takes seconds to ages on these; linear matching, milliseconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it.each([
+    ["zod's email pattern", "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$", ["a@b.co", ".a@b.co", "a..b@c.de", "a.b@c.de", "x@y"]],
+    ["a password rule", "^(?=.*[A-Z])(?=.*\\d)(?!.*\\s).{8,}$", ["Passw0rd", "password", "Pass w0rd", "PASSWORD1", "Aa1"]],
+    ["counts above RE2's limit", "^a{1500,2500}$", ["a".repeat(1499), "a".repeat(1500), "a".repeat(2500), "a".repeat(2501)]],
+    ["alternatives, one with lookaheads", "^(?=a)ab|^c", ["ab", "c", "cb", "b"]],
+  ])("keeps the meaning of %s", (_, source, inputs) => {
+    const native = new RegExp(source, "u");
+    for (const input of inputs) expect(test(source, input), input).toBe(native.test(input));
+  });
+
+  it.each([
+    ["(a)\\1", "a backreference (\\1)"],
+    ["(?<x>a)\\k<x>", "a backreference (\\k<x>)"],
+    ["a(?=b)", "a lookahead ((?=b)) that is not right after a leading ^"],
+    ["a{20000}", "a repetition count above 10000 (a{20000})"],
+    ["(", "not a valid regular expression"],
+  ])("does not run %s, and says why", (source, reason) => {
+    const plan = planPattern(source);
+    expect(plan).toHaveProperty("unchecked");
+    expect((plan as { unchecked: string }).unchecked).toContain(reason);
+  });
+
+  it("spells \\s as JavaScript's white space, exactly", () => {
+    const js = /^\s$/u;
+    for (let cp = 0; cp <= 0xffff; cp++) {
+      const inside = WHITE_SPACE.some(([a, b]) => cp >= a && cp <= b);
+      if (inside !== js.test(String.fromCharCode(cp))) throw new Error(`U+${cp.toString(16)}: table says ${inside}`);
+    }
+  });
+
+  it("names general categories as RE2 does: RE2JS and JavaScript agree on their code points", () => {
+    // Every 13th code point, and each category's use in a class and negated.
+    for (const name of CATEGORY_NAMES) {
+      const re2 = RE2JS.compile(`^\\p{${name}}$`);
+      const js = new RegExp(`^\\p{${name}}$`, "u");
+      for (let cp = 0; cp <= 0x10ffff; cp += 13) {
+        const c = String.fromCodePoint(cp);
+        if (re2.test(c) !== js.test(c)) throw new Error(`\\p{${name}} and U+${cp.toString(16)}: RE2JS ${re2.test(c)}, JavaScript ${js.test(c)}`);
+      }
+    }
+    expect(planPattern("[^\\p{Letter}\\d]")).toEqual({ re2: "[^\\p{L}0-9]" });
+    expect(planPattern("\\P{gc=Lu}")).toEqual({ re2: "[\\P{Lu}]" });
+  });
+
+  it("gives ajv one matcher per pattern, and runs unknown patterns on RE2JS too", () => {
+    const engine = patternEngine({ "^a$": planPattern("^a$"), "^b$": planPattern("^b$") });
+    expect(engine("^a$", "u").toString()).not.toBe(engine("^b$", "u").toString());
+    expect(engine("^b$", "u").test("b")).toBe(true);
+    expect(engine("^(c+)+$", "u").test("c".repeat(10_000) + "!")).toBe(false);
+  });
+});
