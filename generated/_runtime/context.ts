@@ -171,6 +171,10 @@ export class InputRound implements InputChannel {
   ) {}
 
   ask(request: InputRequest, key: string): Promise<unknown> {
+    // First: an answer the client sends for a capability it does not declare (in this request's
+    // envelope) is not one the handler may see.
+    const missing = checkCapability(request, this.capabilities);
+    if (missing) return rejected(missing);
     if (Object.hasOwn(this.earlier, key)) {
       this.consumed[key] = this.earlier[key];
       return Promise.resolve(this.earlier[key]);
@@ -186,8 +190,6 @@ export class InputRound implements InputChannel {
       this.signal();
       return new Promise(() => {});
     }
-    const missing = checkCapability(request, this.capabilities);
-    if (missing) return rejected(missing);
     this.pending.set(key, request);
     this.signal();
     return new Promise(() => {});

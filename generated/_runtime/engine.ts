@@ -14,7 +14,7 @@ import { InputRound, inputMethods, type InputChannel, type RequestContext } from
 import { fillPlaceholders } from "./placeholders.js";
 import { RequestStateCodec, stateBinding } from "./requestState.js";
 import { CallToolResultSchema, GetPromptResultSchema, ReadResourceResultSchema, type ProtocolEra, type ResultSchema, type SdkContext } from "./sdk.js";
-import { RELATED_TASK, TASKS_EXTENSION, TaskStore, type TaskOptions, type TaskRecord } from "./tasks.js";
+import { RELATED_TASK, TASKS_EXTENSION, TaskStore, type RunningTask, type TaskOptions, type TaskRecord } from "./tasks.js";
 import { parseUriTemplate, type UriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
 
@@ -114,7 +114,7 @@ const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources
 };
 
 /** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
-type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: TaskRecord; running: Promise<{ value: unknown } | { error: unknown }> };
+type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: RunningTask; running: Promise<{ value: unknown } | { error: unknown }> };
 
 export class Engine {
   private readonly validators: SchemaValidators;
@@ -287,14 +287,22 @@ export class Engine {
 
     const support = taskSupport(tool);
     const capabilities = call.base.clientCapabilities;
-    let legacyTask: TaskRecord | undefined;
+    // A 2025-11-25 task-augmented call: the task is made once the call is known to run (below).
+    let legacyTaskTtl: { ttl: unknown } | undefined;
     if (call.era === "legacy" && this.taskTools) {
       // 2025-11-25 tool-level negotiation: -32601 for the call a tool's taskSupport rules out.
       const augmented = isObject(params.task);
       if (augmented && support === "forbidden") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} does not support task-augmented execution (its execution.taskSupport is "forbidden")`);
       if (!augmented && support === "required") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} requires task-augmented execution: call it with params.task`);
-      if (augmented) legacyTask = this.tasks.create("legacy", call.owner, capabilities, (params.task as JsonObject).ttl);
+      if (augmented) legacyTaskTtl = { ttl: (params.task as JsonObject).ttl };
     }
+    // A refused task-augmented call still answers with a task (the client waits for one), ended at once.
+    const refuse = (message: string): object => {
+      if (!legacyTaskTtl) return errorResult(message);
+      const task = this.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl);
+      this.tasks.finish(task, { result: errorResult(message) as JsonObject });
+      return { task: this.tasks.legacyView(task) };
+    };
     const extension = call.era === "modern" && isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
     if (call.era === "modern" && support === "required" && !extension) {
       throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `Tool ${name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`);
@@ -311,10 +319,10 @@ export class Engine {
     if (problems !== undefined) {
       const message = `Invalid arguments for tool ${name}: ${problems}`;
       if (this.options.invalidArguments === "protocol-error") throw rpcError(ErrorCodes.InvalidParams, message);
-      return errorResult(message);
+      return refuse(message);
     }
     const handler = ownFunction(this.handlers.tools, name);
-    if (!handler) return errorResult(`Tool ${name} has no handler on this server`);
+    if (!handler) return refuse(`Tool ${name} has no handler on this server`);
 
     const run = async (ctx: ToolContext): Promise<unknown> => this.toolOutput(tool, await (handler as (a: unknown, c: ToolContext) => unknown)(args, ctx));
     const settle = (outcome: { value: unknown } | { error: unknown }): CallToolResult => {
@@ -328,11 +336,12 @@ export class Engine {
       return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
     };
 
-    if (legacyTask) {
-      const task = legacyTask;
+    if (legacyTaskTtl) {
+      const task = this.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl);
       const meta = { [RELATED_TASK]: { taskId: task.id } };
-      const channel = call.legacyChannel(meta, task.controller.signal, (on) => this.tasks.waiting(task, on));
-      const ctx: ToolContext = { ...this.context(call, channel, task.controller.signal), tool: name, startTask: async () => {}, task: { id: task.id } };
+      const signal = task.live.controller.signal;
+      const channel = call.legacyChannel(meta, signal, (on) => this.tasks.waiting(task, on));
+      const ctx: ToolContext = { ...this.context(call, channel, signal), tool: name, startTask: async () => {}, task: { id: task.id } };
       this.finishTask(
         task,
         run(ctx).then(
@@ -381,7 +390,8 @@ export class Engine {
    */
   private finishTask(task: TaskRecord, running: Promise<{ value: unknown } | { error: unknown }>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult): void {
     void running.then((outcome) => {
-      if (task.controller.signal.aborted) return;
+      // Cancelled (or expired): the handler's end is nobody's business.
+      if (task.status === "cancelled") return;
       try {
         this.tasks.finish(task, { result: settle(outcome) as JsonObject });
       } catch (error) {
@@ -440,8 +450,8 @@ export class Engine {
       earlier = opened.answers;
     }
     // What stops the race before the handler ends: its questions, or the task it starts.
-    let interrupt!: (why: "input" | { task: TaskRecord }) => void;
-    const interrupted = new Promise<"input" | { task: TaskRecord }>((resolve) => (interrupt = resolve));
+    let interrupt!: (why: "input" | { task: RunningTask }) => void;
+    const interrupted = new Promise<"input" | { task: RunningTask }>((resolve) => (interrupt = resolve));
     // Made on the first question only: most calls ask none.
     let round: InputRound | undefined;
     const inputRound = () => (round ??= new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities, () => interrupt("input")));
@@ -451,12 +461,15 @@ export class Engine {
     const taskRef: { id: string } | undefined = canTask ? { id: "" } : undefined;
     const startTask = async () => {
       if (!canTask || task) return;
-      task = this.tasks.create("modern", call.owner, call.base.clientCapabilities);
-      taskRef!.id = task.id;
+      const created = this.tasks.create("modern", call.owner, call.base.clientCapabilities);
+      task = created;
+      taskRef!.id = created.id;
       unlink();
-      task.controller.signal.addEventListener("abort", () => controller!.abort(task!.controller.signal.reason), { once: true });
-      current = this.tasks.channel(task);
-      interrupt({ task });
+      // Held by the task's live state only: it goes when the task ends.
+      const taskSignal = created.live.controller.signal;
+      taskSignal.addEventListener("abort", () => controller!.abort(taskSignal.reason), { once: true });
+      current = this.tasks.channel(created);
+      interrupt({ task: created });
     };
     // A handler that throws before its first await rejects here like one that throws after it.
     const running = (async () => run(channel, signal, startTask, taskRef))().then(

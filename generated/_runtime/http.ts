@@ -59,6 +59,17 @@ export interface HttpOptions {
   retryInterval?: number;
   /** Largest accepted request body in bytes (default 4 MiB); a larger one gets 413. */
   maxMessageBytes?: number;
+  /**
+   * 2025-era sessions kept at once (default 10,000; each holds an SDK Server, about 20 KB). When
+   * full, a new session closes the one idle the longest; when every session has a request in
+   * flight, initialize is refused with HTTP 503 and -32005.
+   */
+  maxSessions?: number;
+  /**
+   * A 2025-era session with no request in flight for this long is closed (default 30 minutes); its
+   * client then gets 404 and starts a new session, as MCP prescribes.
+   */
+  sessionIdleTimeoutMs?: number;
 }
 
 export interface HttpHandle {
@@ -67,14 +78,19 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-/** An in-memory EventStore: events in order per stream, replayed after a Last-Event-ID. */
-export function memoryEventStore(): EventStore {
+/**
+ * An in-memory EventStore: events in order per stream, replayed after a Last-Event-ID. It keeps the
+ * last `maxEvents` events of the session (default 1,000); a client that asks to replay from an
+ * older one gets an error and starts over.
+ */
+export function memoryEventStore(maxEvents = 1000): EventStore {
   const events: { id: string; streamId: string; message: unknown }[] = [];
   let counter = 0;
   return {
     async storeEvent(streamId, message) {
       const id = `${streamId}_${(++counter).toString().padStart(12, "0")}`;
       events.push({ id, streamId, message });
+      if (events.length > maxEvents) events.splice(0, events.length - maxEvents);
       return id;
     },
     async replayEventsAfter(lastEventId, { send }) {
@@ -97,7 +113,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const modern = createMcpHandler(factory as never, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
   const stateless = options.stateless ? legacyStatelessFallback(factory as never, onerror) : undefined;
-  const sessions = new Map<string, SdkWebHttpTransport>();
+  const sessions = new SessionTable(positiveOption(options.maxSessions, 10_000, "maxSessions"), positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"));
   const headerDeclarations = new Map<string, ParamHeader[]>();
   const declarations = (tool: string): ParamHeader[] => {
     let found = headerDeclarations.get(tool);
@@ -119,7 +135,9 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://placeholder");
+    // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
+    if (!req.url?.startsWith("/")) return reply(res, 400, -32600, `Bad Request: the request target must be a path such as ${endpoint}`);
+    const url = new URL(req.url, "http://placeholder");
     if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
     if (!hostAllowed(req.headers.host)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
     const origin = req.headers.origin;
@@ -152,7 +170,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
 
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const transport = sessions.get(sessionId);
+      const transport = sessions.use(sessionId, res);
       if (!transport) return reply(res, 404, -32001, "Session not found");
       return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
     }
@@ -164,15 +182,20 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (stateless) return send(res, await stateless(request, { parsedBody: body }), aborter);
     if (req.method !== "POST") return reply(res, 405, -32000, "Method Not Allowed: without an Mcp-Session-Id, only POST is served");
     if (!isInitializeRequest(body)) return reply(res, 400, -32000, "Bad Request: a 2025-era session starts with an initialize request (2026-07-28 requests carry the _meta envelope)");
+    if (!sessions.makeRoom()) {
+      res.setHeader("retry-after", "5");
+      return reply(res, 503, ErrorCodes.LimitExceeded, `Service Unavailable: ${sessions.max} sessions are busy (the server's maxSessions); retry later`);
+    }
     const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
     const transport: SdkWebHttpTransport = new WebHttpTransportClass({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => void sessions.set(id, transport),
+      onsessioninitialized: (id: string) => sessions.add(id, transport, res),
       ...(eventStore ? { eventStore } : {}),
       ...(options.retryInterval === undefined ? {} : { retryInterval: options.retryInterval }),
     });
+    // Set before connect, which chains the SDK Server's own close after it.
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) sessions.forget(transport.sessionId, transport);
     };
     const server = factory({ era: "legacy" }) as unknown as SdkServer;
     await server.connect(transport);
@@ -215,12 +238,97 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   return {
     url: `http://${shown}:${port}${endpoint}`,
     close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
+      await sessions.closeAll();
       await modern.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The 2025-era sessions of one endpoint, least recently used first, with the requests each has in
+ * flight: bounded in number, and closed when idle too long.
+ */
+class SessionTable {
+  private readonly sessions = new Map<string, { transport: SdkWebHttpTransport; lastSeen: number; open: number }>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    readonly max: number,
+    private readonly idleMs: number,
+  ) {}
+
+  /** The session's transport, marked used until `res` ends; undefined for an unknown id. */
+  use(id: string, res: ServerResponse): SdkWebHttpTransport | undefined {
+    const entry = this.sessions.get(id);
+    if (!entry) return undefined;
+    // Re-inserted: the Map's order is the order of last use.
+    this.sessions.delete(id);
+    this.sessions.set(id, entry);
+    this.track(entry, res);
+    return entry.transport;
+  }
+
+  add(id: string, transport: SdkWebHttpTransport, res: ServerResponse): void {
+    const entry = { transport, lastSeen: Date.now(), open: 0 };
+    this.sessions.set(id, entry);
+    this.track(entry, res);
+    if (this.sweeper === undefined) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(this.idleMs / 2, 1000), 60_000));
+      (this.sweeper as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** A session whose transport closed (the client's DELETE, or closed here). */
+  forget(id: string, transport: SdkWebHttpTransport): void {
+    if (this.sessions.get(id)?.transport === transport) this.sessions.delete(id);
+  }
+
+  /** Room for one more session: closes the one idle longest if full; false when none is idle. */
+  makeRoom(): boolean {
+    if (this.sessions.size < this.max) return true;
+    for (const [id, entry] of this.sessions) {
+      if (entry.open > 0) continue;
+      this.sessions.delete(id);
+      void entry.transport.close().catch(() => {});
+      return true;
+    }
+    return false;
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(all.map((e) => e.transport.close()));
+  }
+
+  private track(entry: { lastSeen: number; open: number }, res: ServerResponse): void {
+    entry.open++;
+    entry.lastSeen = Date.now();
+    res.once("close", () => {
+      entry.open--;
+      entry.lastSeen = Date.now();
+    });
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const [id, entry] of this.sessions) {
+      if (entry.open > 0) continue;
+      // In order of last use: past the first recent one, all are recent.
+      if (entry.lastSeen > cutoff) break;
+      this.sessions.delete(id);
+      void entry.transport.close().catch(() => {});
+    }
+  }
+}
+
+function positiveOption(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
+  return value;
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -107,7 +107,8 @@ export function checkParamHeaders(headers: readonly ParamHeader[], args: unknown
     if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(raw)) return `the Mcp-Param-${header} header holds invalid characters`;
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `the Mcp-Param-${header} header is not valid =?base64?...?= encoding`;
-    const same = type === "integer" ? decoded.trim() !== "" && Number(decoded) === value : type === "boolean" ? decoded === String(value) : decoded === value;
+    // An integer is written in decimal, as the body's JSON writes it: not 0x5, 5e0, +5 or 5.0.
+    const same = type === "integer" ? /^-?(0|[1-9][0-9]*)$/.test(decoded) && Number(decoded) === value : type === "boolean" ? decoded === String(value) : decoded === value;
     if (!same) return `the Mcp-Param-${header} header value ${JSON.stringify(decoded)} does not match the body value ${JSON.stringify(value)}`;
   }
   return undefined;

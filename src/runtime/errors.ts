@@ -41,6 +41,11 @@ export const ErrorCodes = {
   MissingRequiredClientCapability: -32021,
   /** 2026-07-28 Streamable HTTP: a header disagrees with the body. */
   HeaderMismatch: -32020,
+  /**
+   * A limit of the server (tasks running, sessions): an implementation-defined server error
+   * (JSON-RPC reserves -32000 to -32099), the code EIP-1474 gives "limit exceeded".
+   */
+  LimitExceeded: -32005,
 } as const;
 
 /**

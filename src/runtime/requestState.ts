@@ -20,6 +20,9 @@ interface Sealed extends RoundState {
   exp: number;
 }
 
+/** The shortest requestStateSecret accepted, in bytes (as UTF-8 for a string). */
+export const MIN_SECRET_BYTES = 32;
+
 export class RequestStateCodec {
   private readonly key: ReturnType<typeof crypto.subtle.importKey>;
 
@@ -33,6 +36,10 @@ export class RequestStateCodec {
     private readonly ttlMs: number,
   ) {
     const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
+    // HMAC-SHA256 wants a key at least as long as its output (RFC 2104): a short one can be guessed.
+    if (raw.length < MIN_SECRET_BYTES) {
+      throw new RangeError(`requestStateSecret must be at least ${MIN_SECRET_BYTES} bytes (got ${raw.length}); make one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`);
+    }
     this.key = crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
   }
 

@@ -3,7 +3,6 @@
  * requests), DNS-rebinding protection, the 2026-07-28 header rules (Mcp-Method, Mcp-Name,
  * Mcp-Param-*), cancellation by closing the stream, and bad requests answered in JSON-RPC.
  */
-import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +16,7 @@ import { giftHandlers } from "../servers/gift.js";
 import { createClient as createConformanceClient } from "../../generated/mcp-conformance-test-server/index.js";
 import { serveHttp as serveConformanceHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers as conformanceHandlers } from "../../conformance/handlers.js";
+import { post } from "../helpers/http.js";
 import { envelope } from "../helpers/wire.js";
 
 let stop: (() => Promise<void>) | undefined;
@@ -24,18 +24,6 @@ afterEach(async () => {
   await stop?.();
   stop = undefined;
 });
-
-function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 
@@ -138,6 +126,7 @@ describe("serveHttp", () => {
       stop = handle.close;
       const call = (args: Record<string, unknown>, more: Record<string, string>) => post(handle.url, modern("tools/call", { name: "deploy", arguments: args }), { ...headers("tools/call", "deploy"), ...more });
       const ok = await call({ region: "eu-west", count: 3 }, { "mcp-param-region": "eu-west", "mcp-param-count": "3" });
+      expect((await call({ count: -12 }, { "mcp-param-count": "-12" })).status).toBe(200);
       expect(ok.status).toBe(200);
       expect(JSON.parse(ok.body).result.content).toEqual([{ type: "text", text: "to eu-west" }]);
       // Base64 for values a header cannot carry as they are.
@@ -146,6 +135,8 @@ describe("serveHttp", () => {
         [{ region: "eu-west" }, {}, "is missing"],
         [{ region: "eu-west" }, { "mcp-param-region": "us-east" }, "does not match"],
         [{ region: "eu-west", count: 3 }, { "mcp-param-region": "eu-west", "mcp-param-count": "4" }, "does not match"],
+        // An integer in decimal, as JSON writes it: other spellings of 5 do not match 5.
+        ...["0x5", "5e0", "+5", "5.0", "05", " 5 x"].map((count) => [{ count: 5 }, { "mcp-param-count": count }, "does not match"] as const),
         [{ region: "Hello" }, { "mcp-param-region": "=?base64?SGVsbG8?=" }, "not valid =?base64?...?= encoding"],
       ] as const) {
         const refused = await call(args, more);

@@ -1,0 +1,202 @@
+/**
+ * Floods that must not exhaust a generated server: tasks (running ones capped, finished ones
+ * evicted by count and keeping only their result), 2025-era HTTP sessions (capped, the idle
+ * longest closed first, idle ones expired), and a task-augmented call the server refuses (it ends
+ * at once, never a task stuck in `working`).
+ */
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ServerDefinition } from "../../src/runtime/definition.js";
+import { serveHttpWith } from "../../src/runtime/http.js";
+import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server.js";
+import { post } from "../helpers/http.js";
+import { envelope, rawSession } from "../helpers/wire.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+/**
+ * The heap after full collections, in bytes. Collections alternate with pauses: fetch's Request
+ * objects (Streamable HTTP goes through them) are freed by finalizers that run after a collection,
+ * so one collection alone leaves megabytes that the next would free.
+ */
+async function heap(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+const EXTENSION = "io.modelcontextprotocol/tasks";
+const definition: ServerDefinition = {
+  serverInfo: { name: "floods", version: "1" },
+  capabilities: { tools: {} },
+  tools: [{ name: "job", inputSchema: { type: "object", properties: { n: { type: "integer" }, hang: { type: "boolean" } }, required: ["n"] }, execution: { taskSupport: "optional" } }],
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
+const handlers = {
+  tools: {
+    job: async (args: { n: number; hang?: boolean }, ctx: ToolContext) => {
+      await ctx.startTask();
+      if (args.hang) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      return `done ${args.n}`;
+    },
+  },
+};
+const factory = (options: ServerOptions) => createManifestServerFactory(definition, handlers as never, { onError: () => {}, ...options });
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+describe("tasks", () => {
+  it("2026-07-28: running tasks are capped (-32005), finished ones evicted oldest first", async () => {
+    const s = await rawSession(factory({ maxTasks: 40, maxRunningTasks: 5 }), { era: "modern", capabilities: { extensions: { [EXTENSION]: {} } } });
+    closers.push(s.close);
+    const running: string[] = [];
+    for (let i = 0; i < 5; i++) running.push((await s.request("tools/call", { name: "job", arguments: { n: i, hang: true } })).result!.taskId as string);
+    const refused = await s.request("tools/call", { name: "job", arguments: { n: 5, hang: true } });
+    expect(refused.error).toEqual({ code: -32005, message: "Too many tasks: 5 are running (the server's maxRunningTasks); retry when one has ended", data: { limit: 5 } });
+    await s.request("tasks/cancel", { taskId: running[0] });
+    expect((await s.request("tools/call", { name: "job", arguments: { n: 6, hang: true } })).result).toMatchObject({ resultType: "task", status: "working" });
+    // Room for the quick ones below (each runs until its handler returns).
+    for (const taskId of running.slice(1, 3)) await s.request("tasks/cancel", { taskId });
+
+    const quick: string[] = [];
+    for (let i = 0; i < 100; i++) quick.push((await s.request("tools/call", { name: "job", arguments: { n: i } })).result!.taskId as string);
+    await new Promise((r) => setTimeout(r, 20));
+    // 40 kept: the 5 running, the 35 that ended last; the cancelled one and the first quick ones are gone.
+    expect((await s.request("tasks/get", { taskId: quick[0] })).error).toMatchObject({ code: -32602, message: `Failed to retrieve task: Task not found (${quick[0]})` });
+    expect((await s.request("tasks/get", { taskId: running[0] })).error).toMatchObject({ code: -32602 });
+    expect((await s.request("tasks/get", { taskId: quick[99] })).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "done 99" }] } });
+    expect((await s.request("tasks/get", { taskId: running[4] })).result).toMatchObject({ status: "working" });
+  });
+
+  it("2025 era: the same caps on task-augmented calls", async () => {
+    const s = await rawSession(factory({ maxTasks: 10, maxRunningTasks: 2 }), { era: "legacy" });
+    closers.push(s.close);
+    for (let i = 0; i < 2; i++) expect((await s.request("tools/call", { name: "job", arguments: { n: i, hang: true }, task: {} })).result!.task).toMatchObject({ status: "working" });
+    expect((await s.request("tools/call", { name: "job", arguments: { n: 2, hang: true }, task: {} })).error).toMatchObject({ code: -32005 });
+    const ids: string[] = [];
+    for (let i = 0; i < 2; i++) await s.request("tasks/cancel", { taskId: ((await s.request("tasks/list")).result!.tasks as { taskId: string; status: string }[]).find((t) => t.status === "working")!.taskId });
+    for (let i = 0; i < 20; i++) ids.push(((await s.request("tools/call", { name: "job", arguments: { n: i }, task: {} })).result!.task as { taskId: string }).taskId);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await s.request("tasks/list")).result!.tasks).toHaveLength(10);
+    expect((await s.request("tasks/result", { taskId: ids[19] })).result).toMatchObject({ content: [{ type: "text", text: "done 19" }] });
+  });
+
+  it("a refused task-augmented call (invalid arguments, no handler) ends at once: tasks/result answers, nothing stays working", async () => {
+    const s = await rawSession(factory({}), { era: "legacy" });
+    closers.push(s.close);
+    const created = await s.request("tools/call", { name: "job", arguments: { n: "not a number" }, task: {} });
+    const taskId = (created.result!.task as { taskId: string }).taskId;
+    expect(created.result!.task).toMatchObject({ status: "failed" });
+    const result = await s.request("tasks/result", { taskId });
+    expect(result.result).toMatchObject({ isError: true, content: [{ type: "text", text: "Invalid arguments for tool job: Property 'n' must be integer" }] });
+    expect(((await s.request("tasks/list")).result!.tasks as { status: string }[]).map((t) => t.status)).toEqual(["failed"]);
+    // With invalidArguments: "protocol-error", the call is -32602 and no task is made at all.
+    const strict = await rawSession(factory({ invalidArguments: "protocol-error" }), { era: "legacy" });
+    closers.push(strict.close);
+    expect((await strict.request("tools/call", { name: "job", arguments: {}, task: {} })).error).toMatchObject({ code: -32602 });
+    expect((await strict.request("tasks/list")).result!.tasks).toEqual([]);
+  });
+
+  it("2026-07-28 over HTTP: a finished task keeps only its result, and the kept tasks stay capped", async () => {
+    const serve = async (maxTasks: number) => {
+      const handle = await serveHttpWith(factory({ maxTasks }), definition, { port: 0 });
+      closers.push(handle.close);
+      const call = async (n: number) => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "job", arguments: { n }, _meta: envelope({ extensions: { [EXTENSION]: {} } }) } });
+        return JSON.parse((await post(handle.url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "job" })).body).result.taskId as string;
+      };
+      return { url: handle.url, call };
+    };
+    const capped = await serve(1000);
+    // The first requests of a process grow the heap whatever they do (compiled code, caches).
+    const first = await capped.call(0);
+    for (let n = 1; n < 1500; n++) await capped.call(n);
+    const warm = await heap();
+    for (let n = 1500; n < 4500; n++) await capped.call(n);
+    // 3,000 tasks past the cap of 1,000: kept, they would hold about 3 MB (135 MB when each kept its request).
+    expect((await heap()) - warm).toBeLessThan(1_500_000);
+    const evicted = await post(capped.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: first, _meta: envelope({ extensions: { [EXTENSION]: {} } }) } }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": first });
+    expect(JSON.parse(evicted.body).error).toMatchObject({ code: -32602 });
+
+    // What one finished task keeps: its record and result (about 1 KB), not its request (about 45 KB before).
+    const kept = await serve(100_000);
+    const before = await heap();
+    for (let n = 0; n < 1000; n++) await kept.call(n);
+    expect(((await heap()) - before) / 1000).toBeLessThan(6_000);
+  }, 90_000);
+});
+
+const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+
+/** Starts a 2025-era session: its id. */
+async function initialize(url: string): Promise<string> {
+  const r = await post(url, INIT);
+  expect(r.status).toBe(200);
+  return r.headers["mcp-session-id"] as string;
+}
+
+const ping = (url: string, session: string) => post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+
+describe("2025-era HTTP sessions", () => {
+  it("are capped: a new session closes the one idle the longest, and the heap stays bounded", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 50 });
+    closers.push(handle.close);
+    const first = await initialize(handle.url);
+    // Warm: the first requests of a process grow the heap whatever they do.
+    for (let i = 0; i < 1299; i++) await initialize(handle.url);
+    expect((await ping(handle.url, first)).status).toBe(404);
+    const before = await heap();
+    for (let i = 0; i < 1000; i++) await initialize(handle.url);
+    // About 14 KB each when kept: 1,000 more sessions would be 14 MB.
+    expect((await heap()) - before).toBeLessThan(2_000_000);
+  }, 90_000);
+
+  it("a session used recently is kept; one idle past sessionIdleTimeoutMs is closed (404)", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 3, sessionIdleTimeoutMs: 1000 });
+    closers.push(handle.close);
+    const kept = await initialize(handle.url);
+    await initialize(handle.url);
+    await initialize(handle.url);
+    expect((await ping(handle.url, kept)).status).toBe(200);
+    // `kept` was used last but one: the next session closes the least recently used other one.
+    await initialize(handle.url);
+    expect((await ping(handle.url, kept)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2600));
+    expect((await ping(handle.url, kept)).status).toBe(404);
+  });
+
+  it("when every session has a request in flight, initialize is refused with 503 and -32005", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 2 });
+    closers.push(handle.close);
+    const streams: { destroy: () => void }[] = [];
+    for (let i = 0; i < 2; i++) {
+      const session = await initialize(handle.url);
+      // A GET stream stays open: the session is busy while its client listens.
+      await new Promise<void>((resolve) => {
+        const target = new URL(handle.url);
+        const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } }, (res) => {
+          expect(res.statusCode).toBe(200);
+          resolve();
+        });
+        req.end();
+        streams.push(req);
+      });
+    }
+    const refused = await post(handle.url, INIT);
+    expect(refused.status).toBe(503);
+    expect(refused.headers["retry-after"]).toBe("5");
+    expect(JSON.parse(refused.body).error).toEqual({ code: -32005, message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later" });
+    for (const s of streams) s.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await post(handle.url, INIT)).status).toBe(200);
+  });
+});
