@@ -34,7 +34,7 @@ describe("mcpgen CLI", () => {
     const first = mcpgen(["generate"], dir);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 32 written, 0 unchanged.\n");
+    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 33 written, 0 unchanged.\n");
     const types = path.join(dir, "generated/gift-server/types.ts");
     // The output is the committed example, byte for byte.
     expect(readFileSync(types, "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/types.ts"), "utf8"));
@@ -49,7 +49,7 @@ describe("mcpgen CLI", () => {
     expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
     const ok = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 32 files).\n");
+    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 33 files).\n");
 
     writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace("title: Gift ideas generator", "title: Gift finder"));
     const fixture = path.join(dir, "out/gift-server/fixtures/tools-list.json");
