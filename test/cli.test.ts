@@ -40,7 +40,7 @@ describe("mcpgen CLI", () => {
     expect(readFileSync(types, "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/types.ts"), "utf8"));
     const before = statSync(types).mtimeMs;
     const second = mcpgen(["generate"], dir);
-    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 32 unchanged.\n");
+    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 33 unchanged.\n");
     expect(statSync(types).mtimeMs).toBe(before);
   });
 
