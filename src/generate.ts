@@ -11,6 +11,7 @@ import { diagnosticAt } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
 import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
+import { recoverOutput } from "./write/recover.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 import type { OutputFile } from "./emit/common.js";
 import type { ProcessOptions } from "./processManifest.js";
@@ -36,6 +37,8 @@ export interface PipelineOptions {
   header?: string[];
   /** Client-only output (types, client, fixtures; no server files): every server, or these. */
   clientOnly?: boolean | string[];
+  /** Where news that is not a problem goes (what was recovered from an interrupted run); default stderr. */
+  notice?: (line: string) => void;
 }
 
 export interface PipelineResult {
@@ -43,7 +46,10 @@ export interface PipelineResult {
   models: ServerModel[];
   /** Set when the manifests were valid and the mode was write or check. */
   plan?: WritePlan;
-  /** Set when writing failed part-way (a file system error). */
+  /**
+   * Set when writing failed part-way (a file system error), was refused (another run is writing
+   * the output), or (check) an interrupted run left the output to be recovered by `generate`.
+   */
   writeError?: string;
   /** Servers skipped because nothing they depend on changed since the last run. */
   reused: { server: string; files: number }[];
@@ -57,6 +63,15 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const outDir = path.resolve(cwd, options.out);
   const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
   const templatesDir = options.templates === undefined ? undefined : path.resolve(cwd, options.templates);
+  // Before anything reads the output (run records included): what a killed run left is put back
+  // on every write path (generate, watch), and only reported by a check.
+  let pendingRecovery: string | undefined;
+  if (options.mode !== "validate") {
+    const recovery = await recoverOutput(outDir, { ...(stubsDir ? { stubsDir } : {}), dryRun: options.mode === "check", cwd });
+    if (recovery.refused) return { diagnostics: [], models, plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], writeError: recovery.refused };
+    if (recovery.report && options.mode === "check") pendingRecovery = recovery.report;
+    else if (recovery.report) (options.notice ?? ((line) => process.stderr.write(`${line}\n`)))(`mcpgen: ${recovery.report}`);
+  }
   const records =
     cache && options.mode !== "validate"
       ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
@@ -154,7 +169,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     records.save(files);
   }
   plan.unchanged += reusedServers.reduce((n, r) => n + r.files, 0);
-  return { diagnostics: sorted, models, plan, reused: reusedServers, ...(writeError ? { writeError } : {}) };
+  const problem = writeError ?? pendingRecovery;
+  return { diagnostics: sorted, models, plan, reused: reusedServers, ...(problem ? { writeError: problem } : {}) };
 }
 
 export async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
