@@ -9,6 +9,7 @@
  * both. The property tests (test/unit/schemaDiff.test.ts) check these claims with ajv on random
  * schema pairs and values.
  */
+import { classifyRef } from "../model/refs.js";
 import { isPlainObject } from "../validate/shape.js";
 
 export type Schema = boolean | { [key: string]: unknown };
@@ -277,11 +278,11 @@ function resolve(schema: Schema, root: Root): Schema | undefined {
     const rest = Object.keys(current).filter((k) => k !== "$ref" && k !== "$defs" && k !== "definitions" && !ANNOTATIONS.has(k));
     if (rest.length > 0) return undefined;
     let target: unknown;
-    if (ref === "#") target = root.schema;
-    else {
-      const m = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
-      const container = m && isPlainObject(root.schema) ? root.schema[m[1]!] : undefined;
-      target = m && isPlainObject(container) && Object.hasOwn(container, decode(m[2]!)) ? container[decode(m[2]!)] : undefined;
+    const to = classifyRef(ref);
+    if (to.kind === "root") target = root.schema;
+    else if (to.kind === "local") {
+      const container = isPlainObject(root.schema) ? root.schema[to.container] : undefined;
+      target = isPlainObject(container) && Object.hasOwn(container, to.name) ? container[to.name] : undefined;
     }
     if (target === undefined) return undefined;
     current = target as Schema;
@@ -309,10 +310,6 @@ function hasRef(schema: unknown): boolean {
     refs.set(schema, known);
   }
   return known;
-}
-
-function decode(segment: string): string {
-  return decodeURIComponent(segment).replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** Keys that leave a schema unconstrained (format asserts for some validators; $id/$anchor re-base refs). */

@@ -63,19 +63,54 @@ export type RefTarget =
   | { kind: "root" }
   | { kind: "unsupported"; reason: string };
 
+/**
+ * What a `$ref` points at. A local ref is a URI fragment holding a JSON pointer: it is
+ * percent-decoded first, then split at `/`, then each token unescaped (`~1` -> `/`, `~0` -> `~`),
+ * as ajv reads it: `#/$defs/a%20b~1c` names the entry `a b/c`. The one place that reads a ref.
+ */
 export function classifyRef(ref: string): RefTarget {
-  if (ref === "#") return { kind: "root" };
-  let m = /^#\/defs\/([^/]+)$/.exec(ref);
-  if (m) return { kind: "def", name: decodePointer(m[1]!) };
-  m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
-  if (m) return { kind: "local", container: m[1] as "$defs" | "definitions", name: decodePointer(m[2]!) };
   if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return { kind: "unsupported", reason: "refs to URLs are not fetched; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
   if (!ref.startsWith("#")) return { kind: "unsupported", reason: "refs to other files are not followed; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
+  const pointer = percentDecode(ref.slice(1));
+  if (typeof pointer !== "string") return { kind: "unsupported", reason: pointer.reason };
+  if (pointer === "") return { kind: "root" };
+  const tokens = pointer.split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (tokens.length === 3 && tokens[0] === "") {
+    const [, container, name] = tokens as [string, string, string];
+    if (container === "defs") return { kind: "def", name };
+    if (container === "$defs" || container === "definitions") return { kind: "local", container, name };
+  }
   return { kind: "unsupported", reason: "use $ref: '#/defs/Name' for manifest defs, or '#/$defs/Name' for the schema's own $defs" };
 }
 
-function decodePointer(segment: string): string {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+/** A URI fragment's text, or why it has none: a `%` not followed by two hex digits, or escapes that are not UTF-8. */
+function percentDecode(fragment: string): string | { reason: string } {
+  if (!fragment.includes("%")) return fragment;
+  const bad = /%(?![0-9A-Fa-f]{2}).{0,2}/s.exec(fragment);
+  if (bad) return { reason: `${JSON.stringify(bad[0])} is not a percent escape (% must be followed by two hex digits; write a literal % as %25)` };
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return { reason: "its percent escapes are not UTF-8 (each character is the %XX escapes of its UTF-8 bytes)" };
+  }
+}
+
+/**
+ * `name` as one token of a `$ref` fragment: pointer-escaped (`~` -> `~0`, `/` -> `~1`), then
+ * percent-encoded where a URI fragment needs it (`%`, spaces, `#`, non-ASCII...). `classifyRef`
+ * reads it back as `name`.
+ */
+export function refToken(name: string): string {
+  return name
+    .replace(/~/g, "~0")
+    .replace(/\//g, "~1")
+    .replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]/gu, (c) => {
+      try {
+        return encodeURIComponent(c);
+      } catch {
+        return c; // a lone surrogate: no UTF-8 to escape, and no ref can name it anyway
+      }
+    });
 }
 
 /** Names of manifest defs used by `schema`, directly or through other defs, in manifest order. */
@@ -123,7 +158,7 @@ function rewriteRefs(schema: unknown): unknown {
     const kind = SUBSCHEMAS[key];
     if (key === "$ref" && typeof value === "string") {
       const target = classifyRef(value);
-      if (target.kind === "def") value = `#/$defs/${target.name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      if (target.kind === "def") value = `#/$defs/${refToken(target.name)}`;
     } else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map(rewriteRefs);
     else if (kind === 3 && isObject(value)) {
       const map: Record<string, unknown> = {};
