@@ -132,7 +132,8 @@ tools:
       const viaBasic = await mcpgenAsync(["pull", "-o", "basic.yaml", basic.href], dir);
       expect(viaBasic).toMatchObject({ code: 0, stderr: "" });
       expect(readFileSync(path.join(dir, "basic.yaml"), "utf8")).not.toMatch(/ada|pw@/);
-      expect(text.split("\n")[1]).toBe(`# Update it with: mcpgen pull -o manifests/gift-server.yaml --header "Authorization: ..." ${handle.url}?api_key=...`);
+      // Quoted: unquoted, `?` is a glob (zsh refuses the line) and `&` would end the command.
+      expect(text.split("\n")[1]).toBe(`# Update it with: mcpgen pull -o manifests/gift-server.yaml --header "Authorization: ..." '${handle.url}?api_key=...'`);
       expect(text).not.toContain("t0ken");
       expect(text).not.toContain("s3cret");
     } finally {

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
 import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
@@ -30,11 +31,14 @@ Options:
                          The handshake: auto (default) probes for 2026-07-28 and falls back to the
                          2025 initialize; legacy is 2025-11-25 only; modern is 2026-07-28 only.
   --timeout MS           For connecting and for each request (default 30000).
+  --max-bytes SIZE       The largest answer pull reads (default 32MiB; at most 256MiB); all answers
+                         together may be twice that. SIZE in bytes, or with K, M or G: 64MiB, 64M.
+  --max-items N          The most definitions pull reads, the four lists together (default 100000).
   --force                Overwrite FILE even if mcpgen pull did not write it.
 
 Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
-reached, answers garbage, its definitions cannot be compiled, or the file cannot be written;
-2 usage error; 3 internal error (a bug in mcpgen).`;
+reached, answers garbage or more than the limits, its definitions cannot be compiled, or the
+file cannot be written; 2 usage error; 3 internal error (a bug in mcpgen).`;
 
 interface PullArgs {
   out?: string;
@@ -44,6 +48,9 @@ interface PullArgs {
   cwd?: string;
   era: "auto" | "legacy" | "modern";
   timeoutMs: number;
+  /** --max-bytes and --max-items as given (undefined: the default). */
+  maxBytes?: number;
+  maxItems?: number;
   force: boolean;
   url?: URL;
   command?: string[];
@@ -94,6 +101,20 @@ export function parsePullArgs(argv: string[]): PullArgs {
         args.timeoutMs = v;
         break;
       }
+      case "--max-bytes": {
+        const v = value("a size");
+        const bytes = parseSize(v);
+        if (bytes === undefined || bytes <= 0) throw new CliUsageError(`--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not ${JSON.stringify(v)}`);
+        if (bytes > MAX_ANSWER_BYTES) throw new CliUsageError(`--max-bytes is at most ${flagSize(MAX_ANSWER_BYTES)} (a larger answer cannot be parsed in memory), not ${v}`);
+        args.maxBytes = bytes;
+        break;
+      }
+      case "--max-items": {
+        const v = Number(value("a number"));
+        if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--max-items takes a positive whole number");
+        args.maxItems = v;
+        break;
+      }
       default:
         if (arg.startsWith("-") && positional.length === 0) throw new CliUsageError(`unknown option ${arg} for pull (put the server's own options after --)`);
         positional.push(arg, ...rest());
@@ -138,7 +159,7 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   }
   let server;
   try {
-    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs, shown: describeSource(args) });
+    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs, shown: describeSource(args), limits: pullLimits(args.maxBytes, args.maxItems) });
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n`);
@@ -238,14 +259,16 @@ function describeSource(args: PullArgs): string {
   return args.url ? redactUrl(args.url) : showCommand(args.command!);
 }
 
-/** The command that pulls the same server again (header and env values left out). */
+/** The command that pulls the same server again (header and env values left out), as a shell runs it. */
 function again(args: PullArgs, out: string): string {
   const parts = ["mcpgen pull", "-o", shellWord(out)];
   if (args.era !== "auto") parts.push("--era", args.era);
+  if (args.maxBytes !== undefined) parts.push("--max-bytes", flagSize(args.maxBytes));
+  if (args.maxItems !== undefined) parts.push("--max-items", String(args.maxItems));
   for (const name of Object.keys(args.env)) parts.push(`--env ${name}=...`);
   for (const name of Object.keys(args.headers)) parts.push(`--header "${name}: ..."`);
   if (args.cwd) parts.push("--cwd", shellWord(args.cwd));
-  if (args.url) parts.push(describeSource(args));
+  if (args.url) parts.push(shellWord(describeSource(args)));
   else parts.push("--", ...redactCommand(args.command!).map(shellWord));
   return parts.join(" ");
 }

@@ -3,7 +3,10 @@
  * HTTP URL, either protocol era) and read its four lists, every page, as the wire has them.
  */
 import type { JsonObject } from "../model/types.js";
+import { limitedFetch } from "./http.js";
+import { Budget, LimitError, pullLimits, type PullLimits } from "./limits.js";
 import { shellLine } from "./shell.js";
+import { fitStdio, type FittedStdio } from "./stdio.js";
 import { isPlainObject } from "../validate/shape.js";
 
 export type PullTarget =
@@ -17,6 +20,8 @@ export interface PullOptions {
   timeoutMs: number;
   /** The source as messages show it (credentials left out). */
   shown?: string;
+  /** How much to read before giving up (default: `pullLimits()`, see limits.ts). */
+  limits?: PullLimits;
 }
 
 /** What a server said about itself and the four lists, each item verbatim. */
@@ -42,26 +47,44 @@ const RAW = { "~standard": { version: 1, vendor: "mcpgen", validate: (value: unk
 const MAX_PAGES = 1000;
 
 export async function fetchServer(target: PullTarget, options: PullOptions): Promise<PulledServer> {
-  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const { Client, StreamableHTTPClientTransport, deserializeMessage } = await import("@modelcontextprotocol/client");
   const negotiation = options.era === "auto" ? { mode: "auto" } : options.era === "modern" ? { mode: { pin: "2026-07-28" } } : { mode: "legacy" };
   const client = new Client({ name: "mcpgen-pull", version: "1.0.0" }, { versionNegotiation: negotiation as never });
+  // A limit passed inside a transport may only reach the SDK's error handler (an SSE stream that
+  // breaks is retried, a closed stdio pipe fails the request as "Connection closed"): every step
+  // below also races `stopped`, which fails as soon as any limit is passed, with its message.
+  let exceeded: LimitError | undefined;
+  let stop: (error: LimitError) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  stopped.catch(() => {});
+  let stdio: FittedStdio | undefined;
+  const budget = new Budget(options.limits ?? pullLimits(), (error) => {
+    if (exceeded) return;
+    exceeded = error;
+    stdio?.kill();
+    stop(error);
+  });
   const stderr: string[] = [];
   let transport: unknown;
   if (target.kind === "stdio") {
     const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-    const stdio = new StdioClientTransport({ command: target.command, args: target.args, env: { ...(process.env as Record<string, string>), ...target.env }, stderr: "pipe", ...(target.cwd ? { cwd: target.cwd } : {}) });
-    stdio.stderr?.on("data", (d: Buffer) => {
+    // maxBufferSize is the limit where the SDK reads by itself (the version probe's process).
+    const env = { ...(process.env as Record<string, string>), ...target.env };
+    const sdk = new StdioClientTransport({ command: target.command, args: target.args, env, stderr: "pipe", maxBufferSize: budget.limits.answerBytes, ...(target.cwd ? { cwd: target.cwd } : {}) });
+    sdk.stderr?.on("data", (d: Buffer) => {
       stderr.push(String(d));
       if (stderr.length > 50) stderr.shift();
     });
-    transport = stdio;
+    stdio = fitStdio(sdk, budget, deserializeMessage);
+    transport = sdk;
   } else {
-    transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
+    transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers }, fetch: limitedFetch(budget) });
   }
   const where = options.shown ?? (target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.origin);
-  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${describe(error, target)}${tail(stderr)}`);
+  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${exceeded?.message ?? describe(error, target, stdio?.exit())}${tail(stderr)}`);
+  const guard = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
   try {
-    await withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`).catch((error: unknown) => {
+    await guard(withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`)).catch((error: unknown) => {
       throw explain(error, "connecting to");
     });
     const era = client.getProtocolEra() ?? "legacy";
@@ -75,10 +98,15 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
       const items: JsonObject[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const result = (await client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never).catch((error: unknown) => {
+        const result = (await guard(client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never)).catch((error: unknown) => {
           throw explain(error, `${method} on`);
         })) as unknown;
         if (!isPlainObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
+        try {
+          budget.items((result[key] as unknown[]).length);
+        } catch (error) {
+          throw explain(error, `${method} on`);
+        }
         for (const item of result[key] as unknown[]) {
           if (!isPlainObject(item)) throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
           items.push(item as JsonObject);
@@ -114,9 +142,11 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** An error in the user's words: the command that did not start, the host that refused. */
-function describe(error: unknown, target: PullTarget): string {
+/** An error in the user's words: the command that did not start, the host that refused, the server that quit. */
+function describe(error: unknown, target: PullTarget, exit: string | undefined): string {
+  if (error instanceof LimitError) return error.message;
   const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+  if (exit !== undefined && e.code === "CONNECTION_CLOSED") return `the server's process ${exit} before it answered`;
   // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
   let code: string | undefined;
   for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {
