@@ -26,7 +26,14 @@ export interface SyntheticTool {
   outputSchema: Record<string, unknown>;
 }
 
-export function tools(count: number, seed: number): SyntheticTool[] {
+/**
+ * `withPatterns`: the same tools with `pattern` on their strings, as hand-written and zod-made
+ * schemas have them: an id, dates, a Unicode name, an item id (which mcpgen runs on RegExp, proved
+ * linear), tags with groups and zod's email pattern with lookaheads (on RE2JS); the arguments and
+ * output of bench/patterns.ts match them.
+ */
+export function tools(count: number, seed: number, withPatterns = false): SyntheticTool[] {
+  const p = (pattern: string) => (withPatterns ? { pattern } : {});
   const random = rng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   const out: SyntheticTool[] = [];
@@ -39,16 +46,16 @@ export function tools(count: number, seed: number): SyntheticTool[] {
       inputSchema: {
         type: "object",
         properties: {
-          id: { type: "string", description: `The ${noun} id.` },
+          id: { type: "string", description: `The ${noun} id.`, ...p("^[a-z][a-z0-9_-]{0,63}$") },
           limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
           status: { type: "string", enum: ["open", "closed", "pending", "archived"] },
           note: { type: ["string", "null"] },
           filter: {
             type: "object",
             properties: {
-              from: { type: "string", format: "date" },
-              to: { type: "string", format: "date" },
-              tags: { type: "array", items: { type: "string" }, maxItems: 10 },
+              from: { type: "string", format: "date", ...p("^\\d{4}-\\d{2}-\\d{2}$") },
+              to: { type: "string", format: "date", ...p("^\\d{4}-\\d{2}-\\d{2}$") },
+              tags: { type: "array", items: { type: "string", ...p("^[a-z]+(-[a-z]+)*$") }, maxItems: 10 },
             },
           },
           address: { $ref: "#/defs/Address" },
@@ -64,7 +71,7 @@ export function tools(count: number, seed: number): SyntheticTool[] {
             items: {
               type: "object",
               properties: {
-                id: { type: "string" },
+                id: { type: "string", ...p("^[a-z0-9]+$") },
                 name: { type: "string" },
                 amount: { type: "number" },
                 status: { type: "string", enum: ["open", "closed"] },
@@ -83,14 +90,18 @@ export function tools(count: number, seed: number): SyntheticTool[] {
   return out;
 }
 
-const DEFS = {
-  Address: { type: "object", properties: { street: { type: "string" }, city: { type: "string" }, country: { type: "string", enum: ["FR", "DE", "US", "JP"] } }, required: ["city"] },
-  Person: { type: "object", properties: { name: { type: "string" }, email: { type: ["string", "null"] }, address: { $ref: "#/defs/Address" } }, required: ["name"] },
-};
+function defs(withPatterns: boolean) {
+  const p = (pattern: string) => (withPatterns ? { pattern } : {});
+  return {
+    Address: { type: "object", properties: { street: { type: "string" }, city: { type: "string", ...p("^\\p{L}[\\p{L} .'-]*$") }, country: { type: "string", enum: ["FR", "DE", "US", "JP"] } }, required: ["city"] },
+    Person: { type: "object", properties: { name: { type: "string" }, email: { type: ["string", "null"], ...p("^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$") }, address: { $ref: "#/defs/Address" } }, required: ["name"] },
+  };
+}
 
 /** `count` tools as YAML manifests of at most `perFile` tools each: [file name, text][]. */
-export function manifests(count: number, perFile = 500, seed = 42): [string, string][] {
-  const all = tools(count, seed);
+export function manifests(count: number, perFile = 500, seed = 42, withPatterns = false): [string, string][] {
+  const DEFS = defs(withPatterns);
+  const all = tools(count, seed, withPatterns);
   const files: [string, string][] = [];
   for (let start = 0, n = 0; start < all.length; start += perFile, n++) {
     const part = all.slice(start, start + perFile);

@@ -16,10 +16,9 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/client";
-import { fromJsonSchema, InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
+import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
 
 const folder = process.argv[2]!;
 const calls = Number(process.argv[3] ?? 3000);
@@ -63,7 +62,6 @@ function toZod(schema: Schema, root: Schema): z.ZodType {
   return z.any();
 }
 
-type Factory = () => unknown;
 const result = () => ({ content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output });
 
 function zodServer(): McpServer {
@@ -78,44 +76,10 @@ function jsonSchemaServer(): McpServer {
   return mcp;
 }
 
-async function connect(factory: Factory, era: "legacy" | "modern") {
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  const served = serveStdio(factory as never, { transport: b });
-  const client = new Client({ name: "bench", version: "1" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
-  await client.connect(a);
-  return { client, close: async () => (await client.close(), await served.close()) };
-}
-
-async function measure(factory: Factory, era: "legacy" | "modern"): Promise<number> {
-  const { client, close } = await connect(factory, era);
-  // Steady state: every tool called once first (validators compiled, schemas built).
-  for (const tool of tools) await client.callTool({ name: tool.name, arguments: args });
-  const start = performance.now();
-  for (let i = 0; i < calls; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, calls - i) }, (_, j) => client.callTool({ name: tools[(i + j) % tools.length]!.name, arguments: args })));
-  }
-  const seconds = (performance.now() - start) / 1000;
-  await close();
-  return calls / seconds;
-}
-
 const generated = await import(pathToFileURL(compiled ? path.join(compiled, "index.js") : path.join(folder, "index.ts")).href);
 const handlers = { tools: Object.fromEntries(tools.map((t) => [t.name, () => output])) };
 const factories: Record<string, Factory> = { generated: generated.createServerFactory(handlers), zod: zodServer, fromJsonSchema: jsonSchemaServer };
-const names = Object.keys(factories);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-// Rounds, the order rotating each round, so that JIT warm-up and the machine's noise fall on every
-// contender alike; the median round of each.
-const rounds = Number(process.argv[4] ?? 3);
-const seen: Record<string, number[]> = {};
-for (let round = 0; round < rounds; round++) {
-  for (const era of ["legacy", "modern"] as const) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + round) % names.length]!;
-      (seen[`${name}.${era}`] ??= []).push(await measure(factories[name]!, era));
-    }
-  }
-}
-const out: Record<string, number> = Object.fromEntries(Object.entries(seen).map(([k, v]) => [k, median(v)]));
+// Each contender answers the same calls; the median of rotating rounds (bench/measure.ts).
+const out: Record<string, number> = await rotatingRounds(factories, Number(process.argv[4] ?? 3), (factory, era) => callsPerSecond(factory, era, tools.map((t) => t.name), args, calls));
 out.tools = tools.length;
 process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);

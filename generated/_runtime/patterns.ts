@@ -17,6 +17,12 @@ import { RE2JS } from "re2js";
  * conjunction of its parts, each an RE2 search.
  */
 export type PatternPlan =
+  /**
+   * JavaScript's own RegExp, with the pattern as written: mcpgen proved it runs in linear time
+   * there (anchored, single characters repeated, each repetition followed by characters it cannot
+   * match: `^[a-z0-9-]{1,64}$`, `^\d{4}-\d{2}-\d{2}$`); exact, and about 15 times faster than RE2JS.
+   */
+  | { regexp: true }
   /** One unanchored RE2 search; `lookbehind`: the expression has lookbehinds (RE2JS's linear NFA mode). */
   | { re2: string; lookbehind?: true }
   /** Matches when any of the plans does (the pattern's top-level alternatives). */
@@ -41,19 +47,20 @@ export interface PatternMatcher {
 
 const ALWAYS: Pick<PatternMatcher, "test"> = { test: () => true };
 
-/** A plan made runnable. Throws when RE2JS refuses an expression (a plan mcpgen did not make). */
-export function compilePlan(plan: PatternPlan): Pick<PatternMatcher, "test"> {
+/** A plan for `source` made runnable. Throws when RE2JS refuses an expression (a plan mcpgen did not make). */
+export function compilePlan(plan: PatternPlan, source: string): Pick<PatternMatcher, "test"> {
+  if ("regexp" in plan) return new RegExp(source, "u");
   if ("re2" in plan) {
     const compiled = RE2JS.compile(plan.re2, plan.lookbehind ? RE2JS.LOOKBEHINDS : 0);
     return { test: (text) => compiled.test(text) };
   }
   if ("any" in plan) {
-    const parts = plan.any.map(compilePlan);
+    const parts = plan.any.map((p) => compilePlan(p, source));
     return { test: (text) => parts.some((p) => p.test(text)) };
   }
   if ("all" in plan) {
-    const all = plan.all.map(compilePlan);
-    const none = (plan.none ?? []).map(compilePlan);
+    const all = plan.all.map((p) => compilePlan(p, source));
+    const none = (plan.none ?? []).map((p) => compilePlan(p, source));
     return { test: (text) => all.every((p) => p.test(text)) && !none.some((p) => p.test(text)) };
   }
   return ALWAYS;
@@ -69,7 +76,7 @@ export function patternEngine(plans: PatternTable | ((source: string) => Pattern
   const find = typeof plans === "function" ? plans : (source: string) => (Object.hasOwn(plans, source) ? plans[source] : undefined);
   const engine = (source: string): PatternMatcher => {
     const plan = find(source) ?? { re2: RE2JS.translateRegExp(source) };
-    const matcher = compilePlan(plan);
+    const matcher = compilePlan(plan, source);
     // ajv shares one compiled pattern per key: the key must be the pattern's own.
     return { test: (text) => matcher.test(text), toString: () => `re2:${source}` };
   };

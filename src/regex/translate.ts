@@ -46,6 +46,8 @@ function translate(source: string): PatternPlan {
   } catch (error) {
     return { unchecked: `not a valid regular expression (${(error as Error).message})` };
   }
+  // Exact and fastest: JavaScript's own engine, where it provably cannot backtrack super-linearly.
+  if (backtracksLinearly(pattern)) return { regexp: true };
   try {
     const plain: string[] = [];
     let lookbehind = false;
@@ -312,4 +314,91 @@ function complement(ranges: readonly Range[]): Range[] {
   }
   if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
   return out;
+}
+
+/**
+ * Whether JavaScript's backtracking engine runs this pattern in linear time, by a simple sufficient
+ * condition: anchored at the start (`^`), one alternative, a sequence of single characters (a
+ * character, a class, `.`, `\d`, `\p{…}`), each perhaps repeated (`*`, `+`, `?`, `{n,m}`), then
+ * perhaps `$`; and every repetition of variable length is followed only by characters it cannot
+ * match itself (`[a-z]+@`, `\d{4}-`, `[^@\s]+@`, `[a-z0-9_-]{0,63}$`). Then each character of the
+ * input is taken by at most one repetition in one way: when the rest fails, giving back a
+ * character fails at once (the next element cannot match it), so the engine does at most a few
+ * steps per input character, and only tries position 0. Anything else goes to RE2JS.
+ */
+function backtracksLinearly(pattern: AST.Pattern): boolean {
+  if (pattern.alternatives.length !== 1) return false;
+  const [first, ...rest] = pattern.alternatives[0]!.elements;
+  if (first?.type !== "Assertion" || first.kind !== "start") return false;
+  const sequence: { set: readonly Range[]; min: number; max: number }[] = [];
+  let ended = false;
+  for (const element of rest) {
+    if (ended) return false;
+    if (element.type === "Assertion" && element.kind === "end") {
+      ended = true;
+      continue;
+    }
+    const atom = element.type === "Quantifier" ? element.element : element;
+    const set = singleCharacter(atom);
+    if (set === undefined) return false;
+    sequence.push({ set, min: element.type === "Quantifier" ? element.min : 1, max: element.type === "Quantifier" ? element.max : 1 });
+  }
+  for (let i = 0; i < sequence.length; i++) {
+    const repeated = sequence[i]!;
+    if (repeated.min === repeated.max) continue;
+    // What may come right after it: the next elements up to the first one that must match.
+    for (let j = i + 1; j < sequence.length; j++) {
+      if (overlap(repeated.set, sequence[j]!.set)) return false;
+      if (sequence[j]!.min > 0) break;
+    }
+  }
+  return true;
+}
+
+/** The code points one element matches, when it matches exactly one character. */
+function singleCharacter(node: AST.Node): readonly Range[] | undefined {
+  try {
+    switch (node.type) {
+      case "Character":
+        return [[node.value, node.value]];
+      case "CharacterSet":
+        if (node.kind === "any") return complement(LINE_TERMINATORS.map((c) => [c, c] as const));
+        return codePointsOf(setItem(node));
+      case "CharacterClass": {
+        if (node.unicodeSets) return undefined;
+        const ranges: Range[] = [];
+        for (const element of node.elements) {
+          if (element.type === "Character") ranges.push([element.value, element.value]);
+          else if (element.type === "CharacterClassRange") ranges.push([element.min.value, element.max.value]);
+          else ranges.push(...codePointsOf(setItem(element)));
+        }
+        return node.negate ? complement(ranges) : normalize(ranges);
+      }
+      default:
+        return undefined;
+    }
+  } catch (error) {
+    if (error instanceof Unsupported) return undefined;
+    throw error;
+  }
+}
+
+function codePointsOf(item: ClassItem): readonly Range[] {
+  if ("ranges" in item) return item.ranges;
+  const ranges = propertyRanges(`\\p{${item.category}}`);
+  return item.negate ? complement(ranges) : ranges;
+}
+
+/** Whether two sets of sorted, merged ranges share a code point. */
+function overlap(a: readonly Range[], b: readonly Range[]): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const [a0, a1] = a[i]!;
+    const [b0, b1] = b[j]!;
+    if (a1 < b0) i++;
+    else if (b1 < a0) j++;
+    else return true;
+  }
+  return false;
 }

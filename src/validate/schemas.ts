@@ -188,7 +188,7 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
 /** Whether a property name matches a `patternProperties` key, in linear time (the manifest may be hostile). */
 function safeTest(pattern: string, name: string): boolean {
   const plan = planPattern(pattern);
-  return !("unchecked" in plan) && compilePlan(plan).test(name);
+  return !("unchecked" in plan) && compilePlan(plan, pattern).test(name);
 }
 
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {

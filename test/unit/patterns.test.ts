@@ -8,7 +8,7 @@ import { RE2JS } from "re2js";
 import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../src/regex/translate.js";
 import { compilePlan, patternEngine } from "../../src/runtime/patterns.js";
 
-const test = (source: string, text: string) => compilePlan(planPattern(source)).test(text);
+const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 
 /** Characters where ECMAScript and RE2 differ by default (line terminators, Unicode spaces, astral). */
 const CHARS = ["a", "b", "1", "_", "-", ".", " ", "\n", "\r", "\t", "\v", "\u00a0", "\u2028", "\ufeff", "é", "Ω", "😀", "\ud800"];
@@ -108,6 +108,41 @@ describe("patterns on the linear-time engine", () => {
     }
     expect(planPattern("[^\\p{Letter}\\d]")).toEqual({ re2: "[^\\p{L}0-9]" });
     expect(planPattern("\\P{gc=Lu}")).toEqual({ re2: "[\\P{Lu}]" });
+  });
+
+  it.each([
+    ["^[a-z][a-z0-9_-]{0,63}$", true],
+    ["^\\d{4}-\\d{2}-\\d{2}$", true],
+    ["^[^@\\s]+@[^@\\s]+$", true],
+    ["^\\p{L}[\\p{L} .'-]*$", true],
+    ["^.*$", true],
+    ["^(a+)+$", false],
+    ["^a*a$", false],
+    ["^[a-z]+[a-z0-9]*$", false],
+    ["[a-z]+@", false],
+    ["^a|^b", false],
+  ])("runs %s on JavaScript's RegExp only when it provably backtracks linearly: %s", (source, native) => {
+    expect("regexp" in planPattern(source)).toBe(native);
+  });
+
+  it("patterns given to JavaScript's RegExp answer at once on input made to make them backtrack", () => {
+    // Sequences of single characters, repeated or not; those mcpgen hands to RegExp must stay fast
+    // on runs of the characters they repeat followed by one that fails.
+    const atoms = [["a", "a"], ["[a-z]", "q"], ["[a-z0-9]", "7"], ["\\d", "5"], ["\\s", " "], ["[^@\\s]", "x"], [".", "z"], ["-", "-"], ["@", "@"], ["\\p{L}", "é"]] as const;
+    let native = 0;
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom(...atoms), fc.constantFrom("", "*", "+", "?", "{0,5}", "{2,}", "{3}")), { minLength: 1, maxLength: 5 }), fc.boolean(), (parts, end) => {
+        const source = `^${parts.map(([[atom], q]) => atom + q).join("")}${end ? "$" : ""}`;
+        if (!("regexp" in planPattern(source))) return;
+        native++;
+        const input = parts.map(([[, sample]]) => sample.repeat(20_000)).join("") + "\u0000";
+        const started = performance.now();
+        new RegExp(source, "u").test(input);
+        expect(performance.now() - started, source).toBeLessThan(500);
+      }),
+      { numRuns: 300 },
+    );
+    expect(native).toBeGreaterThan(50);
   });
 
   it("gives ajv one matcher per pattern, and runs unknown patterns on RE2JS too", () => {

@@ -1,0 +1,65 @@
+/**
+ * What running schema patterns in linear time costs: tools/call throughput of the generated
+ * server for 100 synthetic tools whose schemas have `pattern`s in arguments and output (an id,
+ * dates, a Unicode name, an item id: on RegExp, which mcpgen proves linear for them; tags with a
+ * group and zod's email with its lookaheads: on RE2JS), with the generated runtime as it is
+ * (src/runtime/patterns.ts) and with its one option that hands ajv the pattern engine taken out
+ * (ajv's default: JavaScript's backtracking RegExp for every pattern, what the runtime did
+ * before), the same compiled code otherwise, in rotating rounds in one process, both protocol
+ * eras. Prints a BENCH line (calls per second, the median round) and a summary; `npm run bench`
+ * runs it too, `npm run bench:patterns` alone.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
+import { manifests } from "./synthetic.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DIR = path.join(ROOT, ".cache", "bench", "patterns");
+const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+const CALLS = Number(process.argv[2] ?? 3000);
+const ROUNDS = Number(process.argv[3] ?? 5);
+
+rmSync(DIR, { recursive: true, force: true });
+mkdirSync(path.join(DIR, "manifests"), { recursive: true });
+mkdirSync(path.join(DIR, "node_modules"));
+for (const entry of readdirSync(path.join(ROOT, "node_modules"))) if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(DIR, "node_modules", entry), "dir");
+writeFileSync(path.join(DIR, "package.json"), '{ "type": "module" }\n');
+for (const [name, text] of manifests(100, 100, 42, true)) writeFileSync(path.join(DIR, "manifests", name), text);
+execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache"], { cwd: DIR, stdio: "inherit" });
+writeFileSync(
+  path.join(DIR, "tsconfig.json"),
+  JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "generated", outDir: "linear" }, include: ["generated"] }),
+);
+execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: DIR, stdio: "inherit" });
+
+// The backtracking build: the same JavaScript, ajv left with its default RegExp.
+cpSync(path.join(DIR, "linear"), path.join(DIR, "backtracking"), { recursive: true });
+const validation = path.join(DIR, "backtracking", "_runtime", "validation.js");
+const engineOption = /, code: \{ regExp: patternEngine\(patterns\) \}/;
+const source = readFileSync(validation, "utf8");
+if (!engineOption.test(source)) throw new Error(`bench/patterns.ts: ${validation} no longer hands ajv its engine as this bench expects; update the bench`);
+writeFileSync(validation, source.replace(engineOption, ""));
+
+const tools = (JSON.parse(readFileSync(path.join(DIR, "generated", "bench-0", "fixtures", "tools-list.json"), "utf8")) as { tools: { name: string }[] }).tools.map((t) => t.name);
+const args = { id: "x1", limit: 10, status: "open", note: null, filter: { from: "2026-01-01", to: "2026-02-01", tags: ["a", "b-c"] }, address: { city: "Saint-Étienne", country: "FR" } };
+const output = { items: [{ id: "a1", name: "A", amount: 1, status: "open", owner: { name: "Ann", email: "ann@example.com", address: { city: "Zürich" } } }], total: 1, next: null };
+const handlers = { tools: Object.fromEntries(tools.map((name) => [name, () => output])) };
+
+const factories: Record<string, Factory> = {};
+for (const build of ["linear", "backtracking"] as const) {
+  const generated = (await import(pathToFileURL(path.join(DIR, build, "bench-0", "index.js")).href)) as { createServerFactory(h: unknown): Factory };
+  factories[build] = generated.createServerFactory(handlers);
+}
+const out: Record<string, number> = await rotatingRounds(factories, ROUNDS, (factory, era) => callsPerSecond(factory, era, tools, args, CALLS));
+for (const era of ["legacy", "modern"]) out[`ratio.${era}`] = out[`linear.${era}`]! / out[`backtracking.${era}`]!;
+process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);
+const pct = (r: number) => `${r >= 1 ? "+" : ""}${((r - 1) * 100).toFixed(1)}%`;
+process.stdout.write(
+  `schema patterns (100 tools; ids, dates, names on RegExp proved linear, tags and zod's email on RE2JS): calls/s now / all on backtracking RegExp (before), median of ${ROUNDS} rounds of ${CALLS}: ` +
+    `2025 era ${out["linear.legacy"]!.toFixed(0)} / ${out["backtracking.legacy"]!.toFixed(0)} (${pct(out["ratio.legacy"]!)}), ` +
+    `2026-07-28 ${out["linear.modern"]!.toFixed(0)} / ${out["backtracking.modern"]!.toFixed(0)} (${pct(out["ratio.modern"]!)})\n`,
+);
