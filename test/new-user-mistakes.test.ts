@@ -114,7 +114,7 @@ describe("handler stubs and the incremental records", () => {
     const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });
     const r = mcpgen(["generate", "--stubs", "src", "--out", "src/generated"], dir);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split("\n")).toEqual(['mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)', "mcpgen: 1 server -> src/generated/: 34 written, 0 unchanged."]);
+    expect(r.stdout.trimEnd().split("\n")).toEqual(['mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)', "mcpgen: 1 server -> src/generated/: 35 written, 0 unchanged."]);
   });
 
   it("a handler renamed in its stub is seen by the next run (no --no-cache needed), and generate names what it adds", () => {
@@ -123,7 +123,7 @@ describe("handler stubs and the incremental records", () => {
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate", "--stubs", "src/handlers"], dir);
     expect(first.stdout.split("\n")[0]).toBe('mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)');
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 33 unchanged.\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 34 unchanged.\n");
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
