@@ -47,6 +47,13 @@ describe("mcpgen lint", () => {
     expect(r.stdout).toBe("mcpgen: linted 1 manifest: 0 errors, 5 warnings.\n");
   });
 
+  it("warns on patterns that backtrack super-linearly in other engines, as generate does", () => {
+    const dir = tempProject({ "manifests/rx.yaml": "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n" });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("manifests/rx.yaml:4:73: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines");
+  });
+
   it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {
     const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.json": JSON.stringify({ lint: { "tool-name-length": "off", "type-arrays": "error" } }) });
     const r = mcpgen(["lint", "--rule", "schema-refs=off", "--rule=tool-name-characters=error"], dir);
