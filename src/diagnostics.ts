@@ -35,6 +35,11 @@ export type DiagnosticCode =
   | "suspicious-key"
   | "pattern-unsupported"
   | "pattern-backtracking"
+  | "unknown-widget"
+  | "widget-unused"
+  | "app-only-tool"
+  | "invalid-csp"
+  | "widget-build"
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
   | "tool-name-length"
   | "tool-name-characters"

@@ -117,6 +117,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     ...(stubsDir ? { stubsDir } : {}),
     ...(options.clientOnly ? { clientOnly: options.clientOnly } : {}),
     outDir,
+    cwd,
   };
   const processed = [];
   for (const input of inputs) processed.push(await stages!.processManifest(input, processOptions));
@@ -153,7 +154,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const outputs: ServerOutput[] = models.map((model, i) => ({ name: model.name, files: emitted[i]! }));
   // The runtime all servers of this output folder share: checked (and kept current) on every run.
   // All client-only: the client's runtime only, so the output compiles without the server SDK.
-  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime(options.clientOnly === true) });
+  // With the widget engine when a server has widgets (a reused one: its output has widgets/).
+  const widgets = models.some((m) => m.widgets.length > 0) || reused.some(({ record }) => record.outputs.some((o) => o.file.startsWith("widgets/")));
+  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime({ clientOnly: options.clientOnly === true, widgets }) });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });

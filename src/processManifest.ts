@@ -4,7 +4,8 @@
  */
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import type { OutputFile } from "./emit/common.js";
-import { emitServerFiles } from "./emit/index.js";
+import * as path from "node:path";
+import { emitRuntime, emitServerFiles } from "./emit/index.js";
 import { sha256 } from "./load/incremental.js";
 import { loadManifestText } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
@@ -40,6 +41,8 @@ export interface ProcessOptions {
   /** Client-only output: every server, or the servers (output folders) named. */
   clientOnly?: boolean | string[];
   outDir: string;
+  /** The project root: widget bundles name their sources relative to it (default: the output folder's parent). */
+  cwd?: string;
 }
 
 export interface ProcessedManifest {
@@ -86,5 +89,12 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   if (clientOnly === true || (Array.isArray(clientOnly) && clientOnly.includes(model.name))) model.options.clientOnly = true;
   if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
   if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
-  return { absPath, diagnostics, model, files: emitServerFiles(model) };
+  const files = emitServerFiles(model);
+  if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files };
+  // Widgets: their views are bundled with this run's generated clients, then the HTML is served.
+  const { bundleWidgets } = await import("./bundle/widgets.js");
+  const bundled = await bundleWidgets(model, files, { outDir: options.outDir, cwd: options.cwd ?? path.dirname(options.outDir), runtime: emitRuntime({ widgets: true }) });
+  diagnostics.push(...bundled.diagnostics);
+  if (!bundled.model) return { absPath, diagnostics, model };
+  return { absPath, diagnostics, model: bundled.model, files: emitServerFiles(bundled.model) };
 }

@@ -5,8 +5,9 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
-const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const GIFT = GIFT_WITHOUT_WIDGET;
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
 const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
 
@@ -15,10 +16,11 @@ describe("client-only output", () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/gift-server.yaml": GIFT });
     expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).code).toBe(0);
     expect(list(path.join(dir, "generated"))).toContain("gift-server/server.ts");
+    const fixtures = ["tools-list.json", "2026-07-28/tools-list.json"].map((f) => readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8"));
     const r = mcpgen(["generate", "--client-only"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(list(path.join(dir, "generated"))).toEqual([
-      "_runtime/client.ts", "_runtime/definition.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/patterns.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
+      "_runtime/client.ts", "_runtime/definition.ts", "_runtime/describeErrors.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/patterns.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
       "gift-server/client.ts", "gift-server/definition.ts",
       "gift-server/fixtures/2026-07-28/prompts-list.json", "gift-server/fixtures/2026-07-28/resource-templates-list.json", "gift-server/fixtures/2026-07-28/resources-list.json",
       "gift-server/fixtures/2026-07-28/server-discover.json", "gift-server/fixtures/2026-07-28/tools-list.json",
@@ -28,9 +30,7 @@ describe("client-only output", () => {
     // The stubs a user wrote are theirs: never removed.
     expect(list(path.join(dir, "src/handlers"))).not.toEqual([]);
     // The fixtures are the full server's: client-only changes no byte of them.
-    for (const f of ["tools-list.json", "2026-07-28/tools-list.json"]) {
-      expect(readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8")).toBe(readFileSync(path.join(ROOT, "generated/gift-server/fixtures", f), "utf8"));
-    }
+    ["tools-list.json", "2026-07-28/tools-list.json"].forEach((f, i) => expect(readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8")).toBe(fixtures[i]));
     // It compiles under strict with the client SDK only: no @modelcontextprotocol/server import.
     for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts"))) expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");

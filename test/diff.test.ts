@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { classify, type Change, type Surface } from "../src/diff/classify.js";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const surface = (parts: Partial<Surface>): Surface => ({ source: "x", tools: [], resources: [], resourceTemplates: [], prompts: [], ...parts });
 const tool = (name: string, input: object, output?: object, extra: object = {}) => ({ name, inputSchema: { type: "object", ...input }, ...(output ? { outputSchema: { type: "object", ...output } } : {}), ...extra });
@@ -113,7 +114,7 @@ describe("classify", () => {
   });
 });
 
-const GIFTS = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const GIFTS = GIFT_WITHOUT_WIDGET;
 
 describe("mcpgen diff", () => {
   it("prints a table, breaking changes first, and exits 1 on breaking changes by default", () => {

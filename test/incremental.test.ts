@@ -9,10 +9,11 @@ import { describe, expect, it, vi } from "vitest";
 import { RunRecords, stampOf } from "../src/load/incremental.js";
 import { runPipeline, type PipelineOptions } from "../src/generate.js";
 import { tempProject } from "./helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
-const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const GIFT = GIFT_WITHOUT_WIDGET;
 
 function project() {
   const dir = tempProject({ "package.json": "{}", "m/notes.yaml": NOTES, "m/gift.yaml": GIFT, "m/notes-readme.md": "# readme\n" });

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const server = "server: {name: s, version: '1'}\n";
 
@@ -63,7 +64,7 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     expect(r.code).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       'manifests/s.yaml:7:53: warning suspicious-key: `YYYY-MM-DD.` is a key without a value (null); it would be served as a keyword. If it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "ISO date, YYYY-MM-DD."',
-      'manifests/s.yaml:8:36: warning unknown-field: field `and more.` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "Does b, and more."',
+      'manifests/s.yaml:8:36: warning unknown-field: field `and more.` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "Does b, and more."',
     ]);
   });
 
@@ -108,13 +109,17 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
 });
 
 describe("handler stubs and the incremental records", () => {
-  const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+  const GIFT = GIFT_WITHOUT_WIDGET;
 
   it("generated files are never called stubs, even with the output folder inside the stubs folder", () => {
     const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT });
     const r = mcpgen(["generate", "--stubs", "src", "--out", "src/generated"], dir);
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split("\n")).toEqual(['mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)', "mcpgen: 1 server -> src/generated/: 35 written, 0 unchanged."]);
+    expect(r.stdout.trimEnd().split("\n")).toEqual([
+      'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
+      'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
+      "mcpgen: 1 server -> src/generated/: 37 written, 0 unchanged.",
+    ]);
   });
 
   it("a handler renamed in its stub is seen by the next run (no --no-cache needed), and generate names what it adds", () => {
@@ -123,7 +128,7 @@ describe("handler stubs and the incremental records", () => {
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate", "--stubs", "src/handlers"], dir);
     expect(first.stdout.split("\n")[0]).toBe('mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)');
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 34 unchanged.\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 35 unchanged.\n");
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
@@ -149,7 +154,7 @@ describe("independent problems are all reported in one run", () => {
       'm.yaml:7:11: error duplicate-name: duplicate tool name "b": also declared at line 5 (tools[1]); each tool needs a unique name',
       "m.yaml:8:59: error invalid-schema: invalid JSON Schema at properties.m.minimum: must be number",
       'm.yaml:10:56: error invalid-schema: invalid JSON Schema at properties.m.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
-      "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples",
+      "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility",
       'm.yaml:14:57: error unknown-placeholder: placeholder {{nope}} names no argument of prompt "p"; declare it under `arguments:`',
       "mcpgen: 6 errors; nothing written.",
     ]);

@@ -101,7 +101,7 @@ tools:
       const dir = tempProject({ "package.json": "{}" });
       const r = mcpgen(["pull", "--era", era, "-o", "gift.yaml", "--", node, "--import", TSX, GIFT], dir);
       expect(r.stderr).toBe("");
-      expect(r.stdout).toMatch(new RegExp(`from gift-server \\(1 tool, 1 resource, 0 templates, 1 prompt, MCP ${era === "modern" ? "2026-07-28" : "2025-11-25"}\\)`));
+      expect(r.stdout).toMatch(new RegExp(`from gift-server \\(2 tools, 2 resources, 0 templates, 1 prompt, MCP ${era === "modern" ? "2026-07-28" : "2025-11-25"}\\)`));
       expect(mcpgen(["generate", "--client-only", "gift.yaml"], dir)).toMatchObject({ code: 0, stderr: "" });
       const folder = era === "modern" ? "fixtures/2026-07-28" : "fixtures";
       for (const [file, key] of [["tools-list.json", "tools"], ["resources-list.json", "resources"], ["resource-templates-list.json", "resourceTemplates"], ["prompts-list.json", "prompts"]] as const) {

@@ -47,10 +47,18 @@ const CLIENT_ONLY_TSCONFIG = JSON.stringify({
 });
 
 describe("generated code compiles", () => {
-  it("tsc --noEmit over the project: src, generated/ and the test handlers", () => {
+  it("tsc --noEmit over the project: src, generated/, the test handlers and the widget type tests", () => {
     const result = tsc(ROOT, "tsconfig.json");
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
+  }, 120_000);
+
+  it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages", () => {
+    for (const project of ["manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
+      const result = tsc(ROOT, project);
+      expect(result.output, project).toBe("");
+      expect(result.ok).toBe(true);
+    }
   }, 120_000);
 
   it("tsc --noEmit under strict NodeNext (exactOptionalPropertyTypes too) over awkward names and schemas", async () => {

@@ -3,7 +3,7 @@
 import { type ClientMethods, type ClientOptions, ManifestClient, type RequestOptions, type SdkClient, clientObject } from "../_runtime/client.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../_runtime/mcp.js";
 import { definition } from "./definition.js";
-import type { PromptArguments, PromptName, ResourceUri, SuggestGiftsInput, SuggestGiftsOutput, ToolInputs, ToolName } from "./types.js";
+import type { GiftDetailsInput, GiftDetailsOutput, PromptArguments, PromptName, ResourceUri, SuggestGiftsInput, SuggestGiftsOutput, ToolInputs, ToolName } from "./types.js";
 
 export type { ClientOptions, RequestOptions, SdkClient };
 
@@ -20,6 +20,15 @@ export interface GiftServerClient<C extends SdkClient = SdkClient> {
    * await client.suggestGifts({"occasion":"birthday","budget":100,"recipient":"friend who loves board games"});
    */
   suggestGifts(args: SuggestGiftsInput, options?: RequestOptions): Promise<SuggestGiftsOutput>;
+  /**
+   * What a gift is and where it comes from; called by the gifts widget, not the model.
+   *
+   * Calls tool `gift_details`. Resolves to its structured output, checked against outputSchema unless `validate: false`. Rejects with ToolError when the tool answers `isError: true`.
+   *
+   * @example
+   * await client.giftDetails({"name":"Dice set"});
+   */
+  giftDetails(args: GiftDetailsInput, options?: RequestOptions): Promise<GiftDetailsOutput>;
   /** tools/call by name, resolving to the raw CallToolResult (`isError` results included). */
   callTool<N extends ToolName>(name: N, args: ToolInputs[N], options?: RequestOptions): Promise<CallToolResult>;
   /** resources/read of any URI: the manifest's resources, URIs of its templates, or others the server knows. */
@@ -30,6 +39,12 @@ export interface GiftServerClient<C extends SdkClient = SdkClient> {
    * Reads `mcp://gift-server/resources/gift_catalog`.
    */
   readGiftCatalog(options?: RequestOptions): Promise<ReadResourceResult>;
+  /**
+   * The gift ideas as cards, each with its details on demand.
+   *
+   * Reads `ui://widget/gifts.html`.
+   */
+  readGifts(options?: RequestOptions): Promise<ReadResourceResult>;
   /** prompts/get by name with typed arguments. */
   getPrompt<N extends PromptName>(name: N, ...rest: {} extends PromptArguments[N] ? [args?: PromptArguments[N], options?: RequestOptions] : [args: PromptArguments[N], options?: RequestOptions]): Promise<GetPromptResult>;
 }
@@ -48,9 +63,11 @@ export function createClient<C extends SdkClient>(sdk: C, options?: ClientOption
 const methods: ClientMethods = {
   tools: {
     suggestGifts: "suggest_gifts",
+    giftDetails: "gift_details",
   },
   resources: {
     readGiftCatalog: "mcp://gift-server/resources/gift_catalog",
+    readGifts: "ui://widget/gifts.html",
   },
   templates: {},
 };

@@ -3,7 +3,7 @@
 import type { Server } from "@modelcontextprotocol/server";
 import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server.js";
 import { definition } from "./definition.js";
-import type { SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
+import type { GiftDetailsInput, GiftDetailsOutput, SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
 
 export type { CompletionHandler, InputOptions, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult };
 
@@ -19,6 +19,14 @@ export interface Handlers {
      * Throw ToolError to answer `isError: true` with its message.
      */
     suggest_gifts: (args: SuggestGiftsInput, ctx: ToolContext) => SuggestGiftsOutput | Promise<SuggestGiftsOutput>;
+    /**
+     * What a gift is and where it comes from; called by the gifts widget, not the model.
+     *
+     * Return the structured output; it is checked against outputSchema and sent as structuredContent plus a JSON text block.
+     *
+     * Throw ToolError to answer `isError: true` with its message.
+     */
+    gift_details: (args: GiftDetailsInput, ctx: ToolContext) => GiftDetailsOutput | Promise<GiftDetailsOutput>;
   };
 }
 

@@ -27,6 +27,23 @@ export interface SuggestGiftsOutput {
   gifts: Gift[];
 }
 
+/**
+ * Arguments of tool `gift_details`.
+ *
+ * What a gift is and where it comes from; called by the gifts widget, not the model.
+ */
+export interface GiftDetailsInput {
+  /** Name of the gift, as suggest_gifts gave it. */
+  name: string;
+}
+
+/** Structured output of tool `gift_details`. */
+export interface GiftDetailsOutput {
+  name: string;
+  description: string;
+  category: "boardgames" | "books" | "games";
+}
+
 /** Arguments of prompt `gift_congrats_style`. */
 export interface GiftCongratsStyleArguments {
   /** The tone of the note (friendly, formal, funny, ...). */
@@ -36,21 +53,23 @@ export interface GiftCongratsStyleArguments {
 /** Input type of each tool, by MCP name. */
 export interface ToolInputs {
   suggest_gifts: SuggestGiftsInput;
+  gift_details: GiftDetailsInput;
 }
 
 /** Structured output type of each tool that declares an outputSchema, by MCP name. */
 export interface ToolOutputs {
   suggest_gifts: SuggestGiftsOutput;
+  gift_details: GiftDetailsOutput;
 }
 
 /** MCP names of the tools. */
-export type ToolName = "suggest_gifts";
+export type ToolName = "suggest_gifts" | "gift_details";
 
 /** Names of the resources. */
-export type ResourceName = "gift_catalog";
+export type ResourceName = "gift_catalog" | "gifts";
 
 /** URIs of the resources. */
-export type ResourceUri = "mcp://gift-server/resources/gift_catalog";
+export type ResourceUri = "mcp://gift-server/resources/gift_catalog" | "ui://widget/gifts.html";
 
 /** Variables of each resource template, by name. */
 export interface ResourceTemplateVariables {}

@@ -11,6 +11,7 @@ import { emitIndex } from "./indexFile.js";
 import { emitServe } from "./serve.js";
 import { emitServer } from "./server.js";
 import { emitTypes } from "./types.js";
+import { emitWidgets } from "./widgets.js";
 
 export const EMITTERS: Readonly<Record<string, Emitter>> = {
   types: emitTypes,
@@ -21,10 +22,11 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   index: emitIndex,
   handlers: emitHandlers,
   fixtures: emitFixtures,
+  widgets: emitWidgets,
 };
 
 /** What a client-only output leaves out (no server, no transports, no handlers). */
-const SERVER_ONLY = new Set(["server", "serve", "handlers"]);
+const SERVER_ONLY = new Set(["server", "serve", "handlers", "widgets"]);
 
 /** Every file of one server's output folder, sorted by path. */
 export function emitServerFiles(model: ServerModel): OutputFile[] {

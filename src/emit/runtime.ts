@@ -24,11 +24,17 @@ let sources: OutputFile[] | undefined;
  * The runtime files a client needs: none of them imports the SDK's server package, so a
  * client-only output compiles with @modelcontextprotocol/client (or the 1.x SDK) alone.
  */
-const CLIENT_RUNTIME = new Set(["client.ts", "definition.ts", "dialect.ts", "errors.ts", "mcp.ts", "patterns.ts", "uriTemplate.ts", "validation.ts"]);
+const CLIENT_RUNTIME = new Set(["client.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "errors.ts", "mcp.ts", "patterns.ts", "uriTemplate.ts", "validation.ts"]);
 
-/** The runtime files, paths relative to `<out>/_runtime/`; `clientOnly`: the client's only. */
-export function emitRuntime(clientOnly = false): OutputFile[] {
-  return clientOnly ? allRuntime().filter((f) => CLIENT_RUNTIME.has(f.path)) : allRuntime();
+/** Only for output folders with widgets: it imports @modelcontextprotocol/ext-apps. */
+const WIDGET_RUNTIME = new Set(["widget.ts"]);
+
+/**
+ * The runtime files, paths relative to `<out>/_runtime/`. `clientOnly`: the client's only;
+ * `widgets`: with the widget clients' engine (a server of the folder has widgets).
+ */
+export function emitRuntime(options: { clientOnly?: boolean; widgets?: boolean } = {}): OutputFile[] {
+  return allRuntime().filter((f) => (WIDGET_RUNTIME.has(f.path) ? options.widgets === true : !options.clientOnly || CLIENT_RUNTIME.has(f.path)));
 }
 
 function allRuntime(): OutputFile[] {

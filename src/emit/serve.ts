@@ -19,7 +19,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const stdioHandle = file.importType(LOCAL.runtimeServe, "StdioHandle");
   const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
   const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
-  const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
+  const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content && !r.widget) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
   const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
   file.print(`export type { ${httpOptions}, ${httpHandle}, ${stdioOptions}, ${stdioHandle} };`);
   file.print(

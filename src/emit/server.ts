@@ -28,7 +28,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
   group(
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
-    model.resources.filter((r) => !r.content).map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+    model.resources.filter((r) => !r.content && !r.widget).map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
   );
   group(
     "resourceTemplates",

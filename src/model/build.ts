@@ -10,7 +10,7 @@ import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { planPattern } from "../regex/translate.js";
 import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
-import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel } from "./types.js";
+import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
 
 /** Names the generated types.ts declares itself. */
 export const BUILTIN_TYPE_NAMES = [
@@ -96,6 +96,9 @@ export async function buildModel(
     return { name, typeName, schema: schema as JsonSchema };
   });
 
+  // Widgets first: the tools that open them carry their URI.
+  const widgetsByName = new Map<string, Record<string, Json>>(list("widgets").map((w) => [w.name as string, w]));
+
   const tools: ToolModel[] = list("tools").map((tool, i) => {
     const name = tool.name as string;
     const base = toIdentifier(name, "pascal");
@@ -109,10 +112,13 @@ export async function buildModel(
     }
     const wire: JsonObject = {};
     for (const [key, value] of Object.entries(tool)) {
-      if (key === "examples") continue;
+      if (key === "examples" || key === "widget" || key === "visibility") continue;
       setOwn(wire, key, key === "inputSchema" || key === "outputSchema" ? (bundleSchema(value as JsonSchema, defs) as Json) : value);
     }
     const examples = Array.isArray(tool.examples) ? (tool.examples as { arguments: Json; result?: Json }[]) : [];
+    const visibility = Array.isArray(tool.visibility) ? (tool.visibility as ("model" | "app")[]) : (["model", "app"] as ("model" | "app")[]);
+    const widget = typeof tool.widget === "string" ? tool.widget : undefined;
+    if (widget !== undefined || tool.visibility !== undefined) setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgetsByName.get(widget), visibility));
     return {
       name,
       ...optionalString("description", tool.description),
@@ -122,6 +128,8 @@ export async function buildModel(
       methodName: claimMember(toIdentifier(name, "camel"), `tool "${name}"`, at),
       handlerName: toIdentifier(name, "camel"),
       examples,
+      visibility,
+      ...(widget === undefined ? {} : { widget }),
     };
   });
 
@@ -149,6 +157,49 @@ export async function buildModel(
       wire,
       ...(content ? { content } : {}),
       readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
+      handlerName: toIdentifier(name, "camel"),
+    });
+  }
+
+  // Each widget is a resource too: its HTML is built later (src/bundle), its `_meta.ui` is here.
+  const widgets: WidgetModel[] = [];
+  for (const [i, widget] of list("widgets").entries()) {
+    const name = widget.name as string;
+    const at: DocPath = ["widgets", i];
+    const entry = await resolveInManifestFolder(manifest, widget.entry as string, [...at, "entry"], "widget-build");
+    if ("diagnostic" in entry) {
+      diagnostics.push(entry.diagnostic);
+      continue;
+    }
+    const typeName = toIdentifier(name, "pascal");
+    claimType(`${typeName}Widget`, `widget "${name}" (its client type)`, [...at, "name"]);
+    const csp = isPlainObject(widget.csp) ? (widget.csp as Record<string, string[] | undefined>) : {};
+    const model: WidgetModel = {
+      name,
+      uri: widget.uri as string,
+      entry: entry.path,
+      ...optionalString("title", widget.title),
+      typeName,
+      fileName: toIdentifier(name, "camel"),
+      tools: list("tools").flatMap((t) => (t.widget === name ? [t.name as string] : [])),
+      csp: { connectDomains: csp.connectDomains ?? [], resourceDomains: csp.resourceDomains ?? [], frameDomains: csp.frameDomains ?? [], baseUriDomains: csp.baseUriDomains ?? [] },
+      ...(isPlainObject(widget.chatgpt) ? { chatgpt: widget.chatgpt as NonNullable<WidgetModel["chatgpt"]> } : {}),
+    };
+    widgets.push(model);
+    const meta = widgetResourceMeta(widget);
+    const wire: JsonObject = {};
+    setOwn(wire, "uri", model.uri);
+    setOwn(wire, "name", name);
+    for (const key of ["title", "description"]) if (typeof widget[key] === "string") setOwn(wire, key, widget[key]!);
+    setOwn(wire, "mimeType", WIDGET_MIME_TYPE);
+    setOwn(wire, "_meta", meta);
+    resources.push({
+      name,
+      uri: model.uri,
+      ...optionalString("description", widget.description),
+      wire,
+      widget: name,
+      readerName: claimMember(`read${toIdentifier(name, "pascal")}`, `widget "${name}"`, [...at, "name"]),
       handlerName: toIdentifier(name, "camel"),
     });
   }
@@ -268,6 +319,7 @@ export async function buildModel(
       prompts,
       completions,
       cache,
+      widgets,
       patterns,
       options,
       sourceFiles,
@@ -288,25 +340,33 @@ function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|ld\+json|graphql|toml|sql)\b|[^;]*\+(json|xml|yaml)\b)/i;
 
 /** Reads a `file:` resource next to the manifest; never a path outside the manifest's folder. */
+/** A path the manifest names (`file:`, a widget's `entry`), resolved: it must stay inside the manifest's folder, links followed. */
+async function resolveInManifestFolder(manifest: LoadedManifest, file: string, at: DocPath, code: "file-content" | "widget-build"): Promise<{ path: string } | { diagnostic: Diagnostic }> {
+  const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, code, message) });
+  const dir = path.dirname(manifest.absPath);
+  if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
+  let real: string;
+  let realDir: string;
+  try {
+    [real, realDir] = await Promise.all([realpath(path.resolve(dir, file)), realpath(dir)]);
+  } catch {
+    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to the manifest's folder)`);
+  }
+  const rel = path.relative(realDir, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel)) return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
+  return { path: real };
+}
+
 async function readResourceFile(
   manifest: LoadedManifest,
   file: string,
   mimeType: unknown,
   at: DocPath,
 ): Promise<{ content: { text: string } | { blob: string }; source: string } | { diagnostic: Diagnostic }> {
+  const resolved = await resolveInManifestFolder(manifest, file, at, "file-content");
+  if ("diagnostic" in resolved) return resolved;
+  const real = resolved.path;
   const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, "file-content", message) });
-  const dir = path.dirname(manifest.absPath);
-  if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
-  const target = path.resolve(dir, file);
-  let real: string;
-  let realDir: string;
-  try {
-    [real, realDir] = await Promise.all([realpath(target), realpath(dir)]);
-  } catch {
-    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to the manifest's folder)`);
-  }
-  const rel = path.relative(realDir, real);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
   let bytes: Buffer;
   try {
     bytes = await readFile(real);
@@ -325,4 +385,52 @@ function isUtf8Text(bytes: Buffer): boolean {
   } catch {
     return false;
   }
+}
+
+/** MCP Apps' MIME type for a view's HTML. */
+export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
+
+/**
+ * A widget resource's `_meta`: the manifest's own keys, MCP Apps' `ui` (csp, permissions, domain,
+ * prefersBorder), and with `chatgpt:` ChatGPT's `openai/*` aliases. The same on the resources/list
+ * entry and on the resources/read content item, where hosts read it first.
+ */
+export function widgetResourceMeta(widget: Record<string, Json>): JsonObject {
+  const meta: JsonObject = {};
+  if (isPlainObject(widget._meta)) for (const [k, v] of Object.entries(widget._meta)) setOwn(meta, k, v as Json);
+  const ui: JsonObject = {};
+  if (isPlainObject(widget.csp)) ui.csp = widget.csp as JsonObject;
+  if (isPlainObject(widget.permissions)) ui.permissions = widget.permissions as JsonObject;
+  if (typeof widget.domain === "string") ui.domain = widget.domain;
+  if (typeof widget.prefersBorder === "boolean") ui.prefersBorder = widget.prefersBorder;
+  setOwn(meta, "ui", ui);
+  if (isPlainObject(widget.chatgpt)) {
+    const csp = isPlainObject(widget.csp) ? (widget.csp as Record<string, string[] | undefined>) : {};
+    const description = (widget.chatgpt as JsonObject).widgetDescription ?? widget.description;
+    if (typeof description === "string") setOwn(meta, "openai/widgetDescription", description);
+    if (typeof widget.prefersBorder === "boolean") setOwn(meta, "openai/widgetPrefersBorder", widget.prefersBorder);
+    setOwn(meta, "openai/widgetCSP", {
+      connect_domains: csp.connectDomains ?? [],
+      resource_domains: csp.resourceDomains ?? [],
+      ...(csp.frameDomains?.length ? { frame_domains: csp.frameDomains } : {}),
+    });
+    if (typeof widget.domain === "string") setOwn(meta, "openai/widgetDomain", widget.domain);
+  }
+  return meta;
+}
+
+/** A tool's `_meta` with MCP Apps' `ui` (the widget's URI, the visibility) and, for a ChatGPT widget, the `openai/*` aliases. */
+function toolUiMeta(own: Json | undefined, widget: Record<string, Json> | undefined, visibility: ("model" | "app")[]): JsonObject {
+  const meta: JsonObject = {};
+  if (isPlainObject(own)) for (const [k, v] of Object.entries(own)) setOwn(meta, k, v as Json);
+  setOwn(meta, "ui", { ...(widget ? { resourceUri: widget.uri as string } : {}), visibility });
+  if (widget && isPlainObject(widget.chatgpt)) {
+    const chatgpt = widget.chatgpt as JsonObject;
+    setOwn(meta, "openai/outputTemplate", widget.uri as string);
+    setOwn(meta, "openai/widgetAccessible", visibility.includes("app"));
+    if (!visibility.includes("model")) setOwn(meta, "openai/visibility", "private");
+    if (typeof chatgpt.invoking === "string") setOwn(meta, "openai/toolInvocation/invoking", chatgpt.invoking);
+    if (typeof chatgpt.invoked === "string") setOwn(meta, "openai/toolInvocation/invoked", chatgpt.invoked);
+  }
+  return meta;
 }

@@ -27,6 +27,8 @@ export interface ServerModel {
   completions: CompletionModel[];
   /** 2026-07-28 cache hints, resolved (the definition's `cache`). */
   cache: JsonObject;
+  /** MCP Apps views (`widgets:`), each served as one of `resources` (its HTML built by src/bundle). */
+  widgets: WidgetModel[];
   /**
    * The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas, by
    * pattern source, in manifest order (the definition's `patterns`; see src/regex/translate.ts).
@@ -72,6 +74,31 @@ export interface ToolModel {
   /** Name of the user's handler function in a stub file. */
   handlerName: string;
   examples: { arguments: Json; result?: Json }[];
+  /** Who may call it (MCP Apps `visibility`): the model, views (`app`), or both (the default). */
+  visibility: ("model" | "app")[];
+  /** The widget that shows its result, by name. */
+  widget?: string;
+}
+
+/** A widget: an MCP Apps view, built from its entry source into one HTML document. */
+export interface WidgetModel {
+  /** The manifest's `name`. */
+  name: string;
+  uri: string;
+  /** The absolute path of its entry source (inside the manifest's folder). */
+  entry: string;
+  /** Its `title`, for the HTML document. */
+  title?: string;
+  /** `Gifts` for `gifts`: GiftsWidget, createGiftsWidget. */
+  typeName: string;
+  /** The generated client's module: `widgets/<fileName>.ts`. */
+  fileName: string;
+  /** Tools that open it (MCP names), in manifest order. */
+  tools: string[];
+  /** Its Content-Security-Policy origins (MCP Apps' `csp`), every list present. */
+  csp: { connectDomains: string[]; resourceDomains: string[]; frameDomains: string[]; baseUriDomains: string[] };
+  /** What the ChatGPT aliases need: set when the manifest asks for them. */
+  chatgpt?: { widgetDescription?: string; invoking?: string; invoked?: string };
 }
 
 export interface ResourceModel {
@@ -79,8 +106,10 @@ export interface ResourceModel {
   uri: string;
   description?: string;
   wire: JsonObject;
-  /** Served from the manifest; absent when a handler serves it. */
-  content?: { text: string } | { blob: string };
+  /** Served from the manifest (a widget's: its HTML and `_meta.ui`); absent when a handler serves it. */
+  content?: ({ text: string } | { blob: string }) & { _meta?: JsonObject };
+  /** Set for a widget's resource: the widget's name. */
+  widget?: string;
   /** Client reader method name: `readGiftCatalog`. */
   readerName: string;
   /** Name of the user's handler function in a stub file (resources without content). */

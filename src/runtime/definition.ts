@@ -48,8 +48,11 @@ export interface WirePrompt extends JsonObject {
   arguments?: { name: string; required?: boolean; [key: string]: unknown }[];
 }
 
-/** Content of a resource declared with `text`, `blob` or `file` in the manifest. */
-export type StaticContent = { text: string } | { blob: string };
+/**
+ * Content of a resource declared with `text`, `blob` or `file` in the manifest, or a widget's
+ * HTML; `_meta` goes on the resources/read content item (a widget's `ui`).
+ */
+export type StaticContent = ({ text: string } | { blob: string }) & { _meta?: JsonObject };
 
 /** A 2026-07-28 cache hint, sent as `ttlMs` and `cacheScope` on list and read results. */
 export interface CacheHint {

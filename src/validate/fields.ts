@@ -109,6 +109,52 @@ export const toolFields: Record<string, FieldSpec> = {
     kind: "list",
     item: { kind: "record", fields: { arguments: { kind: "json", object: true, required: true }, result: { kind: "json" } } },
   },
+  /** mcpgen: the `name` of the widget (MCP Apps view) that shows this tool's result; served as `_meta.ui.resourceUri`. */
+  widget: { kind: "string" },
+  /** mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. */
+  visibility: { kind: "list", item: { kind: "string", oneOf: ["model", "app"] } },
+};
+
+export const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** A widget: an MCP Apps view (`ui://` resource, HTML) built from its entry source by mcpgen. */
+export const widgetFields: Record<string, FieldSpec> = {
+  name: { kind: "string", required: true, pattern: WIDGET_NAME, patternHint: "a letter, then letters, digits, '_' or '-'" },
+  uri: { kind: "string", required: true, pattern: /^ui:\/\/[^\s]+$/, patternHint: "a ui:// URI, such as ui://gift-server/gifts.html" },
+  /**
+   * A TypeScript or JavaScript file next to the manifest: the view's code, bundled with what it
+   * imports (CSS included) into the resource's HTML.
+   */
+  entry: { kind: "string", required: true },
+  title: { kind: "string" },
+  description: { kind: "string" },
+  csp: {
+    kind: "record",
+    fields: {
+      connectDomains: { kind: "stringList" },
+      resourceDomains: { kind: "stringList" },
+      frameDomains: { kind: "stringList" },
+      baseUriDomains: { kind: "stringList" },
+    },
+  },
+  permissions: {
+    kind: "record",
+    fields: Object.fromEntries(["camera", "microphone", "geolocation", "clipboardWrite"].map((k) => [k, { kind: "json", object: true } as FieldSpec])),
+  },
+  domain: { kind: "string" },
+  prefersBorder: { kind: "boolean" },
+  /** ChatGPT's own keys besides MCP Apps': set (even `{}`) to serve the `openai/*` aliases too. */
+  chatgpt: {
+    kind: "record",
+    fields: {
+      widgetDescription: { kind: "string" },
+      invoking: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters" },
+      invoked: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters" },
+    },
+  },
+  _meta: meta,
+  /** mcpgen: the cache hint of this widget's resources/read (2026-07-28). Not served. */
+  cache: cacheHint,
 };
 
 export const resourceFields: Record<string, FieldSpec> = {
@@ -235,4 +281,5 @@ export const manifestFields: Record<string, FieldSpec> = {
   resources: { kind: "list", item: { kind: "record", open: true, fields: resourceFields } },
   resourceTemplates: { kind: "list", item: { kind: "record", open: true, fields: resourceTemplateFields } },
   prompts: { kind: "list", item: { kind: "record", open: true, fields: promptFields } },
+  widgets: { kind: "list", item: { kind: "record", fields: widgetFields } },
 };

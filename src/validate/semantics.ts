@@ -79,5 +79,62 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
       }
     });
   });
+  out.push(...checkWidgets(manifest));
   return out;
+}
+
+/**
+ * Widgets (MCP Apps views) and the tools that open or call them: a tool names a widget that
+ * exists, every widget is opened by some tool, an app-only tool has a view to call it, and CSP
+ * entries are origins (they are written into the view's Content-Security-Policy).
+ */
+function checkWidgets(manifest: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const root = manifest.value as Record<string, unknown>;
+  const widgets = (Array.isArray(root.widgets) ? root.widgets : []).filter(isPlainObject);
+  const tools = Array.isArray(root.tools) ? root.tools : [];
+  const names = widgets.flatMap((w) => (typeof w.name === "string" ? [w.name] : []));
+  const opened = new Set<string>();
+  tools.forEach((tool, i) => {
+    if (!isPlainObject(tool)) return;
+    if (typeof tool.widget === "string") {
+      if (names.includes(tool.widget)) opened.add(tool.widget);
+      else out.push(diagnosticAt(manifest, ["tools", i, "widget"], "unknown-widget", `\`widget: ${tool.widget}\` names no widget; ${names.length ? `declared widgets: ${names.join(", ")}` : "declare it under `widgets:` (name, uri, entry)"}`));
+    }
+    if (Array.isArray(tool.visibility)) {
+      if (tool.visibility.length === 0) out.push(diagnosticAt(manifest, ["tools", i, "visibility"], "invalid-value", "`visibility` lists who may call the tool: model, app or both; an empty list hides it from everyone (remove the tool instead)"));
+      else if (!tool.visibility.includes("model") && widgets.length === 0) {
+        out.push(diagnosticAt(manifest, ["tools", i, "visibility"], "app-only-tool", "`visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`", { severity: "warning" }));
+      }
+    }
+    if ((tool.widget !== undefined || tool.visibility !== undefined) && isPlainObject(tool._meta) && tool._meta.ui !== undefined) {
+      out.push(diagnosticAt(manifest, ["tools", i, "_meta", "ui"], "invalid-value", "`_meta.ui` is written by mcpgen from `widget` and `visibility`: set those, or `_meta.ui` by hand, not both", { at: "key" }));
+    }
+  });
+  const uris = new Set((Array.isArray(root.resources) ? root.resources : []).flatMap((r) => (isPlainObject(r) && typeof r.uri === "string" ? [r.uri] : [])));
+  (Array.isArray(root.widgets) ? root.widgets : []).forEach((widget, i) => {
+    if (!isPlainObject(widget)) return;
+    if (typeof widget.name === "string" && !opened.has(widget.name)) {
+      out.push(diagnosticAt(manifest, ["widgets", i, "name"], "widget-unused", `no tool opens widget ${JSON.stringify(widget.name)}: add \`widget: ${widget.name}\` to the tool whose result it shows (app-visible tools can still be called from other widgets)`, { severity: "warning" }));
+    }
+    if (typeof widget.uri === "string" && uris.has(widget.uri)) {
+      out.push(diagnosticAt(manifest, ["widgets", i, "uri"], "duplicate-name", `widget uri ${JSON.stringify(widget.uri)} is also a resource's uri; each resource and widget needs its own`));
+    }
+    if (isPlainObject(widget.csp)) {
+      for (const [key, list] of Object.entries(widget.csp)) {
+        if (!Array.isArray(list)) continue;
+        list.forEach((origin, j) => {
+          if (typeof origin === "string" && !isCspOrigin(origin)) {
+            out.push(diagnosticAt(manifest, ["widgets", i, "csp", key, j], "invalid-csp", `${JSON.stringify(origin)} is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)`));
+          }
+        });
+      }
+    }
+  });
+  return out;
+}
+
+/** An origin for a CSP source list: http(s) or ws(s), a host (maybe `*.` a subdomain wildcard), an optional port. */
+export function isCspOrigin(value: string): boolean {
+  return /^(https?|wss?):\/\/(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/.test(value);
 }

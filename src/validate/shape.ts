@@ -46,6 +46,8 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   checkUnique(root.resourceTemplates, "name", "resource template", ["resourceTemplates"], report, line);
   checkUnique(root.resourceTemplates, "uriTemplate", "resource template", ["resourceTemplates"], report, line);
   checkUnique(root.prompts, "name", "prompt", ["prompts"], report, line);
+  checkUnique(root.widgets, "name", "widget", ["widgets"], report, line);
+  checkUnique(root.widgets, "uri", "widget", ["widgets"], report, line);
 
   if (Array.isArray(root.resources)) {
     root.resources.forEach((resource, i) => {
@@ -178,7 +180,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
 
 function describePath(path: DocPath): string {
   const top = path[0];
-  const names: Record<string, string> = { server: "server", tools: "a tool", resources: "a resource", resourceTemplates: "a resource template", prompts: "a prompt" };
+  const names: Record<string, string> = { server: "server", tools: "a tool", resources: "a resource", resourceTemplates: "a resource template", prompts: "a prompt", widgets: "a widget" };
   if (path.length === 1 && typeof top === "string") return names[top] ?? `\`${top}\``;
   if (path.length === 2 && typeof top === "string" && typeof path[1] === "number") return names[top] ?? "an item";
   const last = path[path.length - 1];

@@ -61,8 +61,33 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const tool = ((await request("tools/list")).result!.tools as Record<string, any>[])[0]!;
     expect(tool.outputSchema.properties.gifts.items).toEqual({ $ref: "#/$defs/Gift" });
     expect(Object.keys(tool.outputSchema.$defs)).toEqual(["Gift"]);
-    expect(tool._meta).toEqual({ "openai/outputTemplate": "ui://widget/gifts.html" });
+    // MCP Apps' ui (from `widget:` and `visibility:`), and ChatGPT's aliases (the widget has `chatgpt:`).
+    expect(tool._meta).toEqual({
+      ui: { resourceUri: "ui://widget/gifts.html", visibility: ["model"] },
+      "openai/outputTemplate": "ui://widget/gifts.html",
+      "openai/widgetAccessible": false,
+      "openai/toolInvocation/invoking": "Looking for gift ideas",
+      "openai/toolInvocation/invoked": "Here are some gift ideas",
+    });
     expect(tool).not.toHaveProperty("examples");
+    expect(tool).not.toHaveProperty("widget");
+    expect(tool).not.toHaveProperty("visibility");
+  });
+
+  it("serves the widget as an MCP Apps resource: its HTML, with _meta.ui on the list entry and on the read item", async () => {
+    const { request } = await session();
+    const resources = (await request("resources/list")).result!.resources as Record<string, any>[];
+    const entry = resources.find((r) => r.uri === "ui://widget/gifts.html")!;
+    const meta = { ui: { prefersBorder: true }, "openai/widgetDescription": "The gift ideas as cards, each with its details on demand.", "openai/widgetPrefersBorder": true, "openai/widgetCSP": { connect_domains: [], resource_domains: [] } };
+    expect(entry).toEqual({ uri: "ui://widget/gifts.html", name: "gifts", title: "Gift ideas", description: "The gift ideas as cards, each with its details on demand.", mimeType: "text/html;profile=mcp-app", _meta: meta });
+    const read = (await request("resources/read", { uri: "ui://widget/gifts.html" })).result!.contents as Record<string, any>[];
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatchObject({ uri: "ui://widget/gifts.html", mimeType: "text/html;profile=mcp-app", _meta: meta });
+    expect(read[0]!.text).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/);
+    expect(read[0]!.text).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'sha256-');
+    // The app-only tool: visible to views, not to the model.
+    const tools = (await request("tools/list")).result!.tools as Record<string, any>[];
+    expect(tools.find((t) => t.name === "gift_details")!._meta).toEqual({ ui: { visibility: ["app"] } });
   });
 
   it("calls a tool with outputSchema: structuredContent plus a JSON text block", async () => {
@@ -128,7 +153,7 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const errors: unknown[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
     try {
-      const s = await session(undefined, { tools: { suggest_gifts: () => { throw new TypeError("catalog offline"); } } });
+      const s = await session(undefined, { tools: { ...giftHandlers.tools, suggest_gifts: () => { throw new TypeError("catalog offline"); } } });
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
       expect(response.result).toEqual(wire({ content: [{ type: "text", text: "Tool suggest_gifts failed: catalog offline" }], isError: true }));
       expect(errors).toHaveLength(1);
@@ -142,7 +167,7 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
   it("never sends output that breaks the outputSchema as success", async () => {
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const s = await session(undefined, { tools: { suggest_gifts: () => ({ gifts: [{ name: "Kite", price: "cheap" }] }) as never } });
+      const s = await session(undefined, { tools: { ...giftHandlers.tools, suggest_gifts: () => ({ gifts: [{ name: "Kite", price: "cheap" }] }) as never } });
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
       expect(response.result).toEqual(
         wire({

@@ -173,7 +173,7 @@ describe("serveHttp", () => {
     it("cancels a call when the client closes its stream: the handler's signal aborts", async () => {
       let aborted: (() => void) | undefined;
       const gotAbort = new Promise<void>((resolve) => (aborted = resolve));
-      const handle = await serveHttp({ tools: { suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))) } }, { port: 0 });
+      const handle = await serveHttp({ tools: { ...giftHandlers.tools, suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))) } }, { port: 0 });
       stop = handle.close;
       const sdk = new Client({ name: "http", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));

@@ -11,9 +11,10 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "../helpers/manifests.js";
 
 const BIN = path.join(ROOT, "dist/cli/bin.js");
-const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const GIFT = GIFT_WITHOUT_WIDGET;
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
 const ARGS = ["generate", "--manifests", "m", "--out", "out", "--stubs", "handlers"];
 /** Bytes no text round trip keeps: the user's file must come back exactly. */

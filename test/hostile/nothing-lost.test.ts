@@ -10,9 +10,10 @@ import { EMITTERS } from "../../src/emit/index.js";
 import { runPipeline } from "../../src/generate.js";
 import { applyPlan, type WritePlan } from "../../src/write/writeOutput.js";
 import { tempProject } from "../helpers/tmp.js";
+import { GIFT_WITHOUT_WIDGET } from "../helpers/manifests.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const GIFT = readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8");
+const GIFT = GIFT_WITHOUT_WIDGET;
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
 
 /** Every file under `dir` with its bytes and mtime. */

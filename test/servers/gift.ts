@@ -13,5 +13,15 @@ export const giftHandlers: Handlers = {
       const gifts = ideas.filter((g) => g.price <= budget);
       return { gifts: recipient?.includes("nothing") ? [] : gifts };
     },
+    gift_details: async ({ name }) => {
+      const known: Record<string, { description: string; category: "boardgames" | "books" | "games" }> = {
+        "Board game: Catan": { description: "Trade and build on the island of Catan, for 3 to 4 players.", category: "boardgames" },
+        "Dice set": { description: "Seven polyhedral dice for tabletop games.", category: "games" },
+        "Book: The Hobbit": { description: "Tolkien's tale of Bilbo Baggins.", category: "books" },
+      };
+      const found = Object.hasOwn(known, name) ? known[name] : undefined;
+      if (!found) throw new ToolError(`No gift named ${name}`);
+      return { name, ...found };
+    },
   },
 };

@@ -1,0 +1,162 @@
+/**
+ * Stage 3b, bundle: each widget's entry source, with everything it imports (the generated widget
+ * client from this very run, taken from memory, CSS included), bundled by esbuild into one
+ * self-contained HTML document: inline script and style, and a Content-Security-Policy built from
+ * the manifest's `csp` that allows exactly those two (by hash) and the declared origins. The HTML
+ * becomes the widget resource's text.
+ */
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import type { Message, Plugin } from "esbuild";
+import type { Diagnostic } from "../diagnostics.js";
+import type { OutputFile } from "../emit/common.js";
+import { RUNTIME_FOLDER } from "../emit/runtime.js";
+import type { ServerModel, WidgetModel } from "../model/types.js";
+
+export interface BundleOptions {
+  /** The output folder (absolute): imports into `<out>/<server>/` and `<out>/_runtime/` are served from memory. */
+  outDir: string;
+  /** The project root (absolute): esbuild's working folder, so the output names no absolute path. */
+  cwd: string;
+  /** The runtime files of the output folder, as this run writes them. */
+  runtime: readonly OutputFile[];
+}
+
+export interface BundleResult {
+  /** The model with each widget resource's content (its HTML and `_meta.ui`), and the files read. */
+  model?: ServerModel;
+  diagnostics: Diagnostic[];
+}
+
+/** Builds every widget of a model; `files`: the server folder's files, as this run emits them. */
+export async function bundleWidgets(model: ServerModel, files: readonly OutputFile[], options: BundleOptions): Promise<BundleResult> {
+  const { build } = await import("esbuild");
+  const memory = new Map<string, string>();
+  for (const f of files) memory.set(path.join(options.outDir, model.name, f.path), f.content);
+  for (const f of options.runtime) memory.set(path.join(options.outDir, RUNTIME_FOLDER, f.path), f.content);
+  const diagnostics: Diagnostic[] = [];
+  const html = new Map<string, string>();
+  const sources = new Set(model.sourceFiles);
+  for (const [at, widget] of model.widgets.entries()) {
+    let result;
+    try {
+      result = await build({
+        entryPoints: [widget.entry],
+        absWorkingDir: options.cwd,
+        bundle: true,
+        write: false,
+        outdir: "mcpgen-widget",
+        format: "esm",
+        platform: "browser",
+        target: "es2022",
+        minify: true,
+        charset: "utf8",
+        metafile: true,
+        logLevel: "silent",
+        plugins: [fromMemory(memory, options.outDir)],
+      });
+    } catch (error) {
+      const failure = error as { errors?: Message[] };
+      if (!failure.errors) throw error;
+      diagnostics.push(...failure.errors.map((m) => fromEsbuild(m, widget, at, options.cwd)));
+      continue;
+    }
+    const js = result.outputFiles.filter((f) => f.path.endsWith(".js")).map((f) => f.text).join("\n");
+    const css = result.outputFiles.filter((f) => f.path.endsWith(".css")).map((f) => f.text).join("\n");
+    // esbuild escapes `</script` and `</style` in strings; anything left would end the element early.
+    if (/<\/script/i.test(js) || /<\/style/i.test(css)) {
+      diagnostics.push(widgetDiagnostic(widget, at, `widget ${widget.name}: the bundle holds "</script" or "</style" outside a string, which would break its HTML`, options.cwd));
+      continue;
+    }
+    html.set(widget.uri, widgetHtml(widget, js, css));
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const abs = path.resolve(options.cwd, input);
+      if (!abs.startsWith(options.outDir + path.sep) && !input.includes(":")) sources.add(abs);
+    }
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  const resources = model.resources.map((r) => {
+    const text = r.widget === undefined ? undefined : html.get(r.uri);
+    if (text === undefined) return r;
+    const meta = r.wire._meta;
+    return { ...r, content: { text, ...(meta !== undefined && typeof meta === "object" && meta !== null && !Array.isArray(meta) ? { _meta: meta } : {}) } };
+  });
+  return { model: { ...model, resources, sourceFiles: [...sources].sort() }, diagnostics };
+}
+
+/** Imports of this run's generated files (`.js` specifiers of `.ts` files) come from memory, not the disk. */
+function fromMemory(memory: ReadonlyMap<string, string>, outDir: string): Plugin {
+  return {
+    name: "mcpgen-generated",
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = path.resolve(args.resolveDir, args.path);
+        if (!target.startsWith(outDir + path.sep)) return undefined;
+        const ts = target.replace(/\.js$/, ".ts");
+        if (memory.has(ts)) return { path: ts, namespace: "mcpgen" };
+        return { errors: [{ text: `${args.path} is not a file mcpgen generates in ${path.relative(process.cwd(), outDir) || "."}` }] };
+      });
+      build.onLoad({ filter: /.*/, namespace: "mcpgen" }, (args) => ({ contents: memory.get(args.path)!, loader: "ts", resolveDir: path.dirname(args.path) }));
+    },
+  };
+}
+
+/**
+ * The widget's HTML: its script and style inline, under a Content-Security-Policy that allows
+ * them by hash, nothing inline besides, no `eval`, and only the origins the manifest declares.
+ */
+export function widgetHtml(widget: WidgetModel, js: string, css: string): string {
+  const hash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+  const list = (origins: readonly string[], none: string) => (origins.length ? origins.join(" ") : none);
+  const resources = widget.csp.resourceDomains;
+  const policy = [
+    "default-src 'none'",
+    `script-src ${hash(js)}${resources.length ? ` ${resources.join(" ")}` : ""}`,
+    `style-src ${css ? hash(css) : "'none'"}${resources.length ? ` ${resources.join(" ")}` : ""}`,
+    `img-src data: blob:${resources.length ? ` ${resources.join(" ")}` : ""}`,
+    `font-src data:${resources.length ? ` ${resources.join(" ")}` : ""}`,
+    `media-src data: blob:${resources.length ? ` ${resources.join(" ")}` : ""}`,
+    `connect-src ${list(widget.csp.connectDomains, "'none'")}`,
+    `frame-src ${list(widget.csp.frameDomains, "'none'")}`,
+    `base-uri ${list(widget.csp.baseUriDomains, "'self'")}`,
+    "form-action 'none'",
+  ].join("; ");
+  const title = escapeHtml(widget.title ?? widget.name);
+  return [
+    "<!doctype html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(policy)}">`,
+    `<title>${title}</title>`,
+    ...(css ? [`<style>${css}</style>`] : []),
+    "</head>",
+    "<body>",
+    `<script type="module">${js}</script>`,
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** A problem with a widget's code, at its entry (the manifest's `widgets[i].entry` is its path). */
+function widgetDiagnostic(widget: WidgetModel, at: number, message: string, cwd: string): Diagnostic {
+  return { severity: "error", code: "widget-build", message, file: shown(widget.entry, cwd), line: 1, col: 1, path: `widgets[${at}].entry` };
+}
+
+/** An esbuild error at its own file:line:col (the widget's source), in mcpgen's form. */
+function fromEsbuild(message: Message, widget: WidgetModel, at: number, cwd: string): Diagnostic {
+  const location = message.location;
+  const diagnostic = widgetDiagnostic(widget, at, `widget ${widget.name}: ${message.text}${message.notes.length ? ` (${message.notes.map((n) => n.text).join("; ")})` : ""}`, cwd);
+  if (!location) return diagnostic;
+  return { ...diagnostic, file: shown(path.resolve(cwd, location.file), cwd), line: location.line, col: location.column + 1 };
+}
+
+function shown(file: string, cwd: string): string {
+  return path.relative(cwd, file).split(path.sep).join("/");
+}

@@ -1,0 +1,226 @@
+/**
+ * `mcpgen/harness`: a mock MCP Apps host for trying and testing widgets. It serves a host page
+ * built on the official AppBridge (@modelcontextprotocol/ext-apps/app-bridge) that mounts a
+ * widget, as the server serves it (resources/read), in a sandboxed iframe; sends it the tool's
+ * input and result (from a scenario: the manifest's examples, or a live call); and forwards the
+ * widget's tool calls to the real server, in process or over HTTP, refusing those a host must
+ * refuse (tools whose visibility leaves out `app`) and recording them all. The `openai` bridge
+ * injects ChatGPT's `window.openai` into the frame instead, over the same channel.
+ *
+ * Loopback only; for development and tests.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+
+/** One widget opened by one tool call: the arguments, and the result (or none: the tool is called for real). */
+export interface Scenario {
+  /** The widget's `ui://` URI. */
+  widget: string;
+  /** The tool whose call opens it. */
+  tool: string;
+  arguments: { [key: string]: unknown };
+  /** Its structured output, or a whole CallToolResult; absent: the harness calls the tool with the arguments. */
+  result?: unknown;
+}
+
+export interface HarnessOptions {
+  /**
+   * The server: a factory of SDK Servers, served in this process (the generated
+   * `createServerFactory(handlers)`), or the URL of a Streamable HTTP endpoint.
+   */
+  server: ((context?: { era?: "legacy" | "modern" }) => unknown) | string | URL;
+  scenarios: readonly Scenario[];
+  /** Port (default 0: a free one); the harness binds 127.0.0.1. */
+  port?: number;
+}
+
+/** A tool call a widget made through the host. */
+export interface HarnessCall {
+  tool: string;
+  arguments: unknown;
+  /** Why the host refused it (a tool not visible to apps), or undefined. */
+  refused?: string;
+  /** The server's answer. */
+  result?: unknown;
+}
+
+/** What else the widget asked the host: messages, links, model context, display modes. */
+export interface HarnessEvent {
+  kind: string;
+  params: unknown;
+}
+
+export interface Harness {
+  /** The index page, listing the scenarios. */
+  url: string;
+  /** The page that mounts scenario `index` with the MCP Apps bridge, or ChatGPT's `window.openai`. */
+  scenarioUrl(index: number, bridge?: "mcp-apps" | "openai"): string;
+  readonly calls: HarnessCall[];
+  readonly events: HarnessEvent[];
+  close(): Promise<void>;
+}
+
+type CallToolResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: unknown };
+type Tool = { name: string; _meta?: { ui?: { visibility?: string[]; resourceUri?: string } } };
+/** The SDK v2 Client, through what the harness calls. */
+interface Client {
+  listTools(params?: { cursor?: string }): Promise<{ tools: Tool[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments: object }): Promise<unknown>;
+  readResource(params: { uri: string }): Promise<{ contents: { uri: string; text?: string; mimeType?: string; _meta?: unknown }[] }>;
+  close(): Promise<void>;
+}
+
+export async function serveHarness(options: HarnessOptions): Promise<Harness> {
+  const { client, close: disconnect } = await connect(options.server);
+  const tools = new Map<string, Tool>();
+  for (let cursor: string | undefined, page = 0; page < 100; page++) {
+    const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+    for (const tool of listed.tools) tools.set(tool.name, tool);
+    cursor = listed.nextCursor;
+    if (!cursor) break;
+  }
+  const scripts = await bundlePageScripts();
+  const calls: HarnessCall[] = [];
+  const events: HarnessEvent[] = [];
+
+  const http = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => json(res, 500, { error: error instanceof Error ? error.message : String(error) }));
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const parts = url.pathname.split("/").filter(Boolean);
+    const bridge = url.searchParams.get("bridge") === "openai" ? "openai" : "mcp-apps";
+    if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios));
+    const scenario = parts[1] !== undefined ? options.scenarios[Number(parts[1])] : undefined;
+    if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge));
+    if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge));
+    if (req.method === "POST" && url.pathname === "/api/call") {
+      const body = JSON.parse(await readBody(req)) as { name?: unknown; arguments?: unknown };
+      return json(res, 200, await forward(String(body.name), (body.arguments ?? {}) as object));
+    }
+    if (req.method === "POST" && url.pathname === "/api/event") {
+      events.push(JSON.parse(await readBody(req)) as HarnessEvent);
+      return json(res, 200, {});
+    }
+    if (req.method === "GET" && url.pathname === "/api/calls") return json(res, 200, { calls, events });
+    json(res, 404, { error: "not found" });
+  }
+
+  /** A widget's tools/call: refused as hosts must when the tool is not visible to apps, else sent to the server. */
+  async function forward(name: string, args: object): Promise<{ result?: unknown; error?: string }> {
+    const tool = tools.get(name);
+    const visibility = tool?._meta?.ui?.visibility;
+    if (!tool || (Array.isArray(visibility) && !visibility.includes("app"))) {
+      const refused = tool ? `Tool ${name} is not visible to apps (its visibility is ${JSON.stringify(visibility)})` : `Unknown tool: ${name}`;
+      calls.push({ tool: name, arguments: args, refused });
+      return { error: refused };
+    }
+    const result = await client.callTool({ name, arguments: args });
+    calls.push({ tool: name, arguments: args, result });
+    return { result };
+  }
+
+  /** The host page of one scenario: the bridge, the tool, its input and result. */
+  async function hostPage(scenario: Scenario, index: number, bridge: "mcp-apps" | "openai"): Promise<string> {
+    const tool = tools.get(scenario.tool);
+    if (!tool) throw new Error(`scenario ${index}: the server has no tool ${scenario.tool}`);
+    const result = scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result);
+    const config = { index, bridge, tool, arguments: scenario.arguments, result };
+    const data = JSON.stringify(config).replace(/</g, "\\u003c");
+    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge})</p>\n<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
+  }
+
+  /** The widget's HTML, as resources/read serves it; for the `openai` bridge, with `window.openai` injected (and allowed by its CSP). */
+  async function framePage(scenario: Scenario, bridge: "mcp-apps" | "openai"): Promise<string> {
+    const read = await client.readResource({ uri: scenario.widget });
+    const text = read.contents[0]?.text;
+    if (typeof text !== "string") throw new Error(`resources/read ${scenario.widget} answered no text`);
+    if (bridge === "mcp-apps") return text;
+    const hash = `'sha256-${createHash("sha256").update(scripts.openai, "utf8").digest("base64")}'`;
+    return text.replace(/(script-src )/, `$1${hash} `).replace(/<script type="module">/, `<script>${scripts.openai}</script>\n<script type="module">`);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  return {
+    url: `${base}/`,
+    scenarioUrl: (index, bridge = "mcp-apps") => `${base}/scenario/${index}?bridge=${bridge}`,
+    calls,
+    events,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await disconnect();
+    },
+  };
+}
+
+/** A Client of the server: over an in-memory pair to a factory served here, or over Streamable HTTP. */
+async function connect(server: HarnessOptions["server"]): Promise<{ client: Client; close: () => Promise<void> }> {
+  const { Client: SdkClient, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const sdk = new SdkClient({ name: "mcpgen-harness", version: "1.0.0" });
+  if (typeof server === "function") {
+    const { InMemoryTransport } = await import("@modelcontextprotocol/server");
+    const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const served = serveStdio(server as never, { transport: serverSide, onerror: () => {} });
+    await sdk.connect(clientSide);
+    return { client: sdk as unknown as Client, close: async () => (await sdk.close(), await served.close()) };
+  }
+  await sdk.connect(new StreamableHTTPClientTransport(new URL(String(server))));
+  return { client: sdk as unknown as Client, close: () => sdk.close() };
+}
+
+/** The host page's script and the `window.openai` shim, bundled from src/harness/ (shipped with mcpgen). */
+async function bundlePageScripts(): Promise<{ host: string; openai: string }> {
+  const { build } = await import("esbuild");
+  const source = (name: string) => fileURLToPath(new URL(`../../src/harness/${name}`, import.meta.url));
+  const bundle = async (file: string, format: "esm" | "iife") => {
+    const out = await build({ entryPoints: [source(file)], bundle: true, write: false, format, platform: "browser", target: "es2022", minify: true, logLevel: "silent" });
+    return out.outputFiles[0]!.text;
+  };
+  const [host, openai] = await Promise.all([bundle("page.ts", "esm"), bundle("openai.ts", "iife")]);
+  return { host, openai };
+}
+
+function asCallToolResult(value: unknown): CallToolResult {
+  if (typeof value === "object" && value !== null && Array.isArray((value as CallToolResult).content)) return value as CallToolResult;
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+function indexPage(scenarios: readonly Scenario[]): string {
+  const rows = scenarios.map((s, i) => `<li>${escapeHtml(s.tool)} → ${escapeHtml(s.widget)}: <a href="/scenario/${i}">MCP Apps</a> · <a href="/scenario/${i}?bridge=openai">window.openai</a></li>`);
+  return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>mcpgen harness</title></head>\n<body>\n<h1>Widgets</h1>\n<ul>\n${rows.join("\n")}\n</ul>\n</body>\n</html>\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function html(res: ServerResponse, body: string): void {
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(body);
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 4 * 1024 * 1024) req.destroy(new Error("request body too large"));
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * The gift widget in headless Chromium, mounted by mcpgen's harness (a mock MCP Apps host on the
+ * official AppBridge) and served by the real generated gift server: it renders the tool result
+ * the host sends, a click calls the app-only tool gift_details through the host to the server and
+ * renders its typed answer, a tool not visible to apps is refused by the host, and nothing breaks
+ * the Content-Security-Policy built from the manifest (no eval, no undeclared origin). The same
+ * with ChatGPT's window.openai injected into the frame.
+ */
+import type { Browser, ConsoleMessage, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerFactory } from "../../generated/gift-server/index.js";
+import { scenarios } from "../../generated/gift-server/widgets/scenarios.js";
+import { serveHarness, type Harness } from "../../src/harness/index.js";
+import { launchChromium } from "../helpers/browser.js";
+import { giftHandlers } from "../servers/gift.js";
+
+let browser: Browser;
+let harness: Harness;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  harness = await serveHarness({ server: createServerFactory(giftHandlers), scenarios });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await harness?.close();
+});
+
+/** A page with every console message of every frame kept (CSP violations are reported there). */
+async function open(url: string): Promise<{ page: Page; console: string[] }> {
+  const page = await browser.newPage();
+  const console: string[] = [];
+  page.on("console", (m: ConsoleMessage) => void console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => void console.push(`pageerror: ${e.message}`));
+  await page.goto(url);
+  return { page, console };
+}
+
+const violations = (console: string[]) => console.filter((line) => /Content Security Policy|Refused to|EvalError|unsafe-eval/i.test(line));
+
+describe.each(["mcp-apps", "openai"] as const)("the gift widget, %s bridge", (bridge) => {
+  it("renders the tool's input and result sent by the host", async () => {
+    const { page, console } = await open(harness.scenarioUrl(0, bridge));
+    const frame = page.frameLocator("iframe");
+    await expect.poll(() => frame.locator("li[data-gift]").count(), { timeout: 15_000 }).toBe(2);
+    expect(await frame.locator("h1").textContent()).toBe("Ideas for a birthday, up to $100");
+    expect(await frame.locator("li[data-gift] .name").allTextContents()).toEqual(["Board game: Catan", "Dice set"]);
+    expect(await frame.locator("li[data-gift] .price").allTextContents()).toEqual(["$45", "$20"]);
+    // The openai page injects window.openai into the frame; the widget's client then talks through it.
+    const view = page.frames().find((f) => f !== page.mainFrame())!;
+    expect(await view.evaluate("typeof window.openai")).toBe(bridge === "openai" ? "object" : "undefined");
+    expect(violations(console)).toEqual([]);
+    await page.close();
+  });
+
+  it("a click calls the app-only tool through the host to the real server and renders its typed answer", async () => {
+    const before = harness.calls.length;
+    const { page, console } = await open(harness.scenarioUrl(0, bridge));
+    const frame = page.frameLocator("iframe");
+    const dice = frame.locator('li[data-gift="Dice set"]');
+    await dice.locator("button").click({ timeout: 15_000 });
+    await expect.poll(() => dice.locator(".details").textContent(), { timeout: 10_000 }).toBe("Seven polyhedral dice for tabletop games. (games)");
+    const calls = harness.calls.slice(before);
+    expect(calls).toEqual([{ tool: "gift_details", arguments: { name: "Dice set" }, result: expect.objectContaining({ structuredContent: { name: "Dice set", description: "Seven polyhedral dice for tabletop games.", category: "games" } }) }]);
+    expect(violations(console)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe("the host and the view's sandbox", () => {
+  it("refuses a call to a tool not visible to apps (suggest_gifts is model-only)", async () => {
+    const before = harness.calls.length;
+    const { page } = await open(harness.scenarioUrl(0));
+    await expect.poll(() => page.frameLocator("iframe").locator("li[data-gift]").count(), { timeout: 15_000 }).toBe(2);
+    // What a widget would send by hand (the typed client refuses it before sending): tools/call to its host.
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    // Browser code as text: this file compiles without the DOM library.
+    const answer = await frame.evaluate(`new Promise((resolve) => {
+      addEventListener("message", (event) => { if (event.data && event.data.id === 9001) resolve(event.data); });
+      parent.postMessage({ jsonrpc: "2.0", id: 9001, method: "tools/call", params: { name: "suggest_gifts", arguments: { occasion: "x", budget: 1 } } }, "*");
+    })`);
+    expect(answer).toMatchObject({ id: 9001, error: { message: expect.stringContaining("Tool suggest_gifts is not visible to apps") } });
+    expect(harness.calls.slice(before)).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "x", budget: 1 }, refused: 'Tool suggest_gifts is not visible to apps (its visibility is ["model"])' }]);
+    await page.close();
+  });
+
+  it("runs the widget under the CSP built from the manifest: an inline script it did not ship is refused, and reported", async () => {
+    const { page, console } = await open(harness.scenarioUrl(0));
+    await expect.poll(() => page.frameLocator("iframe").locator("li[data-gift]").count(), { timeout: 15_000 }).toBe(2);
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    const policy = await frame.evaluate<string>(`document.querySelector('meta[http-equiv="Content-Security-Policy"]').getAttribute("content")`);
+    expect(policy).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; /);
+    expect(policy).not.toContain("unsafe-eval");
+    expect(policy).not.toContain("unsafe-inline");
+    // What the detector above would catch: code the widget did not ship (here, put in by the test).
+    await frame.evaluate(`{ const script = document.createElement("script"); script.textContent = "document.title = 'injected'"; document.head.append(script); }`);
+    await expect.poll(() => violations(console).length, { timeout: 5_000 }).toBeGreaterThan(0);
+    expect(await frame.evaluate("document.title")).toBe("Gift ideas");
+    await page.close();
+  });
+});
