@@ -53,7 +53,7 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
         charset: "utf8",
         metafile: true,
         logLevel: "silent",
-        plugins: [fromMemory(memory, options.outDir)],
+        plugins: [fromMemory(memory, options.outDir, options.cwd)],
       });
     } catch (error) {
       const failure = error as { errors?: Message[] };
@@ -74,7 +74,8 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
       if (!abs.startsWith(options.outDir + path.sep) && !input.includes(":")) sources.add(abs);
     }
   }
-  if (diagnostics.length > 0) return { diagnostics };
+  // Widgets that share code fail the same way: each problem once.
+  if (diagnostics.length > 0) return { diagnostics: diagnostics.filter((d, i) => diagnostics.findIndex((e) => e.file === d.file && e.line === d.line && e.col === d.col && e.message.replace(/^widget \S+: /, "") === d.message.replace(/^widget \S+: /, "")) === i) };
   const resources = model.resources.map((r) => {
     const text = r.widget === undefined ? undefined : html.get(r.uri);
     if (text === undefined) return r;
@@ -84,11 +85,19 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
   return { model: { ...model, resources, sourceFiles: [...sources].sort() }, diagnostics };
 }
 
-/** Imports of this run's generated files (`.js` specifiers of `.ts` files) come from memory, not the disk. */
-function fromMemory(memory: ReadonlyMap<string, string>, outDir: string): Plugin {
+/**
+ * Imports of this run's generated files (`.js` specifiers of `.ts` files) come from memory, not the
+ * disk; packages they import are found from the project root (their folder may not exist yet).
+ */
+function fromMemory(memory: ReadonlyMap<string, string>, outDir: string, cwd: string): Plugin {
   return {
     name: "mcpgen-generated",
     setup(build) {
+      build.onResolve({ filter: /^[^./]/, namespace: "mcpgen" }, async (args) => {
+        if (args.pluginData === "from-root") return undefined;
+        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: cwd, pluginData: "from-root" });
+        return found.errors.length ? { errors: found.errors } : { path: found.path, ...(found.namespace === "file" ? {} : { namespace: found.namespace }) };
+      });
       build.onResolve({ filter: /^\.\.?\// }, (args) => {
         const target = path.resolve(args.resolveDir, args.path);
         if (!target.startsWith(outDir + path.sep)) return undefined;
@@ -149,12 +158,19 @@ function widgetDiagnostic(widget: WidgetModel, at: number, message: string, cwd:
   return { severity: "error", code: "widget-build", message, file: shown(widget.entry, cwd), line: 1, col: 1, path: `widgets[${at}].entry` };
 }
 
-/** An esbuild error at its own file:line:col (the widget's source), in mcpgen's form. */
+/** An esbuild error at its own file:line:col (the widget's source, or a generated file), in mcpgen's form. */
 function fromEsbuild(message: Message, widget: WidgetModel, at: number, cwd: string): Diagnostic {
   const location = message.location;
-  const diagnostic = widgetDiagnostic(widget, at, `widget ${widget.name}: ${message.text}${message.notes.length ? ` (${message.notes.map((n) => n.text).join("; ")})` : ""}`, cwd);
+  const missing = /^Could not resolve "(@modelcontextprotocol\/ext-apps|re2js|ajv)[^"]*"/.exec(message.text);
+  // A package the widget client needs: say which to install, not esbuild's advice to mark it external.
+  const text = missing
+    ? `${message.text}: install it in the project (npm install ${missing[1]}); the generated widget clients need it`
+    : `${message.text}${message.notes.length ? ` (${message.notes.map((n) => n.text).join("; ")})` : ""}`;
+  const diagnostic = widgetDiagnostic(widget, at, `widget ${widget.name}: ${text}`, cwd);
   if (!location) return diagnostic;
-  return { ...diagnostic, file: shown(path.resolve(cwd, location.file), cwd), line: location.line, col: location.column + 1 };
+  // Files served from memory (this run's generated code) are named by their path on disk.
+  const file = location.file.replace(/^mcpgen:/, "");
+  return { ...diagnostic, file: shown(path.resolve(cwd, file), cwd), line: location.line, col: location.column + 1 };
 }
 
 function shown(file: string, cwd: string): string {

@@ -1,0 +1,124 @@
+/**
+ * Widgets from the manifest: their diagnostics, the build (esbuild errors at the widget's own
+ * file:line:col, the HTML and its CSP), the output checks compiled at generate time, and the run
+ * records (an edit of a widget's source is seen without --no-cache).
+ */
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { widgetHtml } from "../src/bundle/widgets.js";
+import { formatDiagnostic } from "../src/diagnostics.js";
+import { runPipeline } from "../src/generate.js";
+import type { WidgetModel } from "../src/model/types.js";
+import { checks } from "../generated/gift-server/widgets/gifts.checks.js";
+import { ROOT } from "./helpers/cli.js";
+import { tempProject } from "./helpers/tmp.js";
+
+const server = "server: {name: w, version: '1'}\n";
+const CARD = 'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget();\nwidget.onToolResult((r) => { document.body.textContent = r.ok ? String(r.output.n) : r.error.message; });\nawait widget.connect();\n';
+
+/** A project with node_modules (for the bundles) and these files. */
+function project(files: Record<string, string>): string {
+  const dir = tempProject({ "package.json": '{"type":"module"}', ...files });
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+async function generate(dir: string, cache = false) {
+  const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write", cache });
+  return result.diagnostics.map(formatDiagnostic);
+}
+
+const TOOL = "  - name: a\n    inputSchema: {type: object}\n    outputSchema: {type: object, properties: {n: {type: integer}}, required: [n]}\n    widget: card\n";
+const WIDGET = "widgets:\n  - name: card\n    uri: ui://w/card.html\n    entry: widgets/card.ts\n";
+
+describe("widget diagnostics", () => {
+  it.each([
+    ["a tool naming no widget", `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    widget: nope\n`, ["m/m.yaml:5:13: error unknown-widget: `widget: nope` names no widget; declare it under `widgets:` (name, uri, entry)"]],
+    [
+      "a widget no tool opens, an app-only tool on a server without widgets",
+      `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    visibility: [app]\n`,
+      ["m/m.yaml:5:17: warning app-only-tool: `visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`"],
+    ],
+    [
+      "CSP entries that are not origins, and _meta.ui written by hand beside widget",
+      `${server}tools:\n${TOOL}    _meta: {ui: {resourceUri: ui://x}}\n${WIDGET}    csp: {resourceDomains: ["https://cdn.example.com/lib", "https://ok.example.com", "* 'unsafe-eval'"]}\n`,
+      [
+        "m/m.yaml:7:13: error invalid-value: `_meta.ui` is written by mcpgen from `widget` and `visibility`: set those, or `_meta.ui` by hand, not both",
+        'm/m.yaml:12:29: error invalid-csp: "https://cdn.example.com/lib" is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)',
+        `m/m.yaml:12:86: error invalid-csp: "* 'unsafe-eval'" is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)`,
+      ],
+    ],
+    ["an entry that does not exist", `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "widgets/gone.ts")}`, ["m/m.yaml:10:12: error widget-build: file \"widgets/gone.ts\" does not exist (paths are relative to the manifest's folder)"]],
+    ["an entry outside the manifest's folder", `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "../card.ts")}`, ["m/m.yaml:10:12: error widget-build: file \"../card.ts\" resolves outside the manifest's folder; copy it next to the manifest"]],
+  ])("%s", async (_, manifest, want) => {
+    const dir = project({ "m/m.yaml": manifest, "m/widgets/card.ts": CARD, "card.ts": "" });
+    expect(await generate(dir)).toEqual(want);
+  });
+
+  it("reports a widget's code errors at their own file:line:col, and writes nothing", async () => {
+    const dir = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": 'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget(;\n' });
+    expect(await generate(dir)).toEqual(['m/widgets/card.ts:2:33: error widget-build: widget card: Unexpected ";"']);
+    const missing = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": 'import "./nowhere.js";\n' });
+    expect(await generate(missing)).toEqual(['m/widgets/card.ts:1:8: error widget-build: widget card: Could not resolve "./nowhere.js"']);
+  }, 30_000);
+
+  it("builds the widget into its resource's HTML; an edit of its source is seen by the next run without --no-cache", async () => {
+    const dir = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": CARD });
+    expect(await generate(dir, true)).toEqual([]);
+    const definition = () => readFileSync(path.join(dir, "out/w/definition.ts"), "utf8");
+    // The HTML as JSON text in definition.ts (where "</" is written "<\\/").
+    expect(definition()).toContain("<title>card<\\/title>");
+    expect(definition()).not.toContain("edited-by-the-test");
+    writeFileSync(path.join(dir, "m/widgets/card.ts"), CARD.replace("String(r.output.n)", '"edited-by-the-test"'));
+    expect(await generate(dir, true)).toEqual([]);
+    expect(definition()).toContain("edited-by-the-test");
+  }, 30_000);
+});
+
+describe("the widget's HTML", () => {
+  const widget: WidgetModel = { name: "card", uri: "ui://w/card.html", entry: "/x.ts", typeName: "Card", fileName: "card", tools: [], csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"], frameDomains: [], baseUriDomains: [] }, title: "A <card> & more" };
+
+  it("allows its own script and style by hash, the declared origins, and nothing else", () => {
+    // The hashes are openssl's: printf 'console.log(1)' | openssl dgst -sha256 -binary | base64
+    const html = widgetHtml(widget, "console.log(1)", "body{}");
+    const policy = /content="([^"]+)"/.exec(html.split("\n").find((l) => l.includes("Content-Security-Policy"))!)![1]!;
+    expect(policy.split("; ")).toEqual([
+      "default-src 'none'",
+      "script-src 'sha256-CihokcEcBW4atb/CW/XWsvWwbTjqwQlE9nj9ii5ww5M=' https://cdn.example.com",
+      "style-src 'sha256-fJgEClQWV1hGkK4qHMO0KotTsVnMYMXTq7/suurGyUo=' https://cdn.example.com",
+      "img-src data: blob: https://cdn.example.com",
+      "font-src data: https://cdn.example.com",
+      "media-src data: blob: https://cdn.example.com",
+      "connect-src https://api.example.com",
+      "frame-src 'none'",
+      "base-uri 'self'",
+      "form-action 'none'",
+    ]);
+    expect(html).toContain("<title>A &lt;card&gt; &amp; more</title>");
+    expect(html).toContain('<script type="module">console.log(1)</script>');
+    expect(widgetHtml(widget, "x", "")).toContain("style-src 'none' https://cdn.example.com;");
+  });
+});
+
+describe("output checks compiled at generate time", () => {
+  it("check the gift widget's outputs as the server's validator would, in words", () => {
+    expect(checks.suggest_gifts({ gifts: [{ name: "Dice set", price: 20 }] })).toBeUndefined();
+    expect(checks.suggest_gifts({ gifts: [{ name: "Dice set", price: "cheap" }] })).toBe("Property 'gifts[0].price' must be number");
+    expect(checks.gift_details({ name: "x", description: "y", category: "toys" })).toBe('Property \'category\' must be one of "boardgames", "books", "games"');
+  });
+
+  it("run patterns there too, on RE2JS where they need it, with no code compiled at run time", async () => {
+    const dir = project({
+      "m/m.yaml": `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    outputSchema: {type: object, properties: {n: {type: integer}, code: {type: string, pattern: '^(a+)+$'}, id: {type: string, pattern: '^[a-z]+$'}}, required: [n]}\n    widget: card\n${WIDGET}`,
+      "m/widgets/card.ts": CARD,
+    });
+    expect(await generate(dir)).toEqual(["m/m.yaml:5:97: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): (a+)+ can match a run of \"a\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; rewrite it so that no two quantifiers can match the same text"]);
+    const text = readFileSync(path.join(dir, "out/w/widgets/card.checks.ts"), "utf8");
+    expect(text).toContain('import { patternEngine } from "../../_runtime/patterns.js";');
+    expect(text).not.toMatch(/new Function|eval\(/);
+    const module = (await import(path.join(dir, "out/w/widgets/card.checks.ts"))) as { checks: Record<string, (v: unknown) => string | undefined> };
+    expect(module.checks.a!({ n: 1, code: "a".repeat(5000) + "!" })).toBe("Property 'code' must match pattern \"^(a+)+$\"");
+    expect(module.checks.a!({ n: 1, id: "abc", code: "aaa" })).toBeUndefined();
+  }, 30_000);
+});
