@@ -38,6 +38,25 @@ describe("mcpgen init", () => {
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   });
 
+  it("--widget adds a widget for the starter tool, bundled by the first generate before any npm install, and a harness script", () => {
+    const parent = tempProject();
+    const r = mcpgen(["init", "shop", "--widget", "--mcpgen", "file:../mcpgen"], parent);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n");
+    const dir = path.join(parent, "shop");
+    for (const file of ["manifests/widgets/greeting.ts", "manifests/widgets/tsconfig.json", "src/harness.ts", "generated/shop/widgets/greeting.ts", "generated/shop/widgets/scenarios.ts", "generated/_runtime/widget.ts"]) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    const manifest = readFileSync(path.join(dir, "manifests/shop.yaml"), "utf8");
+    expect(manifest).toContain("    widget: greeting\n");
+    expect(manifest).toContain("widgets:\n  - name: greeting\n    uri: ui://shop/greeting.html\n    entry: widgets/greeting.ts\n");
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
+    expect(pkg.dependencies["@modelcontextprotocol/ext-apps"]).toBe("~2.0.4");
+    expect(pkg.scripts).toMatchObject({ build: "tsc -p tsconfig.json && tsc -p manifests/widgets/tsconfig.json", harness: "npm run build && node dist/src/harness.js" });
+    // The widget's HTML is in the definition the server serves.
+    expect(readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8")).toContain('"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"');
+    expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
+  }, 60_000);
+
   it("refuses a folder that is not empty, and with --force adds only what is missing", () => {
     const dir = tempProject({ "README.md": "my notes\n" });
     const refused = mcpgen(["init", "--name", "kept"], dir);

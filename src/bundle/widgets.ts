@@ -7,11 +7,15 @@
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Message, Plugin } from "esbuild";
 import type { Diagnostic } from "../diagnostics.js";
 import type { OutputFile } from "../emit/common.js";
 import { RUNTIME_FOLDER } from "../emit/runtime.js";
 import type { ServerModel, WidgetModel } from "../model/types.js";
+
+/** mcpgen's package folder: its own dependencies back the generated widget clients' imports. */
+const MCPGEN_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface BundleOptions {
   /** The output folder (absolute): imports into `<out>/<server>/` and `<out>/_runtime/` are served from memory. */
@@ -95,7 +99,12 @@ function fromMemory(memory: ReadonlyMap<string, string>, outDir: string, cwd: st
     setup(build) {
       build.onResolve({ filter: /^[^./]/, namespace: "mcpgen" }, async (args) => {
         if (args.pluginData === "from-root") return undefined;
-        const found = await build.resolve(args.path, { kind: args.kind, resolveDir: cwd, pluginData: "from-root" });
+        // The project's copy first; else mcpgen's own (a new project, before its npm install).
+        let found = await build.resolve(args.path, { kind: args.kind, resolveDir: cwd, pluginData: "from-root" });
+        if (found.errors.length) {
+          const own = await build.resolve(args.path, { kind: args.kind, resolveDir: MCPGEN_ROOT, pluginData: "from-root" });
+          if (!own.errors.length) found = own;
+        }
         return found.errors.length ? { errors: found.errors } : { path: found.path, ...(found.namespace === "file" ? {} : { namespace: found.namespace }) };
       });
       build.onResolve({ filter: /^\.\.?\// }, (args) => {

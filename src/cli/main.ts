@@ -15,7 +15,7 @@ Usage:
   mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]
                   [--client-only] [--check | --watch] [--quiet] [--no-cache]
   mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
-  mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--force]
+  mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]
   mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])
   mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
   mcpgen lint [PATH...] [--config FILE] [--rule NAME=off|warn|error]
@@ -51,6 +51,7 @@ Options:
   --name NAME          (init) The server name, [a-z0-9][a-z0-9-]* (default: the folder name).
   --mcpgen SPEC        (init) The project's mcpgen dependency, as npm takes it (file:PATH to a
                        checkout, a tarball, a version). Default: this mcpgen, packed into vendor/.
+  --widget             (init) Add a widget (an MCP Apps view) for the starter tool, and a harness to open it.
   --force              (init) Write into a folder that is not empty (never over a file).
   -h, --help           Show this help.
   -v, --version        Show the version.
@@ -78,6 +79,7 @@ interface InitArgs {
   name?: string;
   mcpgen?: string;
   force: boolean;
+  widget?: boolean;
 }
 
 type Args = GenerateArgs | InitArgs;
@@ -167,6 +169,7 @@ function parseInit(rest: string[]): InitArgs {
       if (v === undefined || v === "" || (inline === undefined && v.startsWith("-"))) throw new UsageError("--mcpgen needs a dependency spec (file:PATH, a tarball, a version)");
       args.mcpgen = v;
     } else if (flag === "--force") args.force = true;
+    else if (flag === "--widget") args.widget = true;
     else if (arg.startsWith("-")) throw new UsageError(`unknown option ${arg} for init`);
     else if (dirSeen) throw new UsageError(`init takes one folder; got ${JSON.stringify(args.dir)} and ${JSON.stringify(arg)}`);
     else {
@@ -232,7 +235,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     process.stdout.write(`${version()}\n`);
     return 0;
   }
-  if (args.command === "init") return (await import("../init/init.js")).runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), ...(args.mcpgen ? { mcpgen: args.mcpgen } : {}), version: version() });
+  if (args.command === "init") return (await import("../init/init.js")).runInit({ dir: path.resolve(cwd, args.dir), cwd, force: args.force, ...(args.name ? { name: args.name } : {}), ...(args.mcpgen ? { mcpgen: args.mcpgen } : {}), ...(args.widget ? { widget: true } : {}), version: version() });
 
   const loaded = loadConfig(cwd, args.config);
   if (hasErrors(loaded.diagnostics)) {

@@ -26,6 +26,8 @@ export interface InitOptions {
    * registry yet, so a version range would not install).
    */
   mcpgen?: string;
+  /** Scaffold a widget (an MCP Apps view) for the starter tool, and the harness to open it. */
+  widget?: boolean;
 }
 
 /** mcpgen's package folder (the checkout or the installed package this code runs from). */
@@ -33,6 +35,16 @@ const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The official SDK v2 line the generated code is written for (@modelcontextprotocol/server and /client). */
 const SDK_RANGE = "~2.4.0";
+
+/** The @modelcontextprotocol/ext-apps line the generated widget clients are written for. */
+const APPS_RANGE = "~2.0.4";
+
+/** With --widget: the widget's source, its DOM-typed tsconfig, the harness script. */
+const WIDGET_FILES: [string, string][] = [
+  ["init/widget.ts.hbs", "manifests/widgets/greeting.ts"],
+  ["init/widget-tsconfig.json.hbs", "manifests/widgets/tsconfig.json"],
+  ["init/harness.ts.hbs", "src/harness.ts"],
+];
 
 /** Template -> path in the new project (`NAME` is the server name). */
 const FILES: [string, string][] = [
@@ -66,10 +78,11 @@ export async function runInit(options: InitOptions): Promise<number> {
     process.stderr.write(`mcpgen: cannot pack mcpgen for the new project (${dependency.error}); give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})\n`);
     return 1;
   }
-  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE };
+  const widget = options.widget === true;
+  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE, appsRange: APPS_RANGE, widget };
   const written: string[] = [];
   const kept: string[] = [];
-  for (const [template, target] of FILES) {
+  for (const [template, target] of [...FILES, ...(widget ? WIDGET_FILES : [])]) {
     const rel = target.replace("NAME", name);
     const abs = path.join(options.dir, rel);
     if (existsSync(abs)) {
@@ -93,7 +106,7 @@ export async function runInit(options: InitOptions): Promise<number> {
   const from = options.mcpgen === undefined ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)` : `mcpgen comes from ${dependency}`;
   const main = path.join(options.dir, "dist/src/main.js");
   process.stdout.write(
-    `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n\n` +
+    `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n" : ""}\n` +
       `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
   );
   return 0;
