@@ -173,11 +173,16 @@ for (const size of SIZES) {
 
 // Which SDK layer serves a manifest's tools/list as written (the conformance manifest, on the wire).
 const verbatim = timed(["--import", "tsx", path.join(ROOT, "bench", "verbatim.ts")], ROOT).bench;
+// The gift widget's HTML (the bundled example): what every resources/read of it carries.
+const { definition: giftDefinition } = (await import(path.join(ROOT, "generated/gift-server/definition.ts"))) as { definition: { resources: { resource: { uri: string }; content?: { text?: string } }[] } };
+const giftWidget = giftDefinition.resources.find((r) => r.resource.uri.startsWith("ui://"))?.content?.text ?? "";
+const { gzipSync } = await import("node:zlib");
+const widget = { uri: "ui://widget/gifts.html", bytes: Buffer.byteLength(giftWidget), gzipBytes: gzipSync(giftWidget).length, targetBytes: 250_000 };
 // What schema patterns in linear time cost, against the backtracking RegExp of before (both eras).
 const patterns = timed(["--import", "tsx", path.join(ROOT, "bench", "patterns.ts"), "3000", String(Math.max(RUNS, 5))], ROOT).bench;
 
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
-writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns }, null, 2)}\n`);
+writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget }, null, 2)}\n`);
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -190,4 +195,5 @@ for (const row of results as Record<string, number>[]) {
 process.stdout.write(`\nNode's own start (node -e 0), median per size: ${results.map((row) => r(row.nodeStartMs as number)).join(", ")} ms; every figure above includes it.\n`);
 process.stdout.write(`tools/list byte for byte (conformance manifest, ${verbatim.tools} tools): generated ${verbatim["generated.verbatim"]}, McpServer.registerTool + fromJsonSchema ${verbatim["fromJsonSchema.verbatim"]} (differ: ${(verbatim["fromJsonSchema.differs"] as unknown as string[]).join(", ")}, ...)\n`);
 process.stdout.write(`schema patterns, tools/call per second, now / every pattern on backtracking RegExp (before): 2025 era ${r(patterns["linear.legacy"]!)} / ${r(patterns["backtracking.legacy"]!)} (${pct(patterns["linear.legacy"]!, patterns["backtracking.legacy"]!)}), 2026-07-28 ${r(patterns["linear.modern"]!)} / ${r(patterns["backtracking.modern"]!)} (${pct(patterns["linear.modern"]!, patterns["backtracking.modern"]!)})\n`);
+process.stdout.write(`gift widget HTML (ui://widget/gifts.html, minified, inline): ${(widget.bytes / 1000).toFixed(0)} KB, ${(widget.gzipBytes / 1000).toFixed(0)} KB gzipped (target: ${widget.targetBytes / 1000} KB)\n`);
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);

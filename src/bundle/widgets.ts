@@ -57,7 +57,7 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
         charset: "utf8",
         metafile: true,
         logLevel: "silent",
-        plugins: [fromMemory(memory, options.outDir, options.cwd)],
+        plugins: [fromMemory(memory, options.outDir, options.cwd), zodEnglishOnly],
       });
     } catch (error) {
       const failure = error as { errors?: Message[] };
@@ -118,6 +118,20 @@ function fromMemory(memory: ReadonlyMap<string, string>, outDir: string, cwd: st
     },
   };
 }
+
+/**
+ * zod's messages in English only: `zod`'s namespace re-exports all of its locales (about 260 KB
+ * minified, 40% of a widget), which the view's packages (the MCP Apps App, the SDK) never switch
+ * to. A widget that wants another imports it by its own path (`zod/v4/locales/fr.js`), which this
+ * leaves alone; only `z.locales.<other>` is gone.
+ */
+const zodEnglishOnly: Plugin = {
+  name: "mcpgen-zod-english",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: path.resolve(args.resolveDir, args.path), namespace: "mcpgen-zod-locales" } : undefined));
+    build.onLoad({ filter: /.*/, namespace: "mcpgen-zod-locales" }, (args) => ({ contents: 'export { default as en } from "./en.js";', loader: "js", resolveDir: path.dirname(args.path) }));
+  },
+};
 
 /**
  * The widget's HTML: its script and style inline, under a Content-Security-Policy that allows
