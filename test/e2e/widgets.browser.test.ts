@@ -9,6 +9,7 @@
 import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerFactory } from "../../generated/gift-server/index.js";
+import { serveHttp } from "../../generated/gift-server/serve.js";
 import { scenarios } from "../../generated/gift-server/widgets/scenarios.js";
 import { serveHarness, type Harness } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
@@ -98,5 +99,24 @@ describe("the host and the view's sandbox", () => {
     await expect.poll(() => violations(console).length, { timeout: 5_000 }).toBeGreaterThan(0);
     expect(await frame.evaluate("document.title")).toBe("Gift ideas");
     await page.close();
+  });
+});
+
+describe("the harness over Streamable HTTP", () => {
+  it("forwards the widget's calls to a server it reaches by URL, as it does in process", async () => {
+    const server = await serveHttp(giftHandlers, { port: 0 });
+    const remote = await serveHarness({ server: server.url, scenarios });
+    try {
+      const { page, console } = await open(remote.scenarioUrl(0));
+      const dice = page.frameLocator("iframe").locator('li[data-gift="Dice set"]');
+      await dice.locator("button").click({ timeout: 15_000 });
+      await expect.poll(() => dice.locator(".details").textContent(), { timeout: 10_000 }).toBe("Seven polyhedral dice for tabletop games. (games)");
+      expect(remote.calls.map((c) => c.tool)).toEqual(["gift_details"]);
+      expect(violations(console)).toEqual([]);
+      await page.close();
+    } finally {
+      await remote.close();
+      await server.close();
+    }
   });
 });
