@@ -15,7 +15,7 @@ describe("mcpgen CLI", () => {
     const help = mcpgen(["--help"], dir);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]");
-    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--force]");
+    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]");
     for (const args of [[], ["build"], ["generate", "--nope"], ["generate", "--out"], ["validate", "--check"], ["generate", "--manifests"]]) {
       const r = mcpgen(args, dir);
       expect(r.code, args.join(" ")).toBe(2);
