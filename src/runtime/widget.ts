@@ -193,9 +193,11 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
         noteTool(context as HostContext);
         for (const h of handlers.context) h(context as HostContext);
       });
-      app.addEventListener("toolinput", (params) => emitInput(handlers.input, params.arguments));
-      app.addEventListener("toolinputpartial", (params) => emitInput(handlers.partial, params.arguments));
-      app.addEventListener("toolresult", (params) => emitResult(params as CallToolResult));
+      // The host context (with the opening tool) arrives in the handshake: read it at each event.
+      const current = () => noteTool(app?.getHostContext() as HostContext | undefined);
+      app.addEventListener("toolinput", (params) => (current(), emitInput(handlers.input, params.arguments)));
+      app.addEventListener("toolinputpartial", (params) => (current(), emitInput(handlers.partial, params.arguments)));
+      app.addEventListener("toolresult", (params) => (current(), emitResult(params as CallToolResult)));
       app.addEventListener("toolcancelled", (params) => {
         for (const h of handlers.cancelled) h(params.reason);
       });
