@@ -5,7 +5,7 @@
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import type { OutputFile } from "./emit/common.js";
 import * as path from "node:path";
-import { emitRuntime, emitServerFiles } from "./emit/index.js";
+import { EMITTERS, emitRuntime, emitServerFiles } from "./emit/index.js";
 import { sha256 } from "./load/incremental.js";
 import { loadManifestText } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
@@ -89,11 +89,12 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   if (clientOnly === true || (Array.isArray(clientOnly) && clientOnly.includes(model.name))) model.options.clientOnly = true;
   if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
   if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
-  const files = emitServerFiles(model);
-  if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files };
-  // Widgets: their views are bundled with this run's generated clients, then the HTML is served.
+  if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files: emitServerFiles(model) };
+  // Widgets: their views are bundled with this run's widget clients (and the types they import),
+  // then the whole folder is emitted with the HTML in the definition.
   const { bundleWidgets } = await import("./bundle/widgets.js");
-  const bundled = await bundleWidgets(model, files, { outDir: options.outDir, cwd: options.cwd ?? path.dirname(options.outDir), runtime: emitRuntime({ widgets: true }) });
+  const clients = [...EMITTERS.types!(model), ...EMITTERS.widgets!(model)];
+  const bundled = await bundleWidgets(model, clients, { outDir: options.outDir, cwd: options.cwd ?? path.dirname(options.outDir), runtime: emitRuntime({ widgets: true }) });
   diagnostics.push(...bundled.diagnostics);
   if (!bundled.model) return { absPath, diagnostics, model };
   return { absPath, diagnostics, model: bundled.model, files: emitServerFiles(bundled.model) };

@@ -87,10 +87,10 @@ export class TaskStore {
   readonly maxRunning: number;
 
   constructor(options: TaskOptions = {}) {
-    this.ttlMs = positive(options.taskTtlMs, 3600_000, "taskTtlMs");
-    this.pollIntervalMs = positive(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
-    this.maxTasks = positive(options.maxTasks, 10_000, "maxTasks");
-    this.maxRunning = Math.min(positive(options.maxRunningTasks, 1_000, "maxRunningTasks"), this.maxTasks);
+    this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
+    this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
+    this.maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
+    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), this.maxTasks);
   }
 
   /** A new running task, or -32005 when maxRunningTasks are running. */
@@ -296,7 +296,7 @@ export class TaskStore {
 const SWEEP_MS = 1000;
 
 /** A positive whole number of an option, or its default; anything else is a programming error. */
-function positive(value: number | undefined, fallback: number, name: string): number {
+export function positiveOption(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
   return value;

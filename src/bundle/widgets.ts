@@ -32,7 +32,7 @@ export interface BundleResult {
   diagnostics: Diagnostic[];
 }
 
-/** Builds every widget of a model; `files`: the server folder's files, as this run emits them. */
+/** Builds every widget of a model; `files`: its widget clients and the types they import, as this run emits them. */
 export async function bundleWidgets(model: ServerModel, files: readonly OutputFile[], options: BundleOptions): Promise<BundleResult> {
   const { build } = await import("esbuild");
   const memory = new Map<string, string>();
@@ -172,7 +172,8 @@ export function widgetHtml(widget: WidgetModel, js: string, css: string): string
   ].join("\n");
 }
 
-function escapeHtml(text: string): string {
+/** Text as HTML element content or attribute value. */
+export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

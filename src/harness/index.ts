@@ -13,6 +13,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { escapeHtml } from "../bundle/widgets.js";
 
 /** One widget opened by one tool call: the arguments, and the result (or none: the tool is called for real). */
 export interface Scenario {
@@ -197,10 +198,6 @@ function asCallToolResult(value: unknown): CallToolResult {
 function indexPage(scenarios: readonly Scenario[]): string {
   const rows = scenarios.map((s, i) => `<li>${escapeHtml(s.tool)} → ${escapeHtml(s.widget)}: <a href="/scenario/${i}">MCP Apps</a> · <a href="/scenario/${i}?bridge=openai">window.openai</a></li>`);
   return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>mcpgen harness</title></head>\n<body>\n<h1>Widgets</h1>\n<ul>\n${rows.join("\n")}\n</ul>\n</body>\n</html>\n`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 function html(res: ServerResponse, body: string): void {

@@ -10,6 +10,7 @@ import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { planPattern } from "../regex/translate.js";
 import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
+import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
 
 /** Names the generated types.ts declares itself. */
@@ -385,52 +386,4 @@ function isUtf8Text(bytes: Buffer): boolean {
   } catch {
     return false;
   }
-}
-
-/** MCP Apps' MIME type for a view's HTML. */
-export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
-
-/**
- * A widget resource's `_meta`: the manifest's own keys, MCP Apps' `ui` (csp, permissions, domain,
- * prefersBorder), and with `chatgpt:` ChatGPT's `openai/*` aliases. The same on the resources/list
- * entry and on the resources/read content item, where hosts read it first.
- */
-export function widgetResourceMeta(widget: Record<string, Json>): JsonObject {
-  const meta: JsonObject = {};
-  if (isPlainObject(widget._meta)) for (const [k, v] of Object.entries(widget._meta)) setOwn(meta, k, v as Json);
-  const ui: JsonObject = {};
-  if (isPlainObject(widget.csp)) ui.csp = widget.csp as JsonObject;
-  if (isPlainObject(widget.permissions)) ui.permissions = widget.permissions as JsonObject;
-  if (typeof widget.domain === "string") ui.domain = widget.domain;
-  if (typeof widget.prefersBorder === "boolean") ui.prefersBorder = widget.prefersBorder;
-  setOwn(meta, "ui", ui);
-  if (isPlainObject(widget.chatgpt)) {
-    const csp = isPlainObject(widget.csp) ? (widget.csp as Record<string, string[] | undefined>) : {};
-    const description = (widget.chatgpt as JsonObject).widgetDescription ?? widget.description;
-    if (typeof description === "string") setOwn(meta, "openai/widgetDescription", description);
-    if (typeof widget.prefersBorder === "boolean") setOwn(meta, "openai/widgetPrefersBorder", widget.prefersBorder);
-    setOwn(meta, "openai/widgetCSP", {
-      connect_domains: csp.connectDomains ?? [],
-      resource_domains: csp.resourceDomains ?? [],
-      ...(csp.frameDomains?.length ? { frame_domains: csp.frameDomains } : {}),
-    });
-    if (typeof widget.domain === "string") setOwn(meta, "openai/widgetDomain", widget.domain);
-  }
-  return meta;
-}
-
-/** A tool's `_meta` with MCP Apps' `ui` (the widget's URI, the visibility) and, for a ChatGPT widget, the `openai/*` aliases. */
-function toolUiMeta(own: Json | undefined, widget: Record<string, Json> | undefined, visibility: ("model" | "app")[]): JsonObject {
-  const meta: JsonObject = {};
-  if (isPlainObject(own)) for (const [k, v] of Object.entries(own)) setOwn(meta, k, v as Json);
-  setOwn(meta, "ui", { ...(widget ? { resourceUri: widget.uri as string } : {}), visibility });
-  if (widget && isPlainObject(widget.chatgpt)) {
-    const chatgpt = widget.chatgpt as JsonObject;
-    setOwn(meta, "openai/outputTemplate", widget.uri as string);
-    setOwn(meta, "openai/widgetAccessible", visibility.includes("app"));
-    if (!visibility.includes("model")) setOwn(meta, "openai/visibility", "private");
-    if (typeof chatgpt.invoking === "string") setOwn(meta, "openai/toolInvocation/invoking", chatgpt.invoking);
-    if (typeof chatgpt.invoked === "string") setOwn(meta, "openai/toolInvocation/invoked", chatgpt.invoked);
-  }
-  return meta;
 }

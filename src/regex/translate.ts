@@ -13,11 +13,11 @@
 import { RegExpParser, type AST } from "@eslint-community/regexpp";
 import { RE2JS } from "re2js";
 import type { PatternPlan } from "../runtime/patterns.js";
+import { LINE_TERMINATORS, MAX_CODE_POINT, normalize, setItem, Unsupported, type ClassItem, type Range } from "./charsets.js";
+import { backtracksLinearly } from "./linear.js";
 
-/** A part of a pattern the linear engine cannot run: the plan is `{unchecked: reason}`. */
-class Unsupported extends Error {}
+export { CATEGORY_NAMES, WHITE_SPACE } from "./charsets.js";
 
-const MAX_CODE_POINT = 0x10ffff;
 /** RE2's largest repeat count, and the most repetitions mcpgen spells out by splitting. */
 const RE2_MAX_REPEAT = 1000;
 const MAX_EXPANDED_REPEAT = 10_000;
@@ -197,76 +197,6 @@ function literal(codePoint: number): string {
   return /^[A-Za-z0-9]$/.test(c) ? c : `\\x{${codePoint.toString(16)}}`;
 }
 
-type Range = readonly [number, number];
-
-/** Part of a class: code points, or a Unicode general category RE2 knows by the same name. */
-type ClassItem = { ranges: readonly Range[] } | { category: string; negate: boolean };
-
-/** `.` excludes these (ECMAScript's LineTerminator). */
-const LINE_TERMINATORS = [0x0a, 0x0d, 0x2028, 0x2029];
-
-/** ECMAScript's `\s`: WhiteSpace (with every Zs space) and LineTerminator. */
-export const WHITE_SPACE: readonly Range[] = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
-  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
-];
-const DIGIT: readonly Range[] = [[0x30, 0x39]];
-const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
-
-/**
- * ECMAScript's General_Category names and aliases, as RE2 spells them. RE2JS's tables and this
- * Node's agree on every category's code points (test/unit/patterns.test.ts checks it), so these go
- * to RE2 by name; other properties (scripts, binary properties) are spelled out as ranges.
- */
-const CATEGORIES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
-  Cased_Letter: "LC", Close_Punctuation: "Pe", Connector_Punctuation: "Pc", Control: "Cc", cntrl: "Cc", Currency_Symbol: "Sc",
-  Dash_Punctuation: "Pd", Decimal_Number: "Nd", digit: "Nd", Enclosing_Mark: "Me", Final_Punctuation: "Pf", Format: "Cf",
-  Initial_Punctuation: "Pi", Letter: "L", Letter_Number: "Nl", Line_Separator: "Zl", Lowercase_Letter: "Ll", Mark: "M",
-  Combining_Mark: "M", Math_Symbol: "Sm", Modifier_Letter: "Lm", Modifier_Symbol: "Sk", Nonspacing_Mark: "Mn", Number: "N",
-  Open_Punctuation: "Ps", Other: "C", Other_Letter: "Lo", Other_Number: "No", Other_Punctuation: "Po", Other_Symbol: "So",
-  Paragraph_Separator: "Zp", Private_Use: "Co", Punctuation: "P", punct: "P", Separator: "Z", Space_Separator: "Zs",
-  Spacing_Mark: "Mc", Surrogate: "Cs", Symbol: "S", Titlecase_Letter: "Lt", Unassigned: "Cn", Uppercase_Letter: "Lu",
-});
-export const CATEGORY_NAMES = [...new Set(Object.values(CATEGORIES))];
-
-/** `\d`, `\s`, `\w`, `\p{…}` and their negations, as a class item. */
-function setItem(node: AST.EscapeCharacterSet | AST.UnicodePropertyCharacterSet): ClassItem {
-  if (node.kind === "property") {
-    if (node.strings) throw new Unsupported(`a property of strings (${node.raw})`);
-    if (node.key === "General_Category" || node.key === "gc") {
-      const name = node.value === null ? undefined : (CATEGORIES[node.value] ?? node.value);
-      if (name !== undefined && CATEGORY_NAMES.includes(name)) return { category: name, negate: node.negate };
-    }
-    const ranges = propertyRanges(node.raw.replace(/^\\P/, "\\p"));
-    return { ranges: node.negate ? complement(ranges) : ranges };
-  }
-  const base = node.kind === "digit" ? DIGIT : node.kind === "space" ? WHITE_SPACE : WORD;
-  return { ranges: node.negate ? complement(base) : base };
-}
-
-const properties = new Map<string, readonly Range[]>();
-
-/** A Unicode property's code points as this Node's RegExp gives them (read once per property). */
-function propertyRanges(escape: string): readonly Range[] {
-  let ranges = properties.get(escape);
-  if (ranges === undefined) {
-    const test = new RegExp(`^${escape}$`, "u");
-    const found: Range[] = [];
-    let start = -1;
-    for (let cp = 0; cp <= MAX_CODE_POINT + 1; cp++) {
-      const inside = cp <= MAX_CODE_POINT && test.test(String.fromCodePoint(cp));
-      if (inside && start < 0) start = cp;
-      else if (!inside && start >= 0) {
-        found.push([start, cp - 1]);
-        start = -1;
-      }
-    }
-    ranges = found;
-    properties.set(escape, ranges);
-  }
-  return ranges;
-}
-
 /** A class `[…]` in RE2 syntax with ECMAScript's meaning (`[]` matches nothing, `[^]` anything). */
 function characterClass(node: AST.CharacterClass): string {
   if (node.unicodeSets) throw new Unsupported("class set operations (the v flag)");
@@ -291,114 +221,4 @@ function classText(items: readonly ClassItem[], negate: boolean): string {
   const everything = `\\x{0}-\\x{${MAX_CODE_POINT.toString(16)}}`;
   if (text === "") return negate ? everything : `^${everything}`;
   return negate ? `^${text}` : text;
-}
-
-/** Sorted, merged ranges. */
-function normalize(ranges: readonly Range[]): Range[] {
-  const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
-  const out: [number, number][] = [];
-  for (const [a, b] of sorted) {
-    const last = out[out.length - 1];
-    if (last && a <= last[1] + 1) last[1] = Math.max(last[1], b);
-    else out.push([a, b]);
-  }
-  return out;
-}
-
-function complement(ranges: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  let next = 0;
-  for (const [a, b] of normalize(ranges)) {
-    if (a > next) out.push([next, a - 1]);
-    next = b + 1;
-  }
-  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
-  return out;
-}
-
-/**
- * Whether JavaScript's backtracking engine runs this pattern in linear time, by a simple sufficient
- * condition: anchored at the start (`^`), one alternative, a sequence of single characters (a
- * character, a class, `.`, `\d`, `\p{…}`), each perhaps repeated (`*`, `+`, `?`, `{n,m}`), then
- * perhaps `$`; and every repetition of variable length is followed only by characters it cannot
- * match itself (`[a-z]+@`, `\d{4}-`, `[^@\s]+@`, `[a-z0-9_-]{0,63}$`). Then each character of the
- * input is taken by at most one repetition in one way: when the rest fails, giving back a
- * character fails at once (the next element cannot match it), so the engine does at most a few
- * steps per input character, and only tries position 0. Anything else goes to RE2JS.
- */
-function backtracksLinearly(pattern: AST.Pattern): boolean {
-  if (pattern.alternatives.length !== 1) return false;
-  const [first, ...rest] = pattern.alternatives[0]!.elements;
-  if (first?.type !== "Assertion" || first.kind !== "start") return false;
-  const sequence: { set: readonly Range[]; min: number; max: number }[] = [];
-  let ended = false;
-  for (const element of rest) {
-    if (ended) return false;
-    if (element.type === "Assertion" && element.kind === "end") {
-      ended = true;
-      continue;
-    }
-    const atom = element.type === "Quantifier" ? element.element : element;
-    const set = singleCharacter(atom);
-    if (set === undefined) return false;
-    sequence.push({ set, min: element.type === "Quantifier" ? element.min : 1, max: element.type === "Quantifier" ? element.max : 1 });
-  }
-  for (let i = 0; i < sequence.length; i++) {
-    const repeated = sequence[i]!;
-    if (repeated.min === repeated.max) continue;
-    // What may come right after it: the next elements up to the first one that must match.
-    for (let j = i + 1; j < sequence.length; j++) {
-      if (overlap(repeated.set, sequence[j]!.set)) return false;
-      if (sequence[j]!.min > 0) break;
-    }
-  }
-  return true;
-}
-
-/** The code points one element matches, when it matches exactly one character. */
-function singleCharacter(node: AST.Node): readonly Range[] | undefined {
-  try {
-    switch (node.type) {
-      case "Character":
-        return [[node.value, node.value]];
-      case "CharacterSet":
-        if (node.kind === "any") return complement(LINE_TERMINATORS.map((c) => [c, c] as const));
-        return codePointsOf(setItem(node));
-      case "CharacterClass": {
-        if (node.unicodeSets) return undefined;
-        const ranges: Range[] = [];
-        for (const element of node.elements) {
-          if (element.type === "Character") ranges.push([element.value, element.value]);
-          else if (element.type === "CharacterClassRange") ranges.push([element.min.value, element.max.value]);
-          else ranges.push(...codePointsOf(setItem(element)));
-        }
-        return node.negate ? complement(ranges) : normalize(ranges);
-      }
-      default:
-        return undefined;
-    }
-  } catch (error) {
-    if (error instanceof Unsupported) return undefined;
-    throw error;
-  }
-}
-
-function codePointsOf(item: ClassItem): readonly Range[] {
-  if ("ranges" in item) return item.ranges;
-  const ranges = propertyRanges(`\\p{${item.category}}`);
-  return item.negate ? complement(ranges) : ranges;
-}
-
-/** Whether two sets of sorted, merged ranges share a code point. */
-function overlap(a: readonly Range[], b: readonly Range[]): boolean {
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const [a0, a1] = a[i]!;
-    const [b0, b1] = b[j]!;
-    if (a1 < b0) i++;
-    else if (b1 < a0) j++;
-    else return true;
-  }
-  return false;
 }

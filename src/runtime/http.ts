@@ -19,6 +19,7 @@ import type { ServerFactory, FactoryHooks } from "./server.js";
 import type { JsonObject, ServerDefinition } from "./definition.js";
 import { ErrorCodes } from "./errors.js";
 import { checkParamHeaders, paramHeaderDeclarations, type ParamHeader } from "./paramHeaders.js";
+import { positiveOption } from "./tasks.js";
 import {
   createMcpHandler,
   isInitializeRequest,
@@ -321,12 +322,6 @@ class SessionTable {
       void entry.transport.close().catch(() => {});
     }
   }
-}
-
-function positiveOption(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
-  return value;
 }
 
 function isObject(value: unknown): value is JsonObject {
