@@ -16,13 +16,26 @@ describe("mcpgen CLI", () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]");
     expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]");
-    for (const args of [[], ["build"], ["generate", "--nope"], ["generate", "--out"], ["validate", "--check"], ["generate", "--manifests"]]) {
+  });
+
+  it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
+    const dir = tempProject();
+    const cases: [string[], string, string][] = [
+      [[], "missing command: generate, validate, init, pull, diff or lint", "mcpgen --help"],
+      [["build"], 'unknown command "build": use generate, validate, init, pull, diff or lint', "mcpgen --help"],
+      [["generate", "--nope"], "unknown option --nope", "mcpgen generate --help"],
+      [["generate", "--out"], "--out needs a folder", "mcpgen generate --help"],
+      [["validate", "--check"], "--check applies to generate", "mcpgen validate --help"],
+      [["generate", "--manifests"], "--manifests needs at least one file or folder", "mcpgen generate --help"],
+      [["init", "--nope"], "unknown option --nope for init", "mcpgen init --help"],
+      [["lint", "--nope"], "unknown option --nope for lint", "mcpgen lint --help"],
+      [["diff", "a.yaml"], "diff takes two sides, OLD and NEW; got 1", "mcpgen diff --help"],
+      [["pull", "--era", "future", "--", "x"], "--era is auto, legacy or modern, not \"future\"", "mcpgen pull --help"],
+    ];
+    for (const [args, message, help] of cases) {
       const r = mcpgen(args, dir);
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr).toMatch(/^mcpgen: /);
-      expect(r.stderr).toContain("Usage:");
+      expect(r, args.join(" ")).toEqual({ code: 2, stdout: "", stderr: `mcpgen: ${message}\nRun \`${help}\` for usage.\n` });
     }
-    expect(mcpgen(["generate", "--nope"], dir).stderr.split("\n")[0]).toBe("mcpgen: unknown option --nope");
   });
 
   it("prints its version", () => {

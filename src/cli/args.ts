@@ -3,7 +3,7 @@
  * bare words, with one message for a flag that lacks its value.
  */
 
-/** A usage error: printed with the command's help, exit 2. */
+/** A usage error: printed on one line with where to find the command's help, exit 2. */
 export class CliUsageError extends Error {}
 
 export interface Arg {
@@ -39,13 +39,21 @@ export function walkArgs(argv: readonly string[], visit: (arg: Arg) => void): vo
   }
 }
 
-/** Parses with `parse`; on a usage error prints it with the command's help and gives undefined (exit 2). */
-export function parseOrExplain<T>(parse: () => T, help: string): T | undefined {
+/**
+ * What a usage error prints: the problem on one line, then the command that shows the usage
+ * (`command` undefined: the top-level help). Every command says it the same way.
+ */
+export function explainUsage(message: string, command?: string): string {
+  return `mcpgen: ${message}\nRun \`mcpgen ${command ? `${command} ` : ""}--help\` for usage.\n`;
+}
+
+/** Parses with `parse`; on a usage error prints it (see explainUsage) and gives undefined (exit 2). */
+export function parseOrExplain<T>(parse: () => T, command: string): T | undefined {
   try {
     return parse();
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n\n${help}\n`);
+    process.stderr.write(explainUsage(error.message, command));
     return undefined;
   }
 }

@@ -53,7 +53,7 @@ export function parseDiffArgs(argv: string[]): { before: string; after: string; 
 }
 
 export async function runDiff(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parseDiffArgs(argv), DIFF_HELP);
+  const args = parseOrExplain(() => parseDiffArgs(argv), "diff");
   if (!args) return 2;
   const { loadSurface, DiffInputError, formatChanges, fails } = await import("../diff/report.js");
   const { classify } = await import("../diff/classify.js");

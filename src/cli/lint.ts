@@ -51,7 +51,7 @@ function parseLintArgs(argv: string[]): { manifests: string[]; config?: string; 
 }
 
 export async function runLint(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parseLintArgs(argv), LINT_HELP);
+  const args = parseOrExplain(() => parseLintArgs(argv), "lint");
   if (!args) return 2;
   const loaded = loadConfig(cwd, args.config);
   for (const d of loaded.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);

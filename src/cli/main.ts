@@ -8,6 +8,7 @@ import { loadConfig, type Config } from "../config/loadConfig.js";
 import { formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
 import { runPipeline, type PipelineResult } from "../generate.js";
 import { shortDiff } from "../write/writeOutput.js";
+import { explainUsage } from "./args.js";
 
 const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a typed client and list fixtures.
 
@@ -224,7 +225,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     args = parseArgs(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n\n${HELP}\n`);
+    process.stderr.write(explainUsage(error.message, first === "generate" || first === "validate" || first === "init" ? first : undefined));
     return 2;
   }
   if (args === "help") {

@@ -146,7 +146,7 @@ export function parsePullArgs(argv: string[]): PullArgs {
 }
 
 export async function runPull(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parsePullArgs(argv), PULL_HELP);
+  const args = parseOrExplain(() => parsePullArgs(argv), "pull");
   if (!args) return 2;
   const { fetchServer, PullError } = await import("../pull/fetch.js");
   const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
