@@ -2,50 +2,79 @@
  * Diagnostics: every problem mcpgen finds in a manifest, with where it is and how to fix it.
  * Problems are collected, never thrown, so a run reports all of them at once.
  */
+import * as path from "node:path";
 
 export type Severity = "error" | "warning";
 
 /** Stable, documented problem codes (see the README's "Diagnostics" table). */
-export type DiagnosticCode =
-  | "file-unreadable"
-  | "yaml-syntax"
-  | "yaml-duplicate-key"
-  | "yaml-aliases"
-  | "yaml-tag"
-  | "not-a-mapping"
-  | "missing-field"
-  | "unknown-field"
-  | "invalid-type"
-  | "invalid-value"
-  | "invalid-name"
-  | "duplicate-name"
-  | "invalid-schema"
-  | "schema-not-object"
-  | "unresolved-ref"
-  | "unsupported-ref"
-  | "invalid-example"
-  | "unknown-placeholder"
-  | "invalid-uri-template"
-  | "identifier-collision"
-  | "file-content"
-  | "duplicate-server"
-  | "config"
-  | "stub-orphan"
-  | "required-without-schema"
-  | "suspicious-key"
-  | "pattern-unsupported"
-  | "pattern-backtracking"
-  | "unknown-widget"
-  | "widget-unused"
-  | "app-only-tool"
-  | "invalid-csp"
-  | "widget-build"
+export const DIAGNOSTIC_CODES = [
+  "file-unreadable",
+  "yaml-syntax",
+  "yaml-duplicate-key",
+  "yaml-aliases",
+  "yaml-tag",
+  "not-a-mapping",
+  "missing-field",
+  "unknown-field",
+  "invalid-type",
+  "invalid-value",
+  "invalid-name",
+  "duplicate-name",
+  "invalid-schema",
+  "schema-not-object",
+  "unresolved-ref",
+  "unsupported-ref",
+  "invalid-example",
+  "unknown-placeholder",
+  "invalid-uri-template",
+  "identifier-collision",
+  "file-content",
+  "duplicate-server",
+  "config",
+  "stub-orphan",
+  "required-without-schema",
+  "suspicious-key",
+  "pattern-unsupported",
+  "pattern-backtracking",
+  "unknown-widget",
+  "widget-unused",
+  "app-only-tool",
+  "invalid-csp",
+  "widget-build",
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
-  | "tool-name-length"
-  | "tool-name-characters"
-  | "input-top-level-composition"
-  | "schema-refs"
-  | "type-arrays";
+  "tool-name-length",
+  "tool-name-characters",
+  "input-top-level-composition",
+  "schema-refs",
+  "type-arrays",
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+/**
+ * The codes that are (or can be) warnings: the ones a config or `lint --rule` may set to off, warn
+ * or error. Some are errors in other cases (`unknown-field` for a typo of a known field,
+ * `invalid-name` for a name mcpgen cannot use, `required-without-schema` and `pattern-unsupported`
+ * outside pulled manifests): those errors stay errors whatever the level (see applyLevels).
+ */
+export const WARNING_CODES = [
+  "unknown-field",
+  "invalid-name",
+  "suspicious-key",
+  "required-without-schema",
+  "pattern-unsupported",
+  "pattern-backtracking",
+  "widget-unused",
+  "app-only-tool",
+  "stub-orphan",
+  "tool-name-length",
+  "tool-name-characters",
+  "input-top-level-composition",
+  "schema-refs",
+  "type-arrays",
+] as const satisfies readonly DiagnosticCode[];
+
+export type WarningCode = (typeof WARNING_CODES)[number];
 
 export interface Diagnostic {
   severity: Severity;
@@ -93,4 +122,43 @@ function compare(a: string, b: string): number {
 
 export function hasErrors(list: readonly Diagnostic[]): boolean {
   return list.some((d) => d.severity === "error");
+}
+
+/** What the config or `--rule` makes of a warning code. */
+export type Level = "off" | "warn" | "error";
+
+/**
+ * Levels for warning codes, in layers: a later layer wins over an earlier one. A layer with
+ * `within` (an absolute file or folder) applies to the diagnostics whose file is that one or under it.
+ */
+export type DiagnosticLevels = readonly { within?: string; codes: Partial<Record<WarningCode, Level>> }[];
+
+/**
+ * The diagnostics with their levels applied: a warning set to `off` is dropped, one set to `error`
+ * becomes an error. Errors are never touched: no level makes an invalid manifest pass.
+ * `cwd` is what diagnostics' files are relative to.
+ */
+export function applyLevels(list: readonly Diagnostic[], levels: DiagnosticLevels | undefined, cwd: string): Diagnostic[] {
+  if (!levels || levels.length === 0) return [...list];
+  const out: Diagnostic[] = [];
+  for (const d of list) {
+    if (d.severity === "error") {
+      out.push(d);
+      continue;
+    }
+    let level: Level = "warn";
+    let abs: string | undefined;
+    for (const layer of levels) {
+      const set = layer.codes[d.code as WarningCode];
+      if (set === undefined) continue;
+      if (layer.within !== undefined) {
+        abs ??= path.resolve(cwd, d.file);
+        if (abs !== layer.within && !abs.startsWith(layer.within.endsWith(path.sep) ? layer.within : layer.within + path.sep)) continue;
+      }
+      level = set;
+    }
+    if (level === "off") continue;
+    out.push(level === "error" ? { ...d, severity: "error" } : d);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { hasErrors, sortDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { applyLevels, hasErrors, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "./diagnostics.js";
 import { RunRecords, sha256, stampOf, type FileStamp, type ManifestRecord } from "./load/incremental.js";
 import { diagnosticAt } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
@@ -37,6 +37,8 @@ export interface PipelineOptions {
   header?: string[];
   /** Client-only output (types, client, fixtures; no server files): every server, or these. */
   clientOnly?: boolean | string[];
+  /** Levels of warning codes (the config's `diagnostics`): off, warn or error. Errors stay errors. */
+  levels?: DiagnosticLevels;
   /** Where news that is not a problem goes (what was recovered from an interrupted run); default stderr. */
   notice?: (line: string) => void;
 }
@@ -53,6 +55,12 @@ export interface PipelineResult {
   writeError?: string;
   /** Servers skipped because nothing they depend on changed since the last run. */
   reused: { server: string; files: number }[];
+  /**
+   * The warnings of the skipped manifests, as recorded when they were last read (levels applied):
+   * kept apart from `diagnostics`, which holds what this run found, so a caller can say them
+   * briefly. A skipped manifest's warning set to `error` is in `diagnostics` instead.
+   */
+  reusedWarnings: Diagnostic[];
 }
 
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
@@ -68,7 +76,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   let pendingRecovery: string | undefined;
   if (options.mode !== "validate") {
     const recovery = await recoverOutput(outDir, { ...(stubsDir ? { stubsDir } : {}), dryRun: options.mode === "check", cwd });
-    if (recovery.refused) return { diagnostics: [], models, plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], writeError: recovery.refused };
+    if (recovery.refused) return { diagnostics: [], models, plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], reusedWarnings: [], writeError: recovery.refused };
     if (recovery.report && options.mode === "check") pendingRecovery = recovery.report;
     else if (recovery.report) (options.notice ?? ((line) => process.stderr.write(`${line}\n`)))(`mcpgen: ${recovery.report}`);
   }
@@ -132,8 +140,11 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     emitted.push(result.files ?? []);
     warningsOf.push(result.diagnostics.filter((d) => d.severity === "warning"));
   });
-  // A skipped manifest says its warnings again: a no-op run must not hide them.
-  for (const { absPath, record } of reused) diagnostics.push(...(record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
+  // A skipped manifest's warnings, as recorded, at this run's levels: the caller tells of them.
+  const recorded = reused.flatMap(({ absPath, record }) => (record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
+  const reusedLevelled = applyLevels(recorded, options.levels, cwd);
+  const reusedWarnings = sortDiagnostics(reusedLevelled.filter((d) => d.severity === "warning"));
+  diagnostics.push(...reusedLevelled.filter((d) => d.severity === "error"));
 
   const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
   models.forEach((model, i) => {
@@ -148,8 +159,8 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   });
 
   const reusedServers = reused.map(({ record }) => ({ server: record.server, files: record.outputs.length }));
-  const sorted = sortDiagnostics(diagnostics);
-  if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers };
+  const sorted = sortDiagnostics(applyLevels(diagnostics, options.levels, cwd));
+  if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
 
   const outputs: ServerOutput[] = models.map((model, i) => ({ name: model.name, files: emitted[i]! }));
   // The runtime all servers of this output folder share: checked (and kept current) on every run.
@@ -161,7 +172,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
     plan.changes.push(...stubPlan.changes);
-    sorted.push(...sortDiagnostics(stubPlan.diagnostics));
+    sorted.push(...sortDiagnostics(applyLevels(stubPlan.diagnostics, options.levels, cwd)));
+    // `stub-orphan` set to error: nothing is written, as for any error.
+    if (hasErrors(sorted)) return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
@@ -173,7 +186,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   }
   plan.unchanged += reusedServers.reduce((n, r) => n + r.files, 0);
   const problem = writeError ?? pendingRecovery;
-  return { diagnostics: sorted, models, plan, reused: reusedServers, ...(problem ? { writeError: problem } : {}) };
+  return { diagnostics: sorted, models, plan, reused: reusedServers, reusedWarnings, ...(problem ? { writeError: problem } : {}) };
 }
 
 export async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {

@@ -1,5 +1,5 @@
 /** The `mcpgen` command as users run it: exit codes, messages, --check, and what gets written. */
-import { readFileSync, statSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
+import { readFileSync, statSync, symlinkSync, writeFileSync, existsSync, mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
@@ -129,5 +129,57 @@ describe("mcpgen CLI", () => {
     const r = mcpgen(["generate", "--manifests", "nowhere.yaml"], tempProject());
     expect(r.code).toBe(1);
     expect(r.stderr).toBe("nowhere.yaml:1:1: error file-unreadable: no such manifest file or folder: nowhere.yaml\nmcpgen: 1 error; nothing written.\n");
+  });
+});
+
+/** A valid manifest with two `unknown-field` warnings (vendor keys in a tool's annotations). */
+const WARNED = "server: {name: w, version: '1'}\ntools:\n  - name: a\n    inputSchema: {type: object}\n    annotations: {category: input, readOnlyHint: true}\n  - name: b\n    inputSchema: {type: object}\n    annotations: {category: nav}\n";
+const WARNINGS = [
+  "manifests/w.yaml:5:19: warning unknown-field: field `category` in `annotations` is not one mcpgen knows; it is served as it is (known fields: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint)",
+  "manifests/w.yaml:8:19: warning unknown-field: field `category` in `annotations` is not one mcpgen knows; it is served as it is (known fields: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint)",
+];
+
+describe("warnings on the command line", () => {
+  it("--quiet hides warnings and the summary of generate and validate; errors are still printed", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/w.yaml": WARNED });
+    expect(mcpgen(["validate"], dir)).toEqual({ code: 0, stdout: "mcpgen: 1 server valid.\n", stderr: `${WARNINGS.join("\n")}\n` });
+    expect(mcpgen(["validate", "--quiet"], dir)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(mcpgen(["generate", "--quiet"], dir)).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(existsSync(path.join(dir, "generated/w/server.ts"))).toBe(true);
+    writeFileSync(path.join(dir, "manifests/bad.yaml"), "server: {name: bad, version: 1}\n");
+    const bad = mcpgen(["generate", "--quiet"], dir);
+    expect(bad).toEqual({ code: 1, stdout: "", stderr: "manifests/bad.yaml:1:30: error invalid-type: `version` must be a string, not number 1 (quote it in YAML)\nmcpgen: 1 error; nothing written.\n" });
+  });
+
+  it("a run that skips an unchanged manifest counts its warnings on one line instead of repeating them", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/w.yaml": WARNED });
+    // node_modules makes the run records exist (they live in node_modules/.cache/mcpgen).
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const first = mcpgen(["generate"], dir);
+    expect(first.stderr).toBe(`${WARNINGS.join("\n")}\n`);
+    const second = mcpgen(["generate"], dir);
+    expect(second.stdout).toMatch(/: 0 written, /);
+    expect(second.stderr).toBe("mcpgen: 2 warnings in 1 unchanged manifest, printed when it was last read; run mcpgen lint to list them.\n");
+    expect(mcpgen(["generate", "--quiet"], dir)).toEqual({ code: 0, stdout: "", stderr: "" });
+    // Every run that reads the manifest prints them in full: validate, --no-cache, and after an edit.
+    expect(mcpgen(["validate"], dir).stderr).toBe(first.stderr);
+    expect(mcpgen(["generate", "--no-cache"], dir).stderr).toBe(first.stderr);
+    writeFileSync(path.join(dir, "manifests/w.yaml"), WARNED.replace("category: nav", "category: nav, title: B"));
+    expect(mcpgen(["generate"], dir).stderr).toBe(`${WARNINGS.join("\n")}\n`);
+    expect(mcpgen(["lint"], dir).stderr).toBe(`${WARNINGS.join("\n")}\n`);
+  }, 60_000);
+
+  it("after the warnings of a pulled manifest, one line says they are its server's and how to turn them off", () => {
+    const pulled = `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${WARNED}`;
+    const dir = tempProject({ "package.json": "{}", "manifests/w.yaml": pulled, "manifests/own.yaml": WARNED.replace("name: w,", "name: own,") });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(0);
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines.slice(0, 4).every((l) => / warning unknown-field: /.test(l))).toBe(true);
+    expect(lines[4]).toBe('mcpgen: manifests/w.yaml was pulled from a server you consume: its 2 warnings are about that server. Report them upstream, or turn the code off for it with "diagnostics": {"manifests/w.yaml":{"unknown-field":"off"}} in the mcpgen config.');
+    // That entry, as the line gives it, does it.
+    writeFileSync(path.join(dir, "mcpgen.config.json"), JSON.stringify({ diagnostics: { "manifests/w.yaml": { "unknown-field": "off" } } }));
+    expect(mcpgen(["validate"], dir).stderr).toBe(`${lines.slice(0, 2).join("\n")}\n`);
   });
 });

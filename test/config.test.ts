@@ -1,8 +1,8 @@
 /** Config files: discovery, overrides, errors with file:line, template overrides, header lines. */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcpgen } from "./helpers/cli.js";
+import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const MANIFEST = "server: {name: tiny, version: '1'}\ntools:\n  - {name: ping, inputSchema: {type: object}}\n";
@@ -43,7 +43,7 @@ describe("config", () => {
     expect(r.stderr).toBe(
       [
         "mcpgen.config.yaml:1:6: error config: `out` must be a path (a non-empty string)",
-        "mcpgen.config.yaml:2:1: error config: unknown config key `stub`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, lint",
+        "mcpgen.config.yaml:2:1: error config: unknown config key `stub`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
         'mcpgen.config.yaml:3:19: error config: `invalidArguments` must be "tool-error" or "protocol-error"',
         "mcpgen.config.yaml:4:9: error config: `header` must be a string or a list of strings (comment lines added under the generated header)",
         "mcpgen: the config has errors; nothing written.",
@@ -55,7 +55,7 @@ describe("config", () => {
 
   it("reports errors in package.json#mcpgen at their line, and refuses two config files", () => {
     const pkg = tempProject({ "manifests/tiny.yaml": MANIFEST, "package.json": '{\n  "name": "x",\n  "mcpgen": {\n    "outt": "gen"\n  }\n}\n' });
-    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error config: unknown config key `outt`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, lint");
+    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error config: unknown config key `outt`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint");
     const two = tempProject({ "mcpgen.config.json": "{}", "mcpgen.config.yaml": "{}" });
     const r = mcpgen(["validate"], two);
     expect(r.code).toBe(1);
@@ -72,3 +72,75 @@ describe("config", () => {
     expect(readFileSync(path.join(dir, "handlers/tiny/tools/ping.ts"), "utf8")).toBe('// house style for "ping"\nexport const ping = () => "pong";\n');
   });
 });
+
+/** A manifest with an `unknown-field` warning (a vendor key in a tool's annotations) at 3:61. */
+const WARNED = (name: string) => `server: {name: ${name}, version: '1'}\ntools:\n  - {name: ping, inputSchema: {type: object}, annotations: {category: net}}\n`;
+const codesOf = (stderr: string) => stderr.trimEnd().split("\n").filter(Boolean).map((l) => l.split(": ").slice(0, 2).join(": "));
+
+describe("config: diagnostics levels", () => {
+  it("`diagnostics` turns a warning code off for generate, validate and lint alike", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/a.yaml": WARNED("a"), "mcpgen.config.yaml": "diagnostics:\n  unknown-field: off\n" });
+    expect(mcpgen(["validate"], dir)).toEqual({ code: 0, stdout: "mcpgen: 1 server valid.\n", stderr: "" });
+    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
+    expect(mcpgen(["lint"], dir)).toEqual({ code: 0, stdout: "mcpgen: linted 1 manifest: 0 errors, 0 warnings.\n", stderr: "" });
+  });
+
+  it("never silences an error: a typo of a known field is still one with the code off", () => {
+    const dir = tempProject({ "manifests/a.yaml": WARNED("a").replace("inputSchema:", "inputschema: {}, inputSchema:"), "mcpgen.config.yaml": "diagnostics:\n  unknown-field: off\n" });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(1);
+    expect(codesOf(r.stderr)).toEqual(["manifests/a.yaml:3:18: error unknown-field", "mcpgen: 1 error; nothing written."]);
+  });
+
+  it("a manifest file or folder key sets levels for those manifests only; the most specific entry wins", () => {
+    const dir = tempProject({
+      "manifests/a.yaml": WARNED("a"),
+      "manifests/b.yaml": WARNED("b"),
+      "vendor/c.yaml": WARNED("c"),
+      "mcpgen.config.json": JSON.stringify({ manifests: ["manifests", "vendor"], diagnostics: { "manifests/a.yaml": { "unknown-field": "off" } } }),
+    });
+    expect(codesOf(mcpgen(["validate"], dir).stderr)).toEqual(["manifests/b.yaml:3:61: warning unknown-field", "vendor/c.yaml:3:61: warning unknown-field"]);
+    expect(codesOf(mcpgen(["lint"], dir).stderr)).toEqual(["manifests/b.yaml:3:61: warning unknown-field", "vendor/c.yaml:3:61: warning unknown-field"]);
+    // Off everywhere, on again in one folder, off again for one file of it.
+    const layered = { "unknown-field": "off", manifests: { "unknown-field": "warn" }, "manifests/b.yaml": { "unknown-field": "off" } };
+    writeConfig(dir, { manifests: ["manifests", "vendor"], diagnostics: layered });
+    expect(codesOf(mcpgen(["validate"], dir).stderr)).toEqual(["manifests/a.yaml:3:61: warning unknown-field"]);
+  });
+
+  it("`error` makes a warning fail the run (nothing written), also when the run would skip the unchanged manifest", () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/a.yaml": WARNED("a") });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    expect(mcpgen(["generate"], dir).code).toBe(0);
+    writeConfig(dir, { diagnostics: { "unknown-field": "error" } });
+    const skipped = mcpgen(["generate"], dir);
+    expect(skipped.code).toBe(1);
+    expect(codesOf(skipped.stderr)).toEqual(["manifests/a.yaml:3:61: error unknown-field", "mcpgen: 1 error; nothing written."]);
+    const fresh = tempProject({ "manifests/a.yaml": WARNED("a"), "mcpgen.config.json": JSON.stringify({ diagnostics: { "unknown-field": "error" } }) });
+    expect(mcpgen(["generate"], fresh).code).toBe(1);
+    expect(existsSync(path.join(fresh, "generated"))).toBe(false);
+    expect(mcpgen(["validate"], fresh).code).toBe(1);
+  }, 60_000);
+
+  it("refuses an error code, an unknown code (with a did-you-mean), a missing manifest path, a bad level, and a code set in both `lint` and `diagnostics`", () => {
+    const config = "diagnostics:\n  yaml-syntax: off\n  unknwn-field: off\n  nope/x.yaml: {unknown-field: off}\n  manifests: {type-arrays: loud, config: warn}\n  schema-refs: off\nlint:\n  schema-refs: warn\n";
+    const dir = tempProject({ "manifests/a.yaml": WARNED("a"), "mcpgen.config.yaml": config });
+    const r = mcpgen(["generate"], dir);
+    expect(r.code).toBe(1);
+    const codes = "the codes that can be set: unknown-field, invalid-name, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, widget-unused, app-only-tool, stub-orphan, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays";
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      `mcpgen.config.yaml:2:3: error config: \`yaml-syntax\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`,
+      `mcpgen.config.yaml:3:3: error config: unknown diagnostic code \`unknwn-field\` (did you mean \`unknown-field\`?); ${codes}`,
+      "mcpgen.config.yaml:4:3: error config: no such manifest file or folder: nope/x.yaml (relative to the config file); a key of `diagnostics` is a warning code, or a manifest file or folder mapped to codes and levels",
+      'mcpgen.config.yaml:5:28: error config: a level is "off", "warn" or "error", not "loud"',
+      `mcpgen.config.yaml:5:34: error config: \`config\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`,
+      "mcpgen.config.yaml:8:3: error config: `schema-refs` is set in both `lint` and `diagnostics`; keep one",
+      "mcpgen: the config has errors; nothing written.",
+    ]);
+    expect(mcpgen(["validate"], dir).code).toBe(1);
+    expect(mcpgen(["lint"], dir).code).toBe(1);
+  });
+});
+
+function writeConfig(dir: string, config: unknown): void {
+  writeFileSync(path.join(dir, "mcpgen.config.json"), JSON.stringify(config));
+}

@@ -70,10 +70,10 @@ describe("mcpgen lint", () => {
     const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.yaml": "lint:\n  schema-ref: off\n" });
     const r = mcpgen(["lint"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.split("\n")[0]).toBe("mcpgen.config.yaml:2:3: error config: unknown lint rule `schema-ref` (did you mean `schema-refs`?); the rules: tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays");
+    expect(r.stderr.split("\n")[0]).toBe("mcpgen.config.yaml:2:3: error config: unknown lint rule `schema-ref` (did you mean `schema-refs`?); the rules: tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays (other warning codes go under `diagnostics`)");
     const flag = mcpgen(["lint", "manifests", "--rule", "type-arrays=loud", "--config", "none.json"], dir);
     expect(flag.code).toBe(2);
-    expect(flag.stderr.split("\n")[0]).toBe('mcpgen: --rule takes NAME=off, NAME=warn or NAME=error, not "type-arrays=loud"');
+    expect(flag.stderr.split("\n")[0]).toBe('mcpgen: --rule takes CODE=off, CODE=warn or CODE=error, not "type-arrays=loud"');
   });
 
   it("an invalid manifest is reported as validate would, and not linted", () => {
@@ -84,4 +84,63 @@ describe("mcpgen lint", () => {
     expect(r.stderr).not.toContain("tool-name-length");
     expect(r.stdout).toBe("mcpgen: linted 0 manifests: 2 errors, 0 warnings.\n");
   });
+
+  it("--rule takes any warning code, not only the lint rules; a typo gets a did-you-mean and the codes, on one line", () => {
+    const dir = tempProject({ "manifests/rx.yaml": "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n    annotations: {category: x}\n" });
+    expect(codesOf(mcpgen(["lint"], dir).stderr)).toEqual(["manifests/rx.yaml:4:73: warning pattern-backtracking", "manifests/rx.yaml:5:19: warning unknown-field"]);
+    const off = mcpgen(["lint", "--rule", "unknown-field=off"], dir);
+    expect(off.code).toBe(0);
+    expect(codesOf(off.stderr)).toEqual(["manifests/rx.yaml:4:73: warning pattern-backtracking"]);
+    const error = mcpgen(["lint", "--rule", "unknown-field=off", "--rule", "pattern-backtracking=error"], dir);
+    expect(error.code).toBe(1);
+    expect(codesOf(error.stderr)).toEqual(["manifests/rx.yaml:4:73: error pattern-backtracking"]);
+    const typo = mcpgen(["lint", "--rule", "unknwn-field=off"], dir);
+    expect(typo).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, widget-unused, app-only-tool, stub-orphan, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays\nRun `mcpgen lint --help` for usage.\n',
+    });
+    expect(mcpgen(["lint", "--rule", "yaml-syntax=off"], dir).stderr.split("\n")[0]).toMatch(/^mcpgen: --rule "yaml-syntax=off": `yaml-syntax` is an error, and errors cannot be turned off or down/);
+  });
+
+  it("--quiet prints only errors: no warnings, no summary", () => {
+    const dir = tempProject({ "manifests/lt.yaml": MANIFEST });
+    expect(mcpgen(["lint", "--quiet"], dir)).toEqual({ code: 0, stdout: "", stderr: "" });
+    const r = mcpgen(["lint", "--quiet", "--rule", "type-arrays=error"], dir);
+    expect(r).toEqual({ code: 1, stdout: "", stderr: "manifests/lt.yaml:12:16: error type-arrays: `type: [\"string\",\"null\"]`: write `anyOf: [{type: \"string\"}, {type: \"null\"}]` instead\n" });
+  });
+
+  it("the config's `diagnostics` levels apply, per manifest too; --rule wins over them all", () => {
+    const dir = tempProject({
+      "manifests/lt.yaml": MANIFEST,
+      "mcpgen.config.yaml": "diagnostics:\n  type-arrays: error\n  manifests/lt.yaml:\n    tool-name-length: off\n    schema-refs: off\n    tool-name-characters: off\n",
+    });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(1);
+    expect(codesOf(r.stderr)).toEqual(["manifests/lt.yaml:12:16: error type-arrays", "manifests/lt.yaml:20:7: warning input-top-level-composition"]);
+    const flag = mcpgen(["lint", "--rule", "schema-refs=warn", "--rule", "type-arrays=off"], dir);
+    expect(flag.code).toBe(0);
+    expect(codesOf(flag.stderr)).toEqual(["manifests/lt.yaml:11:14: warning schema-refs", "manifests/lt.yaml:20:7: warning input-top-level-composition"]);
+  });
+
+  it("in a pulled manifest, speaks to the server's consumer: the finding is upstream's, and what can be done here", () => {
+    const dir = tempProject({ "manifests/lt.yaml": `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${MANIFEST}` });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(0);
+    const upstream = "the upstream server sends it so: report it there (the typed client is not affected; a client that passes the schema to such a model API is)";
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "manifests/lt.yaml:8:5: warning tool-name-length: `mcp__very-long-server-name__find_every_single_thing_that_matches_this_query_now` is 79 characters; clients that prefix tool names with mcp__<server>__ pass it to models capped at 64: the upstream server names this tool: register the server in your client under a name of 6 characters or fewer (the prefix uses that name, `claude mcp add <name> ...`), or report it upstream",
+      `manifests/lt.yaml:12:14: warning schema-refs: \`$ref: #/defs/Id\`: some model APIs refuse \`$ref\`; ${upstream}`,
+      `manifests/lt.yaml:13:16: warning type-arrays: \`type: ["string","null"]\`: some model APIs refuse a list of types; ${upstream}`,
+      'manifests/lt.yaml:18:5: warning tool-name-characters: "files.read" has ".": model APIs accept only letters, digits, _ and - in function names; the upstream server names this tool: report it there (the typed client calls it by its name either way; a client that hands it to a model may rename or drop it)',
+      "manifests/lt.yaml:21:7: warning input-top-level-composition: `anyOf` at the root of inputSchema is refused by the Anthropic API and unsupported by OpenAI's strict mode: the upstream server sends it so: report it there (the typed client is not affected; a client that hands the tool to such a model is)",
+      'mcpgen: manifests/lt.yaml was pulled from a server you consume: its 5 warnings are about that server. Report them upstream, or turn the codes off for it with "diagnostics": {"manifests/lt.yaml":{"input-top-level-composition":"off","schema-refs":"off","tool-name-characters":"off","tool-name-length":"off","type-arrays":"off"}} in the mcpgen config.',
+    ]);
+    expect(r.stderr).not.toMatch(/keep "|use _ or -|inline the definition|write `anyOf/);
+  });
 });
+
+function codesOf(stderr: string): string[] {
+  return stderr.trimEnd().split("\n").filter(Boolean).map((l) => l.split(": ").slice(0, 2).join(": "));
+}

@@ -75,14 +75,14 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     expect(mcpgen(["validate"], bad).stderr).not.toContain("suspicious-key");
   });
 
-  it("says its warnings again on a run that skips the unchanged manifest", () => {
+  it("counts its warnings on a run that skips the unchanged manifest (printed in full when it was read)", () => {
     const dir = tempProject({ "package.json": "{}", "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema: {type: object, properties: {d: {type: string, description: ISO date, YYYY-MM-DD.}}}\n` });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate"], dir);
+    expect(first.stderr).toContain("warning suspicious-key");
     const second = mcpgen(["generate"], dir);
     expect(second.stdout).toMatch(/0 written/);
-    expect(second.stderr).toBe(first.stderr);
-    expect(second.stderr).toContain("warning suspicious-key");
+    expect(second.stderr).toBe("mcpgen: 1 warning in 1 unchanged manifest, printed when it was last read; run mcpgen lint to list it.\n");
   });
 });
 

@@ -5,21 +5,22 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { loadConfig, type Config } from "../config/loadConfig.js";
-import { formatDiagnostic, hasErrors, type Diagnostic } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
 import { runPipeline, type PipelineResult } from "../generate.js";
 import { shortDiff } from "../write/writeOutput.js";
 import { explainUsage } from "./args.js";
+import { printDiagnostics, printRunDiagnostics } from "./report.js";
 
 const HELP = `mcpgen: compile MCP server manifests (YAML) into a typed server, a typed client and list fixtures.
 
 Usage:
   mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]
                   [--client-only] [--check | --watch] [--quiet] [--no-cache]
-  mcpgen validate [--manifests PATH...] [--config FILE] [--no-cache]
+  mcpgen validate [--manifests PATH...] [--config FILE] [--quiet] [--no-cache]
   mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]
   mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])
   mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
-  mcpgen lint [PATH...] [--config FILE] [--rule NAME=off|warn|error]
+  mcpgen lint [PATH...] [--config FILE] [--rule CODE=off|warn|error] [--quiet]
   mcpgen --help | --version
   mcpgen COMMAND --help
 
@@ -45,10 +46,14 @@ Options:
                        "mcpgen" key of package.json.
   --check              Write nothing; exit 1 and show a short diff for each stale file.
   --watch              Regenerate when a manifest, the config or a template changes.
-  --quiet              Print only problems.
+  --quiet              Print only errors (and the handler stubs created): no warnings, no summary.
   --no-cache           Process every manifest afresh. Otherwise unchanged manifests (text,
                        file: resources, options and output as the last run left them) are
-                       skipped, using records in node_modules/.cache/mcpgen.
+                       skipped, using records in node_modules/.cache/mcpgen; their warnings are
+                       counted on one line, not repeated (mcpgen lint lists them).
+
+Warnings: a config's "diagnostics" key sets warning codes to "off", "warn" or "error", for every
+manifest or per manifest file or folder ({"unknown-field": "off"}); errors cannot be turned off.
   --name NAME          (init) The server name, [a-z0-9][a-z0-9-]* (default: the folder name).
   --mcpgen SPEC        (init) The project's mcpgen dependency, as npm takes it (file:PATH to a
                        checkout, a tarball, a version). Default: this mcpgen, packed into vendor/.
@@ -289,8 +294,9 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     ...(config.templates ? { templates: config.templates } : {}),
     ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
     ...(config.clientOnly ? { clientOnly: config.clientOnly } : {}),
+    levels: config.levels,
   });
-  printDiagnostics(result.diagnostics);
+  printRunDiagnostics(result, args.quiet, cwd);
   const out = `${path.relative(cwd, config.out) || "."}/`;
   const errors = result.diagnostics.filter((d) => d.severity === "error").length;
   if (errors > 0) {
@@ -340,8 +346,4 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     process.stdout.write(`mcpgen: ${servers} -> ${out}: ${written} written, ${plan.unchanged} unchanged${deleted ? `, ${deleted} removed` : ""}.\n`);
   }
   return { code: 0, result };
-}
-
-function printDiagnostics(list: readonly Diagnostic[]): void {
-  for (const d of list) process.stderr.write(`${formatDiagnostic(d)}\n`);
 }

@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { sortDiagnostics, type Diagnostic, type DocPath } from "../diagnostics.js";
+import { sortDiagnostics, type Diagnostic, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { RULE_NAMES } from "../lint/rules.js";
-import { isPlainObject, suggest } from "../validate/shape.js";
+import { isPlainObject } from "../validate/shape.js";
+import { readLevels } from "./levels.js";
 
 export interface Config {
   /** Manifest files or folders (absolute). */
@@ -25,8 +25,11 @@ export interface Config {
   header: string[];
   /** Types, client and fixtures only (no server files): every server, or the servers named. */
   clientOnly?: boolean | string[];
-  /** Portability lint rules: off, warn or error per rule (mcpgen lint). */
-  lint?: Record<string, "off" | "warn" | "error">;
+  /**
+   * Levels of warning codes (`diagnostics`, and the lint rules' `lint`), for generate, validate
+   * and lint alike: off, warn or error, for every manifest or per manifest file or folder.
+   */
+  levels: DiagnosticLevels;
   /** The config file, relative to cwd, when one was found. */
   file?: string;
   /** Every file the config came from (absolute), for watch mode. */
@@ -35,10 +38,10 @@ export interface Config {
 
 export const CONFIG_FILES = ["mcpgen.config.json", "mcpgen.config.yaml", "mcpgen.config.yml"];
 
-const KEYS = ["manifests", "out", "stubs", "templates", "invalidArguments", "header", "clientOnly", "lint"] as const;
+const KEYS = ["manifests", "out", "stubs", "templates", "invalidArguments", "header", "clientOnly", "diagnostics", "lint"] as const;
 
 export function defaultConfig(cwd: string): Config {
-  return { manifests: [path.resolve(cwd, "manifests")], out: path.resolve(cwd, "generated"), header: [], sources: [] };
+  return { manifests: [path.resolve(cwd, "manifests")], out: path.resolve(cwd, "generated"), header: [], levels: [], sources: [] };
 }
 
 /** Finds and reads the config in `cwd` (or `explicit`); defaults when there is none. */
@@ -136,15 +139,6 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   else if (Array.isArray(clientOnly) && clientOnly.every((n) => typeof n === "string" && n !== "")) config.clientOnly = clientOnly as string[];
   else if (clientOnly !== undefined) report(["clientOnly"], "`clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server");
 
-  const lint = value.lint;
-  if (isPlainObject(lint)) {
-    const rules: Record<string, "off" | "warn" | "error"> = {};
-    for (const [rule, level] of Object.entries(lint)) {
-      if (!(RULE_NAMES as string[]).includes(rule)) report(["lint", rule], `unknown lint rule \`${rule}\`${suggest(rule, RULE_NAMES) ? ` (did you mean \`${suggest(rule, RULE_NAMES)}\`?)` : ""}; the rules: ${RULE_NAMES.join(", ")}`, "key");
-      else if (level === "off" || level === "warn" || level === "error") rules[rule] = level;
-      else report(["lint", rule], `a lint rule is "off", "warn" or "error", not ${JSON.stringify(level)}`);
-    }
-    config.lint = rules;
-  } else if (lint !== undefined) report(["lint"], '`lint` maps rule names to "off", "warn" or "error" (see mcpgen lint --help)');
+  config.levels = readLevels(value, dir, report);
   return { config, diagnostics: sortDiagnostics(diagnostics) };
 }

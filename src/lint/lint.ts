@@ -4,11 +4,12 @@
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { sortDiagnostics, type Diagnostic } from "../diagnostics.js";
+import { applyLevels, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "../diagnostics.js";
 import { displayPath, resolveManifests } from "../generate.js";
 import { diagnosticAt, loadManifestText } from "../load/loadManifest.js";
 import { checkManifestText } from "../processManifest.js";
-import { lintTool, RULE_NAMES, type LintLevel, type LintRule } from "./rules.js";
+import { PULLED_MARK } from "../pull/mark.js";
+import { lintTool } from "./rules.js";
 
 export interface LintResult {
   diagnostics: Diagnostic[];
@@ -16,14 +17,11 @@ export interface LintResult {
   checked: number;
 }
 
-/** Every rule at its level: `warn` unless the config or `--rule` says otherwise. */
-export function ruleLevels(...overrides: (Record<string, LintLevel> | undefined)[]): Record<LintRule, LintLevel> {
-  const levels = Object.fromEntries(RULE_NAMES.map((r) => [r, "warn"])) as Record<LintRule, LintLevel>;
-  for (const o of overrides) for (const [rule, level] of Object.entries(o ?? {})) if ((RULE_NAMES as string[]).includes(rule)) levels[rule as LintRule] = level;
-  return levels;
-}
-
-export async function lintManifests(manifests: string[], cwd: string, levels: Record<LintRule, LintLevel>): Promise<LintResult> {
+/**
+ * Every rule fires as a warning; `levels` (the config's, then `--rule`) turn codes off or into
+ * errors, the validation warnings' codes as well as the rules'.
+ */
+export async function lintManifests(manifests: string[], cwd: string, levels: DiagnosticLevels = []): Promise<LintResult> {
   const { files, diagnostics } = await resolveManifests(manifests, cwd);
   let checked = 0;
   for (const absPath of files) {
@@ -43,13 +41,12 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Re
     checked++;
     const root = loaded.manifest.value as Record<string, unknown>;
     const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
+    const pulled = text.startsWith(PULLED_MARK);
     tools.forEach((tool, i) => {
-      for (const finding of lintTool(tool, i, processed.model!.name)) {
-        const level = levels[finding.rule];
-        if (level === "off") continue;
-        diagnostics.push(diagnosticAt(loaded.manifest, finding.path, finding.rule, finding.message, { at: "key", severity: level === "error" ? "error" : "warning" }));
+      for (const finding of lintTool(tool, i, processed.model!.name, pulled)) {
+        diagnostics.push(diagnosticAt(loaded.manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
       }
     });
   }
-  return { diagnostics: sortDiagnostics(diagnostics), checked };
+  return { diagnostics: sortDiagnostics(applyLevels(diagnostics, levels, cwd)), checked };
 }
