@@ -7,10 +7,11 @@
  * a tool without arguments rich-text types. So:
  * - An entry gets a type only when its schema's types use it: a `$ref` to it from the schema
  *   (outside its `$defs`/`definitions`), or from another entry that is used.
- * - Entries that are the same in several schemas get one type. The same means: under the same key
- *   (`$defs/richText`), with the same canonical JSON (object keys sorted, each `$ref` spelled one
- *   way), and the same for every entry it reaches. An entry that reaches `#` is never shared: the
- *   root is another type in each schema.
+ * - An entry that several schemas carry alike is one type, whether each of them uses it or not (so
+ *   its name does not change when a tool starts using an entry it already carries). Alike means:
+ *   under the same key (`$defs/richText`), with the same canonical JSON (object keys sorted, each
+ *   `$ref` spelled one way), and alike again for every entry it reaches. An entry that reaches `#`
+ *   is never shared: the root is another type in each schema.
  * - A shared type is named after its entry (`richTextRequest` -> `RichTextRequest`) when that
  *   identifier is free (the first such entry in manifest order wins); otherwise it is named as an
  *   entry of the first schema that uses it.
@@ -67,14 +68,13 @@ export function nameLocalDefs(owners: readonly LocalDefsOwner[], claims: TypeCla
   /** Entries by identity, in manifest order: how many schemas declare each, which ones (indexes) use it. */
   const groups = new Map<string, { key: string; declared: number; users: number[] }>();
   const identities = used.map(({ entries, keys }, i) => {
-    const byKey = new Map<string, string | undefined>();
-    for (const key of entries.keys()) {
-      const identity = identityOf(key, entries);
-      byKey.set(key, identity);
+    const byKey = identitiesOf(entries);
+    const usedKeys = new Set(keys);
+    for (const [key, identity] of byKey) {
       if (identity === undefined) continue;
       const group = groups.get(identity) ?? { key, declared: 0, users: [] };
       group.declared++;
-      if (keys.includes(key)) group.users.push(i);
+      if (usedKeys.has(key)) group.users.push(i);
       groups.set(identity, group);
     }
     return byKey;
@@ -173,14 +173,70 @@ function reach(start: readonly string[], entries: ReadonlyMap<string, Entry>): S
   return seen;
 }
 
-/** What makes two entries of different schemas one type; undefined when it cannot be shared. */
-function identityOf(key: string, entries: ReadonlyMap<string, Entry>): string | undefined {
-  const closure = [...reach([key], entries)].sort();
-  if (closure.some((k) => entries.get(k)!.rootRef)) return undefined;
-  // JSON texts one after another: each is self-delimiting, so no two closures hash the same text.
-  const hash = createHash("sha256").update(JSON.stringify(key));
-  for (const k of closure) hash.update(JSON.stringify([k, entries.get(k)!.canonical]));
-  return hash.digest("hex");
+/**
+ * What makes each entry of one schema the same as an entry of another: its key and a hash of
+ * every entry it reaches (key and canonical JSON); undefined when it reaches `#` and cannot be
+ * shared. Hashed per strongly connected component (Tarjan's algorithm, which completes a component
+ * after every component it reaches), so each entry is hashed once however much it reaches.
+ */
+function identitiesOf(entries: ReadonlyMap<string, Entry>): Map<string, string | undefined> {
+  const component = new Map<string, { hash: string; rootRef: boolean }>();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (key: string, work: [string, Iterator<string>][]) => {
+    index.set(key, index.size);
+    low.set(key, index.get(key)!);
+    stack.push(key);
+    onStack.add(key);
+    work.push([key, [...entries.get(key)!.refs].filter((r) => entries.has(r))[Symbol.iterator]()]);
+  };
+  for (const start of entries.keys()) {
+    if (index.has(start)) continue;
+    const work: [string, Iterator<string>][] = [];
+    visit(start, work);
+    while (work.length > 0) {
+      const [key, refs] = work[work.length - 1]!;
+      const next = refs.next();
+      if (!next.done) {
+        if (!index.has(next.value)) visit(next.value, work);
+        else if (onStack.has(next.value)) low.set(key, Math.min(low.get(key)!, index.get(next.value)!));
+        continue;
+      }
+      work.pop();
+      if (work.length > 0) {
+        const parent = work[work.length - 1]![0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(key)!));
+      }
+      if (low.get(key) !== index.get(key)) continue;
+      const members: string[] = [];
+      for (let member = ""; member !== key; ) {
+        member = stack.pop()!;
+        onStack.delete(member);
+        members.push(member);
+      }
+      // The components it refers to are complete: their hashes stand for all they reach.
+      const reached = new Set<string>();
+      let rootRef = false;
+      for (const member of members) {
+        rootRef ||= entries.get(member)!.rootRef;
+        for (const ref of entries.get(member)!.refs) {
+          const done = component.get(ref);
+          if (!done) continue;
+          reached.add(done.hash);
+          rootRef ||= done.rootRef;
+        }
+      }
+      const own = members.sort().map((m) => [m, entries.get(m)!.canonical]);
+      const hash = createHash("sha256").update(JSON.stringify([own, [...reached].sort()])).digest("hex");
+      for (const member of members) component.set(member, { hash, rootRef });
+    }
+  }
+  return new Map([...entries.keys()].map((key) => {
+    const { hash, rootRef } = component.get(key)!;
+    return [key, rootRef ? undefined : `${hash} ${JSON.stringify(key)}`];
+  }));
 }
 
 /** JSON with object keys sorted, so that key order makes no difference. */

@@ -84,6 +84,27 @@ describe("local $defs types", () => {
       },
     ],
     [
+      "entries that refer to each other are shared together, or not at all when one of them differs",
+      {
+        given: manifest([
+          ["a", "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}}, properties: {n: {$ref: '#/$defs/even'}}}"],
+          ["b", "{type: object, $defs: {odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}, even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}}, properties: {n: {$ref: '#/$defs/odd'}}}"],
+          ["c", "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}, last: {type: boolean}}}}, properties: {n: {$ref: '#/$defs/even'}}}"],
+        ]),
+        want: ["AInput", "Even", "Odd", "BInput", "CInput", "CInputEven", "CInputOdd"],
+      },
+    ],
+    [
+      "an entry that reaches the root (`#`) through another entry is each tool's own, and so is that entry",
+      {
+        given: manifest([
+          ["a", "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}"],
+          ["b", "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}"],
+        ]),
+        want: ["AInput", "AInputOuter", "AInputInner", "Leaf", "BInput", "BInputOuter", "BInputInner"],
+      },
+    ],
+    [
       "an entry that refers to the root (`#`) is each tool's own",
       {
         given: manifest([
