@@ -16,7 +16,8 @@ export function emitTypes(model: ServerModel): OutputFile[] {
     const ctx = refResolver(defTypes, { rootTypeName: s.typeName, localTypeNames: s.localTypeNames });
     file.print(declaration(s.typeName, s.schema, ctx, doc));
     if (typeof s.schema === "object") {
-      for (const [key, typeName] of s.localTypeNames) {
+      for (const key of s.declares) {
+        const typeName = s.localTypeNames.get(key)!;
         const [container, name] = splitOnce(key);
         const local = (s.schema[container] as Record<string, JsonSchema>)[name]!;
         file.print(declaration(typeName, local, ctx, schemaDoc(local)));

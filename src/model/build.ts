@@ -8,6 +8,7 @@ import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
+import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
 import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
@@ -75,20 +76,12 @@ export async function buildModel(
     diagnostics.push(diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`, { at: side }));
   }
 
+  // Local $defs are named once every other type is: see localDefs.ts.
+  const localDefOwners: LocalDefsOwner[] = [];
   const schemaModel = (schema: JsonSchema, typeName: string, owner: string, at: DocPath): SchemaModel => {
-    const localTypeNames = new Map<string, string>();
-    if (isPlainObject(schema)) {
-      for (const container of ["$defs", "definitions"] as const) {
-        const local = schema[container];
-        if (!isPlainObject(local)) continue;
-        for (const key of Object.keys(local)) {
-          const id = typeName + toIdentifier(key, "pascal").replace(/\$$/, "");
-          claimType(id, `${owner} local ${container} entry "${key}"`, [...at, container, key]);
-          localTypeNames.set(`${container}/${key}`, id);
-        }
-      }
-    }
-    return { schema, typeName, localTypeNames };
+    const model: SchemaModel = { schema, typeName, localTypeNames: new Map(), declares: [] };
+    localDefOwners.push({ model, owner, at });
+    return model;
   };
 
   const defModels = [...defs].map(([name, schema]) => {
@@ -242,6 +235,15 @@ export async function buildModel(
       ...(Array.isArray(prompt.messages) ? { messages: prompt.messages as JsonObject[] } : {}),
       handlerName: toIdentifier(name, "camel"),
     };
+  });
+
+  nameLocalDefs(localDefOwners, {
+    tryClaim: (id, owner, at) => {
+      if (types.claim(id, owner) !== undefined) return false;
+      typeLoc.set(id, at);
+      return true;
+    },
+    claim: claimType,
   });
 
   const serverInfo: JsonObject = {};

@@ -145,26 +145,32 @@ export function bundleSchema(schema: JsonSchema, defs: ReadonlyMap<string, unkno
   return { ...rest, $defs: bundled };
 }
 
+/** Copy of a schema with manifest def refs rewritten to the wire's `#/$defs/X`. */
+function rewriteRefs(schema: unknown): unknown {
+  return mapRefs(schema, (ref) => {
+    const target = classifyRef(ref);
+    return target.kind === "def" ? `#/$defs/${refToken(target.name)}` : ref;
+  });
+}
+
 /**
- * Copy of a schema with manifest def refs rewritten, in one pass: every schema node is a new
- * object; data keywords (`const`, `enum`, `default`, `examples`...) are shared with the input
+ * Copy of a schema with every `$ref` replaced by `map(ref)`, in one pass: every schema node is a
+ * new object; data keywords (`const`, `enum`, `default`, `examples`...) are shared with the input
  * untouched, a `$ref` key inside them included. Nothing downstream mutates either.
  */
-function rewriteRefs(schema: unknown): unknown {
+export function mapRefs(schema: unknown, map: (ref: string) => string): unknown {
   if (!isObject(schema)) return schema;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(schema)) {
     let value = schema[key];
     const kind = SUBSCHEMAS[key];
-    if (key === "$ref" && typeof value === "string") {
-      const target = classifyRef(value);
-      if (target.kind === "def") value = `#/$defs/${refToken(target.name)}`;
-    } else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map(rewriteRefs);
+    if (key === "$ref" && typeof value === "string") value = map(value);
+    else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map((item) => mapRefs(item, map));
     else if (kind === 3 && isObject(value)) {
-      const map: Record<string, unknown> = {};
-      for (const name of Object.keys(value)) setOwn(map, name, rewriteRefs(value[name]));
-      value = map;
-    } else if (kind === 1) value = rewriteRefs(value);
+      const entries: Record<string, unknown> = {};
+      for (const name of Object.keys(value)) setOwn(entries, name, mapRefs(value[name], map));
+      value = entries;
+    } else if (kind === 1) value = mapRefs(value, map);
     setOwn(copy, key, value);
   }
   return copy;

@@ -58,8 +58,14 @@ export interface DefModel {
 export interface SchemaModel {
   schema: JsonSchema;
   typeName: string;
-  /** Type names for the schema's own `$defs`/`definitions` entries, keyed `$defs/Name`. */
+  /**
+   * Type names of the schema's own `$defs`/`definitions` entries that its types use, keyed
+   * `$defs/Name`: its own (`<typeName><Name>`), or one shared with other schemas where the entry is
+   * the same (see model/localDefs.ts). Unused entries have none.
+   */
   localTypeNames: Map<string, string>;
+  /** The keys of `localTypeNames` declared with this schema: its own, and shared ones it is the first to use. */
+  declares: string[];
 }
 
 export interface ToolModel {
