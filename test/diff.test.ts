@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classify, type Change, type Surface } from "../src/diff/classify.js";
+import { elide, fails, formatChanges } from "../src/diff/format.js";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
@@ -114,6 +115,83 @@ describe("classify", () => {
   });
 });
 
+describe("annotation hints: their own class, behaviour", () => {
+  const annotated = (annotations?: object) => surface({ tools: [tool("t", {}, undefined, annotations ? { annotations } : {})] });
+  const rows = (a?: object, b?: object) => classify(annotated(a), annotated(b)).map((c) => ({ path: c.path, change: c.change, message: c.message, clients: c.clients, servers: c.servers, behaviour: c.behaviour === true }));
+
+  it("a hint changed is a behaviour change, neither breaking side; what clients then do is said", () => {
+    expect(rows({ readOnlyHint: false }, { readOnlyHint: true })).toEqual([
+      { path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true: clients that auto-approve read-only tools now run it without asking", clients: false, servers: false, behaviour: true },
+    ]);
+    expect(rows({ readOnlyHint: true, title: "T" }, { destructiveHint: false, title: "T2" })).toEqual([
+      { path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint true -> unset (false): clients that auto-approved it as read-only now ask before running it", clients: false, servers: false, behaviour: true },
+      { path: "annotations.destructiveHint", change: "hint-changed", message: "destructiveHint unset (true) -> false: clients may now run it with less confirmation", clients: false, servers: false, behaviour: true },
+      { path: "annotations", change: "annotations-changed", message: "annotations changed", clients: false, servers: false, behaviour: false },
+    ]);
+    expect(rows(undefined, { idempotentHint: true, openWorldHint: false }).map((r) => r.message)).toEqual([
+      "idempotentHint unset (false) -> true: clients may now retry it",
+      "openWorldHint unset (true) -> false: it no longer reaches outside systems, as clients are told",
+    ]);
+  });
+
+  it("a hint written out at its default is no change", () => {
+    expect(rows(undefined, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true })).toEqual([]);
+  });
+
+  it("fails the run only under --fail-on behaviour (alone or with other levels)", () => {
+    const changes = classify(annotated({ readOnlyHint: false }), annotated({ readOnlyHint: true }));
+    expect(fails(changes, ["breaking"])).toBe(false);
+    expect(fails(changes, ["either"])).toBe(false);
+    expect(fails(changes, ["behaviour"])).toBe(true);
+    expect(fails(changes, ["servers", "behaviour"])).toBe(true);
+    expect(fails(changes, ["any"])).toBe(true);
+  });
+});
+
+describe("execution", () => {
+  it("taskSupport forbidden written out or left out is the same", () => {
+    const t = (execution?: object) => surface({ tools: [tool("t", {}, undefined, execution ? { execution } : {})] });
+    expect(classify(t({ taskSupport: "forbidden" }), t())).toEqual([]);
+    expect(brief(classify(t({ taskSupport: "forbidden" }), t({ taskSupport: "forbidden", other: 1 })))).toEqual(["execution-changed t execution clients:ok servers:ok"]);
+  });
+});
+
+describe("the table", () => {
+  const change = (path: string, name = "t"): Change => ({ kind: "tool", name, path, change: "input-narrowed", message: "minLength 1 added", clients: true, servers: false });
+
+  it("sizes its columns to their content, and lines up rows whatever the length of a path", () => {
+    const long = "inputSchema.properties.pipeline.items.properties.$vectorSearch.properties.filter.minProperties";
+    const text = formatChanges([change("inputSchema.properties.q"), change(long, "a_tool_with_a_rather_long_name_indeed_yes_quite_long"), change("x")], "table");
+    const lines = text.split("\n").filter((l) => l.includes("input-narrowed") || l.includes("CHANGE"));
+    expect(lines).toHaveLength(4);
+    const at = lines.map((l) => l.indexOf(l.includes("CHANGE") ? "CHANGE" : "input-narrowed"));
+    expect(new Set(at).size).toBe(1);
+    // Cut in the middle to the cap of 64, both ends kept.
+    expect(elide(long, 64)).toBe("inputSchema.properties.pipeline.…properties.filter.minProperties");
+    expect([...elide(long, 64)].length).toBe(64);
+    expect(text).toContain("  inputSchema.properties.pipeline.…properties.filter.minProperties  input-narrowed");
+    expect(text).toContain("  tool a_tool_with_a_r…deed_yes_quite_long  inputSchema");
+    // Short content: no wider than it needs.
+    expect(formatChanges([change("x")], "table").split("\n")[0]).toBe("  CLIENTS   SERVERS  WHAT    WHERE  CHANGE          DETAIL");
+  });
+
+  it("a behaviour change shows in the CLIENTS column and in the summary, after breaking changes", () => {
+    const hint: Change = { kind: "tool", name: "t", path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true", clients: false, servers: false, behaviour: true };
+    const info: Change = { kind: "tool", name: "t", path: "description", change: "description-changed", message: "description changed", clients: false, servers: false };
+    expect(formatChanges([info, hint, change("inputSchema.properties.q")], "table")).toBe(
+      [
+        "  CLIENTS    SERVERS  WHAT    WHERE                     CHANGE               DETAIL",
+        "  BREAKING   ok       tool t  inputSchema.properties.q  input-narrowed       minLength 1 added",
+        "  BEHAVIOUR  ok       tool t  annotations.readOnlyHint  hint-changed         readOnlyHint false -> true",
+        "  ok         ok       tool t  description               description-changed  description changed",
+        "",
+        "  3 changes: 1 breaking for clients, 0 breaking for servers, 1 changing client behaviour, 1 compatible",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
 const GIFTS = GIFT_WITHOUT_WIDGET;
 
 describe("mcpgen diff", () => {
@@ -131,7 +209,7 @@ describe("mcpgen diff", () => {
         "  BREAKING  ok       tool suggest_gifts  inputSchema.properties.recipient  input-narrowed       recipient is now required",
         "  ok        ok       tool suggest_gifts  description                       description-changed  description changed",
         "",
-        "  2 changes: 1 breaking for clients, 0 breaking for servers, 1 compatible",
+        "  2 changes: 1 breaking for clients, 0 breaking for servers, 0 changing client behaviour, 1 compatible",
         "",
       ].join("\n"),
     );
@@ -142,6 +220,19 @@ describe("mcpgen diff", () => {
     expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "any"], dir)).toMatchObject({ code: 0, stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n" });
   });
 
+  it("an annotation hint changed: BEHAVIOUR, exit 0 unless --fail-on behaviour", () => {
+    const dir = tempProject({ "old.yaml": GIFTS, "new.yaml": GIFTS.replace("readOnlyHint: true", "readOnlyHint: false") });
+    const r = mcpgen(["diff", "old.yaml", "new.yaml"], dir);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    expect(r.stdout).toMatch(/\n {2}BEHAVIOUR {2}ok {7}tool suggest_gifts {2}annotations\.readOnlyHint {2}hint-changed {2}readOnlyHint true -> false: clients that auto-approved it as read-only now ask before running it\n/);
+    expect(r.stdout).toContain("1 change: 0 breaking for clients, 0 breaking for servers, 1 changing client behaviour, 0 compatible");
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "behaviour"], dir)).toMatchObject({ code: 1, stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on behaviour).\n" });
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "breaking,behaviour"], dir)).toMatchObject({ code: 1, stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on breaking,behaviour).\n" });
+    const json = JSON.parse(mcpgen(["diff", "old.yaml", "new.yaml", "--format", "json"], dir).stdout);
+    expect(json.summary).toEqual({ changes: 1, breakingClients: 0, breakingServers: 0, behaviour: 1, compatible: 0 });
+    expect(json.changes[0]).toMatchObject({ change: "hint-changed", clients: false, servers: false, behaviour: true });
+  });
+
   it("--format json is machine-readable, with a summary", () => {
     const dir = tempProject({ "old.yaml": GIFTS, "new.yaml": GIFTS.replace("price: {type: number, minimum: 0,", "price: {type: [number, string], minimum: 0,") });
     const r = mcpgen(["diff", "old.yaml", "new.yaml", "--format=json"], dir);
@@ -149,8 +240,8 @@ describe("mcpgen diff", () => {
     expect(JSON.parse(r.stdout)).toEqual({
       before: "old.yaml",
       after: "new.yaml",
-      summary: { changes: 1, breakingClients: 1, breakingServers: 0, compatible: 0 },
-      changes: [{ kind: "tool", name: "suggest_gifts", path: "outputSchema.properties.gifts.items.properties.price.type", change: "output-widened", message: "now accepts string", clients: true, servers: false }],
+      summary: { changes: 1, breakingClients: 1, breakingServers: 0, behaviour: 0, compatible: 0 },
+      changes: [{ kind: "tool", name: "suggest_gifts", path: "outputSchema.properties.gifts.items.properties.price.type", change: "output-widened", message: "now accepts string", clients: true, servers: false, behaviour: false }],
     });
   });
 
@@ -186,7 +277,8 @@ describe("mcpgen diff", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mcpgen: bad\.yaml is not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
     expect(mcpgen(["diff", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff takes two sides, OLD and NEW; got 1") });
-    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--fail-on is breaking, clients, servers, either, any or none") });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on is breaking, clients, servers, either, behaviour, any or none (or several, comma-separated), not "major"') });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "breaking,major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('not "major"') });
     expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
     expect(mcpgen(["diff", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen diff OLD NEW") });
   });

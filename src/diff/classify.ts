@@ -7,8 +7,12 @@
  *   new required argument, an input narrowed, an output widened or made optional...);
  * - servers (the handlers implementing it): breaking when handler code must change (a new tool to
  *   implement, an input widened, an output narrowed...).
+ *
+ * A third class, behaviour, is for changes that break no call but change what clients do on their
+ * own: a tool's annotation hints (readOnlyHint decides whether many clients ask before running it).
  */
 import type { JsonObject } from "../model/types.js";
+import { hintChanges } from "./hints.js";
 import { diffSchemas, equal, type Schema } from "./schemaDiff.js";
 
 /** One side of a diff: the four lists as served (manifest defs bundled into each schema). */
@@ -41,6 +45,8 @@ export interface Change {
   clients: boolean;
   /** Breaking for the server's handlers. */
   servers: boolean;
+  /** Breaks no call, but clients act on it on their own (approval, retries): annotation hints. */
+  behaviour?: boolean;
 }
 
 export function classify(before: Surface, after: Surface): Change[] {
@@ -61,7 +67,8 @@ const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
 
 function infoChanges(kind: ChangeKind, name: string, a: JsonObject, b: JsonObject, out: Change[]): void {
   for (const field of INFO_FIELDS) {
-    if (!equal(a[field], b[field])) out.push({ kind, name, path: field, change: `${field === "_meta" ? "meta" : field}-changed`, message: `${field} changed`, clients: false, servers: false });
+    if (field === "annotations" && kind === "tool") out.push(...hintChanges(name, a.annotations, b.annotations));
+    else if (!equal(a[field], b[field])) out.push({ kind, name, path: field, change: `${field === "_meta" ? "meta" : field}-changed`, message: `${field} changed`, clients: false, servers: false });
   }
 }
 
@@ -121,7 +128,8 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
         servers: false,
       });
     }
-    if (!equal(tool.execution, next.execution) && supportA === supportB) out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
+    // taskSupport compared above (absent is "forbidden"): the rest of execution here.
+    if (!equal(executionBeyondSupport(tool), executionBeyondSupport(next))) out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
     infoChanges("tool", name, tool, next, out);
   }
   for (const name of added) {
@@ -130,9 +138,18 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
   }
 }
 
+function executionBeyondSupport(tool: JsonObject): JsonObject {
+  const { taskSupport: _, ...rest } = typeof tool.execution === "object" && tool.execution !== null ? (tool.execution as JsonObject) : {};
+  return rest;
+}
+
 function schemaChanges(name: string, field: "inputSchema" | "outputSchema", a: Schema, b: Schema, side: "input" | "output", out: Change[]): void {
   for (const f of diffSchemas(a, b)) {
     const path = f.path === "" ? field : `${field}.${f.path}`;
+    if (f.dialect) {
+      out.push({ kind: "tool", name, path, change: `${side}-dialect-changed`, message: f.message, clients: false, servers: false });
+      continue;
+    }
     const kind = f.narrows && f.widens ? "changed" : f.narrows ? "narrowed" : f.widens ? "widened" : "annotation";
     // Inputs: clients break when the server accepts less; servers when they must take more.
     // Outputs: clients break when they may get more; servers when they must return less.

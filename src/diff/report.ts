@@ -1,7 +1,7 @@
 /**
- * `mcpgen diff`, the loading and printing half: each side is a manifest, a fixtures folder, or
- * `REF:path` (that manifest as git has it at REF); both become a Surface, classify() says what
- * changed, and the changes print as a table or as JSON.
+ * `mcpgen diff`, the loading half: each side is a manifest, a fixtures folder, or `REF:path` (that
+ * manifest as git has it at REF); both become a Surface, classify() says what changed, and
+ * format.ts prints the changes as a table or as JSON.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -11,6 +11,8 @@ import type { JsonObject } from "../model/types.js";
 import { checkManifestText } from "../processManifest.js";
 import { classify, type Change, type Surface } from "./classify.js";
 import { isPlainObject } from "../validate/shape.js";
+
+export { fails, formatChanges, parseFailOn, summary, type FailOn } from "./format.js";
 
 /** A side that cannot be read or compiled; the message says which and why. */
 export class DiffInputError extends Error {}
@@ -102,64 +104,4 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
     }
   }
   return surface;
-}
-
-/** `breaking` (= `clients`): breaking for the code that calls the server, as buf and oasdiff mean it. */
-export type FailOn = "breaking" | "clients" | "servers" | "either" | "any" | "none";
-
-/** Whether these changes fail the run under `--fail-on`. */
-export function fails(changes: readonly Change[], failOn: FailOn): boolean {
-  switch (failOn) {
-    case "none":
-      return false;
-    case "any":
-      return changes.length > 0;
-    case "servers":
-      return changes.some((c) => c.servers);
-    case "either":
-      return changes.some((c) => c.clients || c.servers);
-    default:
-      return changes.some((c) => c.clients);
-  }
-}
-
-export function summary(changes: readonly Change[]): { changes: number; breakingClients: number; breakingServers: number; compatible: number } {
-  return {
-    changes: changes.length,
-    breakingClients: changes.filter((c) => c.clients).length,
-    breakingServers: changes.filter((c) => c.servers).length,
-    compatible: changes.filter((c) => !c.clients && !c.servers).length,
-  };
-}
-
-/** The changes as a table (one line each, breaking first) or as JSON. */
-export function formatChanges(changes: readonly Change[], format: "table" | "json", sides?: { before: string; after: string }): string {
-  const sorted = sortChanges(changes);
-  if (format === "json") {
-    return `${JSON.stringify({ ...(sides ? { before: sides.before, after: sides.after } : {}), summary: summary(sorted), changes: sorted }, null, 2)}\n`;
-  }
-  if (sorted.length === 0) return "  no changes\n";
-  const rows = sorted.map((c) => [c.clients ? "BREAKING" : "ok", c.servers ? "BREAKING" : "ok", `${KIND[c.kind]} ${c.name}`, c.path || "-", c.change, oneLine(c.message)]);
-  const head = ["CLIENTS", "SERVERS", "WHAT", "WHERE", "CHANGE", "DETAIL"];
-  const widths = head.map((h, i) => Math.min(48, Math.max(h.length, ...rows.map((r) => r[i]!.length))));
-  const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")}`.trimEnd();
-  const s = summary(sorted);
-  const total = `  ${s.changes} change${s.changes === 1 ? "" : "s"}: ${s.breakingClients} breaking for clients, ${s.breakingServers} breaking for servers, ${s.compatible} compatible`;
-  return `${[line(head), ...rows.map(line), "", total].join("\n")}\n`;
-}
-
-const KIND: Record<Change["kind"], string> = { server: "server", tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
-const KIND_ORDER: Change["kind"][] = ["server", "tool", "resource", "resourceTemplate", "prompt"];
-
-/** Breaking for clients, then for servers, then the rest; then by kind, name and path. */
-function sortChanges(changes: readonly Change[]): Change[] {
-  const rank = (c: Change) => (c.clients ? 0 : c.servers ? 1 : 2);
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...changes].sort(
-    (a, b) => rank(a) - rank(b) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.name, b.name) || cmp(a.path, b.path) || cmp(a.change, b.change),
-  );
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ");
 }

@@ -11,6 +11,9 @@
  */
 import { classifyRef } from "../model/refs.js";
 import { isPlainObject } from "../validate/shape.js";
+import { alignDialects } from "./dialect.js";
+import { foldIntoTypes } from "./fold.js";
+import { ANNOTATIONS, typeSet } from "./keywords.js";
 
 export type Schema = boolean | { [key: string]: unknown };
 
@@ -27,16 +30,15 @@ export interface Finding {
    * where `additionalProperties` was left open): no typed caller sends those.
    */
   undeclared?: boolean;
+  /** The root `$schema` names another dialect (informative: what changed meaning has its own findings). */
+  dialect?: true;
 }
 
-/** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */
-const ANNOTATIONS = new Set(["title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding", "$schema", "$id", "$anchor"]);
 /** Keywords the rules below understand. */
 const HANDLED = new Set([
   "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
   "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "$ref", "$defs", "definitions", "multipleOf", "pattern",
 ]);
-const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"];
 
 interface Root {
   schema: Schema;
@@ -44,13 +46,18 @@ interface Root {
   sameDefs?: boolean;
 }
 
-/** The findings between two schemas (each with its own `$defs`/`definitions` for `$ref`s). */
-export function diffSchemas(before: Schema, after: Schema): Finding[] {
+/**
+ * The findings between two schemas (each with its own `$defs`/`definitions` for `$ref`s). Schemas
+ * in different dialects are compared by meaning (see dialect.ts).
+ */
+export function diffSchemas(original: Schema, changed: Schema): Finding[] {
+  const aligned = alignDialects(original, changed);
+  const { before, after } = aligned;
   const out: Finding[] = [];
   const defs = (s: Schema) => (isPlainObject(s) ? [s.$defs, s.definitions] : []);
   const sameDefs = equal(defs(before), defs(after));
   compare(before, after, "", { schema: before, sameDefs }, { schema: after, sameDefs }, out, new Set());
-  return out;
+  return aligned.finish(out);
 }
 
 function compare(a: Schema, b: Schema, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
@@ -99,6 +106,12 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   }
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
+  const local: Finding[] = [];
+  compareKeywords(x, y, at, rootA, rootB, local, seen);
+  out.push(...foldIntoTypes(x, y, at, local));
+}
+
+function compareKeywords(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
 
   // Keywords no rule understands: any change is unproven both ways.
   for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
@@ -190,15 +203,17 @@ function values(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
   if (added.length) out.push({ path: join(at, "enum"), message: `value${added.length > 1 ? "s" : ""} ${added.map(show).join(", ")} added`, narrows: false, widens: true });
 }
 
+const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+const NUMERIC_BOUNDS = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]);
+
 /** minimum-like keywords narrow when they rise, maximum-like when they fall. */
 function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
-  const lower = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-  const upper = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-  for (const k of [...lower, ...upper]) {
-    const p = x[k];
-    const q = y[k];
+  for (const k of [...LOWER, ...UPPER]) {
+    const p = bound(x, k);
+    const q = bound(y, k);
     if (equal(p, q)) continue;
-    const isLower = lower.includes(k);
+    const isLower = LOWER.includes(k);
     // draft-04 style boolean exclusive bounds: not reasoned about.
     if ((p !== undefined && typeof p !== "number") || (q !== undefined && typeof q !== "number")) {
       both(out, join(at, k), `${k} changed`);
@@ -209,6 +224,18 @@ function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
     else if ((isLower && q > p) || (!isLower && q < p)) out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: true, widens: false });
     else out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: false, widens: true });
   }
+}
+
+/**
+ * A bound's value; none for a bound of -(2^53-1) below or 2^53-1 above an integer: schema libraries
+ * (zod) add them to every integer, and no integer past them survives a JavaScript number anyway.
+ * Taking them as no bound is the one place these rules are not exact: adding one refuses 2^60.
+ */
+function bound(schema: Record<string, unknown>, k: string): unknown {
+  const value = schema[k];
+  if (typeof value !== "number" || Math.abs(value) !== Number.MAX_SAFE_INTEGER || (value < 0) !== LOWER.includes(k)) return value;
+  const types = typeSet(schema.type);
+  return types !== undefined && types.has("integer") && !types.has("number") && NUMERIC_BOUNDS.has(k) ? undefined : value;
 }
 
 function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
@@ -255,12 +282,6 @@ function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: str
   if (x.additionalProperties !== undefined || y.additionalProperties !== undefined) {
     compare(extraA, extraB, join(at, "additionalProperties"), rootA, rootB, out, seen);
   }
-}
-
-function typeSet(type: unknown): Set<string> | undefined {
-  if (typeof type === "string") return new Set([type]);
-  if (Array.isArray(type)) return new Set(type.filter((t): t is string => typeof t === "string" && TYPES.includes(t)));
-  return undefined;
 }
 
 /** The values `const` and `enum` allow together (both must hold), or undefined when neither is set. */
