@@ -40,6 +40,8 @@ function describe(error: unknown, context: FailureContext): string {
     return `${exit === undefined ? "the server closed the connection" : `the server's process ${exit}`} when asked for MCP ${MODERN} (server/discover); ${instead}`;
   }
   if (exit !== undefined) return `the server's process ${exit} before it answered`;
+  // Under 2026-07-28 the SDK checks every list against the spec's schemas and has no raw read.
+  if (e.code === "INVALID_RESULT" && context.era !== "legacy") return `${issues(message)} (under MCP ${MODERN}, the SDK's client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)`;
   // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
   let code: string | undefined;
   for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {
