@@ -11,6 +11,8 @@ export interface FailureContext {
   /** The command, when the server runs over stdio. */
   command?: string;
   era: "auto" | "legacy" | "modern";
+  /** The era the handshake settled on, once it has. */
+  negotiated?: "legacy" | "modern";
   stdio?: FittedStdio;
   /** The server's stderr as captured (the last chunks). */
   stderr: readonly string[];
@@ -41,7 +43,7 @@ function describe(error: unknown, context: FailureContext): string {
   }
   if (exit !== undefined) return `the server's process ${exit} before it answered`;
   // Under 2026-07-28 the SDK checks every list against the spec's schemas and has no raw read.
-  if (e.code === "INVALID_RESULT" && context.era !== "legacy") return `${issues(message)} (under MCP ${MODERN}, the SDK's client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)`;
+  if (e.code === "INVALID_RESULT" && context.negotiated === "modern") return `${issues(message)} (under MCP ${MODERN}, the SDK's client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)`;
   // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
   let code: string | undefined;
   for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {

@@ -94,7 +94,11 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
   }
   const where = options.shown ?? (target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.origin);
   const context = { era: options.era, stderr, ...(target.kind === "stdio" ? { command: target.command } : {}) };
-  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${explainFailure(exceeded ?? error, { ...context, ...(stdio ? { stdio } : {}) })}`);
+  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${explainFailure(exceeded ?? error, { ...context, ...(stdio ? { stdio } : {}), ...negotiated() })}`);
+  const negotiated = () => {
+    const era = client.getProtocolEra();
+    return era === "legacy" || era === "modern" ? { negotiated: era } : {};
+  };
   const guard = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
   try {
     await guard(withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`)).catch((error: unknown) => {
