@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { formatDiagnostic, hasErrors } from "../diagnostics.js";
+import { hasErrors } from "../diagnostics.js";
 import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
@@ -170,14 +170,17 @@ export async function runPull(argv: string[], cwd: string): Promise<number> {
   const shownOut = path.relative(cwd, out) || out;
   const text = manifestText(server, describeSource(args), again(args, shownOut));
 
+  for (const warning of server.warnings) process.stderr.write(`mcpgen: warning: ${warning}\n`);
   // The definitions must compile: the manifest goes through the whole validator before it is written.
   const { checkManifestText } = await import("../processManifest.js");
+  const { describePulledProblems } = await import("../pull/report.js");
   const checked = await checkManifestText(text, out, shownOut, path.join(cwd, "generated"));
-  // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying.
+  // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying, by
+  // what the server serves (the file is not written yet, and may never be).
   const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
-  for (const d of notable) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  for (const line of describePulledProblems(notable, server, name)) process.stderr.write(`mcpgen: ${line}\n`);
   if (hasErrors(checked.diagnostics)) {
-    process.stderr.write(`mcpgen: ${shownOut}: what ${name} serves cannot be compiled as it is (above); nothing written. Please report it: mcpgen should take any definition a server sends.\n`);
+    process.stderr.write(`mcpgen: what ${name} serves cannot be compiled as it is (above); ${shownOut} not written. Please report it: mcpgen should take any definition a server sends.\n`);
     return 1;
   }
   const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;

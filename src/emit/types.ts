@@ -4,6 +4,10 @@ import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js"
 import { codeFile, type OutputFile } from "./common.js";
 import { isInterfaceLike, objectMembers, refResolver, schemaDoc, typeOf, type TypeContext } from "./schemaType.js";
 import type { JsonSchema } from "../model/refs.js";
+import { admitsAnyObject } from "../model/openSchema.js";
+
+/** Any JSON object: `{ [key: string]: unknown }`. */
+const OPEN_OBJECT: JsonSchema = { type: "object" };
 
 export function emitTypes(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "types.ts");
@@ -14,7 +18,9 @@ export function emitTypes(model: ServerModel): OutputFile[] {
 
   const schemaDeclarations = (s: SchemaModel, doc: string[]) => {
     const ctx = refResolver(defTypes, { rootTypeName: s.typeName, localTypeNames: s.localTypeNames });
-    file.print(declaration(s.typeName, s.schema, ctx, doc));
+    // Arguments and structured output are JSON objects on the wire: a schema that admits any
+    // value (only a pulled manifest has one) types them as an open record, not `unknown`.
+    file.print(declaration(s.typeName, admitsAnyObject(s.schema) ? OPEN_OBJECT : s.schema, ctx, doc));
     if (typeof s.schema === "object") {
       for (const key of s.declares) {
         const typeName = s.localTypeNames.get(key)!;

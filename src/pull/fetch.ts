@@ -4,7 +4,8 @@
  */
 import type { JsonObject } from "../model/types.js";
 import { limitedFetch } from "./http.js";
-import { Budget, LimitError, pullLimits, type PullLimits } from "./limits.js";
+import { explainFailure } from "./explain.js";
+import { Budget, type LimitError, pullLimits, type PullLimits } from "./limits.js";
 import { shellLine } from "./shell.js";
 import { fitStdio, type FittedStdio } from "./stdio.js";
 import { isPlainObject } from "../validate/shape.js";
@@ -35,6 +36,8 @@ export interface PulledServer {
   resources: JsonObject[];
   resourceTemplates: JsonObject[];
   prompts: JsonObject[];
+  /** What pull took in a lenient way (a list method the server lacks), one sentence each. */
+  warnings: string[];
 }
 
 /** A failure the user can act on (no stack trace): the server cannot be reached or answers garbage. */
@@ -42,6 +45,12 @@ export class PullError extends Error {}
 
 /** Results as sent: a pass-through Standard Schema, so the SDK does not re-parse (and reorder) them. */
 const RAW = { "~standard": { version: 1, vendor: "mcpgen", validate: (value: unknown) => ({ value }) } };
+
+/** JSON-RPC's code for a method the server does not have. */
+const METHOD_NOT_FOUND = -32601;
+
+/** What each list holds, for messages. */
+const NOUNS: Record<string, string> = { tools: "tools", resources: "resources", resourceTemplates: "resource templates", prompts: "prompts" };
 
 /** More pages than this is a server that never stops paging. */
 const MAX_PAGES = 1000;
@@ -70,7 +79,10 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
     const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
     // maxBufferSize is the limit where the SDK reads by itself (the version probe's process).
     const env = { ...(process.env as Record<string, string>), ...target.env };
-    const sdk = new StdioClientTransport({ command: target.command, args: target.args, env, stderr: "pipe", maxBufferSize: budget.limits.answerBytes, ...(target.cwd ? { cwd: target.cwd } : {}) });
+    // --era modern has no fallback, so its server/discover probe may run on this very process (the
+    // SDK does so for a subclass) instead of a sibling whose exit status and stderr nobody sees.
+    const Transport = options.era === "modern" ? class InPlaceProbe extends StdioClientTransport {} : StdioClientTransport;
+    const sdk = new Transport({ command: target.command, args: target.args, env, stderr: "pipe", maxBufferSize: budget.limits.answerBytes, ...(target.cwd ? { cwd: target.cwd } : {}) });
     sdk.stderr?.on("data", (d: Buffer) => {
       stderr.push(String(d));
       if (stderr.length > 50) stderr.shift();
@@ -81,7 +93,12 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
     transport = new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers }, fetch: limitedFetch(budget) });
   }
   const where = options.shown ?? (target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.origin);
-  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${exceeded?.message ?? describe(error, target, stdio?.exit())}${tail(stderr)}`);
+  const context = { era: options.era, stderr, ...(target.kind === "stdio" ? { command: target.command } : {}) };
+  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${explainFailure(exceeded ?? error, { ...context, ...(stdio ? { stdio } : {}), ...negotiated() })}`);
+  const negotiated = () => {
+    const era = client.getProtocolEra();
+    return era === "legacy" || era === "modern" ? { negotiated: era } : {};
+  };
   const guard = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
   try {
     await guard(withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`)).catch((error: unknown) => {
@@ -93,12 +110,19 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
     if (!serverInfo || typeof serverInfo.name !== "string" || typeof serverInfo.version !== "string") {
       throw new PullError(`${where} did not say who it is (serverInfo with name and version), so no manifest can be written for it`);
     }
+    const warnings: string[] = [];
     const list = async (method: string, key: string, capability: string): Promise<JsonObject[]> => {
       if (!isPlainObject(capabilities[capability])) return [];
       const items: JsonObject[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
         const result = (await guard(client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never)).catch((error: unknown) => {
+          // A server that declares a capability but not all its list methods (resources without
+          // resources/templates/list is common): nothing of that kind, rather than no manifest.
+          if (page === 0 && (error as { code?: unknown }).code === METHOD_NOT_FOUND) {
+            warnings.push(`${serverInfo.name} (${where}) declares \`${capability}\` but answers ${method} with ${METHOD_NOT_FOUND} Method not found: taken as no ${NOUNS[key] ?? key}`);
+            return { [key]: [] };
+          }
           throw explain(error, `${method} on`);
         })) as unknown;
         if (!isPlainObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
@@ -130,6 +154,7 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
       resources: await list("resources/list", "resources", "resources"),
       resourceTemplates: await list("resources/templates/list", "resourceTemplates", "resources"),
       prompts: await list("prompts/list", "prompts", "prompts"),
+      warnings,
     };
   } finally {
     await client.close().catch(() => {});
@@ -140,53 +165,4 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** An error in the user's words: the command that did not start, the host that refused, the server that quit. */
-function describe(error: unknown, target: PullTarget, exit: string | undefined): string {
-  if (error instanceof LimitError) return error.message;
-  const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  if (exit !== undefined && e.code === "CONNECTION_CLOSED") return `the server's process ${exit} before it answered`;
-  // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
-  let code: string | undefined;
-  for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {
-    const x = c as { code?: unknown; cause?: unknown; errors?: unknown };
-    if (typeof x.code === "string" && /^E[A-Z]+$/.test(x.code)) code = x.code;
-    c = x.cause ?? (x as { data?: unknown }).data ?? (Array.isArray(x.errors) ? x.errors[0] : undefined);
-  }
-  if (code === "ENOENT" && target.kind === "stdio") return `the command \`${target.command}\` was not found (check the PATH, or give its full path)`;
-  if (code === "EACCES" && target.kind === "stdio") return `the command \`${target.command}\` cannot be run (permission denied)`;
-  if (code === "ECONNREFUSED") return "the connection was refused (is the server running, on that port?)";
-  if (code === "ENOTFOUND") return "the host name does not resolve";
-  // Each message down the chain once: "probe failed: fetch failed (bad port)".
-  const messages: string[] = [];
-  for (let c: unknown = error, depth = 0; c && depth < 8; depth++) {
-    const x = c as { message?: unknown; cause?: unknown; data?: unknown };
-    const m = typeof x.message === "string" ? x.message : typeof c === "string" ? c : "";
-    if (m && !messages.some((seen) => seen.includes(m))) messages.push(m);
-    c = x.cause ?? (typeof x.data === "object" ? x.data : undefined);
-  }
-  const [first = String(error), ...rest] = messages.map(issues);
-  return rest.length ? `${first} (${rest.join("; ")})` : first;
-}
-
-/** The SDK's schema errors end in a JSON list of issues: said as `path: message` instead. */
-function issues(message: string): string {
-  const at = message.indexOf(": [");
-  if (at === -1) return message;
-  try {
-    const list = JSON.parse(message.slice(at + 2)) as { path?: unknown[]; message?: unknown }[];
-    if (!Array.isArray(list)) return message;
-    const said = list.map((i) => `${Array.isArray(i.path) && i.path.length ? `${i.path.join(".")}: ` : ""}${String(i.message)}`);
-    return `${message.slice(0, at)}: ${said.join("; ")}`;
-  } catch {
-    return message;
-  }
-}
-
-function tail(stderr: string[]): string {
-  const text = stderr.join("").trim();
-  if (!text) return "";
-  const lines = text.split("\n").slice(-8);
-  return `\nthe server's stderr ended with:\n${lines.map((l) => `  ${l}`).join("\n")}`;
 }

@@ -7,8 +7,8 @@
  * one 100 s), and when an answer passes its `maxBufferSize` it closes the connection, so the
  * pending request fails as "Connection closed" without saying why. The SDK has no public seam
  * for either (upstream: modelcontextprotocol/typescript-sdk#2245), so the transport keeps its
- * class (the SDK's version negotiation probes on a sibling process only for that exact class)
- * and gets this file's line buffer in place of its own. If a later SDK renames the fields, pull
+ * class (the SDK's auto version negotiation probes on a sibling process only for that exact
+ * class) and gets this file's line buffer in place of its own, and so does the sibling. If a later SDK renames the fields, pull
  * still works, with the SDK's buffer and `maxBufferSize` as the limit (test/hostile/pull-limits
  * checks that the fields are there).
  */
@@ -25,6 +25,8 @@ interface StdioInternals {
 export interface FittedStdio {
   /** How the server's process ended (`exited with code 3`, `was killed by SIGKILL`), once it has. */
   exit(): string | undefined;
+  /** The first line the server wrote to stdout that is not a JSON-RPC message (a banner, a log line), as it came. */
+  strayLine(): string | undefined;
   /** Ends the server's process now (after a limit: it may still be writing). */
   kill(): void;
 }
@@ -32,7 +34,24 @@ export interface FittedStdio {
 /** Fits `transport` (an SDK StdioClientTransport, not started) for pull. */
 export function fitStdio(transport: object, budget: Budget, parse: (line: string) => unknown): FittedStdio {
   const internals = transport as StdioInternals;
-  if ("_readBuffer" in internals) internals._readBuffer = new LineBuffer(budget, parse);
+  const stray: StrayLine = {};
+  const fit = (target: StdioInternals) => {
+    if ("_readBuffer" in target) target._readBuffer = new LineBuffer(budget, parse, stray);
+  };
+  fit(internals);
+  // In auto mode the SDK probes for 2026-07-28 on a sibling process it makes with
+  // `new transport.constructor(params)`, and a silent server spends the whole timeout there: the
+  // sibling reads through a LineBuffer too, so a banner it gets is said as well.
+  const Transport = transport.constructor as new (params: object) => StdioInternals;
+  Object.defineProperty(transport, "constructor", {
+    value: function Sibling(params: object) {
+      const sibling = new Transport(params);
+      fit(sibling);
+      return sibling;
+    },
+    configurable: true,
+    writable: true,
+  });
   let child: ChildProcess | undefined;
   let exit: string | undefined;
   const start = internals.start.bind(transport);
@@ -43,17 +62,23 @@ export function fitStdio(transport: object, budget: Budget, parse: (line: string
   };
   return {
     exit: () => exit,
+    strayLine: () => stray.line,
     kill: () => {
       if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
   };
 }
 
+/** The first line a server wrote to stdout that is not a JSON-RPC message, shared by the buffers of its processes. */
+export interface StrayLine {
+  line?: string;
+}
+
 /**
  * Newline-delimited JSON-RPC messages from a stream of chunks, each byte looked at once. Same
  * contract as the SDK's ReadBuffer (`append`, `readMessage`, `clear`; lines that are not JSON are
- * skipped), plus the budget: a line longer than one answer may be, or more bytes than all answers
- * together, throw (the transport then reports the error and closes), and the rest is dropped.
+ * skipped, the first of them kept for the message when the handshake fails), plus the budget: a
+ * line longer than one answer may be, or more bytes than all answers together, throw (the transport then reports the error and closes), and the rest is dropped.
  */
 export class LineBuffer {
   /** The pieces of the line not yet ended by a newline. */
@@ -66,6 +91,7 @@ export class LineBuffer {
   constructor(
     private readonly budget: Budget,
     private readonly parse: (line: string) => unknown,
+    private readonly stray: StrayLine = {},
   ) {}
 
   append(chunk: Buffer): void {
@@ -96,9 +122,12 @@ export class LineBuffer {
 
   readMessage(): unknown {
     for (let line = this.lines.shift(); line !== undefined; line = this.lines.shift()) {
+      const text = line.toString("utf8").replace(/\r$/, "");
       try {
-        return this.parse(line.toString("utf8").replace(/\r$/, ""));
+        return this.parse(text);
       } catch (error) {
+        // JSON that is not JSON-RPC (a log record) is the transport's to report; both are kept.
+        if (text.trim() !== "") this.stray.line ??= text.slice(0, 1000);
         if (!(error instanceof SyntaxError)) throw error;
       }
     }

@@ -6,6 +6,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
+import { admitsAnyObject } from "../model/openSchema.js";
 import { isDraft07 } from "../runtime/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
@@ -64,14 +65,21 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
       const schema = tool[key];
       const path = ["tools", i, key];
       if (typeof schema === "boolean") {
-        report(path, "schema-not-object", `tools[${i}].${key}: must be a JSON Schema mapping with type: "object", not the boolean schema ${String(schema)} (MCP clients reject it)`);
+        if (blind) report(path, "schema-not-object", `${key} is the boolean schema ${String(schema)}, not a mapping with type: "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`, undefined, blind);
+        else report(path, "schema-not-object", `tools[${i}].${key}: must be a JSON Schema mapping with type: "object", not the boolean schema ${String(schema)} (MCP clients reject it)`);
         continue;
       }
       if (!isPlainObject(schema)) continue;
       if (schema.type !== "object") {
-        report(schema.type === undefined ? path : [...path, "type"], "schema-not-object", key === "inputSchema"
-          ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
-          : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
+        const at = schema.type === undefined ? path : [...path, "type"];
+        if (blind) {
+          const said = schema.type === undefined ? "has no type" : `has type ${JSON.stringify(schema.type)}`;
+          report(at, "schema-not-object", `${key} ${said}, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`, undefined, blind);
+        } else {
+          report(at, "schema-not-object", key === "inputSchema"
+            ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
+            : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
+        }
       }
       const before = errorCount(out);
       checkNodes(schema, path, defs, report, false, blind);
@@ -104,6 +112,15 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
     }
   });
   return out;
+}
+
+/** How the generated code types a tool schema that is not `type: "object"` (see emit/types.ts). */
+function typedAs(key: "inputSchema" | "outputSchema", schema: JsonSchema): string {
+  const what = key === "inputSchema" ? "the arguments are" : "the structured output is";
+  if (schema === false) return `${what} typed as never (no value is valid)`;
+  if (admitsAnyObject(schema)) return `${what} typed as an open record (any properties)`;
+  if (isPlainObject(schema) && schema.type === undefined && schema.properties !== undefined) return `${what} typed as the object its properties describe`;
+  return `${what} typed as the schema admits`;
 }
 
 /**
