@@ -134,7 +134,8 @@ export class TaskEngine {
 
   /** A handle on a task started earlier (its id kept from `start`), to poll, read or cancel it. */
   resume(tool: string, taskId: string): ToolTask<unknown> {
-    return new TaskHandle(this, tool, { taskId, status: "working" });
+    // Its state is not known yet: the first wait polls at once.
+    return new TaskHandle(this, tool, { taskId, status: "working" }, undefined, false);
   }
 
   /** Starts `tool` as a task and waits for its output; aborting `signal` cancels the task. */
@@ -234,6 +235,8 @@ class TaskHandle implements ToolTask<unknown> {
     public info: ToolTaskState,
     /** The answer of a call the server ran at once. */
     private readonly inline?: CallToolResult,
+    /** Whether `info` is the server's (false for a resumed task until it is polled). */
+    private known = true,
   ) {}
 
   get taskId(): string | undefined {
@@ -247,11 +250,13 @@ class TaskHandle implements ToolTask<unknown> {
   async get(options?: TaskRequestOptions): Promise<ToolTaskState> {
     if (this.info.taskId === undefined) return this.info;
     this.info = await this.engine.get(this.info.taskId, options);
+    this.known = true;
     return this.info;
   }
 
   async result(options: TaskWaitOptions = {}): Promise<unknown> {
     if (this.inline) return this.engine.output(this.tool, this.inline);
+    if (!this.known) await this.get(requestOptions(options));
     return this.engine.wait(this.tool, this.info, {
       ...options,
       onStatus: (info) => {

@@ -73,7 +73,10 @@ export function acceptTaskAnswers(transport: WireTransport): void {
 
 /** A marked outbound request: remembered, its mark dropped, the extension declared if asked. */
 function unmark(message: unknown, layer: Layer): unknown {
-  if (!isObject(message) || !isObject(message.params) || !isObject(message.params._meta)) return message;
+  if (!isObject(message) || !isObject(message.params)) return message;
+  // A marked request given up (aborted, timed out) gets no answer: forget it.
+  if (message.method === "notifications/cancelled") layer.waiting.delete(message.params.requestId as RequestId);
+  if (!isObject(message.params._meta)) return message;
   const meta = message.params._meta;
   const mark = meta[TASK_MARK];
   if (!isObject(mark) || (typeof message.id !== "string" && typeof message.id !== "number")) return message;
