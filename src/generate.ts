@@ -35,6 +35,8 @@ export interface PipelineOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Comment lines added under the standard header. */
   header?: string[];
+  /** The command that regenerates this output, named in every file's header (default `mcpgen generate`). */
+  command?: string;
   /** Client-only output (types, client, fixtures; no server files): every server, or these. */
   clientOnly?: boolean | string[];
   /** Levels of warning codes (the config's `diagnostics`): off, warn or error. Errors stay errors. */
@@ -82,7 +84,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   }
   const records =
     cache && options.mode !== "validate"
-      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
+      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], command: options.command ?? null, invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
       : undefined;
   const reused: { absPath: string; record: ManifestRecord }[] = [];
   const pending: { absPath: string; file: string; text: string; hash: string; stamp: FileStamp }[] = [];
@@ -120,6 +122,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   const processOptions: ProcessOptions = {
     ...(cache ? { cache } : {}),
     headerLines: options.header ?? [],
+    ...(options.command ? { command: options.command } : {}),
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
     emit: options.mode !== "validate",
     ...(stubsDir ? { stubsDir } : {}),
@@ -167,7 +170,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   // All client-only: the client's runtime only, so the output compiles without the server SDK.
   // With the widget engine when a server has widgets (a reused one: its output has widgets/).
   const widgets = models.some((m) => m.widgets.length > 0) || reused.some(({ record }) => record.outputs.some((o) => o.file.startsWith("widgets/")));
-  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime({ clientOnly: options.clientOnly === true, widgets }) });
+  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime({ clientOnly: options.clientOnly === true, widgets, ...(options.command ? { command: options.command } : {}) }) });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });

@@ -33,6 +33,8 @@ export interface ProcessOptions {
   /** The parse cache, when on. */
   cache?: ParseCache;
   headerLines: string[];
+  /** The command named in headers. */
+  command?: string;
   invalidArguments?: "tool-error" | "protocol-error";
   /** Emit the server's files (not in validate mode). */
   emit: boolean;
@@ -78,6 +80,7 @@ export async function processManifest(input: ManifestInput, options: ProcessOpti
   if (hasErrors(diagnostics)) return { absPath, diagnostics };
   const built = await buildModel(manifest, input.display, {
     headerLines: options.headerLines,
+    ...(options.command ? { command: options.command } : {}),
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
   });
   diagnostics.push(...built.diagnostics);

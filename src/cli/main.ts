@@ -186,6 +186,28 @@ function parseInit(rest: string[]): InitArgs {
   return args;
 }
 
+/**
+ * The command that regenerates this output, for the headers: `mcpgen generate` with the flags of
+ * this run that choose what is generated and where (paths relative to the project, so the output
+ * is the same on every machine), without those that only say how to run (--check, --quiet, ...).
+ */
+function regenerateCommand(args: GenerateArgs, cwd: string): string {
+  const rel = (p: string) => shellWord(path.relative(cwd, path.resolve(cwd, p)).split(path.sep).join("/") || ".");
+  return [
+    "mcpgen generate",
+    ...args.manifests.map(rel),
+    ...(args.config ? ["--config", rel(args.config)] : []),
+    ...(args.out ? ["--out", rel(args.out)] : []),
+    ...(args.stubs ? ["--stubs", rel(args.stubs)] : []),
+    ...(args.clientOnly ? ["--client-only"] : []),
+  ].join(" ");
+}
+
+/** A word as a POSIX shell reads it back: bare when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w./@+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 function splitFlag(arg: string): [string, string | undefined] {
   if (!arg.startsWith("--") || !arg.includes("=")) return [arg, undefined];
   const at = arg.indexOf("=");
@@ -295,6 +317,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
     ...(config.clientOnly ? { clientOnly: config.clientOnly } : {}),
     levels: config.levels,
+    command: regenerateCommand(args, cwd),
   });
   printRunDiagnostics(result, args.quiet, cwd);
   const out = `${path.relative(cwd, config.out) || "."}/`;
@@ -328,7 +351,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
       process.stderr.write(`${diff.replace(/^/gm, "    ")}\n`);
     }
     if (plan.changes.length > 0) {
-      process.stderr.write(`mcpgen: ${plan.changes.length} stale file${plan.changes.length === 1 ? "" : "s"}; run npm run generate.\n`);
+      process.stderr.write(`mcpgen: ${plan.changes.length} stale file${plan.changes.length === 1 ? "" : "s"}; run ${regenerateCommand(args, cwd)}.\n`);
       return { code: 1, result };
     }
     if (!args.quiet) process.stdout.write(`mcpgen: ${out} is up to date (${servers}, ${plan.unchanged} files).\n`);

@@ -15,6 +15,8 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const mcpType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
   const opts = `options?: ${requestOptions}`;
+  /** Task-capable tools (`execution.taskSupport` optional or required), in manifest order. */
+  const taskTools = model.tools.filter((tool) => taskSupport(tool.wire) !== undefined);
 
   const members: string[] = [];
   const member = (doc: string[], signature: string) => members.push(`${docComment(doc, "  ")}  ${signature};\n`);
@@ -24,16 +26,27 @@ export function emitClient(model: ServerModel): OutputFile[] {
 
   members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: C;\n`);
 
+  const outputOf = (tool: ServerModel["tools"][number]) => (tool.output ? type(tool.output.typeName) : mcpType("CallToolResult"));
   for (const tool of model.tools) {
     const required = typeof tool.input.schema === "object" && Array.isArray(tool.input.schema.required) && tool.input.schema.required.length > 0;
-    const out = tool.output ? type(tool.output.typeName) : mcpType("CallToolResult");
+    const support = taskSupport(tool.wire);
     const doc = [
       tool.description ?? "",
-      `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolError when the tool answers \`isError: true\`.`,
+      `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolCallError when the tool answers \`isError: true\`.`,
+      ...(support === "required" ? ["It runs only as a task: this starts the task and polls until it ends (aborting `signal` cancels it); `tasks.start` gives the task itself."] : []),
+      ...(support === "optional" ? ["It may run as a task: a 2026-07-28 server's task is polled until it ends (aborting `signal` cancels it); `tasks.start` asks for a task."] : []),
       ...(tool.examples[0] ? [`@example\nawait client.${tool.methodName}(${JSON.stringify(tool.examples[0].arguments)});`] : []),
     ];
-    member(doc, `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${opts}): Promise<${out}>`);
+    const options = support === undefined ? opts : `options?: ${file.importType(LOCAL.runtimeClient, "TaskCallOptions")}`;
+    member(doc, `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${options}): Promise<${outputOf(tool)}>`);
     tables.tools.push(entry(tool.methodName, tool.name));
+  }
+  if (taskTools.length > 0) {
+    const entries = taskTools.map((tool) => `    ${stringLiteral(tool.name)}: { input: ${type(tool.input.typeName)}; output: ${outputOf(tool)} };\n`).join("");
+    member(
+      ["Task calls of the task-capable tools (`execution.taskSupport`): start, run, resume, get, cancel. In both protocol eras."],
+      `readonly tasks: ${file.importType(LOCAL.runtimeClient, "ClientTasks")}<{\n${entries}  }>`,
+    );
   }
   const toolName = type("ToolName");
   const toolInputs = type("ToolInputs");
@@ -70,7 +83,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const clientOptions = file.importType(LOCAL.runtimeClient, "ClientOptions");
   const definition = file.importValue(LOCAL.definition, "definition");
   const sdkClient = file.importType(LOCAL.runtimeClient, "SdkClient");
-  file.print(`export type { ${clientOptions}, ${requestOptions}, ${sdkClient} };`);
+  const toolTask = file.importType(LOCAL.runtimeClient, "ToolTask");
+  const toolTaskState = file.importType(LOCAL.runtimeClient, "ToolTaskState");
+  file.print(`export type { ${clientOptions}, ${requestOptions}, ${sdkClient}, ${toolTask}, ${toolTaskState} };`);
   file.print(`${docComment([`Typed client for ${model.name}, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's.`])}export interface ${name}<C extends ${sdkClient} = ${sdkClient}> {\n${members.join("")}}`);
   file.print(
     `${docComment([
@@ -79,6 +94,14 @@ export function emitClient(model: ServerModel): OutputFile[] {
     ])}export function createClient<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}(new ${engineClass}(sdk, ${definition}, options), methods) as ${name}<C>;\n}`,
   );
   const table = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
-  file.print(`/** The methods of ${name} and what each calls: a tool name, a resource URI, a URI template. */\nconst methods: ${clientMethods} = {\n  tools: ${table(tables.tools).replace(/\n/g, "\n  ")},\n  resources: ${table(tables.resources).replace(/\n/g, "\n  ")},\n  templates: ${table(tables.templates).replace(/\n/g, "\n  ")},\n};`);
+  const tasks = taskTools.length > 0 ? "  tasks: true,\n" : "";
+  file.print(`/** The methods of ${name} and what each calls: a tool name, a resource URI, a URI template. */\nconst methods: ${clientMethods} = {\n  tools: ${table(tables.tools).replace(/\n/g, "\n  ")},\n  resources: ${table(tables.resources).replace(/\n/g, "\n  ")},\n  templates: ${table(tables.templates).replace(/\n/g, "\n  ")},\n${tasks}};`);
   return [{ path: file.path, content: file.render() }];
+}
+
+/** A tool's `execution.taskSupport`, when it can run as a task. */
+function taskSupport(wire: ServerModel["tools"][number]["wire"]): "optional" | "required" | undefined {
+  const execution = wire.execution;
+  const support = typeof execution === "object" && execution !== null && !Array.isArray(execution) ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  return support === "optional" || support === "required" ? support : undefined;
 }

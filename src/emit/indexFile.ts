@@ -14,8 +14,8 @@ export function emitIndex(model: ServerModel): OutputFile[] {
     [
       `export * from "${LOCAL.types}";`,
       ...server,
-      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions, type SdkClient } from "${LOCAL.client}";`,
-      `export { MissingClientCapabilityError, OutputValidationError, RpcError, ToolError } from "${LOCAL.runtimeErrors}";`,
+      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "${LOCAL.client}";`,
+      `export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "${LOCAL.runtimeErrors}";`,
       `export type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ListRootsResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,
       `export { definition } from "${LOCAL.definition}";`,
     ].join("\n"),

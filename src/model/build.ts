@@ -20,7 +20,8 @@ export const BUILTIN_TYPE_NAMES = [
   "ResourceTemplateVariables", "PromptName", "PromptArguments",
   // exported next to them from index.ts
   "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
-  "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "OutputValidationError",
+  "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "ToolCallError", "OutputValidationError",
+  "TaskEndedError", "TaskInputRequiredError", "ToolTask", "ToolTaskState",
   "HttpOptions", "HttpHandle", "StdioOptions", "CompletionHandler", "RequestContext",
   "InputOptions", "ServerFactory", "SdkClient", "StdioHandle", "RpcError", "MissingClientCapabilityError",
   "CallToolResult", "ContentBlock", "CreateMessageResult", "ElicitResult", "GetPromptResult", "ListRootsResult",

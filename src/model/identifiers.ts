@@ -25,7 +25,7 @@ export const RESERVED_CLIENT_MEMBERS = new Set([
   "constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
   "propertyIsEnumerable", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
   "__lookupSetter__", "then", "catch", "finally",
-  "sdk", "callTool", "readResource", "getPrompt", "listTools", "listResources",
+  "sdk", "callTool", "readResource", "getPrompt", "tasks", "listTools", "listResources",
   "listResourceTemplates", "listPrompts",
 ]);
 

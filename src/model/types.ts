@@ -150,6 +150,8 @@ export interface GenerationOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Comment lines added under the standard header. */
   headerLines: string[];
+  /** The command that regenerates the output, named in headers (default `mcpgen generate`). */
+  command?: string;
   /** Set when handler stubs are on: the stub folder as imported from `<out>/<server>/`. */
   stubs?: { importBase: string };
   /** Types, client and fixtures only: no server files, no stubs (a server you only consume). */

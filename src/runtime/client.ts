@@ -4,7 +4,11 @@
  */
 import type { JsonObject, ServerDefinition, WireTool } from "./definition.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
-import { OutputValidationError, ToolError } from "./errors.js";
+import { OutputValidationError, ToolCallError } from "./errors.js";
+import { PASS_THROUGH, TaskEngine, type ToolTaskState, type TaskRequestOptions, type TaskStartOptions, type TaskWaitOptions, type ToolTask } from "./clientTasks.js";
+import type { WireTransport } from "./taskWire.js";
+
+export type { ToolTask, ToolTaskState } from "./clientTasks.js";
 import { parseUriTemplate } from "./uriTemplate.js";
 import { SchemaValidators } from "./validation.js";
 
@@ -28,19 +32,32 @@ export interface SdkClientV1 {
   getProtocolEra?: undefined;
   callTool(params: { name: string; arguments: JsonObject }, resultSchema: undefined, options?: RequestOptions): Promise<unknown>;
   readResource(params: { uri: string }, options?: RequestOptions): Promise<unknown>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+  /**
+   * For tasks: a request with a pass-through result schema. 1.x types the schema as a zod schema
+   * (`never` here accepts that signature); at run time it calls the schema's `safeParse`, which
+   * PASS_THROUGH has.
+   */
+  request(request: { method: string; params?: JsonObject }, resultSchema: never, options?: TaskRequestOptions): Promise<unknown>;
 }
 
 /** An SDK v2 Client (@modelcontextprotocol/client), seen through the calls made here. */
 export interface SdkClientV2 {
   getProtocolEra(): "legacy" | "modern" | undefined;
-  callTool(params: { name: string; arguments: JsonObject }, options?: RequestOptions & { toolDefinition?: JsonObject }): Promise<unknown>;
+  callTool(params: { name: string; arguments: JsonObject; _meta?: JsonObject }, options?: RequestOptions & { toolDefinition?: JsonObject }): Promise<unknown>;
   readResource(params: { uri: string }, options?: RequestOptions): Promise<unknown>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }, options?: RequestOptions): Promise<unknown>;
+  /** For tasks: a request with a pass-through result schema. */
+  request(request: { method: string; params?: JsonObject }, resultSchema: typeof PASS_THROUGH, options?: TaskRequestOptions): Promise<unknown>;
+  /** For 2026-07-28 tasks: the connected transport (see taskWire.ts). */
+  readonly transport?: WireTransport | undefined;
 }
 
 /** A connected SDK Client of either line. */
 export type SdkClient = SdkClientV1 | SdkClientV2;
+
+/** Options of a task-capable tool's method: the request's, and the task's wait (when it runs as one). */
+export type TaskCallOptions = RequestOptions & TaskWaitOptions;
 
 export interface ClientOptions {
   /** Check structured outputs against outputSchema (default true). */
@@ -52,6 +69,9 @@ export class ManifestClient {
   /** What the SDK v2 Client gets as `toolDefinition`: the tool without its outputSchema. */
   private readonly definitions = new Map<string, JsonObject>();
   private readonly validators: SchemaValidators;
+  /** Tools with `execution.taskSupport`, by name: "optional" or "required". */
+  private readonly taskSupport = new Map<string, "optional" | "required">();
+  readonly tasks: TaskEngine;
 
   constructor(
     readonly sdk: SdkClient,
@@ -63,12 +83,19 @@ export class ManifestClient {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;
       this.definitions.set(tool.name, rest);
+      const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+      if (support === "optional" || support === "required") this.taskSupport.set(tool.name, support);
     }
+    this.tasks = new TaskEngine(
+      sdk,
+      (name, result) => this.outputOf(name, result),
+      (name, args, meta, options) => this.callTool(name, args, options, meta),
+    );
   }
 
   /** tools/call, answering the raw CallToolResult (isError results included). */
-  async callTool(name: string, args: object | undefined, options?: RequestOptions): Promise<CallToolResult> {
-    const params = { name, arguments: (args ?? {}) as JsonObject };
+  async callTool(name: string, args: object | undefined, options?: RequestOptions, meta?: JsonObject): Promise<CallToolResult> {
+    const params = { name, arguments: { ...(args ?? {}) } as JsonObject, ...(meta ? { _meta: meta } : {}) };
     const sdk = this.sdk;
     // The SDK checks the answer against its CallToolResult schema before resolving.
     if (typeof sdk.getProtocolEra !== "function") return (await (sdk as SdkClientV1).callTool(params, undefined, options)) as CallToolResult;
@@ -81,12 +108,21 @@ export class ManifestClient {
   }
 
   /**
-   * tools/call for a generated tool method: rejects with ToolError on `isError`, resolves to the
-   * checked `structuredContent` for tools with outputSchema, else to the CallToolResult.
+   * tools/call for a generated tool method: rejects with ToolCallError on `isError`, resolves to
+   * the checked `structuredContent` for tools with outputSchema, else to the CallToolResult.
+   *
+   * A task-capable tool is awaited as a task where it runs as one: a `required` one always (a task
+   * is the only way to call it), an `optional` one when a 2026-07-28 server answers with a task.
    */
-  async callToolOutput(name: string, args: object | undefined, options?: RequestOptions): Promise<unknown> {
-    const result = await this.callTool(name, args, options);
-    if (result.isError) throw new ToolError(resultText(result) || `Tool ${name} failed`, { result });
+  async callToolOutput(name: string, args: object | undefined, options: TaskCallOptions = {}): Promise<unknown> {
+    const support = this.taskSupport.get(name);
+    if (support === "required" || (support === "optional" && this.tasks.modern)) return this.tasks.run(name, args, options, support === "required");
+    return this.outputOf(name, await this.callTool(name, args, options));
+  }
+
+  /** A tool's answer as its method resolves: ToolCallError, OutputValidationError, or its output. */
+  outputOf(name: string, result: CallToolResult): unknown {
+    if (result.isError) throw new ToolCallError(name, result);
     const outputSchema = this.tools.get(name)?.outputSchema;
     if (outputSchema === undefined) return result;
     const output = result.structuredContent;
@@ -107,9 +143,31 @@ export class ManifestClient {
     return this.readResource(parseUriTemplate(template).expand(variables), options);
   }
 
+  /** prompts/get; `arguments` is always sent (`{}` when none are given): some servers require it. */
   getPrompt(name: string, args: Readonly<Record<string, string>> | undefined, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.sdk.getPrompt({ name, ...(args === undefined ? {} : { arguments: { ...args } }) }, options) as Promise<GetPromptResult>;
+    return this.sdk.getPrompt({ name, arguments: { ...args } }, options) as Promise<GetPromptResult>;
   }
+}
+
+/**
+ * Task calls of a generated client, typed by its task-capable tools (`T`: MCP name -> input and
+ * output). 2025-11-25 and 2026-07-28 alike; see ToolTask.
+ */
+export interface ClientTasks<T extends { [name: string]: { input: unknown; output: unknown } }> {
+  /**
+   * Starts a tool as a task and resolves once the server has created it (2025-11-25: a
+   * task-augmented tools/call; 2026-07-28: the server may also answer at once, and the handle's
+   * `taskId` is then undefined).
+   */
+  start<N extends keyof T & string>(name: N, ...rest: {} extends T[N]["input"] ? [args?: T[N]["input"], options?: TaskStartOptions] : [args: T[N]["input"], options?: TaskStartOptions]): Promise<ToolTask<T[N]["output"]>>;
+  /** Starts a task and waits for its output (polling); aborting `signal` cancels the task. */
+  run<N extends keyof T & string>(name: N, ...rest: {} extends T[N]["input"] ? [args?: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions] : [args: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions]): Promise<T[N]["output"]>;
+  /** A handle on a task started earlier, from its id. */
+  resume<N extends keyof T & string>(name: N, taskId: string): ToolTask<T[N]["output"]>;
+  /** tasks/get of any task. */
+  get(taskId: string, options?: TaskRequestOptions): Promise<ToolTaskState>;
+  /** tasks/cancel of any task. */
+  cancel(taskId: string, options?: TaskRequestOptions): Promise<void>;
 }
 
 /**
@@ -121,6 +179,8 @@ export interface ClientMethods {
   tools: { readonly [method: string]: string };
   resources: { readonly [method: string]: string };
   templates: { readonly [method: string]: string };
+  /** Set when a tool has `execution.taskSupport`: the client then has `tasks`. */
+  tasks?: boolean;
 }
 
 /**
@@ -137,12 +197,15 @@ export function clientObject(engine: ManifestClient, methods: ClientMethods): un
   for (const [method, uri] of Object.entries(methods.resources)) define(method, (options?: RequestOptions) => engine.readResource(uri, options));
   for (const [method, template] of Object.entries(methods.templates)) define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) => engine.readTemplate(template, { ...variables }, options));
   define("getPrompt", (name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions) => engine.getPrompt(name, args, options));
+  if (methods.tasks) {
+    const tasks = engine.tasks;
+    define("tasks", {
+      start: (name: string, args?: object, options?: TaskStartOptions) => tasks.start(name, args, options),
+      run: (name: string, args?: object, options?: TaskStartOptions & TaskWaitOptions) => tasks.run(name, args, options),
+      resume: (name: string, taskId: string) => tasks.resume(name, taskId),
+      get: (taskId: string, options?: TaskRequestOptions) => tasks.get(taskId, options),
+      cancel: (taskId: string, options?: TaskRequestOptions) => tasks.cancel(taskId, options),
+    });
+  }
   return client;
-}
-
-function resultText(result: CallToolResult): string {
-  return result.content
-    .filter((block): block is { type: "text"; text: string } => block.type === "text")
-    .map((block) => block.text)
-    .join("\n");
 }

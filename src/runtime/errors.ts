@@ -1,19 +1,65 @@
 /** Errors shared by the generated server and client. */
+import type { ToolTaskState } from "./clientTasks.js";
 import type { CallToolResult } from "./mcp.js";
 
 /**
- * A tool failed in a way the caller (the model) should see. On the server, throwing it from a
- * handler answers `isError: true` with this message. On the client, a generated tool method
- * rejects with it when the server answered `isError: true`; `result` then holds that answer.
+ * A tool failed in a way the caller (the model) should see: throw it from a handler, and the
+ * server answers `isError: true` with this message. A client rejects with its subclass
+ * ToolCallError, which holds the server's answer.
  */
 export class ToolError extends Error {
-  override readonly name = "ToolError";
-  /** The server's `isError` result (client side only). */
-  readonly result: CallToolResult | undefined;
+  override readonly name: string = "ToolError";
 
-  constructor(message: string, options: { result?: CallToolResult; cause?: unknown } = {}) {
+  constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.result = options.result;
+  }
+}
+
+/**
+ * The server answered a tool call with `isError: true` (client side): a generated tool method,
+ * a task's result and a widget's call reject with it. `result` is that answer; the message is
+ * its text.
+ */
+export class ToolCallError extends ToolError {
+  override readonly name: string = "ToolCallError";
+
+  constructor(
+    readonly tool: string,
+    readonly result: CallToolResult,
+  ) {
+    super(
+      result.content
+        .filter((block): block is { type: "text"; text: string } => block.type === "text")
+        .map((block) => block.text)
+        .join("\n") || `Tool ${tool} failed`,
+    );
+  }
+}
+
+/**
+ * A task ended without a result (client side): `cancelled`, or `failed` with a JSON-RPC error
+ * (`code`, `data` and the message are that error's).
+ */
+export class TaskEndedError extends Error {
+  override readonly name = "TaskEndedError";
+
+  constructor(
+    readonly taskId: string,
+    readonly status: "failed" | "cancelled",
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A 2026-07-28 task waits for answers and the wait was given no `onInputRequests`. */
+export class TaskInputRequiredError extends Error {
+  override readonly name = "TaskInputRequiredError";
+
+  constructor(readonly task: ToolTaskState) {
+    super(`Task ${task.taskId ?? ""} is waiting for input (${Object.keys(task.inputRequests ?? {}).join(", ")}): pass onInputRequests, or answer with update()`);
   }
 }
 

@@ -10,7 +10,7 @@
  * manifest has widgets. It uses no DOM type, so it compiles in a Node project too.
  */
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import { OutputValidationError, ToolError } from "./errors.js";
+import { OutputValidationError, ToolCallError, ToolError } from "./errors.js";
 import type { CallToolResult, ContentBlock } from "./mcp.js";
 
 /** A compiled output check: undefined when the value is valid, else the problems in words. */
@@ -40,7 +40,7 @@ export type PartialToolInput<Inputs> = { [K in keyof Inputs]: { tool: K; argumen
  */
 export type ToolResult<Outputs> =
   | { [K in keyof Outputs]: { ok: true; tool: K; output: Outputs[K]; result: CallToolResult } }[keyof Outputs]
-  | { ok: false; tool: keyof Outputs | undefined; error: ToolError | OutputValidationError; result: CallToolResult };
+  | { ok: false; tool: keyof Outputs | undefined; error: ToolCallError | OutputValidationError; result: CallToolResult };
 
 /** The tools a view may call, by name: their arguments and what a call resolves to. */
 export type CallableTools<C> = { [K in keyof C]: { input: object; output: unknown } };
@@ -106,7 +106,7 @@ export interface Widget<Inputs, Outputs, Callable extends CallableTools<Callable
   connect(): Promise<void>;
   /**
    * Calls a tool of the server that the view may call (its visibility includes `app`): resolves
-   * to its checked output, rejects with ToolError (an `isError` answer) or OutputValidationError.
+   * to its checked output, rejects with ToolCallError (an `isError` answer) or OutputValidationError.
    */
   call<K extends keyof Callable & string>(name: K, args: Callable[K]["input"]): Promise<Callable[K]["output"]>;
   /** Sends a message to the conversation, as the user. */
@@ -309,11 +309,8 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
 }
 
 /** A tool's answer as the facade hands it on: checked output, or the error. */
-function settle(spec: WidgetSpec, result: CallToolResult, tool: string | undefined): { ok: true; tool: string | undefined; output: unknown; result: CallToolResult } | { ok: false; tool: string | undefined; error: ToolError | OutputValidationError; result: CallToolResult } {
-  if (result.isError) {
-    const text = result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
-    return { ok: false, tool, error: new ToolError(text || `Tool ${tool ?? "call"} failed`, { result }), result };
-  }
+function settle(spec: WidgetSpec, result: CallToolResult, tool: string | undefined): { ok: true; tool: string | undefined; output: unknown; result: CallToolResult } | { ok: false; tool: string | undefined; error: ToolCallError | OutputValidationError; result: CallToolResult } {
+  if (result.isError) return { ok: false, tool, error: new ToolCallError(tool ?? "call", result), result };
   // Which tool, when the host did not say: the one whose output check the answer passes.
   const candidates = tool !== undefined ? [tool] : spec.opens;
   let problems: string | undefined;

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
-import { createClient, createServerFactory, OutputValidationError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
+import { createClient, createServerFactory, OutputValidationError, ToolCallError, ToolError, type Handlers } from "../../generated/notes-server/index.js";
 import { notesHandlers } from "../servers/notes.js";
 import { connectInMemory, type Era } from "../helpers/connect.js";
 
@@ -62,13 +62,15 @@ describe.each(RUNS)("notes-server through the SDK Client and the generated clien
     expect(tree.root.children).toEqual([{ name: "archive", children: [] }]);
   });
 
-  it("resolves tools without outputSchema to the CallToolResult, and rejects isError with ToolError", async () => {
+  it("resolves tools without outputSchema to the CallToolResult, and rejects isError with ToolCallError (a ToolError)", async () => {
     const { client } = await connect();
     expect(plain(await client.deleteNote({ id: "n1" }))).toEqual({ content: [{ type: "text", text: "Deleted n1" }] });
     const error = await client.deleteNote({ id: "n1" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolCallError);
     expect(error).toBeInstanceOf(ToolError);
-    expect((error as ToolError).message).toBe("No note n1");
-    expect(plain((error as ToolError).result!)).toEqual({ content: [{ type: "text", text: "No note n1" }], isError: true });
+    expect((error as ToolCallError).message).toBe("No note n1");
+    expect((error as ToolCallError).tool).toBe("delete-note");
+    expect(plain((error as ToolCallError).result)).toEqual({ content: [{ type: "text", text: "No note n1" }], isError: true });
     const exported = await client.exportNotes({ format: "json" });
     expect(exported.content[0]).toMatchObject({ type: "resource", resource: { uri: "notes://export.json", mimeType: "application/json" } });
   });

@@ -114,6 +114,10 @@ describe("published servers over stdio", () => {
       graph: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote the first program"] }], relations: [] },
       allowed: expect.stringContaining(shared),
       text: "hello from a real server\n",
+      // A task-only tool (execution.taskSupport "required", 2025-11-25 tasks): the plain method
+      // starts the task and waits; tasks.start gives the handle.
+      research: expect.stringContaining("# Research Report: mcp"),
+      researchTask: { id: "string", status: "working", report: expect.stringContaining("# Research Report: tasks") },
     });
   }, 180_000);
 
@@ -164,6 +168,9 @@ try {
   const graph = await memory.readGraph();
   const allowed = await filesystem.listAllowedDirectories();
   const file = await filesystem.readTextFile({ path: commands.filesystem[2] + "/hello.txt" });
+  const task = await everything.tasks.start("simulate-research-query", { topic: "tasks", ambiguous: false });
+  const createdStatus = task.status;
+  const [research, report] = await Promise.all([everything.simulateResearchQuery({ topic: "mcp", ambiguous: false }), task.result()]);
   const result = {
     echo,
     sum,
@@ -172,6 +179,8 @@ try {
     graph,
     allowed: allowed.content,
     text: file.content,
+    research: text(research),
+    researchTask: { id: typeof task.taskId, status: createdStatus, report: text(report) },
   };
   process.stdout.write(JSON.stringify(result));
 } finally {

@@ -11,7 +11,9 @@ export function notesHandlers(): Handlers {
         notes.set(note.id, note);
         return note;
       },
-      search_notes: ({ query = "", limit = 10 }) => {
+      search_notes: async ({ query = "", limit = 10 }, ctx) => {
+        // A task when the client takes one (2026-07-28; a 2025 client asks with params.task).
+        await ctx.startTask();
         const found = [...notes.values()].filter((n) => n.title.includes(query) || n.body.includes(query));
         return { notes: found.slice(0, limit), total: found.length };
       },
