@@ -63,8 +63,16 @@ interface UsedDefs {
 }
 
 /** Fills each owner's `localTypeNames` and `declares`, claiming every name in `claims`. */
-export function nameLocalDefs(owners: readonly LocalDefsOwner[], claims: TypeClaims): void {
-  const used = owners.map((o) => usedLocalDefs(o.model.schema));
+export function nameLocalDefs(all: readonly LocalDefsOwner[], claims: TypeClaims): void {
+  // Most schemas have no entries: nothing is kept for them (a pulled server may list 100,000 tools).
+  const owners: LocalDefsOwner[] = [];
+  const used: UsedDefs[] = [];
+  for (const owner of all) {
+    const defs = usedLocalDefs(owner.model.schema);
+    if (defs.entries.size === 0) continue;
+    owners.push(owner);
+    used.push(defs);
+  }
   /** Entries by identity, in manifest order: how many schemas declare each, which ones (indexes) use it. */
   const groups = new Map<string, { key: string; declared: number; users: number[] }>();
   const identities = used.map(({ entries, keys }, i) => {
