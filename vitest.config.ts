@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Vitest's default on a 2-core machine is one worker; several suites spend most of their time
+    // waiting on npm installs and child processes, so two files run side by side.
+    maxWorkers: 2,
     reporters: ["default"],
   },
 });
