@@ -15,7 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const work = mkdtempSync(path.join(tmpdir(), "mcpgen-new-user-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Deleting an installed node_modules tree can take a minute on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 
 /** The environment of a user's shell: none of the npm_* variables of the `npm test` around us. */
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;

@@ -17,7 +17,8 @@ import { mcpgen } from "../helpers/cli.js";
 const OLD = "2.1.1";
 const NEW = "3.0.4";
 const work = mkdtempSync(path.join(tmpdir(), "mcpgen-published-diff-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Deleting an installed node_modules tree can take a minute on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_") && !k.startsWith("MDB_MCP_"))) as Record<string, string>;
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 

@@ -16,7 +16,8 @@ import { mcpgen, ROOT } from "../helpers/cli.js";
 const PACKAGE = "@notionhq/notion-mcp-server";
 const VERSION = "2.5.2";
 const work = mkdtempSync(path.join(tmpdir(), "mcpgen-published-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Deleting an installed node_modules tree can take a minute on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const servers = path.join(work, "servers");

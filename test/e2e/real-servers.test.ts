@@ -13,7 +13,8 @@ import { mcpgen, ROOT } from "../helpers/cli.js";
 
 const VERSION = "2026.8.31";
 const work = mkdtempSync(path.join(tmpdir(), "mcpgen-real-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Deleting an installed node_modules tree can take a minute on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 const servers = path.join(work, "servers");
