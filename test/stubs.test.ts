@@ -53,8 +53,8 @@ function project(manifest = MANIFEST) {
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
   const read = (rel: string) => readFileSync(path.join(dir, rel), "utf8");
   const write = (rel: string, text: string) => writeFileSync(path.join(dir, rel), text);
-  const generate = async (mode: "write" | "check" = "write") => {
-    const result = await runPipeline({ manifests: ["manifests"], out: "generated", stubs: "src/handlers", cwd: dir, mode, cache: false });
+  const generate = async (mode: "write" | "check" = "write", stubs = "src/handlers") => {
+    const result = await runPipeline({ manifests: ["manifests"], out: "generated", stubs, cwd: dir, mode, cache: false });
     return { result, diagnostics: result.diagnostics.map(formatDiagnostic), changes: result.plan?.changes.map((c) => `${c.kind} ${c.display}`) ?? [] };
   };
   const tsc = () => {
@@ -184,6 +184,21 @@ export async function clear(args: ClearInput, ctx: ToolContext): Promise<ToolTex
 }
 `);
     expect(p.tsc()).toBe("");
+  });
+
+  it("imports stubs from a folder whose name holds a quote, escaped, and the output compiles and runs", async () => {
+    const p = project();
+    const first = await p.generate("write", 'src/st"ubs');
+    expect(first.diagnostics).toEqual([]);
+    expect(p.read("generated/shop/handlers.ts")).toContain('import { addItem } from "../../src/st\\"ubs/shop/tools/addItem.js";');
+    expect(p.tsc()).toBe("");
+    const { createServerFactory } = await import(path.join(p.dir, "generated/shop/index.ts"));
+    const { handlers } = await import(path.join(p.dir, "generated/shop/handlers.ts"));
+    const { rawSession } = await import("./helpers/wire.js");
+    const s = await rawSession(createServerFactory(handlers));
+    const r = await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } });
+    expect(r.result).toEqual({ content: [{ type: "text", text: 'Tool add_item is not implemented yet: write it in src/st"ubs/shop/tools/addItem.ts' }], isError: true });
+    await s.close();
   });
 
   it("--check reports missing stubs as stale without writing them", async () => {

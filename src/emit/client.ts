@@ -2,6 +2,7 @@
 import type { ServerModel } from "../model/types.js";
 import { docComment, propertyKey, stringLiteral } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
+import { exportApi } from "./publicApi.js";
 
 export function clientInterfaceName(model: ServerModel): string {
   return `${model.typePrefix}Client`;
@@ -10,7 +11,8 @@ export function clientInterfaceName(model: ServerModel): string {
 export function emitClient(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "client.ts");
   const name = clientInterfaceName(model);
-  file.declare(name, "createClient", "methods");
+  file.declare("methods");
+  exportApi(file, LOCAL.client, name);
   const type = (n: string) => file.importType(LOCAL.types, n);
   const mcpType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
@@ -83,9 +85,6 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const clientOptions = file.importType(LOCAL.runtimeClient, "ClientOptions");
   const definition = file.importValue(LOCAL.definition, "definition");
   const sdkClient = file.importType(LOCAL.runtimeClient, "SdkClient");
-  const toolTask = file.importType(LOCAL.runtimeClient, "ToolTask");
-  const toolTaskState = file.importType(LOCAL.runtimeClient, "ToolTaskState");
-  file.print(`export type { ${clientOptions}, ${requestOptions}, ${sdkClient}, ${toolTask}, ${toolTaskState} };`);
   file.print(`${docComment([`Typed client for ${model.name}, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's.`])}export interface ${name}<C extends ${sdkClient} = ${sdkClient}> {\n${members.join("")}}`);
   file.print(
     `${docComment([

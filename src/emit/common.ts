@@ -35,24 +35,4 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
-export { RUNTIME_FOLDER } from "./runtime.js";
-
-/** Module specifiers used by generated code. */
-export const SDK = {
-  server: "@modelcontextprotocol/server",
-} as const;
-export const LOCAL = {
-  types: "./types.js",
-  definition: "./definition.js",
-  server: "./server.js",
-  client: "./client.js",
-  runtimeServer: "../_runtime/server.js",
-  runtimeClient: "../_runtime/client.js",
-  runtimeErrors: "../_runtime/errors.js",
-  runtimeDefinition: "../_runtime/definition.js",
-  handlers: "./handlers.js",
-  runtimeServe: "../_runtime/serve.js",
-  runtimeHttp: "../_runtime/http.js",
-  /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
-  runtimeMcp: "../_runtime/mcp.js",
-} as const;
+export { fromSubfolder, LOCAL, RUNTIME_FOLDER, SDK } from "./modules.js";

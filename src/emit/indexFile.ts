@@ -1,24 +1,15 @@
-/** Emits `index.ts`: the folder's public surface. */
+/** Emits `index.ts`: the folder's public surface, as the public API table lists it. */
 import type { ServerModel } from "../model/types.js";
 import { clientInterfaceName } from "./client.js";
-import { codeFile, LOCAL, type OutputFile } from "./common.js";
+import { codeFile, type OutputFile } from "./common.js";
+import { publicApi } from "./publicApi.js";
 
 export function emitIndex(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "index.ts");
-  const server = model.options.clientOnly
-    ? []
-    : [
-        `export { createServer, createServerFactory, type CompletionHandler, type Handlers, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult } from "${LOCAL.server}";`,
-      ];
-  file.print(
-    [
-      `export * from "${LOCAL.types}";`,
-      ...server,
-      `export { createClient, type ${clientInterfaceName(model)}, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "${LOCAL.client}";`,
-      `export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "${LOCAL.runtimeErrors}";`,
-      `export type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ListRootsResult, PromptMessage, ReadResourceResult } from "${LOCAL.runtimeMcp}";`,
-      `export { definition } from "${LOCAL.definition}";`,
-    ].join("\n"),
-  );
+  for (const api of publicApi(clientInterfaceName(model))) {
+    if (api.index === "none" || (api.server && model.options.clientOnly)) continue;
+    if (api.index === "all") file.reExportAll(api.module);
+    else for (const { name, kind } of api.names) file.reExport(api.module, name, kind === "type");
+  }
   return [{ path: file.path, content: file.render() }];
 }

@@ -5,10 +5,11 @@
 import type { ServerModel } from "../model/types.js";
 import { docComment } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
+import { exportApi } from "./publicApi.js";
 
 export function emitServe(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "serve.ts");
-  file.declare("serveStdio", "serveHttp");
+  exportApi(file, LOCAL.serve);
   const handlers = file.importType(LOCAL.server, "Handlers");
   const options = file.importType(LOCAL.server, "ServerOptions");
   const create = file.importValue(LOCAL.server, "createServerFactory");
@@ -21,7 +22,6 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
   const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content && !r.widget) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
   const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
-  file.print(`export type { ${httpOptions}, ${httpHandle}, ${stdioOptions}, ${stdioHandle} };`);
   file.print(
     `${docComment([`Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`])}export function serveStdio(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
   );

@@ -2,10 +2,11 @@
 import type { ServerModel } from "../model/types.js";
 import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js";
 import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
+import { exportApi } from "./publicApi.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "server.ts");
-  file.declare("Handlers", "createServer", "createServerFactory");
+  exportApi(file, LOCAL.server);
   const rt = (name: string) => file.importType(LOCAL.runtimeServer, name);
   const type = (name: string) => file.importType(LOCAL.types, name);
   const promise = (t: string) => `${t} | Promise<${t}>`;
@@ -64,9 +65,6 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const runtimeHandlers = rt("RuntimeHandlers");
   const create = file.importValue(LOCAL.runtimeServer, "createManifestServerFactory");
   const definition = file.importValue(LOCAL.definition, "definition");
-  const exported = ["CompletionHandler", "InputOptions", "PromptContext", "RequestContext", "ResourceContext", "ResourceHandlerResult", "ServerFactory", "ServerOptions", "ToolContext", "ToolTextResult"].map(rt);
-
-  file.print(`export type { ${exported.join(", ")} };`);
   file.print(
     `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {${groups.length ? `\n${groups.join("")}` : ""}}`,
   );

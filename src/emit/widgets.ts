@@ -12,7 +12,7 @@ import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/l
 import { isDraft07 } from "../runtime/dialect.js";
 import type { PatternTable } from "../runtime/patterns.js";
 import { CodeFile } from "../print/codeFile.js";
-import { codeFile, header, LOCAL, type OutputFile } from "./common.js";
+import { codeFile, fromSubfolder, header, LOCAL, type OutputFile } from "./common.js";
 
 export function emitWidgets(model: ServerModel): OutputFile[] {
   if (model.widgets.length === 0) return [];
@@ -58,9 +58,9 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
   const prefix = widget.typeName;
   const names = { inputs: `${prefix}ToolInputs`, outputs: `${prefix}ToolOutputs`, callable: `${prefix}CallableTools`, widget: `${prefix}Widget`, create: `create${prefix}Widget` };
   file.declare(...Object.values(names));
-  const type = (n: string) => file.importType(`.${LOCAL.types}`, n);
-  const runtime = "../../_runtime/widget.js";
-  const result = file.importType("../../_runtime/mcp.js", "CallToolResult");
+  const type = (n: string) => file.importType(fromSubfolder(LOCAL.types), n);
+  const runtime = fromSubfolder(LOCAL.runtimeWidget);
+  const result = file.importType(fromSubfolder(LOCAL.runtimeMcp), "CallToolResult");
   const opening = widget.tools.map((n) => model.tools.find((t) => t.name === n)!);
   const output = (t: ToolModel) => (t.output ? type(t.output.typeName) : result);
   const members = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
@@ -108,7 +108,7 @@ const INLINE_HELPERS: Readonly<Record<string, { name: string; code: string }>> =
 function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   // ajv's standalone code is plain JavaScript: the file is not type-checked (the pragma must lead it).
   const file = new CodeFile(`widgets/${widget.fileName}.checks.ts`, `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`);
-  const describe = file.importValue("../../_runtime/describeErrors.js", "describeErrors");
+  const describe = file.importValue(fromSubfolder(LOCAL.runtimeDescribeErrors), "describeErrors");
   const tools = checkedTools(model, widget);
   const plans = model.patterns as unknown as PatternTable;
   // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
@@ -143,7 +143,7 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   });
   const lines: string[] = [];
   if (needsRe2) {
-    const planEngine = file.importValue("../../_runtime/patterns.js", "patternEngine");
+    const planEngine = file.importValue(fromSubfolder(LOCAL.runtimePatterns), "patternEngine");
     lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}));`);
   } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');
   lines.push(...helpers, code.replace(/;(?=(const|function|export) )/g, ";\n"));

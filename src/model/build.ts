@@ -7,26 +7,13 @@ import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../validate/shape.js";
+import { BUILTIN_TYPE_NAMES } from "../emit/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
 import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
-
-/** Names the generated types.ts declares itself. */
-export const BUILTIN_TYPE_NAMES = [
-  "ToolName", "ToolInputs", "ToolOutputs", "ResourceName", "ResourceUri", "ResourceTemplateName",
-  "ResourceTemplateVariables", "PromptName", "PromptArguments",
-  // exported next to them from index.ts
-  "Handlers", "ToolContext", "ResourceContext", "PromptContext", "ServerOptions", "ClientOptions",
-  "RequestOptions", "ResourceHandlerResult", "ToolTextResult", "ToolError", "ToolCallError", "OutputValidationError",
-  "TaskEndedError", "TaskInputRequiredError", "ToolTask", "ToolTaskState",
-  "HttpOptions", "HttpHandle", "StdioOptions", "CompletionHandler", "RequestContext",
-  "InputOptions", "ServerFactory", "SdkClient", "StdioHandle", "RpcError", "MissingClientCapabilityError",
-  "CallToolResult", "ContentBlock", "CreateMessageResult", "ElicitResult", "GetPromptResult", "ListRootsResult",
-  "PromptMessage", "ReadResourceResult",
-];
 
 /** Cache hints when the manifest gives none: lists and static contents are the same for everyone. */
 export const DEFAULT_CACHE = {

@@ -1,17 +1,29 @@
 /**
- * A generated TypeScript file whose import block is computed at render time from what the body
- * used: grouped (packages, then relative), sorted, `import type` when every use is a type, and
- * aliased when a name would clash with one declared in the file or imported from elsewhere.
+ * A generated TypeScript file whose import and export blocks are computed at render time from
+ * what the emitter asked for. Imports: grouped (packages, then relative), sorted, `import type`
+ * when every use is a type, and aliased when a name would clash with one declared in the file or
+ * imported from elsewhere. Exports: re-exports (`export * from`, `export { a, type B } from`) in the
+ * order they were first asked for, then one list of names the file imported or declared. Every
+ * module specifier goes through the string-literal function: a folder name is text, not code.
  */
+import { stringLiteral } from "./literal.js";
 
 interface ImportedName {
   local: string;
   typeOnly: boolean;
 }
 
+/** One `export ... from` line: `export *` or a list of names (name -> type only). */
+type ReExport = { module: string; all: true } | { module: string; all: false; names: Map<string, boolean> };
+
 export class CodeFile {
   private readonly imports = new Map<string, Map<string, ImportedName>>();
   private readonly taken = new Set<string>();
+  private readonly reExports: ReExport[] = [];
+  /** Names this file exports from its own scope: exported name -> local name and type only. */
+  private readonly localExports = new Map<string, ImportedName>();
+  /** Every name the file exports so far, to refuse exporting one name twice (a bug in an emitter). */
+  private readonly exported = new Set<string>();
   private readonly chunks: string[] = [];
 
   constructor(
@@ -50,6 +62,35 @@ export class CodeFile {
     return local;
   }
 
+  /** `export * from "<module>";` */
+  reExportAll(module: string): void {
+    if (!this.reExports.some((r) => r.all && r.module === module)) this.reExports.push({ module, all: true });
+  }
+
+  /** Re-exports `name` from `module` (`export { name } from "<module>"`), for use in types only when `typeOnly`. */
+  reExport(module: string, name: string, typeOnly: boolean): void {
+    this.claimExport(name);
+    let line = this.reExports.find((r): r is Extract<ReExport, { all: false }> => !r.all && r.module === module);
+    if (!line) this.reExports.push((line = { module, all: false, names: new Map() }));
+    line.names.set(name, typeOnly);
+  }
+
+  /**
+   * Exports a name of this file's scope (one it imported, or declared in a statement it printed
+   * without `export`) as `exported`: `export { local as exported }`, or `export { local }` when
+   * they are the same. Use it for the local name an import returned, so an alias still exports
+   * the public name.
+   */
+  exportLocal(local: string, exported: string, typeOnly: boolean): void {
+    this.claimExport(exported);
+    this.localExports.set(exported, { local, typeOnly });
+  }
+
+  private claimExport(name: string): void {
+    if (this.exported.has(name)) throw new Error(`mcpgen: ${this.path} would export ${name} twice`);
+    this.exported.add(name);
+  }
+
   /** Appends text to the body (a trailing newline is added when missing). */
   print(text: string): void {
     this.chunks.push(text.endsWith("\n") ? text : `${text}\n`);
@@ -64,12 +105,22 @@ export class CodeFile {
     const lines: string[] = [];
     for (const module of modules) {
       const names = [...this.imports.get(module)!].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      const allTypes = names.every(([, n]) => n.typeOnly);
-      const specifiers = names.map(([name, n]) => `${!allTypes && n.typeOnly ? "type " : ""}${name === n.local ? name : `${name} as ${n.local}`}`);
-      lines.push(`import ${allTypes ? "type " : ""}{ ${specifiers.join(", ")} } from "${module}";`);
+      lines.push(`import ${nameList(names.map(([name, n]) => [name, n.local, n.typeOnly]))} from ${stringLiteral(module)};`);
     }
-    const importBlock = lines.length ? `${lines.join("\n")}\n\n` : "";
+    const exports: string[] = this.reExports.map((r) => (r.all ? `export * from ${stringLiteral(r.module)};` : `export ${nameList([...r.names].map(([name, typeOnly]) => [name, name, typeOnly]))} from ${stringLiteral(r.module)};`));
+    if (this.localExports.size > 0) exports.push(`export ${nameList([...this.localExports].map(([exported, n]) => [n.local, exported, n.typeOnly]))};`);
+    const block = (rows: string[]) => (rows.length ? `${rows.join("\n")}\n\n` : "");
     const body = this.chunks.join("\n");
-    return `${this.header}\n${importBlock}${body}`.trimEnd() + "\n";
+    return `${this.header}\n${block(lines)}${block(exports)}${body}`.trimEnd() + "\n";
   }
+}
+
+/**
+ * `{ a, b as c, type D }`, or `type { A, B }` when every name is a type. Each entry is
+ * [name on the left, name on the right of `as`, type only].
+ */
+function nameList(entries: readonly (readonly [string, string, boolean])[]): string {
+  const allTypes = entries.every(([, , typeOnly]) => typeOnly);
+  const specifiers = entries.map(([left, right, typeOnly]) => `${!allTypes && typeOnly ? "type " : ""}${left === right ? left : `${left} as ${right}`}`);
+  return `${allTypes ? "type " : ""}{ ${specifiers.join(", ")} }`;
 }

@@ -1,0 +1,122 @@
+/**
+ * The printer's export blocks and module paths, and the public API table: what index.ts,
+ * server.ts, client.ts and serve.ts export, and which type names a manifest cannot take.
+ */
+import { describe, expect, it } from "vitest";
+import { emitClient } from "../../src/emit/client.js";
+import { emitIndex } from "../../src/emit/indexFile.js";
+import { LOCAL } from "../../src/emit/modules.js";
+import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/emit/publicApi.js";
+import { emitServe } from "../../src/emit/serve.js";
+import { emitServer } from "../../src/emit/server.js";
+import { parseManifestText } from "../../src/load/loadManifest.js";
+import { buildModel } from "../../src/model/build.js";
+import { CodeFile } from "../../src/print/codeFile.js";
+import { modelOf } from "../helpers/model.js";
+
+type Step = (file: CodeFile) => void;
+
+const cases: [string, { given: Step[]; want: string }][] = [
+  [
+    "re-exports by module in first-use order, names in the order given, `type` marks",
+    {
+      given: [
+        (f) => f.reExportAll("./types.js"),
+        (f) => f.reExport("./server.js", "createServer", false),
+        (f) => f.reExport("./server.js", "Handlers", true),
+        (f) => f.reExport("./mcp.js", "Zeta", true),
+        (f) => f.reExport("./mcp.js", "Alpha", true),
+      ],
+      want: 'export * from "./types.js";\nexport { createServer, type Handlers } from "./server.js";\nexport type { Zeta, Alpha } from "./mcp.js";\n',
+    },
+  ],
+  [
+    "local exports after the re-exports, an aliased import exported under its public name",
+    {
+      given: [
+        (f) => f.declare("Options"),
+        (f) => f.exportLocal(f.importType("../rt.js", "Options"), "Options", true),
+        (f) => f.exportLocal(f.importValue("../rt.js", "make"), "make", false),
+        (f) => f.reExport("./a.js", "a", false),
+      ],
+      want: 'import { type Options as Options$1, make } from "../rt.js";\n\nexport { a } from "./a.js";\nexport { type Options$1 as Options, make };\n',
+    },
+  ],
+  [
+    "every module path as a string literal: a quote or a backslash in a folder name stays text",
+    {
+      given: [(f) => f.importValue('../st"u\\bs/x.js', "x"), (f) => f.reExport('./q"/y.js', "y", true), (f) => f.reExportAll("./\u2028.js")],
+      want: 'import { x } from "../st\\"u\\\\bs/x.js";\n\nexport type { y } from "./q\\"/y.js";\nexport * from "./\\u2028.js";\n',
+    },
+  ],
+  [
+    "a body after the export block, one blank line between",
+    { given: [(f) => f.exportLocal("x", "x", false), (f) => f.print("const x = 1;")], want: "export { x };\n\nconst x = 1;\n" },
+  ],
+];
+
+describe("CodeFile exports", () => {
+  it.each(cases)("%s", (_name, { given, want }) => {
+    const file = new CodeFile("x.ts", "// h\n");
+    for (const step of given) step(file);
+    expect(file.render()).toBe(`// h\n\n${want}`);
+  });
+
+  it("refuses to export one name twice (a bug in an emitter, not a manifest problem)", () => {
+    const file = new CodeFile("x.ts", "// h\n");
+    file.reExport("./a.js", "A", true);
+    expect(() => file.exportLocal("A", "A", true)).toThrow("mcpgen: x.ts would export A twice");
+  });
+});
+
+const MANIFEST = `
+server: {name: shop, version: '1'}
+tools:
+  - {name: add, inputSchema: {type: object}}
+`;
+
+/** The names an `export` statement of `text` makes public (declarations and lists). */
+function exportedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(/^export (?:type )?\{ ([^}]*) \}/gm)) for (const s of m[1]!.split(", ")) names.push(s.replace(/^type /, "").replace(/.* as /, ""));
+  for (const m of text.matchAll(/^export (?:async )?(?:function|interface|type|const|class) (\w+)/gm)) names.push(m[1]!);
+  return names;
+}
+
+describe("public API table", () => {
+  it("is what server.ts, client.ts and serve.ts export and what index.ts re-exports", async () => {
+    const model = await modelOf(MANIFEST);
+    const api = publicApi("ShopClient");
+    const names = (module: string) => api.find((m) => m.module === module)!.names.map((n) => n.name);
+    const text = (files: { content: string }[]) => files[0]!.content;
+    expect(exportedNames(text(emitServer(model))).sort()).toEqual(names(LOCAL.server).sort());
+    expect(exportedNames(text(emitClient(model))).sort()).toEqual(names(LOCAL.client).sort());
+    expect(exportedNames(text(emitServe(model))).sort()).toEqual(names(LOCAL.serve).sort());
+    const index = text(emitIndex(model));
+    expect(exportedNames(index)).toEqual(api.filter((m) => m.index === "names").flatMap((m) => m.names.map((n) => n.name)));
+    expect(index).toContain('export * from "./types.js";\n');
+    expect(index).not.toContain("./serve.js");
+  });
+
+  it("leaves the server's names out of a client-only index", async () => {
+    const model = await modelOf(MANIFEST);
+    model.options.clientOnly = true;
+    const index = emitIndex(model)[0]!.content;
+    expect(index).not.toContain("./server.js");
+    expect(exportedNames(index)).toContain("createClient");
+  });
+
+  it("reserves every public name usable as a type: a def named after one is a collision", async () => {
+    expect(BUILTIN_TYPE_NAMES).toContain("Handlers");
+    expect(BUILTIN_TYPE_NAMES).toContain("ToolError");
+    expect(BUILTIN_TYPE_NAMES).toContain("StdioHandle");
+    expect(BUILTIN_TYPE_NAMES).not.toContain("createServer");
+    const typeNames = publicApi("ShopClient").flatMap((m) => m.names).filter((n) => n.kind !== "value").map((n) => n.name);
+    const defs = typeNames.map((n) => `  ${n}: {type: string}\n`).join("");
+    const loaded = parseManifestText(`${MANIFEST}defs:\n${defs}`, "/nowhere/m.yaml", "m.yaml");
+    if (!loaded.ok) throw new Error("unparsable");
+    const { diagnostics } = await buildModel(loaded.manifest);
+    const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1]);
+    expect(collided.sort()).toEqual([...typeNames].sort());
+  });
+});
