@@ -31,11 +31,30 @@ describe("mcpgen CLI", () => {
       [["lint", "--nope"], "unknown option --nope for lint", "mcpgen lint --help"],
       [["diff", "a.yaml"], "diff takes two sides, OLD and NEW; got 1", "mcpgen diff --help"],
       [["pull", "--era", "future", "--", "x"], "--era is auto, legacy or modern, not \"future\"", "mcpgen pull --help"],
+      [["generate", "--out", "a", "--out", "b"], "--out given twice", "mcpgen generate --help"],
+      [["generate", "--check=yes"], "--check takes no value", "mcpgen generate --help"],
+      [["pull", "--cwd", "--", "x"], "--cwd needs a folder", "mcpgen pull --help"],
+      [["lint", "--rule"], "--rule needs CODE=off|warn|error", "mcpgen lint --help"],
     ];
     for (const [args, message, help] of cases) {
       const r = mcpgen(args, dir);
       expect(r, args.join(" ")).toEqual({ code: 2, stdout: "", stderr: `mcpgen: ${message}\nRun \`${help}\` for usage.\n` });
     }
+  });
+
+  it("prints each command's help from its options table: every option it takes, and none it refuses", () => {
+    const dir = tempProject();
+    for (const command of ["generate", "validate", "init", "pull", "diff", "lint"]) {
+      const r = mcpgen([command, "--help"], dir);
+      expect(r.code, command).toBe(0);
+      expect(r.stdout, command).toMatch(new RegExp(`^mcpgen ${command}: [^]*\nUsage:\n  mcpgen ${command} [^]*\nOptions:\n[^]*  -h, --help  [^]*\nExit codes: `));
+    }
+    const generate = mcpgen(["generate", "--help"], dir).stdout;
+    for (const option of ["--manifests PATH...", "--out DIR", "--stubs DIR", "--client-only", "--config FILE", "--check", "--watch", "--quiet", "--no-cache"]) expect(generate).toContain(`\n  ${option} `);
+    const validate = mcpgen(["validate", "--help"], dir).stdout;
+    expect(validate).toContain("\n  --no-cache ");
+    for (const option of ["--stubs", "--check", "--watch", "--client-only"]) expect(validate).not.toContain(`\n  ${option} `);
+    expect(mcpgen(["generate", "--out", "--help"], dir)).toMatchObject({ code: 0, stdout: generate });
   });
 
   it("prints its version", () => {

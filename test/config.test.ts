@@ -43,7 +43,7 @@ describe("config", () => {
     expect(r.stderr).toBe(
       [
         "mcpgen.config.yaml:1:6: error config: `out` must be a path (a non-empty string)",
-        "mcpgen.config.yaml:2:1: error config: unknown config key `stub`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+        "mcpgen.config.yaml:2:1: error config: unknown config key `stub` (did you mean `stubs`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
         'mcpgen.config.yaml:3:19: error config: `invalidArguments` must be "tool-error" or "protocol-error"',
         "mcpgen.config.yaml:4:9: error config: `header` must be a string or a list of strings (comment lines added under the generated header)",
         "mcpgen: the config has errors; nothing written.",
@@ -55,7 +55,7 @@ describe("config", () => {
 
   it("reports errors in package.json#mcpgen at their line, and refuses two config files", () => {
     const pkg = tempProject({ "manifests/tiny.yaml": MANIFEST, "package.json": '{\n  "name": "x",\n  "mcpgen": {\n    "outt": "gen"\n  }\n}\n' });
-    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error config: unknown config key `outt`; allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint");
+    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error config: unknown config key `outt` (did you mean `out`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint");
     const two = tempProject({ "mcpgen.config.json": "{}", "mcpgen.config.yaml": "{}" });
     const r = mcpgen(["validate"], two);
     expect(r.code).toBe(1);

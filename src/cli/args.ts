@@ -1,42 +1,74 @@
 /**
- * The argument walk the pull, diff and lint commands share: `--flag value`, `--flag=value`, and
- * bare words, with one message for a flag that lacks its value.
+ * The command line of every command: one table of options per command, parsed by node:util's
+ * parseArgs, and one usage error, printed on one line with where to find the command's help.
  */
+import { parseArgs } from "node:util";
 
 /** A usage error: printed on one line with where to find the command's help, exit 2. */
 export class CliUsageError extends Error {}
 
-export interface Arg {
-  /** The word as typed. */
-  arg: string;
-  /** The flag without its `=value`. */
-  flag: string;
-  /** The flag's value (inline or the next word); a usage error when missing. */
-  value(what: string): string;
-  /** The words after this one, which the visitor takes (the walk ends). */
-  rest(): string[];
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  /** Repeatable (`--env A=1 --env B=2`); otherwise a second one is a usage error. */
+  multiple?: boolean;
+  /** What the value is, for "--out needs a folder" (string options). */
+  needs?: string;
+  /** The value's name in the help: `--out DIR`. */
+  value?: string;
+  /** The help text (wrapped when printed); "" leaves the option out of the help. */
+  help: string;
 }
 
-export function walkArgs(argv: readonly string[], visit: (arg: Arg) => void): void {
-  let stop = false;
-  for (let i = 0; i < argv.length && !stop; i++) {
-    const arg = argv[i]!;
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    visit({
-      arg,
-      flag,
-      value(what) {
-        const v = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-        if (v === undefined || v === "") throw new CliUsageError(`${flag} needs ${what}`);
-        return v;
-      },
-      rest() {
-        stop = true;
-        return argv.slice(i + 1);
-      },
-    });
+export type OptionTable = Record<string, OptionSpec>;
+
+export interface CommandLine {
+  /** The options given, by their long name: string, string[] (multiple) or true. */
+  values: Record<string, string | string[] | boolean | undefined>;
+  positionals: string[];
+  /** The name of each option as typed, for messages (`-o` or `--out`). */
+  typed: Record<string, string>;
+}
+
+/**
+ * Parses `argv` with the table. A value is the next word (or `--flag=value`); a next word that
+ * looks like an option (`--quiet`, `-x`, not `-3` or `-`) is not taken: the flag lacks its value.
+ * `unknownHint` follows "unknown option X". `positionalsEndOptions`: from the first positional on, every word is a positional as it is
+ * (the server's command of `pull`).
+ */
+export function parseCommandLine(options: OptionTable, argv: readonly string[], how: { positionalsEndOptions?: boolean; unknownHint?: string } = {}): CommandLine {
+  const parseOptions = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
+  const { tokens } = parseArgs({ args: [...argv], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
+  const line: CommandLine = { values: {}, positionals: [], typed: {} };
+  for (const token of tokens) {
+    if (token.kind === "option-terminator") {
+      line.positionals.push(...argv.slice(token.index + 1));
+      break;
+    }
+    if (token.kind === "positional") {
+      if (how.positionalsEndOptions) {
+        line.positionals.push(...argv.slice(token.index));
+        break;
+      }
+      line.positionals.push(token.value);
+      continue;
+    }
+    const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    // parseArgs splits an unknown `-abc` into -a -b -c: the word as typed is what the user knows.
+    if (!spec) throw new CliUsageError(`unknown option ${argv[token.index]}${how.unknownHint ? ` ${how.unknownHint}` : ""}`);
+    if (spec.type === "boolean") {
+      if (token.inlineValue) throw new CliUsageError(`${token.rawName} takes no value`);
+      line.values[token.name] = true;
+    } else {
+      const value = token.value;
+      if (value === undefined || value === "" || (!token.inlineValue && /^-(-|[^\d])/.test(value))) throw new CliUsageError(`${token.rawName} needs ${spec.needs ?? "a value"}`);
+      if (spec.multiple) line.values[token.name] = [...((line.values[token.name] as string[] | undefined) ?? []), value];
+      else if (line.values[token.name] !== undefined) throw new CliUsageError(`${token.rawName} given twice`);
+      else line.values[token.name] = value;
+    }
+    line.typed[token.name] = token.rawName;
   }
+  return line;
 }
 
 /**
@@ -45,15 +77,4 @@ export function walkArgs(argv: readonly string[], visit: (arg: Arg) => void): vo
  */
 export function explainUsage(message: string, command?: string): string {
   return `mcpgen: ${message}\nRun \`mcpgen ${command ? `${command} ` : ""}--help\` for usage.\n`;
-}
-
-/** Parses with `parse`; on a usage error prints it (see explainUsage) and gives undefined (exit 2). */
-export function parseOrExplain<T>(parse: () => T, command: string): T | undefined {
-  try {
-    return parse();
-  } catch (error) {
-    if (!(error instanceof CliUsageError)) throw error;
-    process.stderr.write(explainUsage(error.message, command));
-    return undefined;
-  }
 }

@@ -3,14 +3,43 @@
  * that calls it (clients) and for the code that implements it (servers).
  */
 import { parseFailOn, type FailLevel, type FailOn } from "../diff/format.js";
-import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
+import { CliUsageError, type CommandLine } from "./args.js";
+import { defineCommand } from "./command.js";
 
-export const DIFF_HELP = `mcpgen diff: what changed between two versions of a server, and whom it breaks.
+type Format = "table" | "json";
 
-Usage:
-  mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]
+const LEVELS = "breaking, clients, servers, either, behaviour, any or none";
 
-OLD and NEW are each one of:
+interface DiffArgs {
+  before: string;
+  after: string;
+  format: Format;
+  failOn: FailOn;
+}
+
+function parseDiffArgs({ values, positionals: sides }: CommandLine): DiffArgs {
+  let format: Format = "table";
+  let failOn: FailOn = ["breaking"];
+  if (typeof values.format === "string") {
+    const v = values.format;
+    if (v !== "table" && v !== "json") throw new CliUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
+    format = v;
+  }
+  if (typeof values["fail-on"] === "string") {
+    const parsed = parseFailOn(values["fail-on"]);
+    if ("unknown" in parsed) throw new CliUsageError(`--fail-on is ${LEVELS} (or several, comma-separated), not ${JSON.stringify(parsed.unknown)}`);
+    failOn = parsed;
+  }
+  if (sides.length !== 2) throw new CliUsageError(`diff takes two sides, OLD and NEW; got ${sides.length}`);
+  return { before: sides[0]!, after: sides[1]!, format, failOn };
+}
+
+export const diffCommand = defineCommand({
+  name: "diff",
+  about: "what changed between two versions of a server, and whom it breaks.",
+  summary: "Classify the changes between two manifests, fixture folders or REF:path, as breaking or not for clients and for servers.",
+  synopsis: ["mcpgen diff OLD NEW [--format table|json] [--fail-on LEVEL]"],
+  details: `OLD and NEW are each one of:
   a manifest             manifests/gifts.yaml
   a fixtures folder      generated/gifts/fixtures (or generated/gifts), as mcpgen writes them
   a manifest in git      main:manifests/gifts.yaml, HEAD~1:manifests/gifts.yaml (REF:path)
@@ -22,43 +51,22 @@ Every change is classified twice:
             annotation hint changed (readOnlyHint decides whether many clients ask first)
   servers   BREAKING when the handlers must change (a new tool, an input widened, an output
             narrowed...)
-Schemas in different JSON Schema dialects (draft-07, 2020-12...) are compared by meaning.
-
-Options:
-  --format table|json    A table for people (default) or JSON for tools.
-  --fail-on LEVEL[,LEVEL...]
-                         When to exit 1: breaking (default; the same as clients: breaking for the
-                         code that calls the server), servers (breaking for the handlers), either,
-                         behaviour (annotation hints), any (any change at all), none. Several
-                         fail when any does: --fail-on breaking,behaviour.
-
-Exit codes: 0 nothing to fail on, 1 changes to fail on, 2 usage error or a side that cannot be
-read or is not a valid manifest.`;
-
-type Format = "table" | "json";
-
-const LEVELS = "breaking, clients, servers, either, behaviour, any or none";
-
-export function parseDiffArgs(argv: string[]): { before: string; after: string; format: Format; failOn: FailOn } {
-  const sides: string[] = [];
-  let format: Format = "table";
-  let failOn: FailOn = ["breaking"];
-  walkArgs(argv, ({ arg, flag, value }) => {
-    if (flag === "--format") {
-      const v = value("table or json");
-      if (v !== "table" && v !== "json") throw new CliUsageError(`--format is table or json, not ${JSON.stringify(v)}`);
-      format = v;
-    } else if (flag === "--fail-on") {
-      const v = value(LEVELS);
-      const parsed = parseFailOn(v);
-      if ("unknown" in parsed) throw new CliUsageError(`--fail-on is ${LEVELS} (or several, comma-separated), not ${JSON.stringify(parsed.unknown)}`);
-      failOn = parsed;
-    } else if (arg.startsWith("-") && arg !== "-") throw new CliUsageError(`unknown option ${arg} for diff`);
-    else sides.push(arg);
-  });
-  if (sides.length !== 2) throw new CliUsageError(`diff takes two sides, OLD and NEW; got ${sides.length}`);
-  return { before: sides[0]!, after: sides[1]!, format, failOn };
-}
+Schemas in different JSON Schema dialects (draft-07, 2020-12...) are compared by meaning.`,
+  options: {
+    format: { type: "string", value: "table|json", needs: "table or json", help: "A table for people (default) or JSON for tools." },
+    "fail-on": {
+      type: "string",
+      value: "LEVEL[,LEVEL...]",
+      needs: LEVELS,
+      help: "When to exit 1: breaking (default; the same as clients: breaking for the code that calls the server), servers (breaking for the handlers), either, behaviour (annotation hints), any (any change at all), none. Several fail when any does: --fail-on breaking,behaviour.",
+    },
+  },
+  footer: `Exit codes: 0 nothing to fail on, 1 changes to fail on, 2 usage error or a side that cannot be
+read or is not a valid manifest.`,
+  unknownHint: "for diff",
+  parse: parseDiffArgs,
+  run: runDiff,
+});
 
 const WHY: Record<FailLevel, string> = {
   breaking: "changes breaking for clients",
@@ -70,9 +78,7 @@ const WHY: Record<FailLevel, string> = {
   none: "",
 };
 
-export async function runDiff(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parseDiffArgs(argv), "diff");
-  if (!args) return 2;
+async function runDiff(args: DiffArgs, cwd: string): Promise<number> {
   const { loadSurface, DiffInputError, formatChanges, fails } = await import("../diff/report.js");
   const { classify } = await import("../diff/classify.js");
   let changes;

@@ -5,43 +5,36 @@ import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
 import { asLevel, refuseCode } from "../config/levels.js";
 import { formatDiagnostic, hasErrors, WARNING_CODES, type Level, type WarningCode } from "../diagnostics.js";
-import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
+import { CliUsageError, type CommandLine } from "./args.js";
+import { defineCommand, wrap } from "./command.js";
 import { LINT_RULES, RULE_NAMES } from "../lint/rules.js";
 
-export const LINT_HELP = `mcpgen lint: where a valid definition will break in major clients or model APIs.
-
-Usage:
-  mcpgen lint [MANIFEST|FOLDER...] [--config FILE] [--rule CODE=off|warn|error]... [--quiet]
-
-Rules (all "warn" by default):
+export const lintCommand = defineCommand({
+  name: "lint",
+  about: "where a valid definition will break in major clients or model APIs.",
+  summary: "Warn where a valid definition breaks in major clients or model APIs.",
+  synopsis: ["mcpgen lint [PATH...] [--config FILE] [--rule CODE=off|warn|error] [--quiet]"],
+  usage: ["mcpgen lint [MANIFEST|FOLDER...] [--config FILE] [--rule CODE=off|warn|error]... [--quiet]"],
+  details: `Rules (all "warn" by default):
 ${RULE_NAMES.map((r) => `  ${r}\n${wrap(LINT_RULES[r], 90, "      ")}`).join("\n")}
 
 The manifests are validated as generate does, so its warnings are reported too. Any warning code
 can be set to off, warn or error, for every run in the config's "diagnostics" key (generate and
 validate apply it as well) or for this run with --rule:
 ${wrap(WARNING_CODES.join(", "), 90, "  ")}
-Errors cannot be turned off.
-
-Options:
-  --config FILE            Read this config instead of looking for one.
-  --rule CODE=LEVEL        Set a warning code to off, warn or error for this run (over the config).
-  --quiet                  Print only errors (no warnings, no summary line).
-
-Exit codes: 0 no errors (warnings are printed), 1 a code set to "error" fired or a manifest is
-invalid, 2 usage error.`;
-
-function wrap(text: string, width: number, indent: string): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(indent + line);
-  return lines.join("\n");
-}
+Errors cannot be turned off.`,
+  options: {
+    manifests: { type: "string", multiple: true, value: "PATH", needs: "a file or folder", help: "" },
+    config: { type: "string", value: "FILE", needs: "a file", help: "Read this config instead of looking for one." },
+    rule: { type: "string", multiple: true, value: "CODE=LEVEL", needs: "CODE=off|warn|error", help: "Set a warning code to off, warn or error for this run (over the config)." },
+    quiet: { type: "boolean", help: "Print only errors (no warnings, no summary line)." },
+  },
+  footer: `Exit codes: 0 no errors (warnings are printed), 1 a code set to "error" fired or a manifest is
+invalid, 2 usage error.`,
+  unknownHint: "for lint",
+  parse: parseLintArgs,
+  run: runLint,
+});
 
 interface LintArgs {
   manifests: string[];
@@ -50,30 +43,22 @@ interface LintArgs {
   quiet: boolean;
 }
 
-function parseLintArgs(argv: string[]): LintArgs {
-  const args: LintArgs = { manifests: [], rules: {}, quiet: false };
-  walkArgs(argv, ({ arg, flag, value }) => {
-    if (flag === "--config") args.config = value("a file");
-    else if (flag === "--manifests") args.manifests.push(value("a file or folder"));
-    else if (flag === "--quiet") args.quiet = true;
-    else if (flag === "--rule") {
-      const v = value("CODE=off|warn|error");
-      const at = v.indexOf("=");
-      const name = at === -1 ? v : v.slice(0, at);
-      const why = refuseCode(name);
-      if (why) throw new CliUsageError(`--rule ${JSON.stringify(v)}: ${why}`);
-      const level = asLevel(at === -1 ? undefined : v.slice(at + 1));
-      if (!level) throw new CliUsageError(`--rule takes CODE=off, CODE=warn or CODE=error, not ${JSON.stringify(v)}`);
-      args.rules[name as WarningCode] = level;
-    } else if (arg.startsWith("-")) throw new CliUsageError(`unknown option ${arg} for lint`);
-    else args.manifests.push(arg);
-  });
+function parseLintArgs({ values, positionals }: CommandLine): LintArgs {
+  const args: LintArgs = { manifests: [...((values.manifests as string[] | undefined) ?? []), ...positionals], rules: {}, quiet: values.quiet === true };
+  if (typeof values.config === "string") args.config = values.config;
+  for (const v of (values.rule as string[] | undefined) ?? []) {
+    const at = v.indexOf("=");
+    const name = at === -1 ? v : v.slice(0, at);
+    const why = refuseCode(name);
+    if (why) throw new CliUsageError(`--rule ${JSON.stringify(v)}: ${why}`);
+    const level = asLevel(at === -1 ? undefined : v.slice(at + 1));
+    if (!level) throw new CliUsageError(`--rule takes CODE=off, CODE=warn or CODE=error, not ${JSON.stringify(v)}`);
+    args.rules[name as WarningCode] = level;
+  }
   return args;
 }
 
-export async function runLint(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parseLintArgs(argv), "lint");
-  if (!args) return 2;
+async function runLint(args: LintArgs, cwd: string): Promise<number> {
   const loaded = loadConfig(cwd, args.config);
   for (const d of loaded.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
   if (hasErrors(loaded.diagnostics)) {

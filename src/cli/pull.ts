@@ -8,37 +8,58 @@ import { hasErrors } from "../diagnostics.js";
 import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
-import { CliUsageError, parseOrExplain, walkArgs } from "./args.js";
+import { CliUsageError, type CommandLine } from "./args.js";
+import { defineCommand } from "./command.js";
 
-export const PULL_HELP = `mcpgen pull: write a manifest from a live MCP server (its serverInfo, instructions,
-tools, resources, resource templates and prompts, every page, each definition verbatim).
-
-Usage:
-  mcpgen pull [options] -- COMMAND [ARGS...]     a server over stdio
-  mcpgen pull [options] URL                      a server over Streamable HTTP (http:// or https://)
-
-Options:
-  -o, --out FILE         Where to write (default: manifests/<server>.yaml).
-  --check                Write nothing; exit 1 when the live server differs from FILE, and say how.
-  --env NAME=VALUE       (stdio) Set in the server's environment; repeatable. Values are never written:
-                         pass secrets this way (the command and its arguments are written in the
-                         manifest's header, with values that look like credentials as ...).
-  --cwd DIR              (stdio) The server's working directory.
-  --header "NAME: VALUE" (HTTP) Send this header; repeatable (e.g. Authorization). Values are never written.
-                         User and password in the URL are sent as Basic authentication; query values
-                         are written as ...
-  --era auto|legacy|modern
-                         The handshake: auto (default) probes for 2026-07-28 and falls back to the
-                         2025 initialize; legacy is 2025-11-25 only; modern is 2026-07-28 only.
-  --timeout MS           For connecting and for each request (default 30000).
-  --max-bytes SIZE       The largest answer pull reads (default 32MiB; at most 256MiB); all answers
-                         together may be twice that. SIZE in bytes, or with K, M or G: 64MiB, 64M.
-  --max-items N          The most definitions pull reads, the four lists together (default 100000).
-  --force                Overwrite FILE even if mcpgen pull did not write it.
-
-Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
+export const pullCommand = defineCommand({
+  name: "pull",
+  about: `write a manifest from a live MCP server (its serverInfo, instructions,
+tools, resources, resource templates and prompts, every page, each definition verbatim).`,
+  summary: "Write a manifest from a live MCP server (stdio command or HTTP URL), for a typed client of a server you do not own; --check says what changed upstream.",
+  synopsis: ["mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])"],
+  usage: ["mcpgen pull [options] -- COMMAND [ARGS...]     a server over stdio", "mcpgen pull [options] URL                      a server over Streamable HTTP (http:// or https://)"],
+  options: {
+    out: { type: "string", short: "o", value: "FILE", needs: "a file", help: "Where to write (default: manifests/<server>.yaml)." },
+    check: { type: "boolean", help: "Write nothing; exit 1 when the live server differs from FILE, and say how." },
+    env: {
+      type: "string",
+      multiple: true,
+      value: "NAME=VALUE",
+      needs: "NAME=VALUE",
+      help: "(stdio) Set in the server's environment; repeatable. Values are never written: pass secrets this way (the command and its arguments are written in the manifest's header, with values that look like credentials as ...).",
+    },
+    cwd: { type: "string", value: "DIR", needs: "a folder", help: "(stdio) The server's working directory." },
+    header: {
+      type: "string",
+      multiple: true,
+      value: '"NAME: VALUE"',
+      needs: '"NAME: VALUE"',
+      help: "(HTTP) Send this header; repeatable (e.g. Authorization). Values are never written. User and password in the URL are sent as Basic authentication; query values are written as ...",
+    },
+    era: {
+      type: "string",
+      value: "auto|legacy|modern",
+      needs: "auto, legacy or modern",
+      help: "The handshake: auto (default) probes for 2026-07-28 and falls back to the 2025 initialize; legacy is 2025-11-25 only; modern is 2026-07-28 only.",
+    },
+    timeout: { type: "string", value: "MS", needs: "milliseconds", help: "For connecting and for each request (default 30000)." },
+    "max-bytes": {
+      type: "string",
+      value: "SIZE",
+      needs: "a size",
+      help: "The largest answer pull reads (default 32MiB; at most 256MiB); all answers together may be twice that. SIZE in bytes, or with K, M or G: 64MiB, 64M.",
+    },
+    "max-items": { type: "string", value: "N", needs: "a number", help: "The most definitions pull reads, the four lists together (default 100000)." },
+    force: { type: "boolean", help: "Overwrite FILE even if mcpgen pull did not write it." },
+  },
+  footer: `Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
 reached, answers garbage or more than the limits, its definitions cannot be compiled, or the
-file cannot be written; 2 usage error; 3 internal error (a bug in mcpgen).`;
+file cannot be written; 2 usage error; 3 internal error (a bug in mcpgen).`,
+  unknownHint: "for pull (put the server's own options after --)",
+  positionalsEndOptions: true,
+  parse: parsePullArgs,
+  run: runPull,
+});
 
 interface PullArgs {
   out?: string;
@@ -56,70 +77,42 @@ interface PullArgs {
   command?: string[];
 }
 
-export function parsePullArgs(argv: string[]): PullArgs {
-  const args: PullArgs = { check: false, env: {}, headers: {}, era: "auto", timeoutMs: 30000, force: false };
-  const positional: string[] = [];
-  walkArgs(argv, ({ arg, flag, value, rest }) => {
-    if (arg === "--") return void positional.push(...rest());
-    switch (flag) {
-      case "-o":
-      case "--out":
-        args.out = value("a file");
-        break;
-      case "--check":
-        args.check = true;
-        break;
-      case "--force":
-        args.force = true;
-        break;
-      case "--cwd":
-        args.cwd = value("a folder");
-        break;
-      case "--env": {
-        const v = value("NAME=VALUE");
-        const at = v.indexOf("=");
-        if (at <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, at))) throw new CliUsageError(`--env takes NAME=VALUE with NAME of letters, digits and _, not ${JSON.stringify(v)}`);
-        args.env[v.slice(0, at)] = v.slice(at + 1);
-        break;
-      }
-      case "--header": {
-        const v = value('"NAME: VALUE"');
-        const at = v.indexOf(":");
-        if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.slice(0, at).trim()) || /[\r\n]/.test(v)) throw new CliUsageError(`--header takes "NAME: VALUE" (NAME an HTTP header name, one line), not ${JSON.stringify(v)}`);
-        args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
-        break;
-      }
-      case "--era": {
-        const v = value("auto, legacy or modern");
-        if (v !== "auto" && v !== "legacy" && v !== "modern") throw new CliUsageError(`--era is auto, legacy or modern, not ${JSON.stringify(v)}`);
-        args.era = v;
-        break;
-      }
-      case "--timeout": {
-        const v = Number(value("milliseconds"));
-        if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--timeout takes a positive whole number of milliseconds");
-        args.timeoutMs = v;
-        break;
-      }
-      case "--max-bytes": {
-        const v = value("a size");
-        const bytes = parseSize(v);
-        if (bytes === undefined || bytes <= 0) throw new CliUsageError(`--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not ${JSON.stringify(v)}`);
-        if (bytes > MAX_ANSWER_BYTES) throw new CliUsageError(`--max-bytes is at most ${flagSize(MAX_ANSWER_BYTES)} (a larger answer cannot be parsed in memory), not ${v}`);
-        args.maxBytes = bytes;
-        break;
-      }
-      case "--max-items": {
-        const v = Number(value("a number"));
-        if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--max-items takes a positive whole number");
-        args.maxItems = v;
-        break;
-      }
-      default:
-        if (arg.startsWith("-") && positional.length === 0) throw new CliUsageError(`unknown option ${arg} for pull (put the server's own options after --)`);
-        positional.push(arg, ...rest());
-    }
-  });
+function parsePullArgs({ values, positionals: positional }: CommandLine): PullArgs {
+  const args: PullArgs = { check: values.check === true, force: values.force === true, env: {}, headers: {}, era: "auto", timeoutMs: 30000 };
+  if (typeof values.out === "string") args.out = values.out;
+  if (typeof values.cwd === "string") args.cwd = values.cwd;
+  for (const v of (values.env as string[] | undefined) ?? []) {
+    const at = v.indexOf("=");
+    if (at <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, at))) throw new CliUsageError(`--env takes NAME=VALUE with NAME of letters, digits and _, not ${JSON.stringify(v)}`);
+    args.env[v.slice(0, at)] = v.slice(at + 1);
+  }
+  for (const v of (values.header as string[] | undefined) ?? []) {
+    const at = v.indexOf(":");
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.slice(0, at).trim()) || /[\r\n]/.test(v)) throw new CliUsageError(`--header takes "NAME: VALUE" (NAME an HTTP header name, one line), not ${JSON.stringify(v)}`);
+    args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
+  }
+  const era = values.era;
+  if (typeof era === "string") {
+    if (era !== "auto" && era !== "legacy" && era !== "modern") throw new CliUsageError(`--era is auto, legacy or modern, not ${JSON.stringify(era)}`);
+    args.era = era;
+  }
+  if (typeof values.timeout === "string") {
+    const v = Number(values.timeout);
+    if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--timeout takes a positive whole number of milliseconds");
+    args.timeoutMs = v;
+  }
+  if (typeof values["max-bytes"] === "string") {
+    const v = values["max-bytes"];
+    const bytes = parseSize(v);
+    if (bytes === undefined || bytes <= 0) throw new CliUsageError(`--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not ${JSON.stringify(v)}`);
+    if (bytes > MAX_ANSWER_BYTES) throw new CliUsageError(`--max-bytes is at most ${flagSize(MAX_ANSWER_BYTES)} (a larger answer cannot be parsed in memory), not ${v}`);
+    args.maxBytes = bytes;
+  }
+  if (typeof values["max-items"] === "string") {
+    const v = Number(values["max-items"]);
+    if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--max-items takes a positive whole number");
+    args.maxItems = v;
+  }
   if (positional.length === 0) throw new CliUsageError("pull needs a server: a URL, or -- and the command that starts it");
   if (/^https?:\/\//i.test(positional[0]!)) {
     if (positional.length > 1) throw new CliUsageError(`pull takes one URL; got ${positional.map((p) => JSON.stringify(p)).join(" ")}`);
@@ -145,9 +138,7 @@ export function parsePullArgs(argv: string[]): PullArgs {
   return args;
 }
 
-export async function runPull(argv: string[], cwd: string): Promise<number> {
-  const args = parseOrExplain(() => parsePullArgs(argv), "pull");
-  if (!args) return 2;
+async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const { fetchServer, PullError } = await import("../pull/fetch.js");
   const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
   const target = args.url

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sortDiagnostics, type Diagnostic, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject, suggest } from "../validate/shape.js";
 import { readLevels } from "./levels.js";
 
 export interface Config {
@@ -104,7 +104,9 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
     return { config, diagnostics };
   }
   for (const key of Object.keys(value)) {
-    if (!(KEYS as readonly string[]).includes(key)) report([key], `unknown config key \`${key}\`; allowed: ${KEYS.join(", ")}`, "key");
+    if ((KEYS as readonly string[]).includes(key)) continue;
+    const near = suggest(key, KEYS);
+    report([key], `unknown config key \`${key}\`${near ? ` (did you mean \`${near}\`?)` : ""}; allowed: ${KEYS.join(", ")}`, "key");
   }
   const pathValue = (key: string): string | undefined => {
     const v = value[key];

@@ -1,0 +1,48 @@
+/** `mcpgen init [DIR]`: a new MCP server project (see src/init). */
+import * as path from "node:path";
+import { CliUsageError } from "./args.js";
+import { defineCommand } from "./command.js";
+import { version } from "./version.js";
+
+interface InitArgs {
+  dir: string;
+  name?: string;
+  mcpgen?: string;
+  force: boolean;
+  widget: boolean;
+}
+
+export const initCommand = defineCommand<InitArgs>({
+  name: "init",
+  about: "create a new MCP server project in DIR (default: the current folder).",
+  summary: "Create a new MCP server project in DIR (default: the current folder).",
+  synopsis: ["mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]"],
+  options: {
+    name: { type: "string", value: "NAME", needs: "a name", help: "The server name, [a-z0-9][a-z0-9-]* (default: the folder name)." },
+    mcpgen: {
+      type: "string",
+      value: "SPEC",
+      needs: "a dependency spec (file:PATH, a tarball, a version)",
+      help: "The project's mcpgen dependency, as npm takes it (file:PATH to a checkout, a tarball, a version). Default: this mcpgen, packed into vendor/.",
+    },
+    widget: { type: "boolean", help: "Add a widget (an MCP Apps view) for the starter tool, and a harness to open it." },
+    force: { type: "boolean", help: "Write into a folder that is not empty (never over a file)." },
+  },
+  footer: "Exit codes: 0 ok, 1 the folder is not empty (without --force), mcpgen cannot be packed for it or its\nfirst generate failed, 2 usage error (a --name that is not a server name too), 3 internal error.",
+  unknownHint: "for init",
+  parse({ values, positionals }) {
+    if (positionals.length > 1) throw new CliUsageError(`init takes one folder; got ${JSON.stringify(positionals[0])} and ${JSON.stringify(positionals[1])}`);
+    return {
+      dir: positionals[0] ?? ".",
+      force: values.force === true,
+      widget: values.widget === true,
+      ...(typeof values.name === "string" ? { name: values.name } : {}),
+      ...(typeof values.mcpgen === "string" ? { mcpgen: values.mcpgen } : {}),
+    };
+  },
+  async run(args, cwd) {
+    const { runInit } = await import("../init/init.js");
+    const { dir, widget, ...rest } = args;
+    return runInit({ ...rest, dir: path.resolve(cwd, dir), cwd, ...(widget ? { widget: true } : {}), version: version() });
+  },
+});
