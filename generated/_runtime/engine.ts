@@ -12,6 +12,8 @@ import { ErrorCodes, MissingClientCapabilityError, ToolError, rpcError } from ".
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
 import { InputRound, inputMethods, type InputChannel, type RequestContext } from "./context.js";
 import { fillPlaceholders } from "./placeholders.js";
+import { jsonRpcCode, passesThrough } from "./handlerErrors.js";
+import { pageOf } from "./paging.js";
 import { RequestStateCodec, stateBinding } from "./requestState.js";
 import { CallToolResultSchema, GetPromptResultSchema, ReadResourceResultSchema, type ProtocolEra, type ResultSchema, type SdkContext } from "./sdk.js";
 import { RELATED_TASK, TASKS_EXTENSION, TaskStore, type RunningTask, type TaskOptions, type TaskRecord } from "./tasks.js";
@@ -113,6 +115,16 @@ const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources
   prompts: "prompts/list",
 };
 
+/** Answers one method for one request. */
+type MethodHandler = (params: JsonObject, call: Call, subscriptions: Set<string>) => Promise<object> | object;
+
+/** One row of the method table: a method, the era it is offered in (both when absent), its handler. */
+interface MethodEntry {
+  method: string;
+  era?: ProtocolEra;
+  handle: MethodHandler;
+}
+
 /** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
 type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: RunningTask; running: Promise<{ value: unknown } | { error: unknown }> };
 
@@ -129,6 +141,8 @@ export class Engine {
   readonly tasks: TaskStore;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */
   readonly taskTools: boolean;
+  /** The method table, by era: what methods() lists and handle() answers. */
+  private readonly routes: Record<ProtocolEra, Map<string, MethodHandler>> = { legacy: new Map(), modern: new Map() };
 
   constructor(
     readonly definition: ServerDefinition,
@@ -155,49 +169,61 @@ export class Engine {
     this.states = new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000);
     this.tasks = new TaskStore(options);
     this.taskTools = definition.tools.some((t) => taskSupport(t) !== "forbidden");
+    for (const entry of this.methodTable()) {
+      for (const era of entry.era === undefined ? (["legacy", "modern"] as const) : [entry.era]) this.routes[era].set(entry.method, entry.handle);
+    }
   }
 
   /** The methods this server answers, in the era given (the SDK answers -32601 for the others). */
   methods(era: ProtocolEra): string[] {
-    const caps = this.definition.capabilities;
-    const out: string[] = [];
-    if (caps.tools) out.push("tools/list", "tools/call");
-    if (caps.resources) out.push("resources/list", "resources/templates/list", "resources/read");
-    if (caps.resources?.subscribe && era === "legacy") out.push("resources/subscribe", "resources/unsubscribe");
-    if (caps.prompts) out.push("prompts/list", "prompts/get");
-    if (caps.completions) out.push("completion/complete");
-    if (this.taskTools) out.push(...(era === "legacy" ? ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"] : ["tasks/get", "tasks/update", "tasks/cancel"]));
-    return out;
+    return [...this.routes[era].keys()];
   }
 
   async handle(method: string, params: JsonObject, call: Call, subscriptions: Set<string>): Promise<object> {
-    switch (method) {
-      case "tools/list":
-        return this.page("tools", params, call.era);
-      case "resources/list":
-        return this.page("resources", params, call.era);
-      case "resources/templates/list":
-        return this.page("resourceTemplates", params, call.era);
-      case "prompts/list":
-        return this.page("prompts", params, call.era);
-      case "tools/call":
-        return this.callTool(params, call);
-      case "resources/read":
-        return this.readResource(params, call);
-      case "prompts/get":
-        return this.getPrompt(params, call);
-      case "completion/complete":
-        return this.complete(params, call);
-      case "resources/subscribe":
-      case "resources/unsubscribe":
-        if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(method, params, "'uri' (string)"));
-        if (method === "resources/subscribe") subscriptions.add(params.uri);
-        else subscriptions.delete(params.uri);
-        return {};
-      default:
-        if (method.startsWith("tasks/")) return this.taskMethod(method, params, call);
+    const handler = this.routes[call.era].get(method);
+    if (!handler) throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+    return handler(params, call, subscriptions);
+  }
+
+  /**
+   * Every method the manifest serves, in the order they are registered: when each is offered (the
+   * capability it belongs to, and its era when it has one) and what answers it.
+   */
+  private methodTable(): MethodEntry[] {
+    const caps = this.definition.capabilities;
+    const table: MethodEntry[] = [];
+    if (caps.tools) {
+      table.push({ method: "tools/list", handle: (params, call) => this.page("tools", params, call.era) });
+      table.push({ method: "tools/call", handle: (params, call) => this.callTool(params, call) });
     }
-    throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+    if (caps.resources) {
+      table.push({ method: "resources/list", handle: (params, call) => this.page("resources", params, call.era) });
+      table.push({ method: "resources/templates/list", handle: (params, call) => this.page("resourceTemplates", params, call.era) });
+      table.push({ method: "resources/read", handle: (params, call) => this.readResource(params, call) });
+    }
+    if (caps.resources?.subscribe) {
+      const subscription = (method: string, on: boolean): MethodEntry => ({
+        method,
+        era: "legacy",
+        handle: (params, _call, subscriptions) => {
+          if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(method, params, "'uri' (string)"));
+          if (on) subscriptions.add(params.uri);
+          else subscriptions.delete(params.uri);
+          return {};
+        },
+      });
+      table.push(subscription("resources/subscribe", true), subscription("resources/unsubscribe", false));
+    }
+    if (caps.prompts) {
+      table.push({ method: "prompts/list", handle: (params, call) => this.page("prompts", params, call.era) });
+      table.push({ method: "prompts/get", handle: (params, call) => this.getPrompt(params, call) });
+    }
+    if (caps.completions) table.push({ method: "completion/complete", handle: (params, call) => this.complete(params, call) });
+    if (this.taskTools) {
+      for (const method of ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]) table.push({ method, era: "legacy", handle: (params, call) => this.taskMethod(method, params, call) });
+      for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) table.push({ method, era: "modern", handle: (params, call) => this.taskMethod(method, params, call) });
+    }
+    return table;
   }
 
   /**
@@ -206,18 +232,9 @@ export class Engine {
    * answers carry the list's cache hint.
    */
   private page(kind: ListKind, params: JsonObject, era: ProtocolEra): object {
-    const items = this.lists[kind];
-    const size = this.options.pageSize;
-    let start = 0;
-    if (params.cursor !== undefined && params.cursor !== null) {
-      const offset = typeof params.cursor === "string" ? decodeCursor(params.cursor, kind) : undefined;
-      if (offset === undefined || offset > items.length || size === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
-      start = offset;
-    }
+    const page = pageOf(this.lists[kind], params.cursor, this.options.pageSize, kind);
     const cache = era === "modern" ? this.cacheHint(LIST_METHOD[kind]) : {};
-    if (size === undefined) return { [kind]: items, ...cache };
-    const end = start + size;
-    return { [kind]: items.slice(start, end), ...(end < items.length ? { nextCursor: encodeCursor(end, kind) } : {}), ...cache };
+    return { [kind]: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cache };
   }
 
   private cacheHint(method: "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"): CacheHint | object {
@@ -330,7 +347,7 @@ export class Engine {
       const error = outcome.error;
       if (error instanceof ToolError) return errorResult(error.message);
       // A missing capability is -32021 on 2026-07-28 requests; 2025-11-25 has no such error.
-      if (jsonRpcCode(error) !== undefined && (call.era === "modern" || !(error instanceof MissingClientCapabilityError))) throw error;
+      if (passesThrough(error, call.era)) throw error;
       // A handler that stopped because the call was cancelled did not fail: nothing to report.
       if (!call.sdk.mcpReq.signal.aborted) this.onError(error, { method: "tools/call", name });
       return errorResult(`Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -511,16 +528,8 @@ export class Engine {
       throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
     }
     if (method === "tasks/list") {
-      const all = this.tasks.list(call.owner);
-      const size = this.options.pageSize;
-      let start = 0;
-      if (params.cursor !== undefined && params.cursor !== null) {
-        const offset = typeof params.cursor === "string" ? decodeCursor(params.cursor, "tasks") : undefined;
-        if (offset === undefined || offset > all.length || size === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
-        start = offset;
-      }
-      const end = size === undefined ? all.length : start + size;
-      return { tasks: all.slice(start, end).map((t) => this.tasks.legacyView(t)), ...(end < all.length ? { nextCursor: encodeCursor(end, "tasks") } : {}) };
+      const page = pageOf(this.tasks.list(call.owner), params.cursor, this.options.pageSize, "tasks");
+      return { tasks: page.items.map((t) => this.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     }
     const task = this.tasks.get(params.taskId);
     switch (method) {
@@ -645,7 +654,7 @@ export class Engine {
    * anything else is logged and answered -32603.
    */
   private passThrough(error: unknown, method: string, name: string, era: ProtocolEra): Error {
-    if (jsonRpcCode(error) !== undefined && (era === "modern" || !(error instanceof MissingClientCapabilityError))) return error as Error;
+    if (passesThrough(error, era)) return error;
     this.onError(error, { method, name });
     return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -657,12 +666,6 @@ const noInput: InputChannel = { ask: (request) => Promise.reject(new Error(`${re
 function taskSupport(tool: WireTool): "forbidden" | "optional" | "required" {
   const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
   return support === "optional" || support === "required" ? support : "forbidden";
-}
-
-/** The JSON-RPC error code an error carries (-32768 to -32000), if any. */
-function jsonRpcCode(error: unknown): number | undefined {
-  const code = isObject(error) ? error.code : undefined;
-  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string" ? code : undefined;
 }
 
 function abortion(signal: AbortSignal): Promise<never> {
@@ -698,16 +701,6 @@ function ownFunction(table: { [name: string]: AnyFunction } | undefined, name: s
 function expectedFields(method: string, params: JsonObject, expected: string): string {
   const got = Object.keys(params).filter((k) => k !== "_meta");
   return `Invalid params for ${method}: expected ${expected}; got ${got.length ? got.map((k) => `'${k}'`).join(", ") : "no fields"}`;
-}
-
-/** Cursors are opaque to clients: the next offset and the list they belong to. */
-function encodeCursor(offset: number, kind: string): string {
-  return `${kind}.${offset.toString(36)}`;
-}
-
-function decodeCursor(cursor: string, kind: string): number | undefined {
-  const m = /^([A-Za-z]+)\.([0-9a-z]{1,10})$/.exec(cursor);
-  return m && m[1] === kind ? parseInt(m[2]!, 36) : undefined;
 }
 
 function completionKey(ref: string, name: string, argument: string): string {
