@@ -5,7 +5,7 @@
  * such error). Anything else is the method's to answer (logged and -32603, or an isError result).
  */
 import type { JsonObject } from "./definition.js";
-import { MissingClientCapabilityError } from "./errors.js";
+import { ErrorCodes, MissingClientCapabilityError, rpcError } from "./errors.js";
 import type { ProtocolEra } from "./sdk.js";
 
 /** The JSON-RPC error code an error carries (-32768 to -32000), if any. */
@@ -17,4 +17,11 @@ export function jsonRpcCode(error: unknown): number | undefined {
 /** Whether a handler's error goes to the client as it is, on a request of `era`. */
 export function passesThrough(error: unknown, era: ProtocolEra): error is Error {
   return jsonRpcCode(error) !== undefined && (era === "modern" || !(error instanceof MissingClientCapabilityError));
+}
+
+/** A handler's error as the method answers it: passed through, or logged and -32603. */
+export function handlerFailure(error: unknown, method: string, name: string, era: ProtocolEra, onError: (error: unknown, context: { method: string; name?: string }) => void): Error {
+  if (passesThrough(error, era)) return error;
+  onError(error, { method, name });
+  return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
 }
