@@ -168,8 +168,9 @@ describe("emitIndex and emitRuntime", () => {
   it("copies the runtime once per output folder, with its own header", () => {
     const files = emitRuntime();
     const all = [
-      "client.ts", "clientTasks.ts", "context.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "engine.ts", "errors.ts", "http.ts", "mcp.ts", "paramHeaders.ts", "patterns.ts",
-      "placeholders.ts", "requestState.ts", "sdk.ts", "serve.ts", "server.ts", "taskWire.ts", "tasks.ts", "uriTemplate.ts", "validation.ts",
+      "client.ts", "clientTasks.ts", "completion.ts", "context.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "engine.ts", "engineCore.ts", "errors.ts", "handlerErrors.ts",
+      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "requestState.ts", "resources.ts", "round.ts",
+      "sdk.ts", "serve.ts", "server.ts", "taskMethods.ts", "taskWire.ts", "tasks.ts", "tools.ts", "uriTemplate.ts", "validation.ts",
     ];
     expect(files.map((f) => f.path)).toEqual(all);
     // The widgets' engine (it imports @modelcontextprotocol/ext-apps) only where a server has widgets.

@@ -1,0 +1,20 @@
+/** A request for the engine without an SDK: the unit tests of src/runtime's method modules. */
+import type { Call } from "../../src/runtime/engineCore.js";
+import type { ServerDefinition } from "../../src/runtime/definition.js";
+import type { ProtocolEra } from "../../src/runtime/sdk.js";
+
+export function fakeCall(era: ProtocolEra, options: { clientCapabilities?: Call["base"]["clientCapabilities"]; owner?: string } = {}): Call {
+  const signal = new AbortController().signal;
+  const noClient = () => Promise.reject(new Error("no client in this test"));
+  return {
+    era,
+    owner: options.owner ?? "test",
+    sdk: { mcpReq: { id: 1, method: "test", requestState: () => undefined, signal, send: noClient, notify: async () => {}, log: async () => {} } },
+    base: { requestId: 1, era, clientCapabilities: options.clientCapabilities ?? {}, log: async () => {}, progress: async () => {}, notifyResourceUpdated: async () => {}, closeSSEStream: () => {} },
+    legacyChannel: () => ({ ask: noClient }),
+  };
+}
+
+export function definition(parts: Partial<ServerDefinition>): ServerDefinition {
+  return { serverInfo: { name: "unit", version: "1.0.0" }, capabilities: {}, tools: [], resources: [], resourceTemplates: [], prompts: [], ...parts };
+}
