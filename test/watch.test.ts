@@ -29,8 +29,9 @@ describe("generate --watch", () => {
       expect(stdout).toContain("manifests/tiny.yaml changed; regenerating.");
 
       writeFileSync(path.join(dir, "manifests/tiny.yaml"), MANIFEST.replace("inputSchema: {type: object}", "inputSchema: {type: string}"));
-      await vi.waitFor(() => expect(stderr).toContain('manifests/tiny.yaml:3:58: error schema-not-object: tools[0].inputSchema: type must be "object"'), wait);
-      expect(stderr).toContain("mcpgen: 1 error; nothing written.");
+      // The diagnostic and the summary are two writes: wait for the second.
+      await vi.waitFor(() => expect(stderr).toContain("mcpgen: 1 error; nothing written."), wait);
+      expect(stderr).toContain('manifests/tiny.yaml:3:58: error schema-not-object: tools[0].inputSchema: type must be "object"');
       expect(fixture()).toContain('"description": "second"');
       expect(child.exitCode).toBe(null);
 
