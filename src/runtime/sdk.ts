@@ -7,6 +7,7 @@
  */
 import * as serverModule from "@modelcontextprotocol/server";
 import * as stdioModule from "@modelcontextprotocol/server/stdio";
+import type { Server } from "@modelcontextprotocol/server";
 import type { JsonObject } from "./definition.js";
 
 /** A JSON-RPC message as the SDK's transports carry it. */
@@ -69,10 +70,28 @@ export interface SdkServer {
   onerror?: (error: Error) => void;
 }
 
+/** A request handler as the SDK's Server wraps it (its `_wrapHandler` hook). */
+export type WrappedHandler = (request: unknown, ctx: unknown) => Promise<object>;
+
+/**
+ * The SDK's Server class as mcpgen subclasses it: the view above plus `_wrapHandler`, the hook
+ * the SDK documents for subclasses (protected in its own types).
+ */
+export interface SdkServerBase extends SdkServer {
+  _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler;
+}
+
 export type ProtocolEra = "legacy" | "modern";
 
-/** The factory the SDK's serving entries (serveStdio, createMcpHandler) call. */
-export type ServerFactory = (context?: { era?: ProtocolEra }) => SdkServer;
+/**
+ * Makes SDK Servers for one manifest and one set of handlers: pass it to the SDK's serving
+ * entries (`serveStdio(factory)` from @modelcontextprotocol/server/stdio,
+ * `createMcpHandler(factory)`), which call it with the era they serve. Every Server it makes
+ * shares one engine: validators, tasks, the requestState key.
+ */
+export interface ServerFactory {
+  (context?: { era?: ProtocolEra }): Server;
+}
 
 /** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
 export interface ServerNotifier {
@@ -131,7 +150,7 @@ export const CreateMessageResultSchema = specSchema("CreateMessageResult");
 export const ElicitResultSchema = specSchema("ElicitResult");
 export const ListRootsResultSchema = specSchema("ListRootsResult");
 
-export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(server, "Server", "server");
+export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServerBase>(server, "Server", "server");
 export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
 export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
 export const legacyStatelessFallback = sdkExport<(factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>>(
