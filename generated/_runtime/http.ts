@@ -27,10 +27,10 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   legacyStatelessFallback,
+  serverView,
   WebHttpTransportClass,
   type EventStore,
   type JsonRpcMessage,
-  type SdkServer,
   type SdkWebHttpTransport,
 } from "./sdk.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./serve.js";
@@ -198,7 +198,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId, transport);
     };
-    const server: SdkServer = factory({ era: "legacy" });
+    const server = serverView(factory({ era: "legacy" }));
     await server.connect(transport);
     return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
   }

@@ -126,9 +126,27 @@ export interface ResultSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
+/**
+ * The generator-runtime seam's only casts: one object, the SDK's Server, under its two static
+ * types. The generated code and the SDK's serving entries see the SDK's own `Server` (what a
+ * ServerFactory returns); the runtime works on it through the SdkServer view, which leaves out
+ * most members and states wire types (JSON-RPC messages, handler params) more loosely than the
+ * SDK's zod-inferred ones. So neither type is assignable to the other under every compiler
+ * setting (exactOptionalPropertyTypes rejects the view's looser optionals), and the runtime
+ * restates one as the other here and nowhere else.
+ */
+export function serverView(server: Server): SdkServer {
+  return server as unknown as SdkServer;
+}
+
+/** The other way: a Server made through SdkServerClass (the SDK's own class, unchanged) as the SDK's type. See serverView. */
+export function sdkServerOf(server: SdkServer): Server {
+  return server as unknown as Server;
+}
+
 // The modules as plain objects: their own types are never consulted.
-const server = serverModule as unknown as object;
-const stdio = stdioModule as unknown as object;
+const server: object = serverModule;
+const stdio: object = stdioModule;
 
 /** A named export of an SDK module; a missing one fails at start-up, as a static import would. */
 function sdkExport<T>(module: object, name: string, from: string): T {

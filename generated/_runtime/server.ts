@@ -11,7 +11,7 @@ import type { JsonObject, ServerCapabilities, ServerDefinition } from "./definit
 import { LegacyChannel } from "./context.js";
 import { ErrorCodes, rpcError } from "./errors.js";
 import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions } from "./engine.js";
-import { SdkServerClass, type ProtocolEra, type SdkContext, type SdkServer, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
+import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
 import { TASKS_EXTENSION } from "./tasks.js";
 
 export type { CompletionHandler, PromptContext, ResourceContext, ResourceHandlerResult, RuntimeHandlers, ServerOptions, ToolContext, ToolTextResult } from "./engine.js";
@@ -134,11 +134,5 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     server.owned.add(method);
     server.setRequestHandler(method, { params: RAW }, (params, sdk) => answer(method, params, sdk));
   }
-  // The one cast at the generator-runtime seam. `server` is an instance of the SDK's own Server
-  // class (SdkServerClass is its export, unchanged), typed through the narrow SdkServer view so
-  // that the runtime never pulls in the SDK's generic types; a view cannot prove the members it
-  // leaves out, so the static type goes back to the SDK's Server here, once. (The other way, a
-  // Server where an SdkServer is expected, needs no cast: see http.ts.)
-  const built: SdkServer = server;
-  return built as Server;
+  return sdkServerOf(server);
 }
