@@ -75,6 +75,11 @@ export class ManifestClient {
   private readonly taskSupport = new Map<string, "optional" | "required">();
   readonly tasks: TaskEngine;
 
+  /** True when a tool has `execution.taskSupport`: the generated client then has `tasks`. */
+  get hasTaskTools(): boolean {
+    return this.taskSupport.size > 0;
+  }
+
   constructor(
     readonly sdk: SdkClient,
     definition: ServerDefinition,
@@ -172,34 +177,38 @@ export interface ClientTasks<T extends { [name: string]: { input: unknown; outpu
   cancel(taskId: string, options?: TaskRequestOptions): Promise<void>;
 }
 
-/**
- * Names of a generated client's methods and what each calls: a tool's name, a resource's URI, a
- * resource template. A table the runtime turns into methods, rather than an object literal of
- * hundreds of functions in the generated code: that would cost the compiler a check per method.
- */
-export interface ClientMethods {
-  tools: { readonly [method: string]: string };
-  resources: { readonly [method: string]: string };
-  templates: { readonly [method: string]: string };
-  /** Set when a tool has `execution.taskSupport`: the client then has `tasks`. */
-  tasks?: boolean;
-}
+/** The members every generated client interface has besides its per-tool, -resource and -template methods. */
+export type CommonClientMembers = "sdk" | "callTool" | "readResource" | "getPrompt" | "tasks";
+
+/** What one generated client method calls: a tool by MCP name, a resource by URI, a URI template. */
+export type ClientMethodTarget = { readonly tool: string } | { readonly resource: string } | { readonly template: string };
 
 /**
- * The object behind a generated client interface: `sdk`, the generic calls, and one method per
- * entry of `methods`. Typed by the generated code, which declares the interface it implements.
+ * The method table behind a generated client interface `T`: one entry per method of `T` besides
+ * the common members, saying what it calls. The generated code checks its table with
+ * `satisfies ClientMethods<ItsClient>`, so a method of the interface missing from the table (or an
+ * entry that is no method of it) fails to compile. A table the runtime turns into methods, rather
+ * than an object literal of hundreds of functions in the generated code: that would cost the
+ * compiler a check per method.
  */
-export function clientObject(engine: ManifestClient, methods: ClientMethods): unknown {
+export type ClientMethods<T> = { readonly [K in Exclude<keyof T, CommonClientMembers> & string]: ClientMethodTarget };
+
+/**
+ * The object behind a generated client interface `T`: `sdk`, the generic calls, one method per
+ * entry of `methods`, and `tasks` when the manifest has task-capable tools.
+ */
+export function clientObject<T extends object>(engine: ManifestClient, methods: ClientMethods<T>): T {
   const client: Record<string, unknown> = {};
   const define = (name: string, value: unknown) => Object.defineProperty(client, name, { value, enumerable: true, writable: true, configurable: true });
+  const entries: [string, ClientMethodTarget][] = Object.entries(methods);
   define("sdk", engine.sdk);
-  for (const [method, tool] of Object.entries(methods.tools)) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(tool, args, options));
+  for (const [method, target] of entries) if ("tool" in target) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(target.tool, args, options));
   define("callTool", (name: string, args: object | undefined, options?: RequestOptions) => engine.callTool(name, args, options));
   define("readResource", (uri: string, options?: RequestOptions) => engine.readResource(uri, options));
-  for (const [method, uri] of Object.entries(methods.resources)) define(method, (options?: RequestOptions) => engine.readResource(uri, options));
-  for (const [method, template] of Object.entries(methods.templates)) define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) => engine.readTemplate(template, { ...variables }, options));
+  for (const [method, target] of entries) if ("resource" in target) define(method, (options?: RequestOptions) => engine.readResource(target.resource, options));
+  for (const [method, target] of entries) if ("template" in target) define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) => engine.readTemplate(target.template, { ...variables }, options));
   define("getPrompt", (name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions) => engine.getPrompt(name, args, options));
-  if (methods.tasks) {
+  if (engine.hasTaskTools) {
     const tasks = engine.tasks;
     define("tasks", {
       start: (name: string, args?: object, options?: TaskStartOptions) => tasks.start(name, args, options),
@@ -209,5 +218,8 @@ export function clientObject(engine: ManifestClient, methods: ClientMethods): un
       cancel: (taskId: string, options?: TaskRequestOptions) => tasks.cancel(taskId, options),
     });
   }
-  return client;
+  // The client side's one cast at the seam: the members are defined one by one from the table, so
+  // the compiler cannot see the object as T. The table's `satisfies ClientMethods<T>` in the
+  // generated code is what ties each method of T to an entry here.
+  return client as T;
 }

@@ -120,7 +120,7 @@ export class TaskEngine {
     if (this.modern) {
       this.installWire();
       const mark: TaskMark = { declare };
-      const answer = await this.callMarked(tool, args, { [TASK_MARK]: mark as unknown as JsonObject[string] }, request);
+      const answer = await this.callMarked(tool, args, { [TASK_MARK]: mark }, request);
       const carried = answer._meta?.[CARRIED_TASK];
       if (isObject(carried)) return new TaskHandle(this, tool, modernTask(carried).info);
       return new TaskHandle(this, tool, { status: "completed" }, answer);
@@ -304,7 +304,9 @@ function modernTask(task: JsonObject): Polled {
   };
   return {
     info,
-    ...(isObject(task.result) ? { result: task.result as unknown as CallToolResult } : {}),
+    // The server's answer as sent: its reader (ManifestClient.outputOf) looks only at isError and
+    // at structuredContent, which it checks against the tool's outputSchema.
+    ...(isObject(task.result) ? { result: task.result as CallToolResult } : {}),
     ...(isObject(task.error) ? { error: task.error } : {}),
   };
 }

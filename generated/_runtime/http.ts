@@ -27,10 +27,10 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   legacyStatelessFallback,
+  serverView,
   WebHttpTransportClass,
   type EventStore,
   type JsonRpcMessage,
-  type SdkServer,
   type SdkWebHttpTransport,
 } from "./sdk.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./serve.js";
@@ -111,9 +111,9 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
-  const modern = createMcpHandler(factory as never, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
+  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
-  const stateless = options.stateless ? legacyStatelessFallback(factory as never, onerror) : undefined;
+  const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
   const sessions = new SessionTable(positiveOption(options.maxSessions, 10_000, "maxSessions"), positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"));
   const headerDeclarations = new Map<string, ParamHeader[]>();
   const declarations = (tool: string): ParamHeader[] => {
@@ -198,7 +198,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId, transport);
     };
-    const server = factory({ era: "legacy" }) as unknown as SdkServer;
+    const server = serverView(factory({ era: "legacy" }));
     await server.connect(transport);
     return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
   }

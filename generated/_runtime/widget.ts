@@ -136,7 +136,7 @@ type Handlers = {
   context: ((context: HostContext) => void)[];
 };
 
-/** The host's globals: `window` in a browser. */
+/** The host's globals: `window` in a browser (seen through the members used: this file compiles without the DOM library). */
 const host = globalThis as unknown as { openai?: OpenAiGlobals<unknown>; parent?: unknown; addEventListener?: (type: string, listener: (event: unknown) => void) => void };
 
 /** Makes the widget client for one widget; the generated module types it. */
@@ -169,6 +169,8 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
       return widget;
     },
     onToolResult(h) {
+      // Stored untyped beside the others; `settle` makes each result from the tool's checked output,
+      // which is the ToolResult<Outputs> the handler was typed with.
       handlers.result.push(h as unknown as Handlers["result"][number]);
       return widget;
     },
@@ -227,6 +229,7 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
     async updateModelContext(content) {
       const blocks = typeof content === "string" ? [{ type: "text" as const, text: content }] : content;
       if (connected === "openai") return;
+      // MCP's ContentBlock as mcp.ts states it; the App's own (zod-inferred) type is the same wire shape.
       await requireApp().updateModelContext({ content: blocks as never });
     },
     async requestDisplayMode(mode) {

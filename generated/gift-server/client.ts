@@ -56,18 +56,13 @@ export interface GiftServerClient<C extends SdkClient = SdkClient> {
  * const client = createClient(sdkClient);
  */
 export function createClient<C extends SdkClient>(sdk: C, options?: ClientOptions): GiftServerClient<C> {
-  return clientObject(new ManifestClient(sdk, definition, options), methods) as GiftServerClient<C>;
+  return clientObject<GiftServerClient<C>>(new ManifestClient(sdk, definition, options), methods);
 }
 
-/** The methods of GiftServerClient and what each calls: a tool name, a resource URI, a URI template. */
-const methods: ClientMethods = {
-  tools: {
-    suggestGifts: "suggest_gifts",
-    giftDetails: "gift_details",
-  },
-  resources: {
-    readGiftCatalog: "mcp://gift-server/resources/gift_catalog",
-    readGifts: "ui://widget/gifts.html",
-  },
-  templates: {},
-};
+/** The methods of GiftServerClient and what each calls: a tool, a resource URI, a URI template. */
+const methods = {
+  suggestGifts: { tool: "suggest_gifts" },
+  giftDetails: { tool: "gift_details" },
+  readGiftCatalog: { resource: "mcp://gift-server/resources/gift_catalog" },
+  readGifts: { resource: "ui://widget/gifts.html" },
+} satisfies ClientMethods<GiftServerClient>;

@@ -79,24 +79,17 @@ export interface NotesServerClient<C extends SdkClient = SdkClient> {
  * const client = createClient(sdkClient);
  */
 export function createClient<C extends SdkClient>(sdk: C, options?: ClientOptions): NotesServerClient<C> {
-  return clientObject(new ManifestClient(sdk, definition, options), methods) as NotesServerClient<C>;
+  return clientObject<NotesServerClient<C>>(new ManifestClient(sdk, definition, options), methods);
 }
 
-/** The methods of NotesServerClient and what each calls: a tool name, a resource URI, a URI template. */
-const methods: ClientMethods = {
-  tools: {
-    createNote: "create_note",
-    searchNotes: "search_notes",
-    folderTree: "folder_tree",
-    deleteNote: "delete-note",
-    exportNotes: "export.notes",
-  },
-  resources: {
-    readReadme: "notes://readme",
-    readIndex: "notes://index",
-  },
-  templates: {
-    readNote: "notes://notes/{id}",
-  },
-  tasks: true,
-};
+/** The methods of NotesServerClient and what each calls: a tool, a resource URI, a URI template. */
+const methods = {
+  createNote: { tool: "create_note" },
+  searchNotes: { tool: "search_notes" },
+  folderTree: { tool: "folder_tree" },
+  deleteNote: { tool: "delete-note" },
+  exportNotes: { tool: "export.notes" },
+  readReadme: { resource: "notes://readme" },
+  readIndex: { resource: "notes://index" },
+  readNote: { template: "notes://notes/{id}" },
+} satisfies ClientMethods<NotesServerClient>;

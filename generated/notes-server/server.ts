@@ -2,7 +2,7 @@
 
 import type { Server } from "@modelcontextprotocol/server";
 import type { GetPromptResult } from "../_runtime/mcp.js";
-import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type RuntimeHandlers, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server.js";
+import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server.js";
 import { definition } from "./definition.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
 
@@ -86,7 +86,7 @@ export interface Handlers {
  * serveStdio(createServerFactory(handlers));
  */
 export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory {
-  return createManifestServerFactory(definition, handlers as unknown as RuntimeHandlers, options);
+  return createManifestServerFactory(definition, handlers, options);
 }
 
 /**

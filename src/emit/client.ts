@@ -22,9 +22,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
 
   const members: string[] = [];
   const member = (doc: string[], signature: string) => members.push(`${docComment(doc, "  ")}  ${signature};\n`);
-  /** What each per-tool, per-resource and per-template method calls, as tables for the runtime. */
-  const tables = { tools: [] as string[], resources: [] as string[], templates: [] as string[] };
-  const entry = (method: string, target: string) => `  ${propertyKey(method)}: ${stringLiteral(target)},\n`;
+  /** What each per-tool, per-resource and per-template method calls, as a table for the runtime. */
+  const table: string[] = [];
+  const entry = (method: string, kind: "tool" | "resource" | "template", target: string) => table.push(`  ${propertyKey(method)}: { ${kind}: ${stringLiteral(target)} },\n`);
 
   members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: C;\n`);
 
@@ -41,7 +41,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
     ];
     const options = support === undefined ? opts : `options?: ${file.importType(LOCAL.runtimeClient, "TaskCallOptions")}`;
     member(doc, `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${options}): Promise<${outputOf(tool)}>`);
-    tables.tools.push(entry(tool.methodName, tool.name));
+    entry(tool.methodName, "tool", tool.name);
   }
   if (taskTools.length > 0) {
     const entries = taskTools.map((tool) => `    ${stringLiteral(tool.name)}: { input: ${type(tool.input.typeName)}; output: ${outputOf(tool)} };\n`).join("");
@@ -63,14 +63,14 @@ export function emitClient(model: ServerModel): OutputFile[] {
   );
   for (const resource of model.resources) {
     member([resource.description ?? "", `Reads \`${resource.uri}\`.`], `${propertyKey(resource.readerName)}(${opts}): Promise<${readResult}>`);
-    tables.resources.push(entry(resource.readerName, resource.uri));
+    entry(resource.readerName, "resource", resource.uri);
   }
   for (const template of model.resourceTemplates) {
     member(
       [template.description ?? "", `Reads \`${template.uriTemplate}\` with the variables filled in (percent-encoded).`],
       `${propertyKey(template.readerName)}(variables: ${type(template.variablesTypeName)}, ${opts}): Promise<${readResult}>`,
     );
-    tables.templates.push(entry(template.readerName, template.uriTemplate));
+    entry(template.readerName, "template", template.uriTemplate);
   }
   const promptName = type("PromptName");
   const promptArgs = type("PromptArguments");
@@ -90,11 +90,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
     `${docComment([
       `Wraps a connected SDK Client in ${name}.`,
       "@example\nconst client = createClient(sdkClient);",
-    ])}export function createClient<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}(new ${engineClass}(sdk, ${definition}, options), methods) as ${name}<C>;\n}`,
+    ])}export function createClient<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}<${name}<C>>(new ${engineClass}(sdk, ${definition}, options), methods);\n}`,
   );
-  const table = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
-  const tasks = taskTools.length > 0 ? "  tasks: true,\n" : "";
-  file.print(`/** The methods of ${name} and what each calls: a tool name, a resource URI, a URI template. */\nconst methods: ${clientMethods} = {\n  tools: ${table(tables.tools).replace(/\n/g, "\n  ")},\n  resources: ${table(tables.resources).replace(/\n/g, "\n  ")},\n  templates: ${table(tables.templates).replace(/\n/g, "\n  ")},\n${tasks}};`);
+  file.print(`/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`);
   return [{ path: file.path, content: file.render() }];
 }
 

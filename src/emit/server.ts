@@ -62,7 +62,6 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const server = file.importType(SDK.server, "Server");
   const options = rt("ServerOptions");
   const factoryType = rt("ServerFactory");
-  const runtimeHandlers = rt("RuntimeHandlers");
   const create = file.importValue(LOCAL.runtimeServer, "createManifestServerFactory");
   const definition = file.importValue(LOCAL.definition, "definition");
   file.print(
@@ -74,7 +73,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     `${docComment([
       `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.`,
       '@example\nimport { serveStdio } from "@modelcontextprotocol/server/stdio";\nserveStdio(createServerFactory(handlers));',
-    ])}export function createServerFactory(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers as unknown as ${runtimeHandlers}, ${defaults});\n}`,
+    ])}export function createServerFactory(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
   );
   file.print(
     `${docComment([

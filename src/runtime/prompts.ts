@@ -45,6 +45,8 @@ class PromptGets {
       const description = entry.prompt.description;
       return {
         ...(typeof description === "string" ? { description } : {}),
+        // The manifest's messages, checked against PromptMessage at generate time; the definition
+        // carries them as JSON, so their type is restated here.
         messages: entry.messages.map((m) => fillPlaceholders(m, values)) as unknown as GetPromptResult["messages"],
       };
     }

@@ -7,6 +7,7 @@
  */
 import * as serverModule from "@modelcontextprotocol/server";
 import * as stdioModule from "@modelcontextprotocol/server/stdio";
+import type { Server } from "@modelcontextprotocol/server";
 import type { JsonObject } from "./definition.js";
 
 /** A JSON-RPC message as the SDK's transports carry it. */
@@ -69,10 +70,28 @@ export interface SdkServer {
   onerror?: (error: Error) => void;
 }
 
+/** A request handler as the SDK's Server wraps it (its `_wrapHandler` hook). */
+export type WrappedHandler = (request: unknown, ctx: unknown) => Promise<object>;
+
+/**
+ * The SDK's Server class as mcpgen subclasses it: the view above plus `_wrapHandler`, the hook
+ * the SDK documents for subclasses (protected in its own types).
+ */
+export interface SdkServerBase extends SdkServer {
+  _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler;
+}
+
 export type ProtocolEra = "legacy" | "modern";
 
-/** The factory the SDK's serving entries (serveStdio, createMcpHandler) call. */
-export type ServerFactory = (context?: { era?: ProtocolEra }) => SdkServer;
+/**
+ * Makes SDK Servers for one manifest and one set of handlers: pass it to the SDK's serving
+ * entries (`serveStdio(factory)` from @modelcontextprotocol/server/stdio,
+ * `createMcpHandler(factory)`), which call it with the era they serve. Every Server it makes
+ * shares one engine: validators, tasks, the requestState key.
+ */
+export interface ServerFactory {
+  (context?: { era?: ProtocolEra }): Server;
+}
 
 /** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
 export interface ServerNotifier {
@@ -105,9 +124,27 @@ export interface ResultSchema {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
+/**
+ * The generator-runtime seam's only casts: one object, the SDK's Server, under its two static
+ * types. The generated code and the SDK's serving entries see the SDK's own `Server` (what a
+ * ServerFactory returns); the runtime works on it through the SdkServer view, which leaves out
+ * most members and states wire types (JSON-RPC messages, handler params) more loosely than the
+ * SDK's zod-inferred ones. So neither type is assignable to the other under every compiler
+ * setting (exactOptionalPropertyTypes rejects the view's looser optionals), and the runtime
+ * restates one as the other here and nowhere else.
+ */
+export function serverView(server: Server): SdkServer {
+  return server as unknown as SdkServer;
+}
+
+/** The other way: a Server made through SdkServerClass (the SDK's own class, unchanged) as the SDK's type. See serverView. */
+export function sdkServerOf(server: SdkServer): Server {
+  return server as unknown as Server;
+}
+
 // The modules as plain objects: their own types are never consulted.
-const server = serverModule as unknown as object;
-const stdio = stdioModule as unknown as object;
+const server: object = serverModule;
+const stdio: object = stdioModule;
 
 /** A named export of an SDK module; a missing one fails at start-up, as a static import would. */
 function sdkExport<T>(module: object, name: string, from: string): T {
@@ -131,7 +168,7 @@ export const CreateMessageResultSchema = specSchema("CreateMessageResult");
 export const ElicitResultSchema = specSchema("ElicitResult");
 export const ListRootsResultSchema = specSchema("ListRootsResult");
 
-export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServer>(server, "Server", "server");
+export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServerBase>(server, "Server", "server");
 export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
 export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
 export const legacyStatelessFallback = sdkExport<(factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>>(

@@ -29,7 +29,7 @@ export interface StdioHandle {
  */
 export async function serveStdioWith(factory: ServerFactory, options: StdioOptions & { input?: Readable; output?: Writable } = {}): Promise<StdioHandle> {
   const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
-  return serveStdio(factory as never, { transport, onerror: (error) => reportTransportError(error) });
+  return serveStdio(factory, { transport, onerror: (error) => reportTransportError(error) });
 }
 
 /** Transport-level problems (a client that went away, a write after close) go to stderr, not to stdout. */

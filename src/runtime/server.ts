@@ -9,21 +9,13 @@ import type { JsonObject, ServerCapabilities, ServerDefinition } from "./definit
 import { LegacyChannel } from "./context.js";
 import { ErrorCodes, rpcError } from "./errors.js";
 import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions } from "./engine.js";
-import { SdkServerClass, type ProtocolEra, type SdkContext, type StandardSchema } from "./sdk.js";
+import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
 import { TASKS_EXTENSION } from "./tasks.js";
 
 export type { CompletionHandler, PromptContext, ResourceContext, ResourceHandlerResult, RuntimeHandlers, ServerOptions, ToolContext, ToolTextResult } from "./engine.js";
 export type { InputOptions, RequestContext } from "./context.js";
 
-/**
- * Makes SDK Servers for one manifest and one set of handlers: pass it to the SDK's serving
- * entries (`serveStdio(factory)` from @modelcontextprotocol/server/stdio,
- * `createMcpHandler(factory)`), which call it with the era they serve. Every Server it makes
- * shares one engine: validators, tasks, the requestState key.
- */
-export interface ServerFactory {
-  (context?: { era?: ProtocolEra }): Server;
-}
+export type { ServerFactory } from "./sdk.js";
 
 /** What serving code (serve.ts, http.ts) adds to a factory: where 2026-07-28 resource updates go. */
 export interface FactoryHooks {
@@ -47,18 +39,21 @@ class ManifestSdkServer extends SdkServerClass {
    * go in as they are; everything else (initialize, server/discover, logging/setLevel) keeps the
    * SDK's wrapping. `_wrapHandler` is the SDK's documented hook for subclasses.
    */
-  _wrapHandler(method: string, handler: (request: unknown, ctx: unknown) => Promise<object>): (request: unknown, ctx: unknown) => Promise<object> {
+  override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
     // The SDK's constructor registers its own methods before this class's fields exist.
     if (this.owned?.has(method)) return handler;
-    return (SdkServerClass.prototype as unknown as { _wrapHandler: ManifestSdkServer["_wrapHandler"] })._wrapHandler.call(this, method, handler);
+    return super._wrapHandler(method, handler);
   }
 }
 
-/** Builds the factory of SDK Servers for a manifest. */
-export function createManifestServerFactory(definition: ServerDefinition, handlers: RuntimeHandlers, options: ServerOptions = {}): ServerFactory & FactoryHooks {
+/**
+ * Builds the factory of SDK Servers for a manifest. The generated createServerFactory passes its
+ * typed `Handlers` as they are: any of them is a RuntimeHandlers (the engine calls each by MCP name).
+ */
+export function createManifestServerFactory<H extends RuntimeHandlers>(definition: ServerDefinition, handlers: H, options: ServerOptions = {}): ServerFactory & FactoryHooks {
   const engine = new Engine(definition, handlers, options);
   let connections = 0;
-  const factory = ((context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections)) as ServerFactory & FactoryHooks;
+  const factory: ServerFactory & FactoryHooks = (context) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
   return factory;
 }
 
@@ -137,5 +132,5 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     server.owned.add(method);
     server.setRequestHandler(method, { params: RAW }, (params, sdk) => answer(method, params, sdk));
   }
-  return server as unknown as Server;
+  return sdkServerOf(server);
 }

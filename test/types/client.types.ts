@@ -3,6 +3,7 @@
  * run): each `@ts-expect-error` must meet an error, or the compile fails.
  */
 import type { CallToolResult, McpConformanceTestServerClient } from "../../generated/mcp-conformance-test-server/index.js";
+import type { ClientMethods } from "../../src/runtime/client.js";
 import { ToolCallError, ToolError, type NotesServerClient, type SearchNotesOutput, type ToolTask, type ToolTaskState } from "../../generated/notes-server/index.js";
 
 export async function tasks(notes: NotesServerClient, conformance: McpConformanceTestServerClient): Promise<void> {
@@ -44,4 +45,25 @@ export function errors(error: unknown): void {
   // The server-side ToolError is thrown with a message only: it has no result.
   // @ts-expect-error: ToolError has no `result`
   void new ToolError("no").result;
+}
+
+/** The generated client's method table is checked against its interface (`satisfies ClientMethods<...>`). */
+export function methodTables(): void {
+  const complete = {
+    createNote: { tool: "create_note" },
+    searchNotes: { tool: "search_notes" },
+    folderTree: { tool: "folder_tree" },
+    deleteNote: { tool: "delete-note" },
+    exportNotes: { tool: "export.notes" },
+    readReadme: { resource: "notes://readme" },
+    readIndex: { resource: "notes://index" },
+    readNote: { template: "notes://notes/{id}" },
+  } satisfies ClientMethods<NotesServerClient>;
+  const { readNote: _, ...missingOne } = complete;
+  // @ts-expect-error: readNote, a method of NotesServerClient, has no entry
+  void (missingOne satisfies ClientMethods<NotesServerClient>);
+  // @ts-expect-error: notAMethod is no method of NotesServerClient
+  void ({ ...complete, notAMethod: { tool: "create_note" } } satisfies ClientMethods<NotesServerClient>);
+  // @ts-expect-error: an entry names what it calls: a tool, a resource or a template
+  void ({ ...complete, readNote: { prompt: "notes://notes/{id}" } } satisfies ClientMethods<NotesServerClient>);
 }

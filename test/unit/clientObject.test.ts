@@ -1,7 +1,7 @@
 /** The generated client's object, built by the runtime from a table of method names. */
 import { describe, expect, it } from "vitest";
 import { clientObject, ManifestClient, type SdkClientV1 } from "../../src/runtime/client.js";
-import type { ServerDefinition } from "../../src/runtime/definition.js";
+import type { JsonObject, ServerDefinition } from "../../src/runtime/definition.js";
 
 describe("clientObject", () => {
   it("defines one own method per table entry, odd names included, each calling what the table says", async () => {
@@ -19,14 +19,12 @@ describe("clientObject", () => {
       resourceTemplates: [],
       prompts: [],
     };
-    const client = clientObject(new ManifestClient(sdk, definition), {
-      tools: JSON.parse('{"aB": "a.b", "__proto__": "a.b"}'),
-      resources: { readX: "x://1" },
-      templates: { readT: "x://t/{id}" },
-    }) as Record<string, (...args: unknown[]) => Promise<unknown>> & { sdk: SdkClientV1 };
+    type Client = Record<string, (...args: unknown[]) => Promise<unknown>> & { sdk: SdkClientV1 };
+    const client = clientObject<Client>(new ManifestClient(sdk, definition), JSON.parse('{"aB": {"tool": "a.b"}, "__proto__": {"tool": "a.b"}, "readX": {"resource": "x://1"}, "readT": {"template": "x://t/{id}"}}'));
 
     expect(Object.getPrototypeOf(client)).toBe(Object.prototype);
-    expect(Object.keys(client).sort()).toEqual(["__proto__", "aB", "callTool", "getPrompt", "readResource", "readT", "readX", "sdk"]);
+    // In the order of the generated interface: sdk, tool methods, callTool, readResource, resource and template readers, getPrompt.
+    expect(Object.keys(client)).toEqual(["sdk", "aB", "__proto__", "callTool", "readResource", "readX", "readT", "getPrompt"]);
     expect(client.sdk).toBe(sdk);
     await client.aB!({ n: 1 });
     await client["__proto__"]!();
@@ -40,6 +38,23 @@ describe("clientObject", () => {
       ["readResource", { uri: "x://t/a%20b" }],
       ["getPrompt", { name: "p", arguments: { k: "v" } }],
     ]);
+  });
+
+  it("has `tasks` exactly when the manifest has a task-capable tool (execution.taskSupport optional or required)", () => {
+    const sdk = { callTool: async () => ({}), readResource: async () => ({}), getPrompt: async () => ({}) } as unknown as SdkClientV1;
+    const withTools = (execution?: JsonObject): ServerDefinition => ({
+      serverInfo: { name: "s", version: "1" },
+      capabilities: { tools: {} },
+      tools: [{ name: "t", inputSchema: { type: "object" }, ...(execution ? { execution } : {}) }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    });
+    const tasksOf = (definition: ServerDefinition) => Object.keys(clientObject<{ tasks?: object }>(new ManifestClient(sdk, definition), {}).tasks ?? {});
+    expect(tasksOf(withTools({ taskSupport: "optional" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
+    expect(tasksOf(withTools({ taskSupport: "required" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
+    expect(tasksOf(withTools({ taskSupport: "forbidden" }))).toEqual([]);
+    expect(tasksOf(withTools())).toEqual([]);
   });
 
   it("calls an SDK v2 Client with (params, options + toolDefinition without outputSchema), an SDK 1.x one with (params, undefined, options)", async () => {

@@ -94,6 +94,10 @@ describe("emitServer", () => {
     expect(text).toContain("    t: (variables: TVariables, ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;\n");
     expect(text).toContain("    p: (args: PArguments, ctx: PromptContext) => GetPromptResult | Promise<GetPromptResult>;\n");
     expect(text).toContain("export function createServer(handlers: Handlers, options?: ServerOptions): Server {");
+    // The typed Handlers go to the runtime as they are.
+    expect(text).toContain("  return createManifestServerFactory(definition, handlers, options);\n");
+    // No cast (the doc comment's "as any Server connected by hand" is prose).
+    expect(text).not.toMatch(/ as (unknown|never|any)( as |[;,)\]])/);
   });
 });
 
@@ -104,8 +108,10 @@ describe("emitClient", () => {
     expect(text).toContain("  needsArgs(args: NeedsArgsInput, options?: RequestOptions): Promise<NeedsArgsOutput>;\n");
     expect(text).toContain("  readDyn(options?: RequestOptions): Promise<ReadResourceResult>;\n");
     expect(text).toContain("  readT(variables: TVariables, options?: RequestOptions): Promise<ReadResourceResult>;\n");
-    // The methods are a table the runtime turns into functions.
-    expect(text).toContain('  resources: {\n    readDyn: "a://dyn",\n  },\n  templates: {\n    readT: "a://t/{id}",\n  },\n');
+    // The methods are a table the runtime turns into functions, checked against the interface.
+    expect(text).toContain('  readDyn: { resource: "a://dyn" },\n  readT: { template: "a://t/{id}" },\n} satisfies ClientMethods<MixedClient>;');
+    expect(text).toContain("  return clientObject<MixedClient<C>>(new ManifestClient(sdk, definition, options), methods);\n");
+    expect(text).not.toMatch(/ as (unknown|never|any|MixedClient)( as |[<;,)\]])/);
     expect(text).toContain("export interface MixedClient<C extends SdkClient = SdkClient> {");
     expect(text).toContain("export function createClient<C extends SdkClient>(sdk: C, options?: ClientOptions): MixedClient<C> {");
   });
