@@ -6,16 +6,10 @@ import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import type { OutputFile } from "./emit/common.js";
 import * as path from "node:path";
 import { EMITTERS, emitRuntime, emitServerFiles } from "./emit/index.js";
-import { sha256 } from "./load/incremental.js";
-import { loadManifestText } from "./load/loadManifest.js";
+import { compile } from "./compile.js";
 import type { ParseCache } from "./load/parseCache.js";
-import { buildModel } from "./model/build.js";
 import type { ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
-import { PULLED_MARK } from "./pull/mark.js";
-import { validateSchemas } from "./validate/schemas.js";
-import { validateSemantics } from "./validate/semantics.js";
-import { isPlainObject, validateShape } from "./validate/shape.js";
 
 /** A manifest to process: its text as read, and that text's sha256. */
 export interface ManifestInput {
@@ -57,41 +51,31 @@ export interface ProcessedManifest {
 }
 
 /**
- * A manifest not read by a run (pulled from a server, read from git, linted): validated and
- * modelled, nothing emitted. `file` is shown in diagnostics, `display` in headers (default `file`).
+ * A manifest not read by a run (pulled from a server, read from git): validated and modelled,
+ * nothing emitted. `file` is shown in diagnostics, `display` in headers (default `file`).
+ * The output folder is not used (kept for callers written before `compile`).
  */
-export function checkManifestText(text: string, absPath: string, file: string, outDir: string, display = file): Promise<ProcessedManifest> {
-  return processManifest({ absPath, file, display, text, hash: sha256(text) }, { headerLines: [], emit: false, outDir });
+export async function checkManifestText(text: string, absPath: string, file: string, _outDir?: string, display = file): Promise<ProcessedManifest> {
+  const { diagnostics, model } = await compile({ absPath, file, display, text });
+  return { absPath, diagnostics, ...(model ? { model } : {}) };
 }
 
 export async function processManifest(input: ManifestInput, options: ProcessOptions): Promise<ProcessedManifest> {
-  const { absPath, file, text, hash } = input;
-  const cache = options.cache;
-  const result = loadManifestText(text, absPath, file, cache, hash);
-  if (!result.ok) return { absPath, diagnostics: result.diagnostics };
-  const manifest = result.manifest;
-  const diagnostics = validateShape(manifest);
-  if (!isPlainObject(manifest.value)) return { absPath, diagnostics };
-  // A manifest `mcpgen pull` wrote mirrors a server you do not own: its schema problems are warnings.
-  const pulled = text.startsWith(PULLED_MARK);
-  // The later checks run even when the shape has errors (each guards the values it reads), so a
-  // problem in one part never hides another's, as tsc and buf report all they find.
-  diagnostics.push(...(await validateSchemas(manifest, { pulled })), ...validateSemantics(manifest));
-  if (hasErrors(diagnostics)) return { absPath, diagnostics };
-  const built = await buildModel(manifest, input.display, {
-    headerLines: options.headerLines,
-    ...(options.command ? { command: options.command } : {}),
-    ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+  const { absPath } = input;
+  const clientOnly = (server: string) => options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
+  const compiled = await compile(input, {
+    ...(options.cache ? { cache: options.cache } : {}),
+    generation: (server) => ({
+      headerLines: options.headerLines,
+      ...(options.command ? { command: options.command } : {}),
+      ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+      ...(options.emit && options.stubsDir ? { stubs: { importBase: stubImportBase(options.stubsDir, options.outDir, server) } } : {}),
+      ...(clientOnly(server) ? { clientOnly: true } : {}),
+    }),
   });
-  diagnostics.push(...built.diagnostics);
-  const model = built.model;
+  const { diagnostics, model } = compiled;
   if (!model) return { absPath, diagnostics };
-  // Cached only once valid, so a cached manifest never needs its positions in a normal run.
-  if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
-  const clientOnly = options.clientOnly;
-  if (clientOnly === true || (Array.isArray(clientOnly) && clientOnly.includes(model.name))) model.options.clientOnly = true;
   if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
-  if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
   if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files: emitServerFiles(model) };
   // Widgets: their views are bundled with this run's widget clients (and the types they import),
   // then the whole folder is emitted with the HTML in the definition.

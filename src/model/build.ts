@@ -23,6 +23,12 @@ export const DEFAULT_CACHE = {
 
 const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
 
+/** A valid manifest's output folder: `server.folder`, or the server's name (then checked to be a folder name). */
+export function serverFolder(manifest: unknown): string {
+  const server = isPlainObject(manifest) && isPlainObject(manifest.server) ? manifest.server : {};
+  return String(typeof server.folder === "string" ? server.folder : server.name);
+}
+
 /** `manifestFile` is the project-relative path written in generated headers. */
 export async function buildModel(
   manifest: LoadedManifest,
@@ -35,8 +41,7 @@ export async function buildModel(
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
 
-  // The output folder: `folder:`, or the name itself (then checked to be a folder name).
-  const folder = (typeof server.folder === "string" ? server.folder : server.name) as string;
+  const folder = serverFolder(root);
   const typePrefix = toIdentifier(folder, "pascal");
   const types = new IdentifierScope([
     ...BUILTIN_TYPE_NAMES.map((n): [string, string] => [n, `mcpgen's built-in type ${n}`]),
