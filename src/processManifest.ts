@@ -1,18 +1,21 @@
 /**
- * One manifest through load -> validate -> model -> emit. Manifests are independent of each other
- * until the output is planned; the result is plain data (no functions, no parser state).
+ * The per-manifest steps of a generate run: compile (compile.ts) with the run's generation
+ * options, then bundle the widgets and emit the server's files. Manifests are independent of each
+ * other until the output is planned; each step fills in one record.
  */
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
-import type { OutputFile } from "./emit/common.js";
-import * as path from "node:path";
+import { compile, type Compiled } from "./compile.js";
 import { EMITTERS, emitRuntime, emitServerFiles } from "./emit/index.js";
-import { compile } from "./compile.js";
+import type { OutputFile } from "./emit/common.js";
+import type { FileStamp } from "./load/incremental.js";
 import type { ParseCache } from "./load/parseCache.js";
-import type { ServerModel } from "./model/types.js";
+import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
 
-/** A manifest to process: its text as read, and that text's sha256. */
-export interface ManifestInput {
+export { checkManifestText } from "./compile.js";
+
+/** One manifest read by a run, filled in step by step. */
+export interface ManifestRun {
   absPath: string;
   /** Path shown in diagnostics (relative to the working directory). */
   file: string;
@@ -20,69 +23,69 @@ export interface ManifestInput {
   display: string;
   text: string;
   hash: string;
-}
-
-/** What processing needs besides the manifest. */
-export interface ProcessOptions {
-  /** The parse cache, when on. */
-  cache?: ParseCache;
-  headerLines: string[];
-  /** The command named in headers. */
-  command?: string;
-  invalidArguments?: "tool-error" | "protocol-error";
-  /** Emit the server's files (not in validate mode). */
-  emit: boolean;
-  /** The stubs folder and the output folder, for the imports of generated handlers.ts. */
-  stubsDir?: string;
-  /** Client-only output: every server, or the servers (output folders) named. */
-  clientOnly?: boolean | string[];
-  outDir: string;
-  /** The project root: widget bundles name their sources relative to it (default: the output folder's parent). */
-  cwd?: string;
-}
-
-export interface ProcessedManifest {
-  absPath: string;
+  /** The file as it was when read, for the run records. */
+  stamp: FileStamp;
+  /** What this manifest's steps found (compile, then bundle). */
   diagnostics: Diagnostic[];
-  /** Set when the manifest is valid. */
+  /** The compile step's parse (for the positions of later diagnostics) and model. */
+  compiled?: Compiled;
+  /** The model to emit: the compiled one, with widget contents once bundled. */
   model?: ServerModel;
-  /** The server's files, when valid and emitting. */
+  /** The server's files, once emitted. */
   files?: OutputFile[];
 }
 
-/**
- * A manifest not read by a run (pulled from a server, read from git): validated and modelled,
- * nothing emitted. `file` is shown in diagnostics, `display` in headers (default `file`).
- * The output folder is not used (kept for callers written before `compile`).
- */
-export async function checkManifestText(text: string, absPath: string, file: string, _outDir?: string, display = file): Promise<ProcessedManifest> {
-  const { diagnostics, model } = await compile({ absPath, file, display, text });
-  return { absPath, diagnostics, ...(model ? { model } : {}) };
+/** What the compile step needs from the run. */
+export interface RunOptions {
+  cache?: ParseCache;
+  headerLines: string[];
+  command?: string;
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Client-only output: every server, or the servers (output folders) named. */
+  clientOnly?: boolean | string[];
+  /** The stubs folder, when handler stubs are on and files are emitted. */
+  stubsDir?: string;
+  outDir: string;
 }
 
-export async function processManifest(input: ManifestInput, options: ProcessOptions): Promise<ProcessedManifest> {
-  const { absPath } = input;
-  const clientOnly = (server: string) => options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
-  const compiled = await compile(input, {
-    ...(options.cache ? { cache: options.cache } : {}),
-    generation: (server) => ({
-      headerLines: options.headerLines,
-      ...(options.command ? { command: options.command } : {}),
-      ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
-      ...(options.emit && options.stubsDir ? { stubs: { importBase: stubImportBase(options.stubsDir, options.outDir, server) } } : {}),
-      ...(clientOnly(server) ? { clientOnly: true } : {}),
-    }),
-  });
-  const { diagnostics, model } = compiled;
-  if (!model) return { absPath, diagnostics };
-  if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
-  if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files: emitServerFiles(model) };
-  // Widgets: their views are bundled with this run's widget clients (and the types they import),
-  // then the whole folder is emitted with the HTML in the definition.
+/** The generation options of one server of this run (given its output folder name). */
+export function generationOptions(options: RunOptions, server: string): GenerationOptions {
+  const clientOnly = options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
+  return {
+    headerLines: options.headerLines,
+    ...(options.command ? { command: options.command } : {}),
+    ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
+    ...(options.stubsDir ? { stubs: { importBase: stubImportBase(options.stubsDir, options.outDir, server) } } : {}),
+    ...(clientOnly ? { clientOnly: true } : {}),
+  };
+}
+
+/** Step: load, validate, model. */
+export async function compileRun(run: ManifestRun, options: RunOptions): Promise<void> {
+  const compiled = await compile(run, { ...(options.cache ? { cache: options.cache } : {}), generation: (server) => generationOptions(options, server) });
+  run.compiled = compiled;
+  run.diagnostics.push(...compiled.diagnostics);
+  if (compiled.model) run.model = compiled.model;
+}
+
+/**
+ * Step: a valid model's widget views are bundled with this run's widget clients (and the types
+ * they import; esbuild serves them from memory as if in `<outDir>/<server>/`), then the whole
+ * folder is emitted with the HTML in the definition. `cwd`: the project root.
+ */
+export async function emitRun(run: ManifestRun, place: { outDir: string; cwd: string }): Promise<void> {
+  const model = run.model;
+  if (!model || hasErrors(run.diagnostics)) return;
+  if (model.widgets.length === 0 || model.options.clientOnly) {
+    run.files = emitServerFiles(model);
+    return;
+  }
   const { bundleWidgets } = await import("./bundle/widgets.js");
   const clients = [...EMITTERS.types!(model), ...EMITTERS.widgets!(model)];
-  const bundled = await bundleWidgets(model, clients, { outDir: options.outDir, cwd: options.cwd ?? path.dirname(options.outDir), runtime: emitRuntime({ widgets: true }) });
-  diagnostics.push(...bundled.diagnostics);
-  if (!bundled.model) return { absPath, diagnostics, model };
-  return { absPath, diagnostics, model: bundled.model, files: emitServerFiles(bundled.model) };
+  const bundled = await bundleWidgets(model, clients, { outDir: place.outDir, cwd: place.cwd, runtime: emitRuntime({ widgets: true }) });
+  run.diagnostics.push(...bundled.diagnostics);
+  if (!bundled.model) return;
+  run.model = bundled.model;
+  run.files = emitServerFiles(bundled.model);
 }
+
