@@ -10,7 +10,8 @@ import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { PULLED_MARK } from "./pull/mark.js";
 import { validateSchemas } from "./validate/schemas.js";
 import { validateSemantics } from "./validate/semantics.js";
-import { isPlainObject, validateShape } from "./validate/shape.js";
+import { validateShape } from "./validate/shape.js";
+import { isPlainObject } from "./util/objects.js";
 
 /** A manifest text to compile. */
 export interface ManifestSource {

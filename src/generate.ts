@@ -14,6 +14,7 @@ import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
 import { recoverOutput } from "./write/recover.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 import type { ManifestRun, RunOptions } from "./processManifest.js";
+import { toPosix } from "./util/paths.js";
 
 export interface PipelineOptions {
   /** Manifest files or folders (folders: every *.yaml / *.yml in them, sorted). */
@@ -271,8 +272,4 @@ function hashFolder(dir: string): string {
   };
   walk(dir);
   return sha256(parts.join("\n"));
-}
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
 }

@@ -10,7 +10,7 @@ import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import type { JsonObject } from "../model/types.js";
 import { compile } from "../compile.js";
 import { classify, type Change, type Surface } from "./classify.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 export { fails, formatChanges, parseFailOn, summary, type FailOn } from "./format.js";
 

@@ -9,6 +9,7 @@ import { displayPath, resolveManifests } from "../generate.js";
 import { compile } from "../compile.js";
 import { diagnosticAt } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
+import { toPosix } from "../util/paths.js";
 
 export interface LintResult {
   diagnostics: Diagnostic[];
@@ -24,7 +25,7 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
   const { files, diagnostics } = await resolveManifests(manifests, cwd);
   let checked = 0;
   for (const absPath of files) {
-    const file = path.relative(cwd, absPath).split(path.sep).join("/");
+    const file = toPosix(path.relative(cwd, absPath));
     let text: string;
     try {
       text = await readFile(absPath, "utf8");

@@ -6,12 +6,12 @@ import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject, setOwn } from "../util/objects.js";
 import { BUILTIN_TYPE_NAMES } from "../emit/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
-import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
+import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
 
