@@ -13,8 +13,8 @@ import type { ServerModel } from "./model/types.js";
 import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
 import { recoverOutput } from "./write/recover.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
-import type { OutputFile } from "./emit/common.js";
-import type { ProcessOptions } from "./processManifest.js";
+import type { ManifestRun, RunOptions } from "./processManifest.js";
+import { toPosix } from "./util/paths.js";
 
 export interface PipelineOptions {
   /** Manifest files or folders (folders: every *.yaml / *.yml in them, sorted). */
@@ -65,11 +65,14 @@ export interface PipelineResult {
   reusedWarnings: Diagnostic[];
 }
 
+/**
+ * A run, as named steps over one record per manifest: recover, read (or reuse), compile, emit,
+ * check duplicate names, plan, stubs, write, record.
+ */
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
   const cwd = options.cwd ?? process.cwd();
   const { files, diagnostics } = await resolveManifests(options.manifests, cwd);
   const cache = options.cache === false ? undefined : ParseCache.forProject(projectRoot(cwd));
-  const models: ServerModel[] = [];
   const outDir = path.resolve(cwd, options.out);
   const stubsDir = options.stubs === undefined ? undefined : path.resolve(cwd, options.stubs);
   const templatesDir = options.templates === undefined ? undefined : path.resolve(cwd, options.templates);
@@ -78,7 +81,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   let pendingRecovery: string | undefined;
   if (options.mode !== "validate") {
     const recovery = await recoverOutput(outDir, { ...(stubsDir ? { stubsDir } : {}), dryRun: options.mode === "check", cwd });
-    if (recovery.refused) return { diagnostics: [], models, plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], reusedWarnings: [], writeError: recovery.refused };
+    if (recovery.refused) return { diagnostics: [], models: [], plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], reusedWarnings: [], writeError: recovery.refused };
     if (recovery.report && options.mode === "check") pendingRecovery = recovery.report;
     else if (recovery.report) (options.notice ?? ((line) => process.stderr.write(`${line}\n`)))(`mcpgen: ${recovery.report}`);
   }
@@ -86,86 +89,39 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     cache && options.mode !== "validate"
       ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], command: options.command ?? null, invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
       : undefined;
-  const reused: { absPath: string; record: ManifestRecord }[] = [];
-  const pending: { absPath: string; file: string; text: string; hash: string; stamp: FileStamp }[] = [];
 
-  for (const absPath of files) {
-    const file = toPosix(path.relative(cwd, absPath));
-    let text: string;
-    let stamp: FileStamp;
-    try {
-      const info = await stat(absPath);
-      // Provably the file read last time, with its output untouched: not even read.
-      const known = records?.knownHash(absPath, info);
-      const record = known === undefined ? undefined : records!.reusable(absPath, known, outDir);
-      if (record) {
-        reused.push({ absPath, record });
-        continue;
-      }
-      stamp = stampOf(info, Date.now());
-      text = await readFile(absPath, "utf8");
-    } catch (error) {
-      diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
-      continue;
-    }
-    const hash = sha256(text);
-    // Unchanged since the last successful run, with its output untouched: nothing to do.
-    const record = records?.reusable(absPath, hash, outDir);
-    if (record) {
-      records!.restamp(absPath, stamp);
-      reused.push({ absPath, record });
-    } else pending.push({ absPath, file, text, hash, stamp });
-  }
-
-  const stages = pending.length > 0 ? await import("./stages.js") : undefined;
-  const inputs = pending.map((p) => ({ ...p, display: displayPath(p.absPath) }));
-  const processOptions: ProcessOptions = {
+  const { runs, reused } = await readManifests(files, { cwd, outDir, records, diagnostics });
+  const stages = runs.length > 0 ? await import("./stages.js") : undefined;
+  const runOptions: RunOptions = {
     ...(cache ? { cache } : {}),
     headerLines: options.header ?? [],
     ...(options.command ? { command: options.command } : {}),
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
-    emit: options.mode !== "validate",
-    ...(stubsDir ? { stubsDir } : {}),
     ...(options.clientOnly ? { clientOnly: options.clientOnly } : {}),
+    // Stub imports only where files are emitted: a validated model names no stubs folder.
+    ...(stubsDir && options.mode !== "validate" ? { stubsDir } : {}),
     outDir,
-    cwd,
   };
-  const processed = [];
-  for (const input of inputs) processed.push(await stages!.processManifest(input, processOptions));
-  const emitted: OutputFile[][] = [];
-  const built: typeof inputs = [];
-  const warningsOf: Diagnostic[][] = [];
-  processed.forEach((result, i) => {
-    diagnostics.push(...result.diagnostics);
-    if (!result.model) return;
-    models.push(result.model);
-    built.push(inputs[i]!);
-    emitted.push(result.files ?? []);
-    warningsOf.push(result.diagnostics.filter((d) => d.severity === "warning"));
-  });
+  for (const run of runs) {
+    await stages!.compileRun(run, runOptions);
+    if (options.mode !== "validate") await stages!.emitRun(run, { outDir, cwd });
+    diagnostics.push(...run.diagnostics);
+  }
+  const built = runs.filter((run): run is ManifestRun & { model: ServerModel } => run.model !== undefined);
+  const models = built.map((run) => run.model);
+
   // A skipped manifest's warnings, as recorded, at this run's levels: the caller tells of them.
   const recorded = reused.flatMap(({ absPath, record }) => (record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
   const reusedLevelled = applyLevels(recorded, options.levels, cwd);
   const reusedWarnings = sortDiagnostics(reusedLevelled.filter((d) => d.severity === "warning"));
   diagnostics.push(...reusedLevelled.filter((d) => d.severity === "error"));
-
-  const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
-  models.forEach((model, i) => {
-    const first = seen.get(model.name);
-    if (first) {
-      // Positions come from parsing the text again: this is the only diagnostic that needs one here.
-      const { absPath, file, text } = built[i]!;
-      const again = stages!.loadManifestText(text, absPath, file);
-      if (!again.ok) throw new Error(`${file} parsed once but not twice`);
-      diagnostics.push(diagnosticAt(again.manifest, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(options.out, model.name)}`));
-    } else seen.set(model.name, model.manifestFile);
-  });
+  diagnostics.push(...duplicateServers(built, reused, options.out));
 
   const reusedServers = reused.map(({ record }) => ({ server: record.server, files: record.outputs.length }));
   const sorted = sortDiagnostics(applyLevels(diagnostics, options.levels, cwd));
   if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
 
-  const outputs: ServerOutput[] = models.map((model, i) => ({ name: model.name, files: emitted[i]! }));
+  const outputs: ServerOutput[] = built.map((run) => ({ name: run.model.name, files: run.files ?? [] }));
   // The runtime all servers of this output folder share: checked (and kept current) on every run.
   // All client-only: the client's runtime only, so the output compiles without the server SDK.
   // With the widget engine when a server has widgets (a reused one: its output has widgets/).
@@ -181,15 +137,70 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
   if (records && options.mode === "write" && plan.conflicts.length === 0 && !writeError) {
-    models.forEach((model, i) => {
+    for (const run of built) {
+      const model = run.model;
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
-      records.record(built[i]!.absPath, built[i]!.hash, built[i]!.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined, warningsOf[i]!);
-    });
+      const warnings = run.diagnostics.filter((d) => d.severity === "warning");
+      records.record(run.absPath, run.hash, run.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined, warnings);
+    }
     records.save(files);
   }
   plan.unchanged += reusedServers.reduce((n, r) => n + r.files, 0);
   const problem = writeError ?? pendingRecovery;
   return { diagnostics: sorted, models, plan, reused: reusedServers, reusedWarnings, ...(problem ? { writeError: problem } : {}) };
+}
+
+/** A manifest this run does not read: unchanged since the last run, with its output untouched. */
+interface Reused {
+  absPath: string;
+  record: ManifestRecord;
+}
+
+/** Step: read each manifest, or skip it when the run records prove nothing it depends on changed. */
+async function readManifests(files: string[], run: { cwd: string; outDir: string; records: RunRecords | undefined; diagnostics: Diagnostic[] }): Promise<{ runs: ManifestRun[]; reused: Reused[] }> {
+  const { records, outDir } = run;
+  const runs: ManifestRun[] = [];
+  const reused: Reused[] = [];
+  for (const absPath of files) {
+    const file = toPosix(path.relative(run.cwd, absPath));
+    let text: string;
+    let stamp: FileStamp;
+    try {
+      const info = await stat(absPath);
+      // Provably the file read last time, with its output untouched: not even read.
+      const known = records?.knownHash(absPath, info);
+      const record = known === undefined ? undefined : records!.reusable(absPath, known, outDir);
+      if (record) {
+        reused.push({ absPath, record });
+        continue;
+      }
+      stamp = stampOf(info, Date.now());
+      text = await readFile(absPath, "utf8");
+    } catch (error) {
+      run.diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
+      continue;
+    }
+    const hash = sha256(text);
+    // Unchanged since the last successful run, with its output untouched: nothing to do.
+    const record = records?.reusable(absPath, hash, outDir);
+    if (record) {
+      records!.restamp(absPath, stamp);
+      reused.push({ absPath, record });
+    } else runs.push({ absPath, file, display: displayPath(absPath), text, hash, stamp, diagnostics: [] });
+  }
+  return { runs, reused };
+}
+
+/** Step: two manifests whose servers would write the same output folder (the first one read wins). */
+function duplicateServers(built: readonly (ManifestRun & { model: ServerModel })[], reused: readonly Reused[], out: string): Diagnostic[] {
+  const seen = new Map<string, string>(reused.map(({ absPath, record }) => [record.server, displayPath(absPath)]));
+  const found: Diagnostic[] = [];
+  for (const { model, compiled } of built) {
+    const first = seen.get(model.name);
+    if (first === undefined) seen.set(model.name, model.manifestFile);
+    else if (compiled?.manifest) found.push(diagnosticAt(compiled.manifest, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(out, model.name)}`));
+  }
+  return found;
 }
 
 export async function resolveManifests(inputs: string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
@@ -261,8 +272,4 @@ function hashFolder(dir: string): string {
   };
   walk(dir);
   return sha256(parts.join("\n"));
-}
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
 }

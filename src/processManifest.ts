@@ -1,24 +1,21 @@
 /**
- * One manifest through load -> validate -> model -> emit. Manifests are independent of each other
- * until the output is planned; the result is plain data (no functions, no parser state).
+ * The per-manifest steps of a generate run: compile (compile.ts) with the run's generation
+ * options, then bundle the widgets and emit the server's files. Manifests are independent of each
+ * other until the output is planned; each step fills in one record.
  */
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
-import type { OutputFile } from "./emit/common.js";
-import * as path from "node:path";
+import { compile, type Compiled } from "./compile.js";
 import { EMITTERS, emitRuntime, emitServerFiles } from "./emit/index.js";
-import { sha256 } from "./load/incremental.js";
-import { loadManifestText } from "./load/loadManifest.js";
+import type { OutputFile } from "./emit/common.js";
+import type { FileStamp } from "./load/incremental.js";
 import type { ParseCache } from "./load/parseCache.js";
-import { buildModel } from "./model/build.js";
-import type { ServerModel } from "./model/types.js";
+import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
-import { PULLED_MARK } from "./pull/mark.js";
-import { validateSchemas } from "./validate/schemas.js";
-import { validateSemantics } from "./validate/semantics.js";
-import { isPlainObject, validateShape } from "./validate/shape.js";
 
-/** A manifest to process: its text as read, and that text's sha256. */
-export interface ManifestInput {
+export { checkManifestText } from "./compile.js";
+
+/** One manifest read by a run, filled in step by step. */
+export interface ManifestRun {
   absPath: string;
   /** Path shown in diagnostics (relative to the working directory). */
   file: string;
@@ -26,79 +23,69 @@ export interface ManifestInput {
   display: string;
   text: string;
   hash: string;
-}
-
-/** What processing needs besides the manifest. */
-export interface ProcessOptions {
-  /** The parse cache, when on. */
-  cache?: ParseCache;
-  headerLines: string[];
-  /** The command named in headers. */
-  command?: string;
-  invalidArguments?: "tool-error" | "protocol-error";
-  /** Emit the server's files (not in validate mode). */
-  emit: boolean;
-  /** The stubs folder and the output folder, for the imports of generated handlers.ts. */
-  stubsDir?: string;
-  /** Client-only output: every server, or the servers (output folders) named. */
-  clientOnly?: boolean | string[];
-  outDir: string;
-  /** The project root: widget bundles name their sources relative to it (default: the output folder's parent). */
-  cwd?: string;
-}
-
-export interface ProcessedManifest {
-  absPath: string;
+  /** The file as it was when read, for the run records. */
+  stamp: FileStamp;
+  /** What this manifest's steps found (compile, then bundle). */
   diagnostics: Diagnostic[];
-  /** Set when the manifest is valid. */
+  /** The compile step's parse (for the positions of later diagnostics) and model. */
+  compiled?: Compiled;
+  /** The model to emit: the compiled one, with widget contents once bundled. */
   model?: ServerModel;
-  /** The server's files, when valid and emitting. */
+  /** The server's files, once emitted. */
   files?: OutputFile[];
 }
 
-/**
- * A manifest not read by a run (pulled from a server, read from git, linted): validated and
- * modelled, nothing emitted. `file` is shown in diagnostics, `display` in headers (default `file`).
- */
-export function checkManifestText(text: string, absPath: string, file: string, outDir: string, display = file): Promise<ProcessedManifest> {
-  return processManifest({ absPath, file, display, text, hash: sha256(text) }, { headerLines: [], emit: false, outDir });
+/** What the compile step needs from the run. */
+export interface RunOptions {
+  cache?: ParseCache;
+  headerLines: string[];
+  command?: string;
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Client-only output: every server, or the servers (output folders) named. */
+  clientOnly?: boolean | string[];
+  /** The stubs folder, when handler stubs are on and files are emitted. */
+  stubsDir?: string;
+  outDir: string;
 }
 
-export async function processManifest(input: ManifestInput, options: ProcessOptions): Promise<ProcessedManifest> {
-  const { absPath, file, text, hash } = input;
-  const cache = options.cache;
-  const result = loadManifestText(text, absPath, file, cache, hash);
-  if (!result.ok) return { absPath, diagnostics: result.diagnostics };
-  const manifest = result.manifest;
-  const diagnostics = validateShape(manifest);
-  if (!isPlainObject(manifest.value)) return { absPath, diagnostics };
-  // A manifest `mcpgen pull` wrote mirrors a server you do not own: its schema problems are warnings.
-  const pulled = text.startsWith(PULLED_MARK);
-  // The later checks run even when the shape has errors (each guards the values it reads), so a
-  // problem in one part never hides another's, as tsc and buf report all they find.
-  diagnostics.push(...(await validateSchemas(manifest, { pulled })), ...validateSemantics(manifest));
-  if (hasErrors(diagnostics)) return { absPath, diagnostics };
-  const built = await buildModel(manifest, input.display, {
+/** The generation options of one server of this run (given its output folder name). */
+export function generationOptions(options: RunOptions, server: string): GenerationOptions {
+  const clientOnly = options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
+  return {
     headerLines: options.headerLines,
     ...(options.command ? { command: options.command } : {}),
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
-  });
-  diagnostics.push(...built.diagnostics);
-  const model = built.model;
-  if (!model) return { absPath, diagnostics };
-  // Cached only once valid, so a cached manifest never needs its positions in a normal run.
-  if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
-  const clientOnly = options.clientOnly;
-  if (clientOnly === true || (Array.isArray(clientOnly) && clientOnly.includes(model.name))) model.options.clientOnly = true;
-  if (!options.emit || hasErrors(diagnostics)) return { absPath, diagnostics, model };
-  if (options.stubsDir) model.options.stubs = { importBase: stubImportBase(options.stubsDir, options.outDir, model.name) };
-  if (model.widgets.length === 0 || model.options.clientOnly) return { absPath, diagnostics, model, files: emitServerFiles(model) };
-  // Widgets: their views are bundled with this run's widget clients (and the types they import),
-  // then the whole folder is emitted with the HTML in the definition.
+    ...(options.stubsDir ? { stubs: { importBase: stubImportBase(options.stubsDir, options.outDir, server) } } : {}),
+    ...(clientOnly ? { clientOnly: true } : {}),
+  };
+}
+
+/** Step: load, validate, model. */
+export async function compileRun(run: ManifestRun, options: RunOptions): Promise<void> {
+  const compiled = await compile(run, { ...(options.cache ? { cache: options.cache } : {}), generation: (server) => generationOptions(options, server) });
+  run.compiled = compiled;
+  run.diagnostics.push(...compiled.diagnostics);
+  if (compiled.model) run.model = compiled.model;
+}
+
+/**
+ * Step: a valid model's widget views are bundled with this run's widget clients (and the types
+ * they import; esbuild serves them from memory as if in `<outDir>/<server>/`), then the whole
+ * folder is emitted with the HTML in the definition. `cwd`: the project root.
+ */
+export async function emitRun(run: ManifestRun, place: { outDir: string; cwd: string }): Promise<void> {
+  const model = run.model;
+  if (!model || hasErrors(run.diagnostics)) return;
+  if (model.widgets.length === 0 || model.options.clientOnly) {
+    run.files = emitServerFiles(model);
+    return;
+  }
   const { bundleWidgets } = await import("./bundle/widgets.js");
   const clients = [...EMITTERS.types!(model), ...EMITTERS.widgets!(model)];
-  const bundled = await bundleWidgets(model, clients, { outDir: options.outDir, cwd: options.cwd ?? path.dirname(options.outDir), runtime: emitRuntime({ widgets: true }) });
-  diagnostics.push(...bundled.diagnostics);
-  if (!bundled.model) return { absPath, diagnostics, model };
-  return { absPath, diagnostics, model: bundled.model, files: emitServerFiles(bundled.model) };
+  const bundled = await bundleWidgets(model, clients, { outDir: place.outDir, cwd: place.cwd, runtime: emitRuntime({ widgets: true }) });
+  run.diagnostics.push(...bundled.diagnostics);
+  if (!bundled.model) return;
+  run.model = bundled.model;
+  run.files = emitServerFiles(bundled.model);
 }
+

@@ -1,8 +1,7 @@
 /**
- * The heavy stages of the pipeline, loaded by generate.ts only when some manifest has to be
- * processed: a run where nothing changed never loads the parsers, validators or emitters.
+ * The heavy steps of the pipeline, loaded by generate.ts only when some manifest has to be
+ * compiled: a run where nothing changed never loads the parsers, validators or emitters.
  */
-export { loadManifestText } from "./load/loadManifest.js";
-export { processManifest } from "./processManifest.js";
+export { compileRun, emitRun } from "./processManifest.js";
 export { stubEntries } from "./stubs/layout.js";
 export { planStubs } from "./stubs/stubs.js";

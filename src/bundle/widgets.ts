@@ -13,6 +13,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { OutputFile } from "../emit/common.js";
 import { RUNTIME_FOLDER } from "../emit/runtime.js";
 import type { ServerModel, WidgetModel } from "../model/types.js";
+import { toPosix } from "../util/paths.js";
 
 /** mcpgen's package folder: its own dependencies back the generated widget clients' imports. */
 const MCPGEN_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -198,5 +199,5 @@ function fromEsbuild(message: Message, widget: WidgetModel, at: number, cwd: str
 }
 
 function shown(file: string, cwd: string): string {
-  return path.relative(cwd, file).split(path.sep).join("/");
+  return toPosix(path.relative(cwd, file));
 }

@@ -10,6 +10,7 @@ import { shortDiff } from "../write/writeOutput.js";
 import { CliUsageError, type CommandLine, type OptionTable } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
 import { printDiagnostics, printRunDiagnostics } from "./report.js";
+import { toPosix } from "../util/paths.js";
 
 export interface GenerateArgs {
   command: "generate" | "validate";
@@ -126,7 +127,7 @@ async function runGenerate(args: GenerateArgs, cwd: string): Promise<number> {
  * is the same on every machine), without those that only say how to run (--check, --quiet, ...).
  */
 function regenerateCommand(args: GenerateArgs, cwd: string): string {
-  const rel = (p: string) => shellWord(path.relative(cwd, path.resolve(cwd, p)).split(path.sep).join("/") || ".");
+  const rel = (p: string) => shellWord(toPosix(path.relative(cwd, path.resolve(cwd, p))) || ".");
   return [
     "mcpgen generate",
     ...args.manifests.map(rel),

@@ -7,7 +7,8 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DIAGNOSTIC_CODES, WARNING_CODES, type DiagnosticLevels, type DocPath, type Level, type WarningCode } from "../diagnostics.js";
 import { RULE_NAMES } from "../lint/rules.js";
-import { isPlainObject, suggest } from "../validate/shape.js";
+import { suggest } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 type Report = (at: DocPath, message: string, side?: "key" | "value") => void;
 type Codes = Partial<Record<WarningCode, Level>>;

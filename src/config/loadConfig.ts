@@ -7,8 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sortDiagnostics, type Diagnostic, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { isPlainObject, suggest } from "../validate/shape.js";
+import { suggest } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 import { readLevels } from "./levels.js";
+import { toPosix } from "../util/paths.js";
 
 export interface Config {
   /** Manifest files or folders (absolute). */
@@ -84,7 +86,7 @@ function mayHaveConfig(text: string): boolean {
 }
 
 function parseFile(absPath: string, cwd: string) {
-  const file = path.relative(cwd, absPath).split(path.sep).join("/");
+  const file = toPosix(path.relative(cwd, absPath));
   return parseManifestText(readFileSync(absPath, "utf8"), absPath, file);
 }
 

@@ -17,7 +17,7 @@
  *
  * What is left is compared as usual; the dialect change itself is one informative finding.
  */
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 import { ANNOTATIONS, SUBSCHEMAS } from "./keywords.js";
 import type { Finding, Schema } from "./schemaDiff.js";
 

@@ -8,9 +8,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import type { JsonObject } from "../model/types.js";
-import { checkManifestText } from "../processManifest.js";
+import { compile } from "../compile.js";
 import { classify, type Change, type Surface } from "./classify.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 export { fails, formatChanges, parseFailOn, summary, type FailOn } from "./format.js";
 
@@ -30,17 +30,17 @@ export async function loadSurface(spec: string, cwd: string): Promise<Surface> {
   const abs = path.resolve(cwd, spec);
   if (!existsSync(abs)) {
     const git = /^([^:]+):(.+)$/.exec(spec);
-    if (git && !/^[A-Za-z]$/.test(git[1]!)) return surfaceFromText(gitShow(git[1]!, git[2]!, cwd), path.resolve(cwd, git[2]!), spec, cwd);
+    if (git && !/^[A-Za-z]$/.test(git[1]!)) return surfaceFromText(gitShow(git[1]!, git[2]!, cwd), path.resolve(cwd, git[2]!), spec);
     throw new DiffInputError(`${spec}: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)`);
   }
   if (statSync(abs).isDirectory()) return surfaceFromFixtures(abs, spec);
-  return surfaceFromText(readFileSync(abs, "utf8"), abs, spec, cwd);
+  return surfaceFromText(readFileSync(abs, "utf8"), abs, spec);
 }
 
 /** The changes between two manifest texts of the same file (pull --check). */
 export async function diffManifestTexts(before: string, after: string, absPath: string, cwd: string): Promise<Change[]> {
   const shown = path.relative(cwd, absPath) || absPath;
-  return classify(await surfaceFromText(before, absPath, shown, cwd), await surfaceFromText(after, absPath, shown, cwd));
+  return classify(await surfaceFromText(before, absPath, shown), await surfaceFromText(after, absPath, shown));
 }
 
 function gitShow(ref: string, file: string, cwd: string): string {
@@ -55,13 +55,13 @@ function gitShow(ref: string, file: string, cwd: string): string {
   }
 }
 
-async function surfaceFromText(text: string, absPath: string, source: string, cwd: string): Promise<Surface> {
-  const processed = await checkManifestText(text, absPath, source, path.join(cwd, "generated"));
-  if (hasErrors(processed.diagnostics) || !processed.model) {
-    const errors = processed.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
+async function surfaceFromText(text: string, absPath: string, source: string): Promise<Surface> {
+  const compiled = await compile({ absPath, file: source, text });
+  if (hasErrors(compiled.diagnostics) || !compiled.model) {
+    const errors = compiled.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
     throw new DiffInputError(`${source} is not a valid manifest, so it cannot be compared:\n${errors.map((e) => `  ${e}`).join("\n")}`);
   }
-  const model = processed.model;
+  const model = compiled.model;
   return {
     source,
     tools: model.tools.map((t) => t.wire),

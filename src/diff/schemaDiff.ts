@@ -10,7 +10,7 @@
  * schema pairs and values.
  */
 import { classifyRef } from "../model/refs.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 import { alignDialects } from "./dialect.js";
 import { foldIntoTypes } from "./fold.js";
 import { ANNOTATIONS, typeSet } from "./keywords.js";

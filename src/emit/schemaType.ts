@@ -10,6 +10,7 @@
  */
 import { docComment, jsonLiteralType, typePropertyKey } from "../print/literal.js";
 import { classifyRef, type JsonSchema } from "../model/refs.js";
+import { isPlainObject } from "../util/objects.js";
 
 export interface TypeContext {
   /** Type name for a `$ref` in this schema, or undefined when unresolvable (validation prevents it). */
@@ -32,7 +33,7 @@ export function isInterfaceLike(schema: JsonSchema): boolean {
 /** The members of an object schema, one per line, for an interface body or a type literal. */
 export function objectMembers(schema: Schema, ctx: TypeContext, indent: string): string {
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
   let out = "";
   const propertyTypes: string[] = [];
   for (const [name, sub] of Object.entries(properties)) {
@@ -51,8 +52,8 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
   }
   const extra: string[] = [];
   if (schema.additionalProperties === true) extra.push("unknown");
-  else if (isObject(schema.additionalProperties)) extra.push(typeOf(schema.additionalProperties as JsonSchema, ctx, indent));
-  if (isObject(schema.patternProperties)) {
+  else if (isPlainObject(schema.additionalProperties)) extra.push(typeOf(schema.additionalProperties as JsonSchema, ctx, indent));
+  if (isPlainObject(schema.patternProperties)) {
     for (const sub of Object.values(schema.patternProperties)) extra.push(typeOf(sub as JsonSchema, ctx, indent));
   }
   if (Object.keys(properties).length === 0 && extra.length === 0) {
@@ -71,7 +72,7 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
 
 /** The type of an undeclared property `name`: its patternProperties, else additionalProperties. */
 function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: string): string {
-  if (isObject(schema.patternProperties)) {
+  if (isPlainObject(schema.patternProperties)) {
     const matching = Object.entries(schema.patternProperties).filter(([pattern]) => {
       try {
         return new RegExp(pattern, "u").test(name);
@@ -85,7 +86,7 @@ function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: 
   }
   const extra = schema.additionalProperties;
   if (extra === false) return "never";
-  if (isObject(extra)) return typeOf(extra as JsonSchema, ctx, indent);
+  if (isPlainObject(extra)) return typeOf(extra as JsonSchema, ctx, indent);
   return "unknown";
 }
 
@@ -93,7 +94,7 @@ function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: 
 export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): string {
   if (schema === true) return "unknown";
   if (schema === false) return "never";
-  if (!isObject(schema)) return "unknown";
+  if (!isPlainObject(schema)) return "unknown";
 
   if (typeof schema.$ref === "string") {
     const name = ctx.resolveRef(schema.$ref);
@@ -140,11 +141,11 @@ const REQUIRED_ONLY = new Set(["required", "title", "description", "$comment"]);
  */
 function foldRequiredBranches(schema: Schema): Schema[] | undefined {
   if (schema.type !== "object" && schema.properties === undefined) return undefined;
-  const requiredOnly = (branch: unknown) => isObject(branch) && Array.isArray(branch.required) && Object.keys(branch).every((k) => REQUIRED_ONLY.has(k));
+  const requiredOnly = (branch: unknown) => isPlainObject(branch) && Array.isArray(branch.required) && Object.keys(branch).every((k) => REQUIRED_ONLY.has(k));
   const names = (branch: unknown) => ((branch as Schema).required as unknown[]).filter((r): r is string => typeof r === "string");
   const own = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
   // allOf: [{anyOf: [{required: [a]}, {required: [b]}]}] is the parent's own anyOf.
-  const liftable = (branch: unknown) => isObject(branch) && Object.keys(branch).length === 1 && ["anyOf", "oneOf"].some((k) => Array.isArray(branch[k]) && (branch[k] as unknown[]).length > 0 && (branch[k] as unknown[]).every(requiredOnly) && schema[k] === undefined);
+  const liftable = (branch: unknown) => isPlainObject(branch) && Object.keys(branch).length === 1 && ["anyOf", "oneOf"].some((k) => Array.isArray(branch[k]) && (branch[k] as unknown[]).length > 0 && (branch[k] as unknown[]).every(requiredOnly) && schema[k] === undefined);
   if (Array.isArray(schema.allOf)) {
     const lift = schema.allOf.find(liftable) as Schema | undefined;
     if (lift) {
@@ -215,7 +216,7 @@ function arrayOf(schema: Schema, ctx: TypeContext, indent: string): string {
 
 /** Lines for a JSDoc comment from title, description, default and deprecated. */
 export function schemaDoc(schema: unknown): string[] {
-  if (!isObject(schema)) return [];
+  if (!isPlainObject(schema)) return [];
   const lines: string[] = [];
   if (typeof schema.title === "string") lines.push(schema.title);
   if (typeof schema.description === "string") lines.push(schema.description);
@@ -237,9 +238,6 @@ export function refResolver(defTypeNames: ReadonlyMap<string, string>, local?: {
   };
 }
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function withoutKeys(schema: Schema, keys: string[]): Schema {
   const out: Schema = {};

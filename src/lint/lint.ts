@@ -6,10 +6,10 @@ import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { applyLevels, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "../diagnostics.js";
 import { displayPath, resolveManifests } from "../generate.js";
-import { diagnosticAt, loadManifestText } from "../load/loadManifest.js";
-import { checkManifestText } from "../processManifest.js";
-import { PULLED_MARK } from "../pull/mark.js";
+import { compile } from "../compile.js";
+import { diagnosticAt } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
+import { toPosix } from "../util/paths.js";
 
 export interface LintResult {
   diagnostics: Diagnostic[];
@@ -25,7 +25,7 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
   const { files, diagnostics } = await resolveManifests(manifests, cwd);
   let checked = 0;
   for (const absPath of files) {
-    const file = path.relative(cwd, absPath).split(path.sep).join("/");
+    const file = toPosix(path.relative(cwd, absPath));
     let text: string;
     try {
       text = await readFile(absPath, "utf8");
@@ -33,18 +33,15 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
       diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
       continue;
     }
-    const processed = await checkManifestText(text, absPath, file, path.join(cwd, "generated"), displayPath(absPath));
-    diagnostics.push(...processed.diagnostics);
-    if (!processed.model) continue;
-    const loaded = loadManifestText(text, absPath, file);
-    if (!loaded.ok) continue;
+    const { diagnostics: found, manifest, model, pulled } = await compile({ absPath, file, display: displayPath(absPath), text });
+    diagnostics.push(...found);
+    if (!model || !manifest) continue;
     checked++;
-    const root = loaded.manifest.value as Record<string, unknown>;
+    const root = manifest.value as Record<string, unknown>;
     const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
-    const pulled = text.startsWith(PULLED_MARK);
     tools.forEach((tool, i) => {
-      for (const finding of lintTool(tool, i, processed.model!.name, pulled)) {
-        diagnostics.push(diagnosticAt(loaded.manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
+      for (const finding of lintTool(tool, i, model.name, pulled)) {
+        diagnostics.push(diagnosticAt(manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
       }
     });
   }

@@ -5,7 +5,7 @@
  * parameters; outputSchema stays between the server and the client.
  */
 import type { DocPath } from "../diagnostics.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 export const LINT_RULES = {
   "tool-name-length": "the tool name with a `mcp__<server>__` prefix (as Claude Code and other clients build it) is over 64 characters, the limit of OpenAI and Anthropic function names",

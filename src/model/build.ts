@@ -6,12 +6,12 @@ import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject, setOwn } from "../util/objects.js";
 import { BUILTIN_TYPE_NAMES } from "../emit/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
-import { bundleSchema, forEachSchema, setOwn, type JsonSchema } from "./refs.js";
+import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
 
@@ -22,6 +22,12 @@ export const DEFAULT_CACHE = {
 } as const;
 
 const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
+
+/** A valid manifest's output folder: `server.folder`, or the server's name (then checked to be a folder name). */
+export function serverFolder(manifest: unknown): string {
+  const server = isPlainObject(manifest) && isPlainObject(manifest.server) ? manifest.server : {};
+  return String(typeof server.folder === "string" ? server.folder : server.name);
+}
 
 /** `manifestFile` is the project-relative path written in generated headers. */
 export async function buildModel(
@@ -35,8 +41,7 @@ export async function buildModel(
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
 
-  // The output folder: `folder:`, or the name itself (then checked to be a folder name).
-  const folder = (typeof server.folder === "string" ? server.folder : server.name) as string;
+  const folder = serverFolder(root);
   const typePrefix = toIdentifier(folder, "pascal");
   const types = new IdentifierScope([
     ...BUILTIN_TYPE_NAMES.map((n): [string, string] => [n, `mcpgen's built-in type ${n}`]),

@@ -25,6 +25,7 @@ import type { DocPath } from "../diagnostics.js";
 import { toIdentifier } from "./identifiers.js";
 import { classifyRef, forEachSchema, mapRefs, refToken, type JsonSchema } from "./refs.js";
 import type { SchemaModel } from "./types.js";
+import { isPlainObject } from "../util/objects.js";
 
 /** A schema that may have `$defs`: a tool's input or output, with who it is for messages. */
 export interface LocalDefsOwner {
@@ -132,7 +133,7 @@ export function usedLocalDefs(schema: JsonSchema): UsedDefs {
   if (typeof schema !== "object") return { entries, keys: [] };
   for (const container of CONTAINERS) {
     const local = schema[container];
-    if (!isObject(local)) continue;
+    if (!isPlainObject(local)) continue;
     for (const name of Object.keys(local)) entries.set(`${container}/${name}`, entryOf(container, name, local[name]));
   }
   if (entries.size === 0) return { entries, keys: [] };
@@ -250,10 +251,6 @@ function identitiesOf(entries: ReadonlyMap<string, Entry>): Map<string, string |
 /** JSON with object keys sorted, so that key order makes no difference. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  if (isPlainObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
   return JSON.stringify(value) ?? "null";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -2,6 +2,7 @@
  * JSON Schema traversal and `$ref` handling: which refs a schema uses, and the self-contained
  * wire form of a schema (manifest-level defs bundled under the schema's own `$defs`).
  */
+import { isPlainObject, setOwn } from "../util/objects.js";
 
 export type JsonSchema = boolean | { [key: string]: unknown };
 
@@ -14,8 +15,6 @@ const SUBSCHEMAS: Readonly<Record<string, 1 | 2 | 3 | undefined>> = Object.assig
 });
 
 export type SchemaPath = readonly (string | number)[];
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Calls `visit` on `schema` and every subschema, in document order. `path()` gives the
@@ -36,24 +35,24 @@ export function forEachSchema(schema: unknown, visit: (node: Record<string, unkn
       if (Array.isArray(child) && (kind === 2 || key === "items")) {
         for (let i = 0; i < child.length; i++) {
           const item: unknown = child[i];
-          if (!isObject(item)) continue;
+          if (!isPlainObject(item)) continue;
           stack.push(i);
           walk(item);
           stack.pop();
         }
-      } else if (kind === 3 && isObject(child)) {
+      } else if (kind === 3 && isPlainObject(child)) {
         for (const name of Object.keys(child)) {
           const item = child[name];
-          if (!isObject(item)) continue;
+          if (!isPlainObject(item)) continue;
           stack.push(name);
           walk(item);
           stack.pop();
         }
-      } else if (kind === 1 && isObject(child)) walk(child);
+      } else if (kind === 1 && isPlainObject(child)) walk(child);
       stack.pop();
     }
   };
-  if (isObject(schema)) walk(schema);
+  if (isPlainObject(schema)) walk(schema);
 }
 
 /** What a `$ref` points at. */
@@ -159,14 +158,14 @@ function rewriteRefs(schema: unknown): unknown {
  * untouched, a `$ref` key inside them included. Nothing downstream mutates either.
  */
 export function mapRefs(schema: unknown, map: (ref: string) => string): unknown {
-  if (!isObject(schema)) return schema;
+  if (!isPlainObject(schema)) return schema;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(schema)) {
     let value = schema[key];
     const kind = SUBSCHEMAS[key];
     if (key === "$ref" && typeof value === "string") value = map(value);
     else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map((item) => mapRefs(item, map));
-    else if (kind === 3 && isObject(value)) {
+    else if (kind === 3 && isPlainObject(value)) {
       const entries: Record<string, unknown> = {};
       for (const name of Object.keys(value)) setOwn(entries, name, mapRefs(value[name], map));
       value = entries;
@@ -174,10 +173,4 @@ export function mapRefs(schema: unknown, map: (ref: string) => string): unknown 
     setOwn(copy, key, value);
   }
   return copy;
-}
-
-/** Defines an own data property even for keys such as `__proto__`, which plain assignment would not. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }

@@ -2,8 +2,7 @@
  * What widgets (MCP Apps views) put on the wire: the `_meta` of a widget's resource and of the
  * tools that open or may call it, in MCP Apps' form and, when asked, ChatGPT's aliases.
  */
-import { isPlainObject } from "../validate/shape.js";
-import { setOwn } from "./refs.js";
+import { isPlainObject, setOwn } from "../util/objects.js";
 import type { Json, JsonObject } from "./types.js";
 
 /** MCP Apps' MIME type for a view's HTML. */

@@ -8,7 +8,7 @@ import { explainFailure } from "./explain.js";
 import { Budget, type LimitError, pullLimits, type PullLimits } from "./limits.js";
 import { shellLine } from "./shell.js";
 import { fitStdio, type FittedStdio } from "./stdio.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 export type PullTarget =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }

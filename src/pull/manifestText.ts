@@ -8,7 +8,7 @@ import type { JsonObject } from "../model/types.js";
 import { SERVER_NAME } from "../validate/fields.js";
 import type { PulledServer } from "./fetch.js";
 import { PULLED_MARK } from "./mark.js";
-import { isPlainObject } from "../validate/shape.js";
+import { isPlainObject, setOwn } from "../util/objects.js";
 
 export { PULLED_MARK };
 
@@ -51,8 +51,4 @@ export function folderName(name: string): string {
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return folder === "" ? "server" : folder;
-}
-
-function setOwn(target: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

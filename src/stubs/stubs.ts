@@ -16,6 +16,7 @@ import { stringLiteral } from "../print/literal.js";
 import { renderTemplate } from "../templates/render.js";
 import type { Change } from "../write/writeOutput.js";
 import { STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
+import { toPosix } from "../util/paths.js";
 
 export interface StubOptions {
   /** Absolute stub folder; each server's stubs go to `<stubs>/<server>/`. */
@@ -200,8 +201,4 @@ async function firstExport(text: string): Promise<{ line: number; col: number; e
 function modulePath(from: string, to: string): string {
   const rel = toPosix(path.relative(from, to));
   return rel.startsWith(".") ? rel : `./${rel}`;
-}
-
-function toPosix(p: string): string {
-  return p.split(path.sep).join("/");
 }

@@ -10,7 +10,7 @@ import { admitsAnyObject } from "../model/openSchema.js";
 import { isDraft07 } from "../runtime/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
-import { isPlainObject } from "./shape.js";
+import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
 import { planPattern } from "../regex/translate.js";
 import { compilePlan } from "../runtime/patterns.js";

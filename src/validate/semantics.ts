@@ -7,7 +7,7 @@ import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { scanParamHeaders } from "../runtime/paramHeaders.js";
 import { PLACEHOLDER } from "../runtime/placeholders.js";
 import { uriTemplateProblems } from "../runtime/uriTemplate.js";
-import { isPlainObject } from "./shape.js";
+import { isPlainObject } from "../util/objects.js";
 
 export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -6,10 +6,7 @@ import { formatPath, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isPlainObject } from "../util/objects.js";
 
 export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];

@@ -7,6 +7,7 @@ import { lstat, mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
 import * as path from "node:path";
 import { STUB_FOLDERS } from "../stubs/layout.js";
 import { inWords, isGenerated, listEntries } from "./writeOutput.js";
+import { toPosix } from "../util/paths.js";
 
 /** What an interrupted write left, and what the next run did (or, checking, would do) about it. */
 export interface Recovery {
@@ -56,7 +57,7 @@ export async function recoverOutput(outDir: string, options: { stubsDir?: string
 }
 
 async function recover(outDir: string, options: { stubsDir?: string; dryRun: boolean; cwd: string }): Promise<Recovery> {
-  const shown = (abs: string) => path.relative(options.cwd, abs).split(path.sep).join("/") || abs;
+  const shown = (abs: string) => toPosix(path.relative(options.cwd, abs)) || abs;
   const leftovers = [...(await asideLeftovers(outDir)), ...(options.stubsDir ? await stubLeftovers(options.stubsDir) : [])];
   if (leftovers.length === 0) return {};
   const busy = leftovers.find((l) => isOtherLiveProcess(l.pid));

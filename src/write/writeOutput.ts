@@ -13,6 +13,7 @@
 import { copyFile, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { OutputFile } from "../emit/index.js";
+import { toPosix } from "../util/paths.js";
 
 export interface ServerOutput {
   /** `server.name`: the folder under out. */
@@ -44,7 +45,7 @@ export function isGenerated(relPath: string, text: string): boolean {
 
 /** Compares the wanted output with the disk; reads only, writes nothing. */
 export async function planOutput(outDir: string, servers: readonly ServerOutput[], cwd: string): Promise<WritePlan> {
-  const shown = (abs: string) => path.relative(cwd, abs).split(path.sep).join("/") || abs;
+  const shown = (abs: string) => toPosix(path.relative(cwd, abs)) || abs;
   const plan: WritePlan = { changes: [], unchanged: 0, conflicts: [], folders: [] };
   for (const server of servers) {
     const dir = path.join(outDir, server.name);
