@@ -179,5 +179,3 @@ export const legacyStatelessFallback = sdkExport<(factory: ServerFactory, onerro
 export const isLegacyRequest = sdkExport<(request: Request, parsedBody?: unknown) => Promise<boolean>>(server, "isLegacyRequest", "server");
 export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(server, "isInitializeRequest", "server");
 export const serveStdio = sdkExport<(factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }>(stdio, "serveStdio", "server/stdio");
-/** The protocol revisions of the 2026 era this SDK serves (["2026-07-28"]). */
-export const MODERN_VERSIONS = ["2026-07-28"] as const;
