@@ -6,34 +6,23 @@
  * the `$schema` change; the real changes must remain. Slow (a real npm install of ~220 MB without optional dependencies, about
  * a minute), so it runs once.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Change } from "../../src/diff/classify.js";
 import { mcpgen } from "../helpers/cli.js";
+import { binCommand, installPackages, NPM_FREE_ENV, workFolder } from "../helpers/published.js";
 
 const OLD = "2.1.1";
 const NEW = "3.0.4";
-const work = mkdtempSync(path.join(tmpdir(), "mcpgen-published-diff-"));
-// Deleting an installed node_modules tree can take a minute on a loaded machine.
-afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_") && !k.startsWith("MDB_MCP_"))) as Record<string, string>;
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
-
-/** The command that starts one installed version (each under an npm alias). */
-function command(alias: string): string[] {
-  const dir = path.join(work, "node_modules", alias);
-  const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { version: string; bin: Record<string, string> };
-  return [process.execPath, path.join(dir, Object.values(pkg.bin)[0]!)];
-}
+const work = workFolder("mcpgen-published-diff-");
+const env = Object.fromEntries(Object.entries(NPM_FREE_ENV).filter(([k]) => !k.startsWith("MDB_MCP_")));
 
 beforeAll(() => {
-  writeFileSync(path.join(work, "package.json"), JSON.stringify({ name: "published-diff", private: true }));
-  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--omit=optional", `mongodb-old@npm:mongodb-mcp-server@${OLD}`, `mongodb-new@npm:mongodb-mcp-server@${NEW}`], { cwd: work, env, stdio: "ignore", timeout: 240_000 });
+  // Each version under an npm alias; without optional dependencies (220 MB instead of 440 MB, the same zod).
+  installPackages(work, [`mongodb-old@npm:mongodb-mcp-server@${OLD}`, `mongodb-new@npm:mongodb-mcp-server@${NEW}`], { flags: ["--omit=optional"], env });
   for (const [alias, file] of [["mongodb-old", "old.yaml"], ["mongodb-new", "new.yaml"]] as const) {
-    const r = mcpgen(["pull", "-o", file, "--env", "MDB_MCP_TELEMETRY=disabled", "--", ...command(alias)], work);
+    const r = mcpgen(["pull", "-o", file, "--env", "MDB_MCP_TELEMETRY=disabled", "--", ...binCommand(work, alias)], work);
     if (r.code !== 0) throw new Error(`pull ${alias} failed: ${r.stderr}`);
   }
 }, 300_000);

@@ -11,40 +11,24 @@
  * Slow (a real npm install), so it runs once, in sequence.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "../helpers/cli.js";
+import { appFolder, binCommand, installPackages, NPM_FREE_ENV as env, workFolder } from "../helpers/published.js";
 
 const PACKAGES = { kubernetes: "mcp-server-kubernetes@4.1.7", playwright: "@playwright/mcp@0.0.30" };
-const work = mkdtempSync(path.join(tmpdir(), "mcpgen-published-"));
-// Deleting an installed node_modules tree can take a minute on a loaded machine.
-afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const work = workFolder("mcpgen-published-");
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 const servers = path.join(work, "servers");
 const app = path.join(work, "app");
 
-/** The command that starts a server, from its package's `bin`. */
-function command(pkg: string): string[] {
-  const dir = path.join(servers, "node_modules", pkg);
-  const { bin } = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { bin: string | Record<string, string> };
-  return [process.execPath, path.join(dir, typeof bin === "string" ? bin : Object.values(bin)[0]!)];
-}
-
-const kubernetes = () => command("mcp-server-kubernetes");
-const playwright = () => command("@playwright/mcp");
+const kubernetes = () => binCommand(servers, "mcp-server-kubernetes");
+const playwright = () => binCommand(servers, "@playwright/mcp");
 
 beforeAll(() => {
-  mkdirSync(servers);
-  writeFileSync(path.join(servers, "package.json"), JSON.stringify({ name: "servers", private: true }));
-  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...Object.values(PACKAGES)], { cwd: servers, env, stdio: "ignore", timeout: 300_000 });
-  mkdirSync(app);
-  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  // The client SDK, TypeScript and @types/node as the repository has them.
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(app, "node_modules"), "dir");
+  installPackages(servers, Object.values(PACKAGES), { timeoutMs: 300_000 });
+  appFolder(app);
 }, 360_000);
 
 /** tsc over use.ts and generated/ under strict (throws with its output when it fails). */

@@ -5,38 +5,28 @@
  * Slow (a real npm install), like real-servers.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { toIdentifier } from "../../src/model/identifiers.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
+import { appFolder, binCommand, installPackages, workFolder } from "../helpers/published.js";
 
 const PACKAGE = "@notionhq/notion-mcp-server";
 const VERSION = "2.5.2";
-const work = mkdtempSync(path.join(tmpdir(), "mcpgen-published-"));
-// Deleting an installed node_modules tree can take a minute on a loaded machine.
-afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const work = workFolder("mcpgen-published-");
 const servers = path.join(work, "servers");
 const app = path.join(work, "app");
 
 beforeAll(() => {
-  mkdirSync(servers);
-  writeFileSync(path.join(servers, "package.json"), JSON.stringify({ name: "servers", private: true }));
-  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", `${PACKAGE}@${VERSION}`], { cwd: servers, env, stdio: "ignore", timeout: 240_000 });
-  mkdirSync(app);
-  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(app, "node_modules"), "dir");
+  installPackages(servers, [`${PACKAGE}@${VERSION}`]);
+  appFolder(app);
 }, 300_000);
 
 describe(`${PACKAGE}@${VERSION}: tools with the same $defs`, () => {
   it("pulls, generates client-only types with one type per entry, and compiles under strict", () => {
-    const pkg = path.join(servers, "node_modules", PACKAGE);
-    const bin = Object.values((JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8")) as { bin: Record<string, string> }).bin)[0]!;
-    const pulled = mcpgen(["pull", "-o", "manifests/notion.yaml", "--", process.execPath, path.join(pkg, bin)], app);
+    const pulled = mcpgen(["pull", "-o", "manifests/notion.yaml", "--", ...binCommand(servers, PACKAGE)], app);
     expect(pulled).toMatchObject({ code: 0, stderr: "" });
     expect(mcpgen(["generate", "--client-only"], app)).toMatchObject({ code: 0, stderr: "" });
 

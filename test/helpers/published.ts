@@ -1,0 +1,39 @@
+/** Published packages installed from npm into a temporary folder, for the e2e suites that run real servers. */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll } from "vitest";
+import { ROOT } from "./cli.js";
+
+/** This process's environment without npm's own variables (a test may run under `npm test`). */
+export const NPM_FREE_ENV = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].toLowerCase().startsWith("npm_")));
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** A temporary folder, removed after the test file (deleting an install can take a minute on a loaded machine). */
+export function workFolder(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }), 300_000);
+  return dir;
+}
+
+/** Installs `specs` into `dir` (made, with a private package.json), install scripts off. */
+export function installPackages(dir: string, specs: readonly string[], options: { flags?: readonly string[]; env?: Record<string, string>; timeoutMs?: number } = {}): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "published-servers", private: true }));
+  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...(options.flags ?? []), ...specs], { cwd: dir, env: options.env ?? NPM_FREE_ENV, stdio: "ignore", timeout: options.timeoutMs ?? 240_000 });
+}
+
+/** An ESM app folder that uses the repository's node_modules (the client SDK, TypeScript, @types/node). */
+export function appFolder(dir: string): void {
+  mkdirSync(dir);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+}
+
+/** The command that starts an installed package (`node_modules/<pkg>` under `dir`), from its first `bin`. */
+export function binCommand(dir: string, pkg: string): string[] {
+  const home = path.join(dir, "node_modules", pkg);
+  const { bin } = JSON.parse(readFileSync(path.join(home, "package.json"), "utf8")) as { bin: string | Record<string, string> };
+  return [process.execPath, path.join(home, typeof bin === "string" ? bin : Object.values(bin)[0]!)];
+}
