@@ -5,18 +5,14 @@
  * Slow (a real npm install), so it runs once, in sequence.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "../helpers/cli.js";
+import { appFolder, binCommand, installPackages, NPM_FREE_ENV as env, workFolder } from "../helpers/published.js";
 
 const VERSION = "2026.8.31";
-const work = mkdtempSync(path.join(tmpdir(), "mcpgen-real-"));
-// Deleting an installed node_modules tree can take a minute on a loaded machine.
-afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
-const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+const work = workFolder("mcpgen-real-");
 const servers = path.join(work, "servers");
 const app = path.join(work, "app");
 const memoryFile = path.join(work, "memory.jsonl");
@@ -24,8 +20,7 @@ const shared = path.join(work, "shared");
 
 /** The command that starts each server, as a user would give it to `mcpgen pull --`. */
 function command(pkg: string, ...args: string[]): string[] {
-  const main = JSON.parse(readFileSync(path.join(servers, "node_modules/@modelcontextprotocol", pkg, "package.json"), "utf8")) as { bin: Record<string, string> };
-  return [process.execPath, path.join(servers, "node_modules/@modelcontextprotocol", pkg, Object.values(main.bin)[0]!), ...args];
+  return [...binCommand(servers, `@modelcontextprotocol/${pkg}`), ...args];
 }
 
 const PULLS = {
@@ -35,16 +30,10 @@ const PULLS = {
 };
 
 beforeAll(() => {
-  mkdirSync(servers);
   mkdirSync(shared);
   writeFileSync(path.join(shared, "hello.txt"), "hello from a real server\n");
-  writeFileSync(path.join(servers, "package.json"), JSON.stringify({ name: "servers", private: true }));
-  const pkgs = ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${VERSION}`);
-  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...pkgs], { cwd: servers, env, stdio: "ignore", timeout: 240_000 });
-  mkdirSync(app);
-  writeFileSync(path.join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  // The client SDK, TypeScript and @types/node as the repository has them.
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(app, "node_modules"), "dir");
+  installPackages(servers, ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${VERSION}`));
+  appFolder(app);
 }, 300_000);
 
 describe("published servers over stdio", () => {
