@@ -64,12 +64,3 @@ export async function compile(source: ManifestSource, options: CompileOptions = 
   if (cache && manifest.cacheKey && !manifest.fromCache) cache.set(manifest.cacheKey, manifest.value);
   return { diagnostics, manifest, model: built.model, pulled };
 }
-
-/**
- * A manifest text not read by a run (`mcpgen pull` checks what it wrote): compiled, nothing
- * emitted. The output folder argument is not used (kept for callers written before `compile`).
- */
-export async function checkManifestText(text: string, absPath: string, file: string, _outDir?: string, display = file): Promise<{ diagnostics: Diagnostic[]; model?: ServerModel }> {
-  const { diagnostics, model } = await compile({ absPath, file, display, text });
-  return { diagnostics, ...(model ? { model } : {}) };
-}

@@ -12,7 +12,6 @@ import type { ParseCache } from "./load/parseCache.js";
 import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
 
-export { checkManifestText } from "./compile.js";
 
 /** One manifest read by a run, filled in step by step. */
 export interface ManifestRun {

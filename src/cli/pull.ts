@@ -163,9 +163,9 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
 
   for (const warning of server.warnings) process.stderr.write(`mcpgen: warning: ${warning}\n`);
   // The definitions must compile: the manifest goes through the whole validator before it is written.
-  const { checkManifestText } = await import("../processManifest.js");
+  const { compile } = await import("../compile.js");
   const { describePulledProblems } = await import("../pull/report.js");
-  const checked = await checkManifestText(text, out, shownOut, path.join(cwd, "generated"));
+  const checked = await compile({ absPath: out, file: shownOut, text });
   // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying, by
   // what the server serves (the file is not written yet, and may never be).
   const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
