@@ -77,7 +77,10 @@ describe("mcpgen init", () => {
   it("rejects a name that cannot be a server name", () => {
     const r = mcpgen(["init", "x", "--name", "Bad_Name"], tempProject());
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name" is not a server name: use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    // A command-line problem is a diagnostic whose location is the argument as typed.
+    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name": error invalid-argument: not a server name; use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    const folder = mcpgen(["init", "___"], tempProject());
+    expect(folder).toMatchObject({ code: 2, stderr: `mcpgen: ___: error invalid-argument: cannot make a server name from the folder name "___"; use lowercase letters, digits and '-' (e.g. --name my-server)\n` });
     expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
   });
 });

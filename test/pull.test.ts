@@ -178,7 +178,7 @@ tools:
     expect(mcpgen(["pull", "--header", "X\nY: 1", "http://127.0.0.1:1/mcp"], dir)).toMatchObject({ code: 2 });
     expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot read adir: it is a folder (give a file with -o)\n" });
     expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
-    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: no such folder\n" });
+    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder the server runs in (relative to the current one)\n" });
   });
 
   it("never overwrites a file it did not write, unless --force", () => {

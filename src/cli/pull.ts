@@ -10,6 +10,7 @@ import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
+import { printDiagnostics } from "./report.js";
 
 export const pullCommand = defineCommand({
   name: "pull",
@@ -145,7 +146,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     ? { kind: "http" as const, url: args.url, headers: args.headers }
     : { kind: "stdio" as const, command: args.command![0]!, args: args.command!.slice(1), env: args.env, ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}) };
   if (target.kind === "stdio" && target.cwd !== undefined && !isFolder(target.cwd)) {
-    process.stderr.write(`mcpgen: --cwd ${args.cwd}: no such folder\n`);
+    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: `--cwd ${args.cwd}`, message: "no such folder", fix: "give the folder the server runs in (relative to the current one)" }]);
     return 1;
   }
   let server;
