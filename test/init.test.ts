@@ -61,7 +61,7 @@ describe("mcpgen init", () => {
     const dir = tempProject({ "README.md": "my notes\n" });
     const refused = mcpgen(["init", "--name", "kept"], dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("mcpgen: . is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n");
+    expect(refused.stderr).toBe("mcpgen: .: error invalid-argument: the folder is not empty; init writes into an empty folder; use --force to add the files that are missing (existing files are never overwritten)\n");
     expect(existsSync(path.join(dir, "package.json"))).toBe(false);
     const forced = mcpgen(["init", "--name", "kept", "--force"], dir);
     expect(forced.code).toBe(0);

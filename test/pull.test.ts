@@ -184,7 +184,7 @@ tools:
   it("never overwrites a file it did not write, unless --force", () => {
     const dir = tempProject({ "manifests/raw-server.yaml": "# mine\nserver: {name: raw-server, version: 1.0.0}\n" });
     const r = mcpgen(["pull", "--", node, RAW], dir);
-    expect(r).toMatchObject({ code: 1, stderr: "mcpgen: manifests/raw-server.yaml exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n" });
+    expect(r).toMatchObject({ code: 1, stderr: "manifests/raw-server.yaml:1:1: error not-generated: this file was not written by mcpgen pull; refusing to overwrite it; use -o for another file, or --force\n" });
     expect(readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8")).toBe("# mine\nserver: {name: raw-server, version: 1.0.0}\n");
     expect(mcpgen(["pull", "--force", "--", node, RAW], dir).code).toBe(0);
   });

@@ -11,6 +11,7 @@ import { shellWord } from "../pull/shell.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 import { printDiagnostics } from "./report.js";
+import { toPosix } from "../util/paths.js";
 
 export const pullCommand = defineCommand({
   name: "pull",
@@ -203,7 +204,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     return 1;
   }
   if (before !== undefined && !before.startsWith(PULLED_MARK) && !args.force) {
-    process.stderr.write(`mcpgen: ${shownOut} exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n`);
+    printDiagnostics([{ severity: "error", code: "not-generated", message: "this file was not written by mcpgen pull; refusing to overwrite it", fix: "use -o for another file, or --force", file: toPosix(shownOut), line: 1, col: 1, path: "" }]);
     return 1;
   }
   if (before === text) {

@@ -74,7 +74,7 @@ export async function runInit(options: InitOptions): Promise<number> {
     return 2;
   }
   if (existsSync(options.dir) && readdirSync(options.dir).length > 0 && !options.force) {
-    process.stderr.write(`mcpgen: ${shown} is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n`);
+    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: shown, message: "the folder is not empty; init writes into an empty folder", fix: "use --force to add the files that are missing (existing files are never overwritten)" }]);
     return 1;
   }
   const dependency = options.mcpgen ?? packSelf(options.dir, options.version);
