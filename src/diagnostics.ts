@@ -41,6 +41,10 @@ export const DIAGNOSTIC_CODES = [
   "app-only-tool",
   "invalid-csp",
   "widget-build",
+  // The command line and the output folder (generate, init, pull).
+  "invalid-argument",
+  "not-generated",
+  "stale-output",
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
   "tool-name-length",
   "tool-name-characters",
@@ -87,6 +91,21 @@ export interface Diagnostic {
   col: number;
   /** Where in the manifest, as a readable path: `tools[2].inputSchema.type`. */
   path: string;
+  /** How to fix it, when the message does not already say: printed after the message. */
+  fix?: string;
+}
+
+/**
+ * A problem with the command line: where it is, is the argument as typed (`--cwd nowhere`), not
+ * a file. Printed by the same reporter as the diagnostics of files.
+ */
+export interface ArgumentDiagnostic {
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  /** The argument as the user typed it: `--name "Bad_Name"`, `--cwd nowhere`. */
+  argument: string;
+  fix?: string;
 }
 
 /** A path into the parsed manifest: map keys and sequence indexes. */
@@ -103,9 +122,13 @@ export function formatPath(path: DocPath): string {
   return out;
 }
 
-/** `file:line:col: error CODE: message`, the format editors and CI annotators understand. */
-export function formatDiagnostic(d: Diagnostic): string {
-  return `${d.file}:${d.line}:${d.col}: ${d.severity} ${d.code}: ${d.message}`;
+/**
+ * `file:line:col: error CODE: message; fix`, the format editors and CI annotators understand; a
+ * command-line problem is `mcpgen: ARGUMENT: error CODE: message; fix`.
+ */
+export function formatDiagnostic(d: Diagnostic | ArgumentDiagnostic): string {
+  const where = "argument" in d ? `mcpgen: ${d.argument}` : `${d.file}:${d.line}:${d.col}`;
+  return `${where}: ${d.severity} ${d.code}: ${d.message}${d.fix ? `; ${d.fix}` : ""}`;
 }
 
 /** Sorts by file, then position, then code, so output order never depends on discovery order. */

@@ -61,6 +61,6 @@ describe("client-only output", () => {
 
   it("a bad clientOnly value is a config error at its line", () => {
     const dir = tempProject({ "manifests/gift-server.yaml": GIFT, "mcpgen.config.yaml": "clientOnly: yes please\n" });
-    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("mcpgen.config.yaml:1:13: error config: `clientOnly` must be true, false, or a list of server names") });
+    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("mcpgen.config.yaml:1:13: error invalid-type: `clientOnly` must be true, false, or a list of server names") });
   });
 });

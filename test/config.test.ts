@@ -42,10 +42,10 @@ describe("config", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
-        "mcpgen.config.yaml:1:6: error config: `out` must be a path (a non-empty string)",
-        "mcpgen.config.yaml:2:1: error config: unknown config key `stub` (did you mean `stubs`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
-        'mcpgen.config.yaml:3:19: error config: `invalidArguments` must be "tool-error" or "protocol-error"',
-        "mcpgen.config.yaml:4:9: error config: `header` must be a string or a list of strings (comment lines added under the generated header)",
+        "mcpgen.config.yaml:1:6: error invalid-type: `out` must be a path (a non-empty string), not number 3 (quote it in YAML)",
+        "mcpgen.config.yaml:2:1: error unknown-field: unknown field `stub` in the config (did you mean `stubs`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+        'mcpgen.config.yaml:3:19: error invalid-value: `invalidArguments` must be one of "tool-error", "protocol-error", not "loud"',
+        "mcpgen.config.yaml:4:9: error invalid-type: `header` must be a string or a list of strings (comment lines added under the generated header), not a mapping",
         "mcpgen: the config has errors; nothing written.",
         "",
       ].join("\n"),
@@ -55,11 +55,33 @@ describe("config", () => {
 
   it("reports errors in package.json#mcpgen at their line, and refuses two config files", () => {
     const pkg = tempProject({ "manifests/tiny.yaml": MANIFEST, "package.json": '{\n  "name": "x",\n  "mcpgen": {\n    "outt": "gen"\n  }\n}\n' });
-    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error config: unknown config key `outt` (did you mean `out`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint");
+    expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe("package.json:4:5: error unknown-field: unknown field `outt` in the config (did you mean `out`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint");
     const two = tempProject({ "mcpgen.config.json": "{}", "mcpgen.config.yaml": "{}" });
     const r = mcpgen(["validate"], two);
     expect(r.code).toBe(1);
     expect(r.stderr.split("\n")[0]).toBe("mcpgen.config.yaml:1:1: error config: several config files (mcpgen.config.json, mcpgen.config.yaml); keep one");
+  });
+
+  it("checks a JSON config with the manifests' field checker: a wrong type at its value's line:col, an unknown key at its key with a did-you-mean", () => {
+    const config = { manifests: ["manifests", 3], clientOnly: "yes", invalidArgument: "tool-error", diagnostics: ["unknown-field"] };
+    const dir = tempProject({ "manifests/tiny.yaml": MANIFEST, "mcpgen.config.json": JSON.stringify(config, null, 2) });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      [
+        "mcpgen.config.json:4:5: error invalid-type: item must be a path (a non-empty string), not number 3 (quote it in YAML)",
+        'mcpgen.config.json:6:17: error invalid-type: `clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server, not the string "yes"',
+        "mcpgen.config.json:7:3: error unknown-field: unknown field `invalidArgument` in the config (did you mean `invalidArguments`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+        'mcpgen.config.json:8:18: error invalid-type: `diagnostics` must be a mapping of warning codes to "off", "warn" or "error" (every manifest), and of manifest files or folders to such mappings (those manifests only), not a list',
+        "mcpgen: the config has errors; nothing written.",
+        "",
+      ].join("\n"),
+    );
+    // A value of the right type is taken as it is: a single path, a list of one, an empty header list.
+    const ok = tempProject({ "m/tiny.yaml": MANIFEST, "mcpgen.config.json": JSON.stringify({ manifests: ["m"], header: [], clientOnly: ["tiny"], out: "gen" }) });
+    expect(mcpgen(["generate"], ok).code).toBe(0);
+    expect(existsSync(path.join(ok, "gen/tiny/client.ts"))).toBe(true);
+    expect(existsSync(path.join(ok, "gen/tiny/server.ts"))).toBe(false);
   });
 
   it("lets a templates folder override a built-in template by name", () => {

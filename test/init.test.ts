@@ -61,7 +61,7 @@ describe("mcpgen init", () => {
     const dir = tempProject({ "README.md": "my notes\n" });
     const refused = mcpgen(["init", "--name", "kept"], dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("mcpgen: . is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n");
+    expect(refused.stderr).toBe("mcpgen: .: error invalid-argument: the folder is not empty; init writes into an empty folder; use --force to add the files that are missing (existing files are never overwritten)\n");
     expect(existsSync(path.join(dir, "package.json"))).toBe(false);
     const forced = mcpgen(["init", "--name", "kept", "--force"], dir);
     expect(forced.code).toBe(0);
@@ -77,7 +77,10 @@ describe("mcpgen init", () => {
   it("rejects a name that cannot be a server name", () => {
     const r = mcpgen(["init", "x", "--name", "Bad_Name"], tempProject());
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name" is not a server name: use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    // A command-line problem is a diagnostic whose location is the argument as typed.
+    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name": error invalid-argument: not a server name; use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    const folder = mcpgen(["init", "___"], tempProject());
+    expect(folder).toMatchObject({ code: 2, stderr: `mcpgen: ___: error invalid-argument: cannot make a server name from the folder name "___"; use lowercase letters, digits and '-' (e.g. --name my-server)\n` });
     expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
   });
 });

@@ -133,7 +133,7 @@ describe("handler stubs and the incremental records", () => {
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
     expect(check.code).toBe(1);
-    expect(check.stderr).toContain("src/handlers/gift-server/tools/suggestGifts.ts: stale (out of date)");
+    expect(check.stderr).toMatch(/^src\/handlers\/gift-server\/tools\/suggestGifts\.ts:\d+:1: error stale-output: stale \(out of date\); run mcpgen generate --stubs src\/handlers$/m);
     const again = mcpgen(["generate", "--stubs", "src/handlers"], dir);
     expect(again.stdout.split("\n")[0]).toBe("mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its function was renamed or removed): write it, or move your code into it");
     expect(readFileSync(stub, "utf8")).toContain("export async function suggestGifts(");

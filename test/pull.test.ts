@@ -178,13 +178,13 @@ tools:
     expect(mcpgen(["pull", "--header", "X\nY: 1", "http://127.0.0.1:1/mcp"], dir)).toMatchObject({ code: 2 });
     expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot read adir: it is a folder (give a file with -o)\n" });
     expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
-    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: no such folder\n" });
+    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder the server runs in (relative to the current one)\n" });
   });
 
   it("never overwrites a file it did not write, unless --force", () => {
     const dir = tempProject({ "manifests/raw-server.yaml": "# mine\nserver: {name: raw-server, version: 1.0.0}\n" });
     const r = mcpgen(["pull", "--", node, RAW], dir);
-    expect(r).toMatchObject({ code: 1, stderr: "mcpgen: manifests/raw-server.yaml exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n" });
+    expect(r).toMatchObject({ code: 1, stderr: "manifests/raw-server.yaml:1:1: error not-generated: this file was not written by mcpgen pull; refusing to overwrite it; use -o for another file, or --force\n" });
     expect(readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8")).toBe("# mine\nserver: {name: raw-server, version: 1.0.0}\n");
     expect(mcpgen(["pull", "--force", "--", node, RAW], dir).code).toBe(0);
   });

@@ -6,6 +6,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createAjv } from "../src/runtime/validation.js";
+import { configJsonSchema } from "../src/schema/configSchema.js";
 import { manifestJsonSchema } from "../src/schema/manifestSchema.js";
 import { metaValidatorsSource } from "../src/schema/metaValidators.js";
 import { validateDraft07, validateDraft2020 } from "../src/validate/metaSchemas.generated.js";
@@ -90,5 +91,23 @@ describe("src/validate/metaSchemas.generated.ts (precompiled meta-schema checks)
       tree: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 1 }), fc.dictionary(keyword, tie("tree"), { maxKeys: 4 }), fc.array(tie("tree"), { maxLength: 3 })),
     }));
     fc.assert(fc.property(fc.dictionary(keyword, tree, { maxKeys: 5 }), (schema) => agree(JSON.parse(JSON.stringify(schema)))), { numRuns: 300, seed: 20261202 });
+  });
+});
+
+describe("schema/config.schema.json", () => {
+  const config = JSON.parse(readFileSync(`${ROOT}/schema/config.schema.json`, "utf8"));
+
+  it("is what the config's field table produces (run npm run schema if this fails)", () => {
+    expect(config).toEqual(configJsonSchema());
+  });
+
+  it("agrees with the config loader on the new project's config, a typo and a wrong type", () => {
+    const validate = new Ajv({ strict: false }).compile(config);
+    expect(validate(JSON.parse(readFileSync(`${ROOT}/templates/init/mcpgen.config.json.hbs`, "utf8")))).toBe(true);
+    expect(validate({ manifests: ["m", "vendor"], header: "eslint-disable", clientOnly: ["tiny"], diagnostics: { "unknown-field": "off" } })).toBe(true);
+    expect(validate({ stub: "src/handlers" })).toBe(false);
+    expect(validate({ out: 3 })).toBe(false);
+    expect(validate({ manifests: [] })).toBe(false);
+    expect(validate({ invalidArguments: "loud" })).toBe(false);
   });
 });

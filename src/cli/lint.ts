@@ -4,9 +4,10 @@
 import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
 import { asLevel, refuseCode } from "../config/levels.js";
-import { formatDiagnostic, hasErrors, WARNING_CODES, type Level, type WarningCode } from "../diagnostics.js";
+import { hasErrors, WARNING_CODES, type Level, type WarningCode } from "../diagnostics.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
+import { printDiagnostics } from "./report.js";
 import { LINT_RULES, RULE_NAMES } from "../lint/rules.js";
 
 export const lintCommand = defineCommand({
@@ -60,7 +61,7 @@ function parseLintArgs({ values, positionals }: CommandLine): LintArgs {
 
 async function runLint(args: LintArgs, cwd: string): Promise<number> {
   const loaded = loadConfig(cwd, args.config);
-  for (const d of loaded.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  printDiagnostics(loaded.diagnostics);
   if (hasErrors(loaded.diagnostics)) {
     process.stderr.write("mcpgen: the config has errors.\n");
     return 1;
@@ -71,7 +72,7 @@ async function runLint(args: LintArgs, cwd: string): Promise<number> {
   // --rule wins over every level of the config, a manifest's own included.
   const result = await lintManifests(manifests, cwd, [...loaded.config.levels, { codes: args.rules }]);
   const shown = args.quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
-  for (const d of shown) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  printDiagnostics(shown);
   const errors = result.diagnostics.filter((d) => d.severity === "error").length;
   if (args.quiet) return errors > 0 ? 1 : 0;
   for (const note of upstreamNotes(result.diagnostics, cwd)) process.stderr.write(`${note}\n`);

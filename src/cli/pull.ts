@@ -10,6 +10,8 @@ import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { shellWord } from "../pull/shell.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
+import { printDiagnostics } from "./report.js";
+import { toPosix } from "../util/paths.js";
 
 export const pullCommand = defineCommand({
   name: "pull",
@@ -145,7 +147,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     ? { kind: "http" as const, url: args.url, headers: args.headers }
     : { kind: "stdio" as const, command: args.command![0]!, args: args.command!.slice(1), env: args.env, ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}) };
   if (target.kind === "stdio" && target.cwd !== undefined && !isFolder(target.cwd)) {
-    process.stderr.write(`mcpgen: --cwd ${args.cwd}: no such folder\n`);
+    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: `--cwd ${args.cwd}`, message: "no such folder", fix: "give the folder the server runs in (relative to the current one)" }]);
     return 1;
   }
   let server;
@@ -202,7 +204,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     return 1;
   }
   if (before !== undefined && !before.startsWith(PULLED_MARK) && !args.force) {
-    process.stderr.write(`mcpgen: ${shownOut} exists and was not written by mcpgen pull; refusing to overwrite it (use -o for another file, or --force).\n`);
+    printDiagnostics([{ severity: "error", code: "not-generated", message: "this file was not written by mcpgen pull; refusing to overwrite it", fix: "use -o for another file, or --force", file: toPosix(shownOut), line: 1, col: 1, path: "" }]);
     return 1;
   }
   if (before === text) {

@@ -3,7 +3,7 @@
  * warnings of manifests a run skipped (unchanged since the last run) were printed when they were
  * read: they are counted on one line, not repeated (`mcpgen lint` or `--no-cache` lists them).
  */
-import { formatDiagnostic, type Diagnostic } from "../diagnostics.js";
+import { formatDiagnostic, type ArgumentDiagnostic, type Diagnostic } from "../diagnostics.js";
 import type { PipelineResult } from "../generate.js";
 import { upstreamNotes } from "../lint/upstream.js";
 
@@ -20,6 +20,7 @@ export function printRunDiagnostics(result: Pick<PipelineResult, "diagnostics" |
   }
 }
 
-export function printDiagnostics(list: readonly Diagnostic[]): void {
+/** The one place problems are printed: each on one line, on stderr. */
+export function printDiagnostics(list: readonly (Diagnostic | ArgumentDiagnostic)[]): void {
   for (const d of list) process.stderr.write(`${formatDiagnostic(d)}\n`);
 }

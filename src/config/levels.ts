@@ -28,8 +28,8 @@ export function asLevel(value: unknown): Level | undefined {
 }
 
 /**
- * Reads `diagnostics` and `lint` of a config mapping (`dir`: the config file's folder). The layers:
- * every manifest first, then each file or folder, the shorter paths first (a manifest's own entry
+ * Reads `diagnostics` and `lint` of a config mapping (`dir`: the config file's folder); that each
+ * is a mapping is the field table's check (config/fields.ts). The layers: every manifest first, then each file or folder, the shorter paths first (a manifest's own entry
  * wins over its folder's).
  */
 export function readLevels(config: Record<string, unknown>, dir: string, report: Report): DiagnosticLevels {
@@ -67,8 +67,6 @@ export function readLevels(config: Record<string, unknown>, dir: string, report:
       readCodes(value, at, codes);
       scoped.push({ within, codes });
     }
-  } else if (diagnostics !== undefined) {
-    report(["diagnostics"], '`diagnostics` maps warning codes to "off", "warn" or "error" (every manifest), and manifest files or folders to such mappings (those manifests only)');
   }
 
   const lint = config.lint;
@@ -82,7 +80,7 @@ export function readLevels(config: Record<string, unknown>, dir: string, report:
       } else if (global[known] !== undefined) report(at, `\`${rule}\` is set in both \`lint\` and \`diagnostics\`; keep one`, "key");
       else setLevel(global, at, known, value);
     }
-  } else if (lint !== undefined) report(["lint"], '`lint` maps rule names to "off", "warn" or "error" (see mcpgen lint --help)');
+  }
 
   scoped.sort((a, b) => a.within.length - b.within.length);
   return [...(Object.keys(global).length ? [{ codes: global }] : []), ...scoped];

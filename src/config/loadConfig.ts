@@ -1,13 +1,15 @@
 /**
  * Project configuration: `mcpgen.config.json`, `mcpgen.config.yaml` (or `.yml`), or an `mcpgen`
  * key in package.json, looked up in the working directory. Paths in it are relative to the file
- * that holds them. Unknown keys and bad values are diagnostics with file:line:col.
+ * that holds them. It is checked with its field table (fields.ts) by the manifests' checker:
+ * unknown keys and bad values are diagnostics with file:line:col.
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { sortDiagnostics, type Diagnostic, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
+import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { suggest } from "../validate/shape.js";
+import { checkRecord } from "../validate/shape.js";
+import { configFields } from "./fields.js";
 import { isPlainObject } from "../util/objects.js";
 import { readLevels } from "./levels.js";
 import { toPosix } from "../util/paths.js";
@@ -39,8 +41,6 @@ export interface Config {
 }
 
 export const CONFIG_FILES = ["mcpgen.config.json", "mcpgen.config.yaml", "mcpgen.config.yml"];
-
-const KEYS = ["manifests", "out", "stubs", "templates", "invalidArguments", "header", "clientOnly", "diagnostics", "lint"] as const;
 
 export function defaultConfig(cwd: string): Config {
   return { manifests: [path.resolve(cwd, "manifests")], out: path.resolve(cwd, "generated"), header: [], levels: [], sources: [] };
@@ -96,53 +96,41 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   config.file = source.file;
   config.sources = [source.absPath];
   const dir = path.dirname(source.absPath);
-  const report = (at: DocPath, message: string, side: "key" | "value" = "value") =>
-    diagnostics.push(diagnosticAt(source, [...base, ...at], "config", message, { at: side }));
+  const report = (at: DocPath, code: DiagnosticCode, message: string, side: "key" | "value" = "value") =>
+    diagnostics.push(diagnosticAt(source, [...base, ...at], code, message, { at: side }));
 
   let value: unknown = source.value;
   for (const key of base) value = isPlainObject(value) ? value[key as string] : undefined;
   if (!isPlainObject(value)) {
-    report([], `the mcpgen config is a mapping with any of: ${KEYS.join(", ")}`);
+    report([], "not-a-mapping", `the mcpgen config is a mapping with any of: ${Object.keys(configFields).join(", ")}`);
     return { config, diagnostics };
   }
-  for (const key of Object.keys(value)) {
-    if ((KEYS as readonly string[]).includes(key)) continue;
-    const near = suggest(key, KEYS);
-    report([key], `unknown config key \`${key}\`${near ? ` (did you mean \`${near}\`?)` : ""}; allowed: ${KEYS.join(", ")}`, "key");
-  }
-  const pathValue = (key: string): string | undefined => {
-    const v = value[key];
-    if (v === undefined) return undefined;
-    if (typeof v === "string" && v !== "") return path.resolve(dir, v);
-    report([key], `\`${key}\` must be a path (a non-empty string)`);
-    return undefined;
+  // Only the values the table took are used: a wrong one keeps the default (and fails the run).
+  const bad = new Set<string | number>();
+  checkRecord(value, configFields, [], "the config", (at, code, message, side) => {
+    if (at[0] !== undefined) bad.add(at[0]);
+    report(at, code, message, side);
+  });
+  const take = (key: string): unknown => (bad.has(key) ? undefined : value[key]);
+  const strings = (v: unknown): string[] => [v].flat().filter((s): s is string => typeof s === "string");
+  const folder = (key: string): string | undefined => {
+    const v = take(key);
+    return typeof v === "string" ? path.resolve(dir, v) : undefined;
   };
 
-  const manifests = value.manifests;
-  if (typeof manifests === "string" && manifests !== "") config.manifests = [path.resolve(dir, manifests)];
-  else if (Array.isArray(manifests) && manifests.length > 0 && manifests.every((m) => typeof m === "string" && m !== "")) {
-    config.manifests = (manifests as string[]).map((m) => path.resolve(dir, m));
-  } else if (manifests !== undefined) report(["manifests"], "`manifests` must be a path or a non-empty list of paths (files or folders)");
-  config.out = pathValue("out") ?? config.out;
-  const stubs = pathValue("stubs");
+  if (take("manifests") !== undefined) config.manifests = strings(take("manifests")).map((m) => path.resolve(dir, m));
+  config.out = folder("out") ?? config.out;
+  const stubs = folder("stubs");
   if (stubs !== undefined) config.stubs = stubs;
-  const templates = pathValue("templates");
+  const templates = folder("templates");
   if (templates !== undefined) config.templates = templates;
-
-  const mode = value.invalidArguments;
+  const mode = take("invalidArguments");
   if (mode === "tool-error" || mode === "protocol-error") config.invalidArguments = mode;
-  else if (mode !== undefined) report(["invalidArguments"], '`invalidArguments` must be "tool-error" or "protocol-error"');
-
-  const header = value.header;
-  if (typeof header === "string") config.header = [header];
-  else if (Array.isArray(header) && header.every((l) => typeof l === "string")) config.header = header as string[];
-  else if (header !== undefined) report(["header"], "`header` must be a string or a list of strings (comment lines added under the generated header)");
-
-  const clientOnly = value.clientOnly;
+  if (take("header") !== undefined) config.header = strings(take("header"));
+  const clientOnly = take("clientOnly");
   if (typeof clientOnly === "boolean") config.clientOnly = clientOnly;
-  else if (Array.isArray(clientOnly) && clientOnly.every((n) => typeof n === "string" && n !== "")) config.clientOnly = clientOnly as string[];
-  else if (clientOnly !== undefined) report(["clientOnly"], "`clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server");
+  else if (clientOnly !== undefined) config.clientOnly = strings(clientOnly);
 
-  config.levels = readLevels(value, dir, report);
+  config.levels = readLevels(value, dir, (at, message, side) => report(at, "config", message, side));
   return { config, diagnostics: sortDiagnostics(diagnostics) };
 }

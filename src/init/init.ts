@@ -7,11 +7,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatDiagnostic } from "../diagnostics.js";
+import { printDiagnostics } from "../cli/report.js";
 import { runPipeline } from "../generate.js";
 import { words } from "../model/identifiers.js";
 import { renderTemplate } from "../templates/render.js";
 import { SERVER_NAME } from "../validate/fields.js";
+import { conflictDiagnostic } from "../write/problems.js";
 
 export interface InitOptions {
   dir: string;
@@ -64,13 +65,16 @@ export async function runInit(options: InitOptions): Promise<number> {
   const shown = relative === "" ? "." : relative.startsWith("..") ? options.dir : relative;
   const name = options.name ?? suggestName(path.basename(options.dir));
   if (!name || !SERVER_NAME.test(name)) {
-    process.stderr.write(
-      `mcpgen: ${options.name ? `--name ${JSON.stringify(options.name)} is not` : `cannot make`} a server name${options.name ? "" : ` from the folder name ${JSON.stringify(path.basename(options.dir))}`}: use lowercase letters, digits and '-' (e.g. --name my-server)\n`,
-    );
+    const folder = path.basename(options.dir);
+    printDiagnostics([
+      options.name
+        ? { severity: "error", code: "invalid-argument", argument: `--name ${JSON.stringify(options.name)}`, message: "not a server name", fix: NAME_FIX }
+        : { severity: "error", code: "invalid-argument", argument: shown, message: `cannot make a server name from the folder name ${JSON.stringify(folder)}`, fix: NAME_FIX },
+    ]);
     return 2;
   }
   if (existsSync(options.dir) && readdirSync(options.dir).length > 0 && !options.force) {
-    process.stderr.write(`mcpgen: ${shown} is not empty; init writes into an empty folder (use --force to add the files that are missing; existing files are never overwritten)\n`);
+    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: shown, message: "the folder is not empty; init writes into an empty folder", fix: "use --force to add the files that are missing (existing files are never overwritten)" }]);
     return 1;
   }
   const dependency = options.mcpgen ?? packSelf(options.dir, options.version);
@@ -97,7 +101,8 @@ export async function runInit(options: InitOptions): Promise<number> {
 
   // A first generate, so the project type-checks and builds before anyone runs anything.
   const result = await runPipeline({ manifests: [path.join(options.dir, "manifests")], out: path.join(options.dir, "generated"), stubs: path.join(options.dir, "src/handlers"), cwd: options.dir, mode: "write", cache: false });
-  for (const d of result.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+  printDiagnostics(result.diagnostics);
+  printDiagnostics((result.plan?.conflicts ?? []).map((file) => conflictDiagnostic(file, "generated/")));
   if (result.diagnostics.some((d) => d.severity === "error") || (result.plan?.conflicts.length ?? 0) > 0) {
     process.stderr.write("mcpgen: the project was created, but its first generate failed (see above).\n");
     return 1;
@@ -128,6 +133,8 @@ function packSelf(dir: string, version: string): string | { error: string } {
     return { error: e.code === "ENOENT" ? "npm is not on the PATH" : String(e.stderr ?? e.message).trim().split("\n")[0] ?? "npm pack failed" };
   }
 }
+
+const NAME_FIX = "use lowercase letters, digits and '-' (e.g. --name my-server)";
 
 /** `My Server_2` -> `my-server-2`. */
 function suggestName(folder: string): string {

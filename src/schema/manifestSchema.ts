@@ -88,7 +88,7 @@ function jsonSchemaShape(): Schema {
 }
 
 /** `open`: an MCP object, whose other fields mcpgen serves as they are (a warning there, allowed here). */
-function record(fields: Record<string, FieldSpec>, open = false): Schema {
+export function record(fields: Record<string, FieldSpec>, open = false): Schema {
   const properties: Schema = {};
   const required: string[] = [];
   for (const [key, spec] of Object.entries(fields)) {
@@ -102,9 +102,14 @@ function record(fields: Record<string, FieldSpec>, open = false): Schema {
 }
 
 function field(spec: FieldSpec, key: string): Schema {
+  const schema = kindSchema(spec, key);
+  return spec.doc ? { description: spec.doc, ...schema } : schema;
+}
+
+function kindSchema(spec: FieldSpec, key: string): Schema {
   switch (spec.kind) {
     case "string":
-      return { type: "string", ...(spec.oneOf ? { enum: [...spec.oneOf] } : {}), ...(spec.pattern && spec.pattern.source !== "^.+$" && !spec.patternIsAdvice ? { pattern: spec.pattern.source } : {}) };
+      return { type: "string", ...(spec.nonEmpty ? { minLength: 1 } : {}), ...(spec.oneOf ? { enum: [...spec.oneOf] } : {}), ...(spec.pattern && spec.pattern.source !== "^.+$" && !spec.patternIsAdvice ? { pattern: spec.pattern.source } : {}) };
     case "boolean":
       return { type: "boolean" };
     case "number":
@@ -115,12 +120,14 @@ function field(spec: FieldSpec, key: string): Schema {
     case "record":
       return record(spec.fields, spec.open === true);
     case "list":
-      return { type: "array", items: field(spec.item, key) };
+      return { type: "array", ...(spec.nonEmpty ? { minItems: 1 } : {}), items: field(spec.item, key) };
     case "stringList":
       return { type: "array", items: { type: "string" } };
     case "schema":
       return { $ref: "#/definitions/jsonSchema" };
     case "content":
       return { $ref: "#/definitions/content" };
+    case "anyOf":
+      return { anyOf: spec.of.map((kind) => field(kind, key)) };
   }
 }

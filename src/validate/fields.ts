@@ -4,25 +4,36 @@
  * it is.
  */
 
-export type FieldSpec =
+export type FieldSpec = FieldKind & {
+  /** What the field is for: the JSON Schema's description. */
+  doc?: string;
+};
+
+/**
+ * `expected`: what the value must be, in the user's terms, for the message of a wrong one
+ * (`a path (a non-empty string)`); the kind's own words otherwise.
+ */
+type FieldKind =
   /** `patternIsAdvice`: a value that breaks the pattern is a warning (MCP says SHOULD), not an error. */
-  | { kind: "string"; pattern?: RegExp; patternHint?: string; patternIsAdvice?: boolean; oneOf?: readonly string[]; required?: boolean; doc?: string }
+  | { kind: "string"; pattern?: RegExp; patternHint?: string; patternIsAdvice?: boolean; oneOf?: readonly string[]; required?: boolean; nonEmpty?: boolean; expected?: string }
   | { kind: "boolean"; required?: boolean }
   | { kind: "number"; min?: number; max?: number; integer?: boolean; required?: boolean }
   /** Any JSON value; `object: true` requires a mapping. Contents are not checked here. */
-  | { kind: "json"; object?: boolean; required?: boolean }
+  | { kind: "json"; object?: boolean; required?: boolean; expected?: string }
   /**
    * A mapping with these fields. `open`: an MCP object, where a field mcpgen does not know is
    * served as it is with a warning (real servers send such fields), unless it looks like a typo
    * of a known one (then it is an error with its "did you mean").
    */
   | { kind: "record"; fields: Record<string, FieldSpec>; required?: boolean; open?: boolean }
-  | { kind: "list"; item: FieldSpec; required?: boolean }
+  | { kind: "list"; item: FieldSpec; required?: boolean; nonEmpty?: boolean }
   | { kind: "stringList"; required?: boolean }
   /** A JSON Schema; checked by the schema stage. */
   | { kind: "schema"; required?: boolean }
   /** A content block, discriminated by `type`. */
-  | { kind: "content"; required?: boolean };
+  | { kind: "content"; required?: boolean }
+  /** Any one of these (`a path or a list of paths`); a value that fits none is `expected`. */
+  | { kind: "anyOf"; of: readonly FieldSpec[]; expected: string; required?: boolean };
 
 const meta: FieldSpec = { kind: "json", object: true };
 

@@ -89,10 +89,15 @@ function checkJsonValues(root: unknown, base: DocPath, report: Report): void {
   walk(root);
 }
 
-type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") => void;
+export type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") => void;
 
-/** `open`: an MCP object, whose unknown fields are served as they are (a warning), typos aside. */
-function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report, open = false): void {
+/**
+ * Checks a mapping against a field table: missing and unknown fields (with a did-you-mean), and
+ * each value's type and allowed values, each problem at its key or value. `what` names the
+ * mapping in messages (`the manifest`, `the config`). `open`: an MCP object, whose unknown fields
+ * are served as they are (a warning), typos aside.
+ */
+export function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report, open = false): void {
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && value[key] === undefined) {
       report(path, "missing-field", `${what} is missing the required field \`${key}\``);
@@ -119,7 +124,8 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
   if (value === undefined) return;
   switch (spec.kind) {
     case "string":
-      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be a string, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? " (quote it in YAML)" : ""}`);
+      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be ${spec.expected ?? "a string"}, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? " (quote it in YAML)" : ""}`);
+      if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
         const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : "";
         return report(path, "invalid-value", `${label} must be one of ${spec.oneOf.map((v) => JSON.stringify(v)).join(", ")}, not ${JSON.stringify(value)}${extra}`);
@@ -140,7 +146,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       }
       return;
     case "json":
-      if (spec.object && !isPlainObject(value)) report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
+      if (spec.object && !isPlainObject(value)) report(path, "invalid-type", `${label} must be ${spec.expected ?? "a mapping"}, not ${describe(value)}`);
       return;
     case "schema":
       if (!isPlainObject(value) && typeof value !== "boolean") report(path, "invalid-type", `${label} must be a JSON Schema (a mapping), not ${describe(value)}`);
@@ -153,11 +159,26 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       return;
     case "list":
       if (!Array.isArray(value)) return report(path, "invalid-type", `${label} must be a list, not ${describe(value)}`);
+      if (spec.nonEmpty && value.length === 0) return report(path, "invalid-value", `${label} must not be an empty list`);
       value.forEach((item, i) => checkValue(item, spec.item, [...path, i], report));
       return;
     case "record":
       if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
       return checkRecord(value, spec.fields, path, describePath(path), report, spec.open === true);
+    case "anyOf": {
+      // The value fits when one of the kinds takes it as it is. When one kind takes its shape
+      // (a list) but not all of its contents, its problems are reported, each at its own place.
+      const tried = spec.of.map((kind) => {
+        const problems: Parameters<Report>[] = [];
+        checkValue(value, kind, path, (...problem) => void problems.push(problem));
+        return problems;
+      });
+      if (tried.some((problems) => problems.length === 0)) return;
+      const inside = tried.find((problems) => problems.every(([at]) => at.length > path.length));
+      if (inside) for (const problem of inside) report(...problem);
+      else report(path, "invalid-type", `${label} must be ${spec.expected}, not ${describe(value)}`);
+      return;
+    }
     case "content": {
       if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a content block (a mapping with a type), not ${describe(value)}`);
       const type = value.type;
