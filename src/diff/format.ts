@@ -12,7 +12,7 @@ export type FailLevel = "breaking" | "clients" | "servers" | "either" | "behavio
 /** One level or several (`breaking,behaviour`): the run fails when any of them does. */
 export type FailOn = readonly FailLevel[];
 
-export const FAIL_LEVELS: readonly FailLevel[] = ["breaking", "clients", "servers", "either", "behaviour", "any", "none"];
+const FAIL_LEVELS: readonly FailLevel[] = ["breaking", "clients", "servers", "either", "behaviour", "any", "none"];
 
 /** `--fail-on`'s value, or the word that is not a level. */
 export function parseFailOn(text: string): FailOn | { unknown: string } {

@@ -46,7 +46,7 @@ function emitScenarios(model: ServerModel): OutputFile {
 }
 
 /** The tools a widget's view may call: those whose visibility includes `app`. */
-export function callableTools(model: ServerModel): ToolModel[] {
+function callableTools(model: ServerModel): ToolModel[] {
   return model.tools.filter((t) => t.visibility.includes("app"));
 }
 

@@ -15,7 +15,7 @@ interface ImportedName {
 }
 
 /** A declaration the file exports: `<doc>export <kind> <name><text>`. */
-export interface ExportedDeclaration {
+interface ExportedDeclaration {
   /** Lines of its doc comment (empty ones are dropped; none, no comment). */
   doc: readonly string[];
   kind: "interface" | "type" | "const" | "function";
