@@ -4,7 +4,7 @@
  */
 import * as path from "node:path";
 
-export type Severity = "error" | "warning";
+type Severity = "error" | "warning";
 
 /** Stable, documented problem codes (see the README's "Diagnostics" table). */
 export const DIAGNOSTIC_CODES = [

@@ -48,7 +48,7 @@ export interface RunOptions {
 }
 
 /** The generation options of one server of this run (given its output folder name). */
-export function generationOptions(options: RunOptions, server: string): GenerationOptions {
+function generationOptions(options: RunOptions, server: string): GenerationOptions {
   const clientOnly = options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
   return {
     headerLines: options.headerLines,

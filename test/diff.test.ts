@@ -6,15 +6,15 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classify, type Change, type Surface } from "../src/diff/classify.js";
-import { elide, fails, formatChanges } from "../src/diff/format.js";
+import { classify, type Difference, type Surface } from "../src/diff/classify.js";
+import { elide, fails, formatDifferences } from "../src/diff/format.js";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const surface = (parts: Partial<Surface>): Surface => ({ source: "x", tools: [], resources: [], resourceTemplates: [], prompts: [], ...parts });
 const tool = (name: string, input: object, output?: object, extra: object = {}) => ({ name, inputSchema: { type: "object", ...input }, ...(output ? { outputSchema: { type: "object", ...output } } : {}), ...extra });
-const brief = (changes: Change[]) => changes.map((c) => `${c.change} ${c.name}${c.path ? ` ${c.path}` : ""} clients:${c.clients ? "BREAK" : "ok"} servers:${c.servers ? "BREAK" : "ok"}`);
+const brief = (changes: Difference[]) => changes.map((c) => `${c.change} ${c.name}${c.path ? ` ${c.path}` : ""} clients:${c.clients ? "BREAK" : "ok"} servers:${c.servers ? "BREAK" : "ok"}`);
 
 describe("classify", () => {
   it("tools removed, renamed (same schemas) and added", () => {
@@ -157,11 +157,11 @@ describe("execution", () => {
 });
 
 describe("the table", () => {
-  const change = (path: string, name = "t"): Change => ({ kind: "tool", name, path, change: "input-narrowed", message: "minLength 1 added", clients: true, servers: false });
+  const change = (path: string, name = "t"): Difference => ({ kind: "tool", name, path, change: "input-narrowed", message: "minLength 1 added", clients: true, servers: false });
 
   it("sizes its columns to their content, and lines up rows whatever the length of a path", () => {
     const long = "inputSchema.properties.pipeline.items.properties.$vectorSearch.properties.filter.minProperties";
-    const text = formatChanges([change("inputSchema.properties.q"), change(long, "a_tool_with_a_rather_long_name_indeed_yes_quite_long"), change("x")], "table");
+    const text = formatDifferences([change("inputSchema.properties.q"), change(long, "a_tool_with_a_rather_long_name_indeed_yes_quite_long"), change("x")], "table");
     const lines = text.split("\n").filter((l) => l.includes("input-narrowed") || l.includes("CHANGE"));
     expect(lines).toHaveLength(4);
     const at = lines.map((l) => l.indexOf(l.includes("CHANGE") ? "CHANGE" : "input-narrowed"));
@@ -172,13 +172,13 @@ describe("the table", () => {
     expect(text).toContain("  inputSchema.properties.pipeline.…properties.filter.minProperties  input-narrowed");
     expect(text).toContain("  tool a_tool_with_a_r…deed_yes_quite_long  inputSchema");
     // Short content: no wider than it needs.
-    expect(formatChanges([change("x")], "table").split("\n")[0]).toBe("  CLIENTS   SERVERS  WHAT    WHERE  CHANGE          DETAIL");
+    expect(formatDifferences([change("x")], "table").split("\n")[0]).toBe("  CLIENTS   SERVERS  WHAT    WHERE  CHANGE          DETAIL");
   });
 
   it("a behaviour change shows in the CLIENTS column and in the summary, after breaking changes", () => {
-    const hint: Change = { kind: "tool", name: "t", path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true", clients: false, servers: false, behaviour: true };
-    const info: Change = { kind: "tool", name: "t", path: "description", change: "description-changed", message: "description changed", clients: false, servers: false };
-    expect(formatChanges([info, hint, change("inputSchema.properties.q")], "table")).toBe(
+    const hint: Difference = { kind: "tool", name: "t", path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true", clients: false, servers: false, behaviour: true };
+    const info: Difference = { kind: "tool", name: "t", path: "description", change: "description-changed", message: "description changed", clients: false, servers: false };
+    expect(formatDifferences([info, hint, change("inputSchema.properties.q")], "table")).toBe(
       [
         "  CLIENTS    SERVERS  WHAT    WHERE                     CHANGE               DETAIL",
         "  BREAKING   ok       tool t  inputSchema.properties.q  input-narrowed       minLength 1 added",

@@ -36,7 +36,7 @@ export type ResourceHandlerResult = string | { blob: string } | ReadResourceResu
 /** A tool without outputSchema answers a string (one text block) or a full CallToolResult. */
 export type ToolTextResult = string | CallToolResult;
 
-export type Awaitable<T> = T | Promise<T>;
+type Awaitable<T> = T | Promise<T>;
 export type AnyFunction = (...args: never[]) => Awaitable<unknown>;
 
 /** A completion handler: the values that start (or match) what the user typed so far. */

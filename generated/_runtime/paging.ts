@@ -7,7 +7,7 @@
  */
 import { ErrorCodes, rpcError } from "./errors.js";
 
-export interface Page<T> {
+interface Page<T> {
   /** The page's items (the list itself when there is no page size). */
   items: readonly T[];
   /** Set when more items follow. */

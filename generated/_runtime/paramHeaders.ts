@@ -15,7 +15,7 @@ export interface ParamHeader {
 }
 
 /** A problem with an annotation, at a path inside the inputSchema. */
-export interface ParamHeaderProblem {
+interface ParamHeaderProblem {
   at: (string | number)[];
   message: string;
 }
@@ -83,7 +83,7 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A header value as the client meant it: the `=?base64?...?=` form decoded; undefined if that form is broken. */
-export function decodeHeaderValue(raw: string): string | undefined {
+function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.trim();
   const m = SENTINEL.exec(value);
   if (!m) return value;

@@ -10,7 +10,7 @@
 // Web Crypto (global in Node 20 and browsers): importing the generated index.ts needs no Node types.
 
 /** What the engine keeps across rounds: the answers given so far, by input key. */
-export interface RoundState {
+interface RoundState {
   answers: Record<string, unknown>;
 }
 
@@ -23,7 +23,7 @@ interface Sealed extends RoundState {
 }
 
 /** The shortest requestStateSecret accepted, in bytes (as UTF-8 for a string). */
-export const MIN_SECRET_BYTES = 32;
+const MIN_SECRET_BYTES = 32;
 
 export class RequestStateCodec {
   private readonly key: ReturnType<typeof crypto.subtle.importKey>;

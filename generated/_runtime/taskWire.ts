@@ -17,7 +17,7 @@
  */
 import type { JsonObject } from "./definition.js";
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** On a request's `_meta` (never sent): this client reads a task answer to it. */
 export const TASK_MARK = "mcpgen/acceptsTask";

@@ -28,7 +28,7 @@ export function taskSupport(tool: WireTool): "forbidden" | "optional" | "require
   return support === "optional" || support === "required" ? support : "forbidden";
 }
 
-export function errorResult(text: string): CallToolResult {
+function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
 

@@ -79,23 +79,23 @@ const WHY: Record<FailLevel, string> = {
 };
 
 async function runDiff(args: DiffArgs, cwd: string): Promise<number> {
-  const { loadSurface, DiffInputError, formatChanges, fails } = await import("../diff/report.js");
+  const { loadSurface, DiffInputError, formatDifferences, fails } = await import("../diff/report.js");
   const { classify } = await import("../diff/classify.js");
-  let changes;
+  let differences;
   try {
     const before = await loadSurface(args.before, cwd);
     const after = await loadSurface(args.after, cwd);
-    changes = classify(before, after);
+    differences = classify(before, after);
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
     process.stderr.write(`mcpgen: ${error.message}\n`);
     return 2;
   }
-  const failed = fails(changes, args.failOn);
-  if (args.format === "json") process.stdout.write(formatChanges(changes, "json", { before: args.before, after: args.after }));
+  const failed = fails(differences, args.failOn);
+  if (args.format === "json") process.stdout.write(formatDifferences(differences, "json", { before: args.before, after: args.after }));
   else {
-    process.stdout.write(`mcpgen: ${args.before} -> ${args.after}\n${formatChanges(changes, "table")}`);
-    const what = [...new Set(args.failOn.filter((level) => level !== "none" && fails(changes, [level])).map((level) => WHY[level]))].join(" and ");
+    process.stdout.write(`mcpgen: ${args.before} -> ${args.after}\n${formatDifferences(differences, "table")}`);
+    const what = [...new Set(args.failOn.filter((level) => level !== "none" && fails(differences, [level])).map((level) => WHY[level]))].join(" and ");
     if (failed) process.stderr.write(`mcpgen: failing: ${what} (--fail-on ${args.failOn.join(",")}).\n`);
   }
   return failed ? 1 : 0;

@@ -196,9 +196,9 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
       process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
       return 0;
     }
-    const { diffManifestTexts, formatChanges } = await import("../diff/report.js");
+    const { diffManifestTexts, formatDifferences } = await import("../diff/report.js");
     const changes = await diffManifestTexts(before, text, out, cwd);
-    process.stderr.write(`mcpgen: ${name} differs from ${shownOut}:\n${formatChanges(changes, "table")}`);
+    process.stderr.write(`mcpgen: ${name} differs from ${shownOut}:\n${formatDifferences(changes, "table")}`);
     if (changes.length === 0) process.stderr.write("  (nothing a client or a server would see: capabilities or formatting)\n");
     process.stderr.write(`mcpgen: run the same command without --check to update ${shownOut}.\n`);
     return 1;

@@ -12,7 +12,7 @@
  * own: a tool's annotation hints (readOnlyHint decides whether many clients ask before running it).
  */
 import type { JsonObject } from "../model/types.js";
-import { hintChanges } from "./hints.js";
+import { hintDifferences } from "./hints.js";
 import { diffSchemas, equal, type Schema } from "./schemaDiff.js";
 
 /** One side of a diff: the four lists as served (manifest defs bundled into each schema). */
@@ -30,10 +30,16 @@ export interface Surface {
   staticPrompts?: Set<string>;
 }
 
-export type ChangeKind = "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
+/** What a difference is about. */
+export type DifferenceKind = "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
 
-export interface Change {
-  kind: ChangeKind;
+/**
+ * One classified difference between the two sides (a schema-level one is a schemaDiff `Finding`;
+ * a file to write or delete is src/write's `Change`). `mcpgen diff --json` lists these under
+ * `changes`, with these field names.
+ */
+export interface Difference {
+  kind: DifferenceKind;
   /** The tool, resource (URI), template (uriTemplate) or prompt name. */
   name: string;
   /** Where in its definition: `inputSchema.properties.budget`, `arguments.tone`, or "". */
@@ -49,8 +55,8 @@ export interface Change {
   behaviour?: boolean;
 }
 
-export function classify(before: Surface, after: Surface): Change[] {
-  const out: Change[] = [];
+export function classify(before: Surface, after: Surface): Difference[] {
+  const out: Difference[] = [];
   server(before, after, out);
   tools(before, after, out);
   resources(before, after, out);
@@ -65,15 +71,15 @@ function index(list: JsonObject[], key: string): Map<string, JsonObject> {
 
 const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
 
-function infoChanges(kind: ChangeKind, name: string, a: JsonObject, b: JsonObject, out: Change[]): void {
+function infoDifferences(kind: DifferenceKind, name: string, a: JsonObject, b: JsonObject, out: Difference[]): void {
   for (const field of INFO_FIELDS) {
-    if (field === "annotations" && kind === "tool") out.push(...hintChanges(name, a.annotations, b.annotations));
+    if (field === "annotations" && kind === "tool") out.push(...hintDifferences(name, a.annotations, b.annotations));
     else if (!equal(a[field], b[field])) out.push({ kind, name, path: field, change: `${field === "_meta" ? "meta" : field}-changed`, message: `${field} changed`, clients: false, servers: false });
   }
 }
 
 /** serverInfo fields and instructions: what clients show and models read; never breaking. */
-function server(before: Surface, after: Surface, out: Change[]): void {
+function server(before: Surface, after: Surface, out: Difference[]): void {
   if (!before.server || !after.server) return;
   const a = before.server.info;
   const b = after.server.info;
@@ -88,7 +94,7 @@ function server(before: Surface, after: Surface, out: Change[]): void {
   }
 }
 
-function tools(before: Surface, after: Surface, out: Change[]): void {
+function tools(before: Surface, after: Surface, out: Difference[]): void {
   const a = index(before.tools, "name");
   const b = index(after.tools, "name");
   const added = [...b.keys()].filter((n) => !a.has(n));
@@ -109,12 +115,12 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
       } else out.push({ kind: "tool", name, path: "", change: "tool-removed", message: "tool removed: calls to it fail", clients: true, servers: false });
       continue;
     }
-    schemaChanges(name, "inputSchema", tool.inputSchema as Schema, next.inputSchema as Schema, "input", out);
+    schemaDifferences(name, "inputSchema", tool.inputSchema as Schema, next.inputSchema as Schema, "input", out);
     const outA = tool.outputSchema as Schema | undefined;
     const outB = next.outputSchema as Schema | undefined;
     if (outA === undefined && outB !== undefined) out.push({ kind: "tool", name, path: "outputSchema", change: "output-added", message: "an outputSchema added: the typed method now resolves to structured output, and the handler must return it", clients: true, servers: true });
     else if (outA !== undefined && outB === undefined) out.push({ kind: "tool", name, path: "outputSchema", change: "output-removed", message: "outputSchema removed: no structured output to rely on", clients: true, servers: false });
-    else if (outA !== undefined && outB !== undefined) schemaChanges(name, "outputSchema", outA, outB, "output", out);
+    else if (outA !== undefined && outB !== undefined) schemaDifferences(name, "outputSchema", outA, outB, "output", out);
     const supportA = taskSupport(tool);
     const supportB = taskSupport(next);
     if (supportA !== supportB) {
@@ -130,7 +136,7 @@ function tools(before: Surface, after: Surface, out: Change[]): void {
     }
     // taskSupport compared above (absent is "forbidden"): the rest of execution here.
     if (!equal(executionBeyondSupport(tool), executionBeyondSupport(next))) out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
-    infoChanges("tool", name, tool, next, out);
+    infoDifferences("tool", name, tool, next, out);
   }
   for (const name of added) {
     if (renamedTo.has(name)) continue;
@@ -143,7 +149,7 @@ function executionBeyondSupport(tool: JsonObject): JsonObject {
   return rest;
 }
 
-function schemaChanges(name: string, field: "inputSchema" | "outputSchema", a: Schema, b: Schema, side: "input" | "output", out: Change[]): void {
+function schemaDifferences(name: string, field: "inputSchema" | "outputSchema", a: Schema, b: Schema, side: "input" | "output", out: Difference[]): void {
   for (const f of diffSchemas(a, b)) {
     const path = f.path === "" ? field : `${field}.${f.path}`;
     if (f.dialect) {
@@ -171,7 +177,7 @@ function taskSupport(tool: JsonObject): string {
   return typeof support === "string" ? support : "forbidden";
 }
 
-function resources(before: Surface, after: Surface, out: Change[]): void {
+function resources(before: Surface, after: Surface, out: Difference[]): void {
   const a = index(before.resources, "uri");
   const b = index(after.resources, "uri");
   for (const [uri, r] of a) {
@@ -182,7 +188,7 @@ function resources(before: Surface, after: Surface, out: Change[]): void {
     }
     if (r.name !== next.name) out.push({ kind: "resource", name: uri, path: "name", change: "resource-renamed", message: `name ${JSON.stringify(r.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`, clients: true, servers: true });
     if (!equal(r.mimeType, next.mimeType)) out.push({ kind: "resource", name: uri, path: "mimeType", change: "mime-type-changed", message: `mimeType ${JSON.stringify(r.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}: its content changes form`, clients: true, servers: false });
-    infoChanges("resource", uri, r, next, out);
+    infoDifferences("resource", uri, r, next, out);
   }
   for (const [uri, r] of b) {
     if (a.has(uri)) continue;
@@ -191,7 +197,7 @@ function resources(before: Surface, after: Surface, out: Change[]): void {
   }
 }
 
-function templates(before: Surface, after: Surface, out: Change[]): void {
+function templates(before: Surface, after: Surface, out: Difference[]): void {
   const a = index(before.resourceTemplates, "uriTemplate");
   const b = index(after.resourceTemplates, "uriTemplate");
   for (const [uri, t] of a) {
@@ -202,14 +208,14 @@ function templates(before: Surface, after: Surface, out: Change[]): void {
     }
     if (t.name !== next.name) out.push({ kind: "resourceTemplate", name: uri, path: "name", change: "template-renamed", message: `name ${JSON.stringify(t.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`, clients: true, servers: true });
     if (!equal(t.mimeType, next.mimeType)) out.push({ kind: "resourceTemplate", name: uri, path: "mimeType", change: "mime-type-changed", message: `mimeType ${JSON.stringify(t.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}`, clients: true, servers: false });
-    infoChanges("resourceTemplate", uri, t, next, out);
+    infoDifferences("resourceTemplate", uri, t, next, out);
   }
   for (const [uri, t] of b) {
     if (!a.has(uri)) out.push({ kind: "resourceTemplate", name: uri, path: "", change: "template-added", message: `resource template ${JSON.stringify(t.name)} added: a handler to write`, clients: false, servers: true });
   }
 }
 
-function prompts(before: Surface, after: Surface, out: Change[]): void {
+function prompts(before: Surface, after: Surface, out: Difference[]): void {
   const a = index(before.prompts, "name");
   const b = index(after.prompts, "name");
   for (const [name, p] of a) {
@@ -233,7 +239,7 @@ function prompts(before: Surface, after: Surface, out: Change[]): void {
       const required = y.required === true;
       out.push({ kind: "prompt", name, path: `arguments.${arg}`, change: required ? "argument-added-required" : "argument-added", message: `${required ? "required " : ""}argument ${arg} added`, clients: required, servers: false });
     }
-    infoChanges("prompt", name, p, next, out);
+    infoDifferences("prompt", name, p, next, out);
   }
   for (const [name] of b) {
     if (a.has(name)) continue;

@@ -21,7 +21,7 @@ import { isPlainObject } from "../util/objects.js";
 import { ANNOTATIONS, SUBSCHEMAS } from "./keywords.js";
 import type { Finding, Schema } from "./schemaDiff.js";
 
-export type Dialect = "draft-04" | "draft-06" | "draft-07" | "2019-09" | "2020-12";
+type Dialect = "draft-04" | "draft-06" | "draft-07" | "2019-09" | "2020-12";
 
 const ORDER: readonly Dialect[] = ["draft-04", "draft-06", "draft-07", "2019-09", "2020-12"];
 
@@ -45,7 +45,7 @@ const SINCE: Readonly<Record<string, Dialect>> = {
 const DYNAMIC = ["$recursiveRef", "$recursiveAnchor", "$dynamicRef", "$dynamicAnchor"];
 
 /** The dialect a root schema declares: 2020-12 when none (MCP's default), undefined for a URI not known here. */
-export function dialectOf(schema: Schema): Dialect | undefined {
+function dialectOf(schema: Schema): Dialect | undefined {
   const uri = declared(schema);
   if (uri === undefined) return "2020-12";
   return URIS.find(([re]) => re.test(uri))?.[1];
@@ -64,7 +64,7 @@ interface Note {
 }
 
 /** Two schemas made comparable, and what to add to their findings. */
-export interface Aligned {
+interface Aligned {
   before: Schema;
   after: Schema;
   /** The findings of the two, with the dialect change and the reasons it gives added. */
@@ -97,7 +97,7 @@ function withoutDialect(schema: Schema): Schema {
 }
 
 /** A schema of `dialect` in 2020-12 terms, with what reading it so took. */
-export function readAs(schema: Schema, dialect: Dialect): { schema: Schema; notes: Note[] } {
+function readAs(schema: Schema, dialect: Dialect): { schema: Schema; notes: Note[] } {
   const notes: Note[] = [];
   // `definitions` is only a location: moved to `$defs`, with the `$ref`s into it.
   const move = isPlainObject(schema) && isPlainObject(schema.definitions) && schema.$defs === undefined;

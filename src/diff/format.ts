@@ -2,7 +2,7 @@
  * `mcpgen diff`, the printing half: the changes as a table for people or JSON for tools, the
  * summary, and whether they fail the run under `--fail-on`.
  */
-import type { Change } from "./classify.js";
+import type { Difference } from "./classify.js";
 
 /**
  * What fails the run: `breaking` (= `clients`, as buf and oasdiff mean it: breaking for the code
@@ -12,7 +12,7 @@ export type FailLevel = "breaking" | "clients" | "servers" | "either" | "behavio
 /** One level or several (`breaking,behaviour`): the run fails when any of them does. */
 export type FailOn = readonly FailLevel[];
 
-export const FAIL_LEVELS: readonly FailLevel[] = ["breaking", "clients", "servers", "either", "behaviour", "any", "none"];
+const FAIL_LEVELS: readonly FailLevel[] = ["breaking", "clients", "servers", "either", "behaviour", "any", "none"];
 
 /** `--fail-on`'s value, or the word that is not a level. */
 export function parseFailOn(text: string): FailOn | { unknown: string } {
@@ -22,11 +22,11 @@ export function parseFailOn(text: string): FailOn | { unknown: string } {
 }
 
 /** Whether these changes fail the run under `--fail-on`. */
-export function fails(changes: readonly Change[], failOn: FailOn): boolean {
-  return failOn.some((level) => changes.some((c) => failsAt(c, level)));
+export function fails(differences: readonly Difference[], failOn: FailOn): boolean {
+  return failOn.some((level) => differences.some((c) => failsAt(c, level)));
 }
 
-function failsAt(c: Change, level: FailLevel): boolean {
+function failsAt(c: Difference, level: FailLevel): boolean {
   switch (level) {
     case "none":
       return false;
@@ -43,13 +43,14 @@ function failsAt(c: Change, level: FailLevel): boolean {
   }
 }
 
-export function summary(changes: readonly Change[]): { changes: number; breakingClients: number; breakingServers: number; behaviour: number; compatible: number } {
+/** The counts of `mcpgen diff --json`'s summary (its field names are a public contract). */
+export function summary(differences: readonly Difference[]): { changes: number; breakingClients: number; breakingServers: number; behaviour: number; compatible: number } {
   return {
-    changes: changes.length,
-    breakingClients: changes.filter((c) => c.clients).length,
-    breakingServers: changes.filter((c) => c.servers).length,
-    behaviour: changes.filter((c) => c.behaviour === true).length,
-    compatible: changes.filter((c) => !c.clients && !c.servers && c.behaviour !== true).length,
+    changes: differences.length,
+    breakingClients: differences.filter((c) => c.clients).length,
+    breakingServers: differences.filter((c) => c.servers).length,
+    behaviour: differences.filter((c) => c.behaviour === true).length,
+    compatible: differences.filter((c) => !c.clients && !c.servers && c.behaviour !== true).length,
   };
 }
 
@@ -57,10 +58,11 @@ export function summary(changes: readonly Change[]): { changes: number; breaking
 const CAPS = [9, 9, 40, 64, 28];
 
 /** The changes as a table (one line each, breaking first) or as JSON. */
-export function formatChanges(changes: readonly Change[], format: "table" | "json", sides?: { before: string; after: string }): string {
-  const sorted = sortChanges(changes);
+export function formatDifferences(differences: readonly Difference[], format: "table" | "json", sides?: { before: string; after: string }): string {
+  const sorted = sortDifferences(differences);
   if (format === "json") {
     const listed = sorted.map((c) => ({ ...c, behaviour: c.behaviour === true }));
+    // `changes`, not `differences`: the JSON's field names are a public contract.
     return `${JSON.stringify({ ...(sides ? { before: sides.before, after: sides.after } : {}), summary: summary(sorted), changes: listed }, null, 2)}\n`;
   }
   if (sorted.length === 0) return "  no changes\n";
@@ -91,14 +93,14 @@ function pad(cell: string, width: number): string {
   return cell + " ".repeat(Math.max(0, width - length(cell)));
 }
 
-const KIND: Record<Change["kind"], string> = { server: "server", tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
-const KIND_ORDER: Change["kind"][] = ["server", "tool", "resource", "resourceTemplate", "prompt"];
+const KIND: Record<Difference["kind"], string> = { server: "server", tool: "tool", resource: "resource", resourceTemplate: "template", prompt: "prompt" };
+const KIND_ORDER: Difference["kind"][] = ["server", "tool", "resource", "resourceTemplate", "prompt"];
 
 /** Breaking for clients, then for servers, then behaviour, then the rest; then by kind, name and path. */
-function sortChanges(changes: readonly Change[]): Change[] {
-  const rank = (c: Change) => (c.clients ? 0 : c.servers ? 1 : c.behaviour ? 2 : 3);
+function sortDifferences(differences: readonly Difference[]): Difference[] {
+  const rank = (c: Difference) => (c.clients ? 0 : c.servers ? 1 : c.behaviour ? 2 : 3);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...changes].sort(
+  return [...differences].sort(
     (a, b) => rank(a) - rank(b) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.name, b.name) || cmp(a.path, b.path) || cmp(a.change, b.change),
   );
 }

@@ -5,7 +5,7 @@
  * is a `behaviour` change, its own class; the other annotation fields (title) are informative.
  */
 import type { Json, JsonObject } from "../model/types.js";
-import type { Change } from "./classify.js";
+import type { Difference } from "./classify.js";
 import { equal } from "./schemaDiff.js";
 
 /** Each hint with its default (what an absent hint means) and what clients do when it becomes true or false. */
@@ -17,10 +17,10 @@ const HINTS: readonly { hint: string; fallback: boolean; becomesTrue: string; be
 ];
 
 /** The hint changes (behaviour) and other annotation changes (informative) of one tool. */
-export function hintChanges(name: string, before: Json | undefined, after: Json | undefined): Change[] {
+export function hintDifferences(name: string, before: Json | undefined, after: Json | undefined): Difference[] {
   const a = asObject(before);
   const b = asObject(after);
-  const out: Change[] = [];
+  const out: Difference[] = [];
   for (const { hint, fallback, becomesTrue, becomesFalse } of HINTS) {
     const was = typeof a[hint] === "boolean" ? a[hint] : fallback;
     const now = typeof b[hint] === "boolean" ? b[hint] : fallback;

@@ -9,10 +9,10 @@ import * as path from "node:path";
 import { formatDiagnostic, hasErrors } from "../diagnostics.js";
 import type { JsonObject } from "../model/types.js";
 import { compile } from "../compile.js";
-import { classify, type Change, type Surface } from "./classify.js";
+import { classify, type Difference, type Surface } from "./classify.js";
 import { isPlainObject } from "../util/objects.js";
 
-export { fails, formatChanges, parseFailOn, summary, type FailOn } from "./format.js";
+export { fails, formatDifferences, parseFailOn, summary, type FailOn } from "./format.js";
 
 /** A side that cannot be read or compiled; the message says which and why. */
 export class DiffInputError extends Error {}
@@ -38,7 +38,7 @@ export async function loadSurface(spec: string, cwd: string): Promise<Surface> {
 }
 
 /** The changes between two manifest texts of the same file (pull --check). */
-export async function diffManifestTexts(before: string, after: string, absPath: string, cwd: string): Promise<Change[]> {
+export async function diffManifestTexts(before: string, after: string, absPath: string, cwd: string): Promise<Difference[]> {
   const shown = path.relative(cwd, absPath) || absPath;
   return classify(await surfaceFromText(before, absPath, shown), await surfaceFromText(after, absPath, shown));
 }

@@ -85,13 +85,18 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const clientOptions = file.importType(LOCAL.runtimeClient, "ClientOptions");
   const definition = file.importValue(LOCAL.definition, "definition");
   const sdkClient = file.importType(LOCAL.runtimeClient, "SdkClient");
-  file.print(`${docComment([`Typed client for ${model.name}, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's.`])}export interface ${name}<C extends ${sdkClient} = ${sdkClient}> {\n${members.join("")}}`);
-  file.print(
-    `${docComment([
-      `Wraps a connected SDK Client in ${name}.`,
-      "@example\nconst client = createClient(sdkClient);",
-    ])}export function createClient<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}<${name}<C>>(new ${engineClass}(sdk, ${definition}, options), methods);\n}`,
-  );
+  file.exportDeclaration({
+    doc: [`Typed client for ${model.name}, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's.`],
+    kind: "interface",
+    name,
+    text: `<C extends ${sdkClient} = ${sdkClient}> {\n${members.join("")}}`,
+  });
+  file.exportDeclaration({
+    doc: [`Wraps a connected SDK Client in ${name}.`, "@example\nconst client = createClient(sdkClient);"],
+    kind: "function",
+    name: "createClient",
+    text: `<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}<${name}<C>>(new ${engineClass}(sdk, ${definition}, options), methods);\n}`,
+  });
   file.print(`/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`);
   return [{ path: file.path, content: file.render() }];
 }

@@ -20,7 +20,7 @@ export function header(model: ServerModel): string {
 }
 
 /** The command that made a generated file, when the run did not say. */
-export const DEFAULT_COMMAND = "mcpgen generate";
+const DEFAULT_COMMAND = "mcpgen generate";
 
 /** "Do not edit: regenerate with `<command>`." (one line whatever the command holds). */
 export function regenerate(command = DEFAULT_COMMAND): string {
@@ -35,4 +35,4 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
-export { fromSubfolder, LOCAL, RUNTIME_FOLDER, SDK } from "./modules.js";
+export { fromSubfolder, LOCAL, SDK } from "./modules.js";

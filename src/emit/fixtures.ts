@@ -12,7 +12,7 @@ import { jsonFile } from "../print/literal.js";
 import type { OutputFile } from "./common.js";
 
 /** The folder of the 2026-07-28 fixtures, named after the protocol revision they show. */
-export const MODERN_FIXTURES = "fixtures/2026-07-28";
+const MODERN_FIXTURES = "fixtures/2026-07-28";
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
 export function emitFixtures(model: ServerModel): OutputFile[] {

@@ -3,7 +3,7 @@
  * folder and wires them by MCP name into a `Handlers` object for createServer.
  */
 import type { ServerModel } from "../model/types.js";
-import { docComment, propertyKey, stringLiteral } from "../print/literal.js";
+import { propertyKey, stringLiteral } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { stubEntries } from "../stubs/layout.js";
 
@@ -22,8 +22,11 @@ export function emitHandlers(model: ServerModel): OutputFile[] {
   }
   const handlersType = file.importType(LOCAL.server, "Handlers");
   const body = [...groups].map(([group, members]) => `  ${group}: {\n${members.join("")}  },\n`).join("");
-  file.print(
-    `${docComment([`The handlers of ${model.name}, from the files you own under ${stringLiteral(stubs.importBase)} (relative to this folder), wired by MCP name.`])}export const handlers: ${handlersType} = {${body ? `\n${body}` : ""}};`,
-  );
+  file.exportDeclaration({
+    doc: [`The handlers of ${model.name}, from the files you own under ${stringLiteral(stubs.importBase)} (relative to this folder), wired by MCP name.`],
+    kind: "const",
+    name: "handlers",
+    text: `: ${handlersType} = {${body ? `\n${body}` : ""}};`,
+  });
   return [{ path: file.path, content: file.render() }];
 }

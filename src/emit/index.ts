@@ -35,5 +35,4 @@ export function emitServerFiles(model: ServerModel): OutputFile[] {
 }
 
 export type { OutputFile } from "./common.js";
-export { RUNTIME_FOLDER } from "./common.js";
 export { emitRuntime } from "./runtime.js";

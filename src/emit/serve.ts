@@ -3,7 +3,6 @@
  * client-only import (a browser bundle) never pulls in node:http.
  */
 import type { ServerModel } from "../model/types.js";
-import { docComment } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { exportApi } from "./publicApi.js";
 
@@ -22,13 +21,19 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
   const needsHandlers = model.tools.length > 0 || model.resources.some((r) => !r.content && !r.widget) || model.resourceTemplates.length > 0 || model.prompts.some((p) => !p.messages);
   const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
-  file.print(
-    `${docComment([`Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`])}export function serveStdio(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
-  );
-  file.print(
-    `${docComment([
+  file.exportDeclaration({
+    doc: [`Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`],
+    kind: "function",
+    name: "serveStdio",
+    text: `(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
+  });
+  file.exportDeclaration({
+    doc: [
       `Serves ${model.name} over Streamable HTTP: http://127.0.0.1:3000/mcp by default, to 2026-07-28 requests and to 2025-era clients (with sessions, or \`stateless: true\`). Requests whose Host or Origin is not this server are refused (DNS-rebinding protection).`,
-    ])}export function serveHttp(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
-  );
+    ],
+    kind: "function",
+    name: "serveHttp",
+    text: `(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
+  });
   return [{ path: file.path, content: file.render() }];
 }

@@ -64,22 +64,31 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const factoryType = rt("ServerFactory");
   const create = file.importValue(LOCAL.runtimeServer, "createManifestServerFactory");
   const definition = file.importValue(LOCAL.definition, "definition");
-  file.print(
-    `${docComment([`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`])}export interface Handlers {${groups.length ? `\n${groups.join("")}` : ""}}`,
-  );
+  file.exportDeclaration({
+    doc: [`The code behind ${model.name}: exactly the handlers its manifest needs, keyed by MCP name.`],
+    kind: "interface",
+    name: "Handlers",
+    text: ` {${groups.length ? `\n${groups.join("")}` : ""}}`,
+  });
   const optional = groups.length === 0 ? " = {}" : "";
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
-  file.print(
-    `${docComment([
+  file.exportDeclaration({
+    doc: [
       `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.`,
       '@example\nimport { serveStdio } from "@modelcontextprotocol/server/stdio";\nserveStdio(createServerFactory(handlers));',
-    ])}export function createServerFactory(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
-  );
-  file.print(
-    `${docComment([
+    ],
+    kind: "function",
+    name: "createServerFactory",
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
+  });
+  file.exportDeclaration({
+    doc: [
       `One SDK Server for ${model.name}, for a transport you connect yourself: it serves 2025-era clients (initialize handshake), as any Server connected by hand does. For both eras use serveStdio / serveHttp (serve.ts), or createServerFactory with the SDK's entries.`,
       "@example\nconst server = createServer(handlers);\nawait server.connect(transport);",
-    ])}export function createServer(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return createServerFactory(handlers, options)({ era: "legacy" });\n}`,
-  );
+    ],
+    kind: "function",
+    name: "createServer",
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return createServerFactory(handlers, options)({ era: "legacy" });\n}`,
+  });
   return [{ path: file.path, content: file.render() }];
 }

@@ -14,19 +14,20 @@ export function emitTypes(model: ServerModel): OutputFile[] {
   const defTypes = new Map(model.defs.map((d) => [d.name, d.typeName]));
   const plainCtx = refResolver(defTypes);
 
-  for (const def of model.defs) file.print(declaration(def.typeName, def.schema, plainCtx, schemaDoc(def.schema)));
+  const declare = (name: string, schema: JsonSchema, ctx: TypeContext, doc: string[]) => file.exportDeclaration({ doc, name, ...declaration(schema, ctx) });
+  for (const def of model.defs) declare(def.typeName, def.schema, plainCtx, schemaDoc(def.schema));
 
   const schemaDeclarations = (s: SchemaModel, doc: string[]) => {
     const ctx = refResolver(defTypes, { rootTypeName: s.typeName, localTypeNames: s.localTypeNames });
     // Arguments and structured output are JSON objects on the wire: a schema that admits any
     // value (only a pulled manifest has one) types them as an open record, not `unknown`.
-    file.print(declaration(s.typeName, admitsAnyObject(s.schema) ? OPEN_OBJECT : s.schema, ctx, doc));
+    declare(s.typeName, admitsAnyObject(s.schema) ? OPEN_OBJECT : s.schema, ctx, doc);
     if (typeof s.schema === "object") {
       for (const key of s.declares) {
         const typeName = s.localTypeNames.get(key)!;
         const [container, name] = splitOnce(key);
         const local = (s.schema[container] as Record<string, JsonSchema>)[name]!;
-        file.print(declaration(typeName, local, ctx, schemaDoc(local)));
+        declare(typeName, local, ctx, schemaDoc(local));
       }
     }
   };
@@ -36,38 +37,39 @@ export function emitTypes(model: ServerModel): OutputFile[] {
   }
   for (const template of model.resourceTemplates) {
     const members = template.variables.map((v) => `  ${typePropertyKey(v)}: string;\n`).join("");
-    file.print(`${docComment([`Variables of resource template \`${template.uriTemplate}\` (${template.name}).`])}export interface ${template.variablesTypeName} {\n${members}}`);
+    file.exportDeclaration({ doc: [`Variables of resource template \`${template.uriTemplate}\` (${template.name}).`], kind: "interface", name: template.variablesTypeName, text: ` {\n${members}}` });
   }
   for (const prompt of model.prompts) {
     const members = prompt.arguments
       .map((a) => `${docComment(a.description ? [a.description] : [], "  ")}  ${typePropertyKey(a.name)}${a.required ? "" : "?"}: string;\n`)
       .join("");
-    file.print(`${docComment([`Arguments of prompt \`${prompt.name}\`.`])}export interface ${prompt.argumentsTypeName} {\n${members}}`);
+    file.exportDeclaration({ doc: [`Arguments of prompt \`${prompt.name}\`.`], kind: "interface", name: prompt.argumentsTypeName, text: ` {\n${members}}` });
   }
 
   const map = (doc: string, name: string, entries: [string, string][]) =>
-    `${docComment([doc])}export interface ${name} {${entries.length ? `\n${entries.map(([k, v]) => `  ${typePropertyKey(k)}: ${v};\n`).join("")}` : ""}}`;
+    file.exportDeclaration({ doc: [doc], kind: "interface", name, text: ` {${entries.length ? `\n${entries.map(([k, v]) => `  ${typePropertyKey(k)}: ${v};\n`).join("")}` : ""}}` });
   const names = (doc: string, name: string, values: string[]) =>
-    `${docComment([doc])}export type ${name} = ${values.length ? values.map(stringLiteral).join(" | ") : "never"};`;
+    file.exportDeclaration({ doc: [doc], kind: "type", name, text: ` = ${values.length ? values.map(stringLiteral).join(" | ") : "never"};` });
 
-  file.print(map("Input type of each tool, by MCP name.", "ToolInputs", model.tools.map((t) => [t.name, t.input.typeName])));
-  file.print(map("Structured output type of each tool that declares an outputSchema, by MCP name.", "ToolOutputs", model.tools.flatMap((t) => (t.output ? [[t.name, t.output.typeName] as [string, string]] : []))));
-  file.print(names("MCP names of the tools.", "ToolName", model.tools.map((t) => t.name)));
-  file.print(names("Names of the resources.", "ResourceName", model.resources.map((r) => r.name)));
-  file.print(names("URIs of the resources.", "ResourceUri", model.resources.map((r) => r.uri)));
-  file.print(map("Variables of each resource template, by name.", "ResourceTemplateVariables", model.resourceTemplates.map((t) => [t.name, t.variablesTypeName])));
-  file.print(names("Names of the resource templates.", "ResourceTemplateName", model.resourceTemplates.map((t) => t.name)));
-  file.print(map("Arguments of each prompt, by name.", "PromptArguments", model.prompts.map((p) => [p.name, p.argumentsTypeName])));
-  file.print(names("Names of the prompts.", "PromptName", model.prompts.map((p) => p.name)));
+  map("Input type of each tool, by MCP name.", "ToolInputs", model.tools.map((t) => [t.name, t.input.typeName]));
+  map("Structured output type of each tool that declares an outputSchema, by MCP name.", "ToolOutputs", model.tools.flatMap((t) => (t.output ? [[t.name, t.output.typeName] as [string, string]] : [])));
+  names("MCP names of the tools.", "ToolName", model.tools.map((t) => t.name));
+  names("Names of the resources.", "ResourceName", model.resources.map((r) => r.name));
+  names("URIs of the resources.", "ResourceUri", model.resources.map((r) => r.uri));
+  map("Variables of each resource template, by name.", "ResourceTemplateVariables", model.resourceTemplates.map((t) => [t.name, t.variablesTypeName]));
+  names("Names of the resource templates.", "ResourceTemplateName", model.resourceTemplates.map((t) => t.name));
+  map("Arguments of each prompt, by name.", "PromptArguments", model.prompts.map((p) => [p.name, p.argumentsTypeName]));
+  names("Names of the prompts.", "PromptName", model.prompts.map((p) => p.name));
   return [{ path: file.path, content: file.render() }];
 }
 
-function declaration(name: string, schema: JsonSchema, ctx: TypeContext, doc: string[]): string {
+/** The declaration of a schema's type: an interface when it is object-like, else a type alias. */
+function declaration(schema: JsonSchema, ctx: TypeContext): { kind: "interface" | "type"; text: string } {
   if (isInterfaceLike(schema)) {
     const members = objectMembers(schema as Record<string, unknown>, ctx, "  ");
-    return `${docComment(doc)}export interface ${name} {${members ? `\n${members}` : ""}}`;
+    return { kind: "interface", text: ` {${members ? `\n${members}` : ""}}` };
   }
-  return `${docComment(doc)}export type ${name} = ${typeOf(schema, ctx)};`;
+  return { kind: "type", text: ` = ${typeOf(schema, ctx)};` };
 }
 
 function splitOnce(key: string): [string, string] {

@@ -33,17 +33,20 @@ function emitScenarios(model: ServerModel): OutputFile {
     }
   }
   // JSON text, parsed: manifest values stay data (a `__proto__` key is a key).
-  file.print(
-    `${docComment([
+  file.exportDeclaration({
+    doc: [
       "What the widgets of this server are opened with in `mcpgen/harness`: each example of a tool that opens a widget (its arguments, and its result when the example has one; without, the harness calls the tool).",
       "@example\nimport { serveHarness } from \"mcpgen/harness\";\nconst harness = await serveHarness({ server: createServerFactory(handlers), scenarios });",
-    ])}export const scenarios: readonly { widget: string; tool: string; arguments: { [key: string]: unknown }; result?: unknown }[] = JSON.parse(${jsonTemplate(JSON.stringify(scenarios))});`,
-  );
+    ],
+    kind: "const",
+    name: "scenarios",
+    text: `: readonly { widget: string; tool: string; arguments: { [key: string]: unknown }; result?: unknown }[] = JSON.parse(${jsonTemplate(JSON.stringify(scenarios))});`,
+  });
   return { path: file.path, content: file.render() };
 }
 
 /** The tools a widget's view may call: those whose visibility includes `app`. */
-export function callableTools(model: ServerModel): ToolModel[] {
+function callableTools(model: ServerModel): ToolModel[] {
   return model.tools.filter((t) => t.visibility.includes("app"));
 }
 
@@ -65,31 +68,44 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
   const output = (t: ToolModel) => (t.output ? type(t.output.typeName) : result);
   const members = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
 
-  file.print(
-    `${docComment([`The arguments of the tools that open widget ${widget.name} (\`${widget.uri}\`), by tool: \`toolInput\` narrows on \`tool\`.`])}export interface ${names.inputs} ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${type(t.input.typeName)};\n`))}`,
-  );
-  file.print(
-    `${docComment(["What those tools answer, by tool: the structured output, or the CallToolResult of a tool without outputSchema."])}export interface ${names.outputs} ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${output(t)};\n`))}`,
-  );
-  file.print(
-    `${docComment(["The tools the widget may call (their visibility includes `app`), with their arguments and what a call resolves to."])}export interface ${names.callable} ${members(
-      callableTools(model).map((t) => `${docComment([t.description ?? ""], "  ")}  ${propertyKey(t.name)}: { input: ${type(t.input.typeName)}; output: ${output(t)} };\n`),
-    )}`,
-  );
+  file.exportDeclaration({
+    doc: [`The arguments of the tools that open widget ${widget.name} (\`${widget.uri}\`), by tool: \`toolInput\` narrows on \`tool\`.`],
+    kind: "interface",
+    name: names.inputs,
+    text: ` ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${type(t.input.typeName)};\n`))}`,
+  });
+  file.exportDeclaration({
+    doc: ["What those tools answer, by tool: the structured output, or the CallToolResult of a tool without outputSchema."],
+    kind: "interface",
+    name: names.outputs,
+    text: ` ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${output(t)};\n`))}`,
+  });
+  file.exportDeclaration({
+    doc: ["The tools the widget may call (their visibility includes `app`), with their arguments and what a call resolves to."],
+    kind: "interface",
+    name: names.callable,
+    text: ` ${members(callableTools(model).map((t) => `${docComment([t.description ?? ""], "  ")}  ${propertyKey(t.name)}: { input: ${type(t.input.typeName)}; output: ${output(t)} };\n`))}`,
+  });
   const widgetType = file.importType(runtime, "Widget");
   const options = file.importType(runtime, "WidgetOptions");
-  file.print(
-    `${docComment([`The client of widget ${widget.name}; \`State\` is what it keeps in ChatGPT's widgetState.`])}export type ${names.widget}<State = unknown> = ${widgetType}<${names.inputs}, ${names.outputs}, ${names.callable}, State>;`,
-  );
+  file.exportDeclaration({
+    doc: [`The client of widget ${widget.name}; \`State\` is what it keeps in ChatGPT's widgetState.`],
+    kind: "type",
+    name: names.widget,
+    text: `<State = unknown> = ${widgetType}<${names.inputs}, ${names.outputs}, ${names.callable}, State>;`,
+  });
   const create = file.importValue(runtime, "createWidget");
   const checks = file.importValue(`./${widget.fileName}.checks.js`, "checks");
   const list = (values: string[]) => `[${values.map(stringLiteral).join(", ")}]`;
-  file.print(
-    `${docComment([
+  file.exportDeclaration({
+    doc: [
       `Makes the client of widget ${widget.name}: register handlers, then \`connect()\`.`,
       `@example\nconst widget = ${names.create}();\nwidget.onToolResult((r) => { if (r.ok) render(r.output); });\nawait widget.connect();`,
-    ])}export function ${names.create}<State = unknown>(options?: ${options}): ${names.widget}<State> {\n  return ${create}<${names.inputs}, ${names.outputs}, ${names.callable}, State>({ name: ${stringLiteral(widget.name)}, opens: ${list(widget.tools)}, callable: ${list(callableTools(model).map((t) => t.name))}, checks: ${checks} }, options);\n}`,
-  );
+    ],
+    kind: "function",
+    name: names.create,
+    text: `<State = unknown>(options?: ${options}): ${names.widget}<State> {\n  return ${create}<${names.inputs}, ${names.outputs}, ${names.callable}, State>({ name: ${stringLiteral(widget.name)}, opens: ${list(widget.tools)}, callable: ${list(callableTools(model).map((t) => t.name))}, checks: ${checks} }, options);\n}`,
+  });
   return { path: file.path, content: file.render() };
 }
 
@@ -147,7 +163,13 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
     lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}));`);
   } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');
   lines.push(...helpers, code.replace(/;(?=(const|function|export) )/g, ";\n"));
-  lines.push(`/** Each tool's output check: undefined when valid, else the problems in words. */\nexport const checks = ${rows.length ? `{\n${rows.join("")}}` : "{}"};`);
   file.print(lines.join("\n"));
+  file.exportDeclaration({
+    doc: ["Each tool's output check: undefined when valid, else the problems in words."],
+    kind: "const",
+    name: "checks",
+    text: ` = ${rows.length ? `{\n${rows.join("")}}` : "{}"};`,
+    blankLineBefore: false,
+  });
   return { path: file.path, content: file.render() };
 }

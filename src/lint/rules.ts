@@ -15,14 +15,13 @@ export const LINT_RULES = {
   "type-arrays": "a `type` is a list (`[string, \"null\"]`), which some model APIs (Gemini function declarations) refuse; `anyOf` is understood more widely",
 } as const;
 
-export type LintRule = keyof typeof LINT_RULES;
-export type LintLevel = "off" | "warn" | "error";
+type LintRule = keyof typeof LINT_RULES;
 export const RULE_NAMES = Object.keys(LINT_RULES) as LintRule[];
 
 /** The usual budget for a model-facing tool name. */
 const NAME_LIMIT = 64;
 
-export interface LintFinding {
+interface LintFinding {
   rule: LintRule;
   /** Where in the manifest. */
   path: DocPath;

@@ -37,7 +37,7 @@ export interface LoadedManifest {
   fromCache: boolean;
 }
 
-export type LoadResult = { ok: true; manifest: LoadedManifest } | { ok: false; diagnostics: Diagnostic[] };
+type LoadResult = { ok: true; manifest: LoadedManifest } | { ok: false; diagnostics: Diagnostic[] };
 
 /** Upper bound on alias expansions, against "billion laughs" documents. */
 const MAX_ALIAS_COUNT = 100;
@@ -133,7 +133,7 @@ function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
  * a tab, an unclosed quote or bracket, an unquoted `{{placeholder}}`. Heuristic: only used to
  * word an error the parser found; no hint rather than a wrong one.
  */
-export function syntaxHint(text: string, code: string, line: number, col: number, message = ""): { line: number; col: number; hint: string } {
+function syntaxHint(text: string, code: string, line: number, col: number, message = ""): { line: number; col: number; hint: string } {
   const lines = text.split(/\r?\n/);
   const at = (n: number) => lines[n - 1] ?? "";
   const indent = (l: string) => /^ */.exec(l)![0].length;

@@ -37,7 +37,7 @@ export interface LocalDefsOwner {
 }
 
 /** The model's one TypeScript namespace. */
-export interface TypeClaims {
+interface TypeClaims {
   /** Claims `id` if it is free: true when it now belongs to `owner`; false, and nothing reported, when taken. */
   tryClaim(id: string, owner: string, at: DocPath): boolean;
   /** Claims `id`, reporting a collision when it is taken. */

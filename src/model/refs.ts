@@ -14,7 +14,7 @@ const SUBSCHEMAS: Readonly<Record<string, 1 | 2 | 3 | undefined>> = Object.assig
   properties: 3, patternProperties: 3, $defs: 3, definitions: 3, dependentSchemas: 3,
 });
 
-export type SchemaPath = readonly (string | number)[];
+type SchemaPath = readonly (string | number)[];
 
 /**
  * Calls `visit` on `schema` and every subschema, in document order. `path()` gives the

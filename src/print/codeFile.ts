@@ -3,14 +3,27 @@
  * what the emitter asked for. Imports: grouped (packages, then relative), sorted, `import type`
  * when every use is a type, and aliased when a name would clash with one declared in the file or
  * imported from elsewhere. Exports: re-exports (`export * from`, `export { a, type B } from`) in the
- * order they were first asked for, then one list of names the file imported or declared. Every
+ * order they were first asked for, then one list of names the file imported or declared; exported
+ * declarations are printed in the body, doc comment and `export` by the printer. Every
  * module specifier goes through the string-literal function: a folder name is text, not code.
  */
-import { stringLiteral } from "./literal.js";
+import { docComment, stringLiteral } from "./literal.js";
 
 interface ImportedName {
   local: string;
   typeOnly: boolean;
+}
+
+/** A declaration the file exports: `<doc>export <kind> <name><text>`. */
+interface ExportedDeclaration {
+  /** Lines of its doc comment (empty ones are dropped; none, no comment). */
+  doc: readonly string[];
+  kind: "interface" | "type" | "const" | "function";
+  name: string;
+  /** What follows the name: type parameters, `= type;`, `: Type = value;`, a signature and body. */
+  text: string;
+  /** False to print it right after the previous text, without the blank line between. */
+  blankLineBefore?: boolean;
 }
 
 /** One `export ... from` line: `export *` or a list of names (name -> type only). */
@@ -89,6 +102,23 @@ export class CodeFile {
   private claimExport(name: string): void {
     if (this.exported.has(name)) throw new Error(`mcpgen: ${this.path} would export ${name} twice`);
     this.exported.add(name);
+  }
+
+  /**
+   * Prints an exported declaration with its doc comment, and records its name: exported twice
+   * (here and by a re-export or another declaration) or already the local name of an import, it
+   * is a bug in the emitter, refused here. Later imports of that name are aliased.
+   */
+  exportDeclaration(declaration: ExportedDeclaration): void {
+    const { doc, kind, name, text, blankLineBefore = true } = declaration;
+    if ([...this.imports.values()].some((names) => [...names.values()].some((n) => n.local === name))) {
+      throw new Error(`mcpgen: ${this.path} would declare ${name}, the local name of an import (reserve it with declare() before importing)`);
+    }
+    this.claimExport(name);
+    this.taken.add(name);
+    const printed = `${docComment(doc)}export ${kind} ${name}${text}\n`;
+    if (!blankLineBefore && this.chunks.length > 0) this.chunks.push(`${this.chunks.pop()!}${printed}`);
+    else this.chunks.push(printed);
   }
 
   /** Appends text to the body (a trailing newline is added when missing). */

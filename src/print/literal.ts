@@ -40,7 +40,7 @@ const TEMPLATE_ESCAPES: Readonly<Record<string, string>> = { "`": "\\u0060", "${
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** True when `name` can be written bare as a property name (`{ name: 1 }`, `x.name`). */
-export function isIdentifierName(name: string): boolean {
+function isIdentifierName(name: string): boolean {
   return IDENTIFIER_NAME.test(name);
 }
 

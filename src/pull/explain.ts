@@ -7,7 +7,7 @@ import { LimitError } from "./limits.js";
 import type { FittedStdio } from "./stdio.js";
 
 /** What is known about the server when a step fails. */
-export interface FailureContext {
+interface FailureContext {
   /** The command, when the server runs over stdio. */
   command?: string;
   era: "auto" | "legacy" | "modern";

@@ -20,10 +20,10 @@ export interface PullLimits {
   items: number;
 }
 
-export const DEFAULT_ANSWER_BYTES = 32 * MiB;
+const DEFAULT_ANSWER_BYTES = 32 * MiB;
 /** The most `--max-bytes` takes: JavaScript strings end at 512 MiB, and parsing takes several times an answer's size. */
 export const MAX_ANSWER_BYTES = 256 * MiB;
-export const DEFAULT_ITEMS = 100_000;
+const DEFAULT_ITEMS = 100_000;
 
 /** The limits for `--max-bytes` and `--max-items`: all answers together may be twice one answer. */
 export function pullLimits(answerBytes = DEFAULT_ANSWER_BYTES, items = DEFAULT_ITEMS): PullLimits {
@@ -108,7 +108,7 @@ export function parseSize(text: string): number | undefined {
 }
 
 /** `33554432` -> `32 MiB`, for messages. */
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
   if (bytes % KiB === 0) return `${bytes / KiB} KiB`;
   return `${bytes} bytes`;

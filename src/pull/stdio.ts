@@ -70,7 +70,7 @@ export function fitStdio(transport: object, budget: Budget, parse: (line: string
 }
 
 /** The first line a server wrote to stdout that is not a JSON-RPC message, shared by the buffers of its processes. */
-export interface StrayLine {
+interface StrayLine {
   line?: string;
 }
 

@@ -11,7 +11,7 @@
  */
 import { analyse, type Report } from "scslre";
 
-export interface BacktrackingRisk {
+interface BacktrackingRisk {
   exponential: boolean;
   /** The quantifiers at fault, as written (`(a+)+`, or `\d+` and `\w+`). */
   culprit: string;

@@ -60,7 +60,7 @@ export function setItem(node: AST.EscapeCharacterSet | AST.UnicodePropertyCharac
 const properties = new Map<string, readonly Range[]>();
 
 /** A Unicode property's code points as this Node's RegExp gives them (read once per property). */
-export function propertyRanges(escape: string): readonly Range[] {
+function propertyRanges(escape: string): readonly Range[] {
   let ranges = properties.get(escape);
   if (ranges === undefined) {
     const test = new RegExp(`^${escape}$`, "u");

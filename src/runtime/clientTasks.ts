@@ -80,7 +80,7 @@ export interface ToolTask<O> {
 }
 
 /** What the task engine needs of the SDK Client: a raw request, the era, the transport. */
-export interface TaskSdk {
+interface TaskSdk {
   getProtocolEra?: (() => "legacy" | "modern" | undefined) | undefined;
   request(request: { method: string; params?: JsonObject }, resultSchema: typeof PASS_THROUGH, options?: TaskRequestOptions): Promise<unknown>;
   readonly transport?: WireTransport | undefined;

@@ -31,7 +31,7 @@ export { isObject, type Call } from "./engineCore.js";
  * Every method the manifest serves, in the order they are registered with the SDK: when each is
  * offered (its capability, and its era when it has one) and what answers it.
  */
-export function methodTable(core: EngineCore): MethodEntry[] {
+function methodTable(core: EngineCore): MethodEntry[] {
   return [...toolMethods(core), ...resourceMethods(core), ...promptMethods(core), ...completionMethods(core), ...taskMethods(core)];
 }
 

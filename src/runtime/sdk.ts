@@ -26,7 +26,7 @@ export interface SdkTransport {
 }
 
 /** The request envelope of the 2026-07-28 era, as the SDK lifts it out of `params._meta`. */
-export interface RequestEnvelope {
+interface RequestEnvelope {
   "io.modelcontextprotocol/protocolVersion"?: string;
   "io.modelcontextprotocol/clientInfo"?: JsonObject;
   "io.modelcontextprotocol/clientCapabilities"?: JsonObject;
@@ -61,7 +61,7 @@ export interface StandardSchema {
 }
 
 /** The SDK's low-level Server. */
-export interface SdkServer {
+interface SdkServer {
   setRequestHandler(method: string, schemas: { params: StandardSchema }, handler: (params: JsonObject, ctx: SdkContext) => object | Promise<object>): void;
   connect(transport: SdkTransport): Promise<void>;
   close(): Promise<void>;
@@ -77,7 +77,7 @@ export type WrappedHandler = (request: unknown, ctx: unknown) => Promise<object>
  * The SDK's Server class as mcpgen subclasses it: the view above plus `_wrapHandler`, the hook
  * the SDK documents for subclasses (protected in its own types).
  */
-export interface SdkServerBase extends SdkServer {
+interface SdkServerBase extends SdkServer {
   _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler;
 }
 
@@ -94,12 +94,12 @@ export interface ServerFactory {
 }
 
 /** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
-export interface ServerNotifier {
+interface ServerNotifier {
   resourceUpdated(uri: string): void;
 }
 
 /** What createMcpHandler answers: a web-standard fetch face. */
-export interface McpHttpHandler {
+interface McpHttpHandler {
   fetch(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
   close(): Promise<void>;
   notify: ServerNotifier;

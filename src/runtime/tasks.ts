@@ -34,10 +34,10 @@ export interface TaskOptions {
 }
 
 /** How a task ended: the tool's result, or a JSON-RPC error. */
-export type TaskOutcome = { result: JsonObject } | { error: { code: number; message: string; data?: unknown } };
+type TaskOutcome = { result: JsonObject } | { error: { code: number; message: string; data?: unknown } };
 
 /** What a running task holds: its handler's signal, its questions. Dropped when the task ends. */
-export interface LiveTask {
+interface LiveTask {
   /** Aborted by tasks/cancel or expiry; the handler's ctx.signal. */
   readonly controller: AbortController;
   /** Questions waiting for the client, by key (2026-07-28 tasks). */

@@ -1,7 +1,7 @@
 /** Where each user-owned handler stub lives, and what it exports: decided from the model. */
 import type { ServerModel } from "../model/types.js";
 
-export type StubKind = "tool" | "resource" | "resource-template" | "prompt";
+type StubKind = "tool" | "resource" | "resource-template" | "prompt";
 
 export interface StubEntry {
   kind: StubKind;

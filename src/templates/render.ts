@@ -15,7 +15,7 @@ let handlebars: typeof import("handlebars") | undefined;
 const Handlebars = () => (handlebars ??= createRequire(import.meta.url)("handlebars") as typeof import("handlebars"));
 
 /** templates/ of the mcpgen package, from both src/templates and dist/templates. */
-export const BUILTIN_TEMPLATES = fileURLToPath(new URL("../../templates/", import.meta.url));
+const BUILTIN_TEMPLATES = fileURLToPath(new URL("../../templates/", import.meta.url));
 
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Change } from "../../src/diff/classify.js";
+import type { Difference } from "../../src/diff/classify.js";
 import { mcpgen } from "../helpers/cli.js";
 import { binCommand, installPackages, NPM_FREE_ENV, workFolder } from "../helpers/published.js";
 
@@ -39,7 +39,7 @@ describe(`mongodb-mcp-server ${OLD} -> ${NEW}`, () => {
   it("the dialect change is informative rows only; the real changes remain breaking", () => {
     const r = mcpgen(["diff", "old.yaml", "new.yaml", "--format", "json"], work);
     expect(r.code).toBe(1);
-    const { summary, changes } = JSON.parse(r.stdout) as { summary: { breakingClients: number }; changes: Change[] };
+    const { summary, changes } = JSON.parse(r.stdout) as { summary: { breakingClients: number }; changes: Difference[] };
     const dialect = changes.filter((c) => c.path.endsWith(".$schema"));
     // 27 tools, most with an outputSchema: one row per schema, each saying nothing changes meaning.
     expect(dialect.length).toBeGreaterThan(40);
@@ -70,7 +70,7 @@ describe(`mongodb-mcp-server ${OLD} -> ${NEW}`, () => {
     for (const row of rows.slice(1)) expect(row.slice(changeColumn - 2, changeColumn), row).toBe("  ");
     for (const row of rows.slice(1)) expect(row[changeColumn], row).not.toBe(" ");
     // Paths past 48 characters, where the table used to slip.
-    const { changes } = JSON.parse(mcpgen(["diff", "old.yaml", "new.yaml", "--format", "json"], work).stdout) as { changes: Change[] };
+    const { changes } = JSON.parse(mcpgen(["diff", "old.yaml", "new.yaml", "--format", "json"], work).stdout) as { changes: Difference[] };
     expect(changes.some((c) => c.path.length > 48)).toBe(true);
   });
 });

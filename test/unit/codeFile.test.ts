@@ -1,5 +1,5 @@
 /**
- * The printer's export blocks and module paths, and the public API table: what index.ts,
+ * The printer's export blocks, exported declarations and module paths, and the public API table: what index.ts,
  * server.ts, client.ts and serve.ts export, and which type names a manifest cannot take.
  */
 import { describe, expect, it } from "vitest";
@@ -50,6 +50,26 @@ const cases: [string, { given: Step[]; want: string }][] = [
     },
   ],
   [
+    "an exported declaration: its doc comment, `export`, the name, then its text; a blank line between declarations unless asked",
+    {
+      given: [
+        (f) => f.exportDeclaration({ doc: ["One.", "", "Two."], kind: "interface", name: "A", text: " {}" }),
+        (f) => f.exportDeclaration({ doc: [], kind: "type", name: "B", text: "<T> = T;" }),
+        (f) => f.print("const x = 1;"),
+        (f) => f.exportDeclaration({ doc: ["C."], kind: "const", name: "c", text: " = x;", blankLineBefore: false }),
+        (f) => f.exportDeclaration({ doc: ["D."], kind: "function", name: "d", text: "(): void {}" }),
+      ],
+      want: "/**\n * One.\n *\n * Two.\n */\nexport interface A {}\n\nexport type B<T> = T;\n\nconst x = 1;\n/** C. */\nexport const c = x;\n\n/** D. */\nexport function d(): void {}\n",
+    },
+  ],
+  [
+    "an import after a declaration of its name is aliased",
+    {
+      given: [(f) => f.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = B;" }), (f) => f.print(`type B = ${f.importType("./a.js", "A")};`)],
+      want: 'import type { A as A$1 } from "./a.js";\n\nexport type A = B;\n\ntype B = A$1;\n',
+    },
+  ],
+  [
     "a body after the export block, one blank line between",
     { given: [(f) => f.exportLocal("x", "x", false), (f) => f.print("const x = 1;")], want: "export { x };\n\nconst x = 1;\n" },
   ],
@@ -66,6 +86,21 @@ describe("CodeFile exports", () => {
     const file = new CodeFile("x.ts", "// h\n");
     file.reExport("./a.js", "A", true);
     expect(() => file.exportLocal("A", "A", true)).toThrow("mcpgen: x.ts would export A twice");
+  });
+
+  it("refuses a declaration of a name already exported, by a re-export or by another declaration", () => {
+    const file = new CodeFile("x.ts", "// h\n");
+    file.reExport("./a.js", "A", true);
+    expect(() => file.exportDeclaration({ doc: [], kind: "interface", name: "A", text: " {}" })).toThrow("mcpgen: x.ts would export A twice");
+    file.exportDeclaration({ doc: [], kind: "const", name: "b", text: " = 1;" });
+    expect(() => file.exportDeclaration({ doc: [], kind: "function", name: "b", text: "() {}" })).toThrow("mcpgen: x.ts would export b twice");
+    expect(() => file.reExport("./b.js", "b", false)).toThrow("mcpgen: x.ts would export b twice");
+  });
+
+  it("refuses a declaration whose name an import already uses (the name was not reserved first)", () => {
+    const file = new CodeFile("x.ts", "// h\n");
+    file.importType("./a.js", "A");
+    expect(() => file.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = 1;" })).toThrow("mcpgen: x.ts would declare A, the local name of an import");
   });
 });
 
