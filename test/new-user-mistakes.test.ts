@@ -118,7 +118,7 @@ describe("handler stubs and the incremental records", () => {
     expect(r.stdout.trimEnd().split("\n")).toEqual([
       'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
       'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
-      "mcpgen: 1 server -> src/generated/: 50 written, 0 unchanged.",
+      "mcpgen: 1 server -> src/generated/: 51 written, 0 unchanged.",
     ]);
   });
 
