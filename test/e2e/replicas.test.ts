@@ -165,4 +165,20 @@ describe("three replicas without a shared key (the documented failure mode)", ()
     expect(rounds[1]!.error).toEqual({ code: -32602, message: "Invalid or expired requestState", data: { reason: "requestState failed its integrity check" } });
     expect(set.proxy.log.map((r) => r.replica)).toEqual([0, 1]);
   });
+
+  it("the harness: a killed replica is skipped by the round-robin, and starts again on the same port", async () => {
+    const victim = set.replicas[1]!;
+    const url = victim.url;
+    await victim.kill();
+    expect(victim.running).toBe(false);
+    set.proxy.resetHits();
+    const discover = () => post(set.proxy.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope() } }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" });
+    for (let i = 0; i < 4; i++) expect((await discover()).status).toBe(200);
+    expect(set.proxy.hits).toEqual([2, 0, 2]);
+    await victim.start();
+    expect(victim.url).toBe(url);
+    set.proxy.resetHits();
+    for (let i = 0; i < 3; i++) expect((await discover()).status).toBe(200);
+    expect(set.proxy.hits).toEqual([1, 1, 1]);
+  });
 });
