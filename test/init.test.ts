@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { mcpgen } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
@@ -14,7 +15,7 @@ describe("mcpgen init", () => {
     const r = mcpgen(["init", "My Server"], parent);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("mcpgen: created my-server in My Server (9 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)");
+    expect(r.stdout).toContain("mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)");
     // The stdio command for MCP clients: node, so npm's banner never reaches stdout.
     expect(r.stdout).toContain(`{"command": "node", "args": [${JSON.stringify(path.join(parent, "My Server", "dist/src/main.js"))}]}`);
     const dir = path.join(parent, "My Server");
@@ -56,6 +57,38 @@ describe("mcpgen init", () => {
     expect(readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8")).toContain('"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"');
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   }, 60_000);
+
+  it("scaffolds several replicas: compose.yaml (Redis, two replicas, HAProxy), haproxy.cfg sticky by Mcp-Session-Id, the options commented in main.ts", () => {
+    const parent = tempProject();
+    expect(mcpgen(["init", "fleet", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
+    const dir = path.join(parent, "fleet");
+    const compose = parse(readFileSync(path.join(dir, "compose.yaml"), "utf8")) as { services: Record<string, { image?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[]; ports?: string[]; depends_on?: string[] }> };
+    expect(Object.keys(compose.services)).toEqual(["redis", "replica1", "replica2", "proxy"]);
+    expect(compose.services.redis!.command).toEqual(["redis-server", "--save", "", "--appendonly", "no"]);
+    for (const name of ["replica1", "replica2"]) {
+      const replica = compose.services[name]!;
+      expect(replica.command).toEqual(["node", "dist/src/main.js", "--http", "3000"]);
+      expect(replica.environment).toEqual({
+        MCP_HOST: "0.0.0.0",
+        MCP_ALLOWED_HOSTS: "localhost:8080,127.0.0.1:8080",
+        MCP_REQUEST_STATE_SECRET: expect.stringMatching(/^\$\{MCP_REQUEST_STATE_SECRET:\?/),
+        REDIS_URL: "redis://redis:6379",
+      });
+      expect(replica.depends_on).toEqual(["redis"]);
+    }
+    const proxy = compose.services.proxy!;
+    expect(proxy.image).toMatch(/^haproxy:/);
+    expect(proxy.ports).toEqual(["127.0.0.1:8080:8080"]);
+    expect(proxy.volumes).toEqual(["./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"]);
+    // The proxy's config routes to the replicas compose starts, on the port they listen on, learning sessions from responses.
+    const cfg = readFileSync(path.join(dir, "haproxy.cfg"), "utf8").split("\n").map((line) => line.trim());
+    expect(cfg).toEqual(expect.arrayContaining(["bind :8080", "balance roundrobin", "stick store-response res.hdr(mcp-session-id)", "stick match req.hdr(mcp-session-id)", "server replica1 replica1:3000 check", "server replica2 replica2:3000 check"]));
+    const main = readFileSync(path.join(dir, "src/main.ts"), "utf8");
+    for (const name of ["MCP_HOST", "MCP_ALLOWED_HOSTS", "MCP_REQUEST_STATE_SECRET", "MCP_REQUEST_STATE_PREVIOUS_SECRETS", "REDIS_URL", "MCP_TASKS_REDIS_PREFIX"]) expect(main, name).toContain(name);
+    expect(main).toContain("    // taskStore: redisTaskStore(");
+    expect(main).toContain("    // requestStateSecret: ");
+    expect(readFileSync(path.join(dir, "README.md"), "utf8")).toContain("## Several replicas");
+  });
 
   it("refuses a folder that is not empty, and with --force adds only what is missing", () => {
     const dir = tempProject({ "README.md": "my notes\n" });

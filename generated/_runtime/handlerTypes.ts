@@ -6,6 +6,7 @@
  */
 import type { RequestContext } from "./context.js";
 import type { CallToolResult, ReadResourceResult } from "./mcp.js";
+import type { RequestStateSecret } from "./requestStateKeys.js";
 import type { TaskOptions } from "./tasks.js";
 
 export interface ToolContext extends RequestContext {
@@ -69,10 +70,13 @@ export interface ServerOptions extends TaskOptions {
   /** Items per page of every list method (default: all in one page). */
   pageSize?: number;
   /**
-   * HMAC key of the 2026-07-28 `requestState` (see README). Share it between processes that
-   * answer the same clients; by default each process draws a random one.
+   * HMAC key of the 2026-07-28 `requestState` (see README): one key (at least 32 bytes), or
+   * `{ current, previous }` to rotate keys (the current one signs, previous ones still verify).
+   * Share it between processes that answer the same clients. Absent: the environment's
+   * `MCP_REQUEST_STATE_SECRET` (and `MCP_REQUEST_STATE_PREVIOUS_SECRETS`, comma-separated), else
+   * a random key per process. A weak key is refused when the server is made.
    */
-  requestStateSecret?: string | Uint8Array;
+  requestStateSecret?: RequestStateSecret;
   /** How long a requestState stays valid, in ms (default 10 minutes). */
   requestStateTtlMs?: number;
 }

@@ -58,6 +58,9 @@ const FILES: [string, string][] = [
   ["init/server.test.ts.hbs", "test/server.test.ts"],
   ["init/gitignore.hbs", ".gitignore"],
   ["init/README.md.hbs", "README.md"],
+  // Several replicas locally: Redis, two replicas, HAProxy sticky by Mcp-Session-Id for 2025-era clients.
+  ["init/compose.yaml.hbs", "compose.yaml"],
+  ["init/haproxy.cfg.hbs", "haproxy.cfg"],
 ];
 
 export async function runInit(options: InitOptions): Promise<number> {

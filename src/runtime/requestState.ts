@@ -6,6 +6,7 @@
  * requestState as attacker-controlled input; anything that fails these checks is -32602.
  */
 // Web Crypto (global in Node 20 and browsers): importing the generated index.ts needs no Node types.
+import { requestStateKeys, type Environment, type RequestStateSecret } from "./requestStateKeys.js";
 
 /** What the engine keeps across rounds: the answers given so far, by input key. */
 interface RoundState {
@@ -20,33 +21,29 @@ interface Sealed extends RoundState {
   exp: number;
 }
 
-/** The shortest requestStateSecret accepted, in bytes (as UTF-8 for a string). */
-const MIN_SECRET_BYTES = 32;
-
 export class RequestStateCodec {
-  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
+  /** The key that signs, then the keys that still verify (rotation). */
+  private readonly keys: ReturnType<typeof crypto.subtle.importKey>[];
 
   /**
-   * `secret`: the HMAC key. Servers answering one conversation from several processes (behind a
-   * load balancer) must share it; by default each process draws a random one, so a retry that
+   * `secret`: the HMAC key, or a current key and previous ones (see requestStateKeys.ts); absent,
+   * the environment's, else a random one for this process. Servers answering one conversation
+   * from several processes (behind a load balancer) must share it: with a random key, a retry that
    * reaches another process is refused with -32602 and the client starts over.
    */
   constructor(
-    secret: string | Uint8Array | undefined,
+    secret: RequestStateSecret | undefined,
     private readonly ttlMs: number,
+    env?: Environment,
   ) {
-    const raw = secret === undefined ? crypto.getRandomValues(new Uint8Array(32)) : typeof secret === "string" ? new TextEncoder().encode(secret) : secret;
-    // HMAC-SHA256 wants a key at least as long as its output (RFC 2104): a short one can be guessed.
-    if (raw.length < MIN_SECRET_BYTES) {
-      throw new RangeError(`requestStateSecret must be at least ${MIN_SECRET_BYTES} bytes (got ${raw.length}); make one with: node -e "console.log(require('crypto').randomBytes(32).toString('base64url'))"`);
-    }
-    this.key = crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    const { current, previous } = requestStateKeys(secret, env);
+    this.keys = [current, ...previous].map((raw) => crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
   }
 
   async mint(binding: string, state: RoundState): Promise<string> {
     const sealed: Sealed = { v: 1, b: binding, exp: Date.now() + this.ttlMs, answers: state.answers };
     const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(sealed)));
-    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.key, utf8(payload)));
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await this.keys[0]!, utf8(payload)));
     return `${payload}.${toBase64Url(mac)}`;
   }
 
@@ -57,8 +54,7 @@ export class RequestStateCodec {
     if (dot <= 0) return { refused: "malformed requestState" };
     const payload = token.slice(0, dot);
     const mac = fromBase64Url(token.slice(dot + 1));
-    // subtle.verify compares in constant time.
-    if (!mac || !(await crypto.subtle.verify("HMAC", await this.key, arrayBuffer(mac), utf8(payload)))) return { refused: "requestState failed its integrity check" };
+    if (!mac || !(await this.verify(mac, payload))) return { refused: "requestState failed its integrity check" };
     let sealed: Sealed;
     try {
       const bytes = fromBase64Url(payload);
@@ -71,6 +67,12 @@ export class RequestStateCodec {
     if (sealed.b !== binding) return { refused: "requestState was issued for another request" };
     if (!(sealed.exp > Date.now())) return { refused: "requestState has expired" };
     return { answers: sealed.answers };
+  }
+
+  /** Whether any key (current, then previous) signed this payload; subtle.verify compares in constant time. */
+  private async verify(mac: Uint8Array, payload: string): Promise<boolean> {
+    for (const key of this.keys) if (await crypto.subtle.verify("HMAC", await key, arrayBuffer(mac), utf8(payload))) return true;
+    return false;
   }
 }
 

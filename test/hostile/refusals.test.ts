@@ -60,8 +60,9 @@ describe("refusals", () => {
     expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: secret })).toThrow(/^requestStateSecret must be at least 32 bytes \(got \d+\)/);
   });
 
-  it("accepts a 32-byte requestStateSecret", () => {
-    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: "k".repeat(32) })).not.toThrow();
+  it("refuses a requestStateSecret of one repeated character, accepts 32 random bytes", () => {
+    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: "k".repeat(32) })).toThrow(/^requestStateSecret has 1 distinct byte value/);
+    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: crypto.getRandomValues(new Uint8Array(32)) })).not.toThrow();
   });
 
   it("2026-07-28: an answer for a capability the client did not declare never reaches the handler (-32021)", async () => {
