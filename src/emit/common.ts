@@ -35,4 +35,4 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
-export { fromSubfolder, LOCAL, RUNTIME_FOLDER, SDK } from "./modules.js";
+export { fromSubfolder, LOCAL, RUNTIME_FOLDER, SDK } from "../serverFolder/modules.js";

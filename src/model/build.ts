@@ -7,10 +7,11 @@ import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject, setOwn } from "../util/objects.js";
-import { BUILTIN_TYPE_NAMES } from "../emit/publicApi.js";
+import { BUILTIN_TYPE_NAMES } from "../serverFolder/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
+import type { PatternPlan } from "../runtime/patterns.js";
 import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
@@ -290,12 +291,12 @@ export async function buildModel(
   if (Object.keys(perTemplate).length) cache.resourceTemplates = perTemplate;
 
   if (diagnostics.length > 0) return { diagnostics };
-  const patterns: JsonObject = {};
+  const patterns: Record<string, PatternPlan> = {};
   for (const tool of tools) {
     for (const key of ["inputSchema", "outputSchema"]) {
       forEachSchema(tool.wire[key], (node) => {
         const sources = [...(typeof node.pattern === "string" ? [node.pattern] : []), ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [])];
-        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source) as unknown as Json);
+        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source));
       });
     }
   }

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { emitClient } from "../../src/emit/client.js";
 import { emitIndex } from "../../src/emit/indexFile.js";
-import { LOCAL } from "../../src/emit/modules.js";
-import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/emit/publicApi.js";
+import { LOCAL } from "../../src/serverFolder/modules.js";
+import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/serverFolder/publicApi.js";
 import { emitServe } from "../../src/emit/serve.js";
 import { emitServer } from "../../src/emit/server.js";
 import { parseManifestText } from "../../src/load/loadManifest.js";
