@@ -2,16 +2,13 @@
  * The compile step: one manifest text through load -> validate -> model, nothing emitted. generate,
  * lint, diff and pull all compile a manifest through here; what they do with the model differs.
  */
-import { hasErrors, type Diagnostic } from "./diagnostics.js";
+import type { Diagnostic } from "./diagnostics.js";
 import { loadManifestText, type LoadedManifest } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
 import { buildModel, serverFolder } from "./model/build.js";
 import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { PULLED_MARK } from "./pull/mark.js";
-import { validateSchemas } from "./validate/schemas.js";
-import { validateSemantics } from "./validate/semantics.js";
-import { validateShape } from "./validate/shape.js";
-import { isPlainObject } from "./util/objects.js";
+import { validateManifest } from "./validate/validate.js";
 
 /** A manifest text to compile. */
 export interface ManifestSource {
@@ -49,15 +46,11 @@ export async function compile(source: ManifestSource, options: CompileOptions = 
   const result = loadManifestText(text, absPath, file, cache, source.hash);
   if (!result.ok) return { diagnostics: result.diagnostics, pulled };
   const manifest = result.manifest;
-  const diagnostics = validateShape(manifest);
-  if (!isPlainObject(manifest.value)) return { diagnostics, manifest, pulled };
   // A pulled manifest mirrors a server you do not own: its schema problems are warnings.
-  // The later checks run even when the shape has errors (each guards the values it reads), so a
-  // problem in one part never hides another's, as tsc and buf report all they find.
-  diagnostics.push(...(await validateSchemas(manifest, { pulled })), ...validateSemantics(manifest));
-  if (hasErrors(diagnostics)) return { diagnostics, manifest, pulled };
-  const generation = options.generation?.(serverFolder(manifest.value)) ?? { headerLines: [] };
-  const built = await buildModel(manifest, source.display ?? file, generation);
+  const { diagnostics, valid } = await validateManifest(manifest, { pulled });
+  if (!valid) return { diagnostics, manifest, pulled };
+  const generation = options.generation?.(serverFolder(valid.value)) ?? { headerLines: [] };
+  const built = await buildModel(valid, source.display ?? file, generation);
   diagnostics.push(...built.diagnostics);
   if (!built.model) return { diagnostics, manifest, pulled };
   // Cached only once valid, so a cached manifest never needs its positions in a normal run.

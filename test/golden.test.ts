@@ -10,6 +10,7 @@ import { emitServerFiles } from "../src/emit/index.js";
 import { runPipeline } from "../src/generate.js";
 import { loadManifest } from "../src/load/loadManifest.js";
 import { buildModel } from "../src/model/build.js";
+import { validateManifest } from "../src/validate/validate.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -61,7 +62,9 @@ describe("golden output", () => {
       const loaded = await loadManifest(path.join(ROOT, "manifests", name), name);
       if (!loaded.ok) throw new Error("fixture manifest failed to load");
       const before = structuredClone(loaded.manifest.value);
-      const { model } = await buildModel(loaded.manifest);
+      const { valid } = await validateManifest(loaded.manifest);
+      if (!valid) throw new Error("fixture manifest is invalid");
+      const { model } = await buildModel(valid);
       emitServerFiles(model!);
       expect(loaded.manifest.value).toEqual(before);
     }

@@ -35,4 +35,4 @@ export function codeFile(model: ServerModel, path: string): CodeFile {
   return new CodeFile(path, header(model));
 }
 
-export { fromSubfolder, LOCAL, SDK } from "./modules.js";
+export { fromSubfolder, LOCAL, SDK } from "../serverFolder/modules.js";

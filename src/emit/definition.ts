@@ -1,5 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
-import type { Json, ServerModel } from "../model/types.js";
+import type { CompletionModel, Json, ServerModel } from "../model/types.js";
+import type { PatternTable } from "../runtime/patterns.js";
 import { jsonTemplate } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
@@ -15,8 +16,11 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
   return [{ path: file.path, content: file.render() }];
 }
 
+/** A top-level entry of `definition.ts`: wire JSON, or the model's completions and pattern plans (JSON data by their types). */
+type DefinitionEntry = Json | readonly CompletionModel[] | PatternTable;
+
 /** The value of `definition.ts`: what the runtime's `ServerDefinition` holds. */
-export function definitionValue(model: ServerModel): Record<string, Json> {
+export function definitionValue(model: ServerModel): Record<string, DefinitionEntry> {
   return {
     serverInfo: model.serverInfo,
     ...(model.instructions === undefined ? {} : { instructions: model.instructions }),
@@ -25,14 +29,14 @@ export function definitionValue(model: ServerModel): Record<string, Json> {
     resources: model.resources.map((r) => ({ resource: r.wire, ...(r.content ? { content: r.content } : {}) })),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
-    ...(model.completions.length ? { completions: model.completions as unknown as Json } : {}),
+    ...(model.completions.length ? { completions: model.completions } : {}),
     cache: model.cache,
     ...(Object.keys(model.patterns).length ? { patterns: model.patterns } : {}),
   };
 }
 
 /** JSON text of an object, one line per top-level key and one per element of a top-level array. */
-function jsonLines(value: Record<string, Json>): string[] {
+function jsonLines(value: Record<string, DefinitionEntry>): string[] {
   const lines = ["{"];
   const entries = Object.entries(value);
   entries.forEach(([key, item], i) => {

@@ -2,7 +2,7 @@
 import type { ServerModel } from "../model/types.js";
 import { clientInterfaceName } from "./client.js";
 import { codeFile, type OutputFile } from "./common.js";
-import { publicApi } from "./publicApi.js";
+import { publicApi } from "../serverFolder/publicApi.js";
 
 export function emitIndex(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "index.ts");

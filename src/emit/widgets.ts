@@ -10,7 +10,6 @@ import standalone from "ajv/dist/standalone/index.js";
 import type { Json, ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
 import { isDraft07 } from "../runtime/dialect.js";
-import type { PatternTable } from "../runtime/patterns.js";
 import { CodeFile } from "../print/codeFile.js";
 import { codeFile, fromSubfolder, header, LOCAL, type OutputFile } from "./common.js";
 
@@ -126,7 +125,7 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   const file = new CodeFile(`widgets/${widget.fileName}.checks.ts`, `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`);
   const describe = file.importValue(fromSubfolder(LOCAL.runtimeDescribeErrors), "describeErrors");
   const tools = checkedTools(model, widget);
-  const plans = model.patterns as unknown as PatternTable;
+  const plans = model.patterns;
   // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
   const needsRe2 = Object.values(plans).some((plan) => !("regexp" in plan));
   const engine = Object.assign((source: string) => new RegExp(source, "u"), { code: "patternMatcher" });

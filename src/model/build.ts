@@ -6,11 +6,13 @@ import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import type { CacheHintEntry, CompletionSource, Manifest, ValidManifest } from "../validate/manifestTypes.js";
 import { isPlainObject, setOwn } from "../util/objects.js";
-import { BUILTIN_TYPE_NAMES } from "../emit/publicApi.js";
+import { BUILTIN_TYPE_NAMES } from "../serverFolder/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
+import type { PatternPlan } from "../runtime/patterns.js";
 import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
@@ -21,25 +23,30 @@ export const DEFAULT_CACHE = {
   handler: { ttlMs: 0, cacheScope: "private" },
 } as const;
 
+type CacheHint = { ttlMs: number; cacheScope: string };
+
 const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
 
 /** A valid manifest's output folder: `server.folder`, or the server's name (then checked to be a folder name). */
-export function serverFolder(manifest: unknown): string {
-  const server = isPlainObject(manifest) && isPlainObject(manifest.server) ? manifest.server : {};
-  return String(typeof server.folder === "string" ? server.folder : server.name);
+export function serverFolder(manifest: Manifest): string {
+  return manifest.server.folder ?? manifest.server.name;
 }
 
 /** `manifestFile` is the project-relative path written in generated headers. */
 export async function buildModel(
-  manifest: LoadedManifest,
+  manifest: ValidManifest,
   manifestFile: string = manifest.file,
   options: GenerationOptions = { headerLines: [] },
 ): Promise<{ model?: ServerModel; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const root = manifest.value as Record<string, unknown>;
-  const server = root.server as Record<string, Json>;
-  const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
-  const list = (key: string) => (Array.isArray(root[key]) ? (root[key] as Record<string, Json>[]) : []);
+  const root = manifest.value;
+  const server = root.server;
+  const defs = new Map<string, JsonSchema>(Object.entries(root.defs ?? {}));
+  const toolEntries = root.tools ?? [];
+  const resourceEntries = root.resources ?? [];
+  const templateEntries = root.resourceTemplates ?? [];
+  const promptEntries = root.prompts ?? [];
+  const widgetEntries = root.widgets ?? [];
 
   const folder = serverFolder(root);
   const typePrefix = toIdentifier(folder, "pascal");
@@ -80,31 +87,34 @@ export async function buildModel(
   const defModels = [...defs].map(([name, schema]) => {
     const typeName = toIdentifier(name, "pascal");
     claimType(typeName, `def "${name}"`, ["defs", name]);
-    return { name, typeName, schema: schema as JsonSchema };
+    return { name, typeName, schema };
   });
 
   // Widgets first: the tools that open them carry their URI.
-  const widgetsByName = new Map<string, Record<string, Json>>(list("widgets").map((w) => [w.name as string, w]));
+  const widgetsByName = new Map(widgetEntries.map((w) => [w.name, w]));
 
-  const tools: ToolModel[] = list("tools").map((tool, i) => {
-    const name = tool.name as string;
+  const tools: ToolModel[] = toolEntries.map((tool, i) => {
+    const name = tool.name;
     const base = toIdentifier(name, "pascal");
     const at: DocPath = ["tools", i, "name"];
     claimType(`${base}Input`, `tool "${name}" (its input type)`, at);
-    const input = schemaModel(tool.inputSchema as JsonSchema, `${base}Input`, `tool "${name}"`, ["tools", i, "inputSchema"]);
+    const input = schemaModel(tool.inputSchema, `${base}Input`, `tool "${name}"`, ["tools", i, "inputSchema"]);
     let output: SchemaModel | undefined;
     if (tool.outputSchema !== undefined) {
       claimType(`${base}Output`, `tool "${name}" (its output type)`, at);
-      output = schemaModel(tool.outputSchema as JsonSchema, `${base}Output`, `tool "${name}"`, ["tools", i, "outputSchema"]);
+      output = schemaModel(tool.outputSchema, `${base}Output`, `tool "${name}"`, ["tools", i, "outputSchema"]);
     }
     const wire: JsonObject = {};
     for (const [key, value] of Object.entries(tool)) {
       if (key === "examples" || key === "widget" || key === "visibility") continue;
-      setOwn(wire, key, key === "inputSchema" || key === "outputSchema" ? (bundleSchema(value as JsonSchema, defs) as Json) : value);
+      setOwn(wire, key, value);
     }
-    const examples = Array.isArray(tool.examples) ? (tool.examples as { arguments: Json; result?: Json }[]) : [];
-    const visibility = Array.isArray(tool.visibility) ? (tool.visibility as ("model" | "app")[]) : (["model", "app"] as ("model" | "app")[]);
-    const widget = typeof tool.widget === "string" ? tool.widget : undefined;
+    // In place: a key keeps its position when set again.
+    setOwn(wire, "inputSchema", bundleSchema(tool.inputSchema, defs));
+    if (tool.outputSchema !== undefined) setOwn(wire, "outputSchema", bundleSchema(tool.outputSchema, defs));
+    const examples = tool.examples ?? [];
+    const visibility = tool.visibility ?? ["model", "app"];
+    const widget = tool.widget;
     if (widget !== undefined || tool.visibility !== undefined) setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgetsByName.get(widget), visibility));
     return {
       name,
@@ -122,14 +132,14 @@ export async function buildModel(
 
   const resources: ResourceModel[] = [];
   const sourceFiles: string[] = [];
-  for (const [i, resource] of list("resources").entries()) {
-    const name = resource.name as string;
+  for (const [i, resource] of resourceEntries.entries()) {
+    const name = resource.name;
     const wire: JsonObject = {};
     for (const [key, value] of Object.entries(resource)) if (key !== "text" && key !== "blob" && key !== "file" && key !== "cache") setOwn(wire, key, value);
     let content: ResourceModel["content"];
-    if (typeof resource.text === "string") content = { text: resource.text };
-    else if (typeof resource.blob === "string") content = { blob: resource.blob };
-    else if (typeof resource.file === "string") {
+    if (resource.text !== undefined) content = { text: resource.text };
+    else if (resource.blob !== undefined) content = { blob: resource.blob };
+    else if (resource.file !== undefined) {
       const read = await readResourceFile(manifest, resource.file, resource.mimeType, ["resources", i, "file"]);
       if ("diagnostic" in read) diagnostics.push(read.diagnostic);
       else {
@@ -139,7 +149,7 @@ export async function buildModel(
     }
     resources.push({
       name,
-      uri: resource.uri as string,
+      uri: resource.uri,
       ...optionalString("description", resource.description),
       wire,
       ...(content ? { content } : {}),
@@ -150,34 +160,34 @@ export async function buildModel(
 
   // Each widget is a resource too: its HTML is built later (src/bundle), its `_meta.ui` is here.
   const widgets: WidgetModel[] = [];
-  for (const [i, widget] of list("widgets").entries()) {
-    const name = widget.name as string;
+  for (const [i, widget] of widgetEntries.entries()) {
+    const name = widget.name;
     const at: DocPath = ["widgets", i];
-    const entry = await resolveInManifestFolder(manifest, widget.entry as string, [...at, "entry"], "widget-build");
+    const entry = await resolveInManifestFolder(manifest, widget.entry, [...at, "entry"], "widget-build");
     if ("diagnostic" in entry) {
       diagnostics.push(entry.diagnostic);
       continue;
     }
     const typeName = toIdentifier(name, "pascal");
     claimType(`${typeName}Widget`, `widget "${name}" (its client type)`, [...at, "name"]);
-    const csp = isPlainObject(widget.csp) ? (widget.csp as Record<string, string[] | undefined>) : {};
+    const csp = widget.csp ?? {};
     const model: WidgetModel = {
       name,
-      uri: widget.uri as string,
+      uri: widget.uri,
       entry: entry.path,
       ...optionalString("title", widget.title),
       typeName,
       fileName: toIdentifier(name, "camel"),
-      tools: list("tools").flatMap((t) => (t.widget === name ? [t.name as string] : [])),
+      tools: toolEntries.flatMap((t) => (t.widget === name ? [t.name] : [])),
       csp: { connectDomains: csp.connectDomains ?? [], resourceDomains: csp.resourceDomains ?? [], frameDomains: csp.frameDomains ?? [], baseUriDomains: csp.baseUriDomains ?? [] },
-      ...(isPlainObject(widget.chatgpt) ? { chatgpt: widget.chatgpt as NonNullable<WidgetModel["chatgpt"]> } : {}),
+      ...(widget.chatgpt ? { chatgpt: widget.chatgpt } : {}),
     };
     widgets.push(model);
     const meta = widgetResourceMeta(widget);
     const wire: JsonObject = {};
     setOwn(wire, "uri", model.uri);
     setOwn(wire, "name", name);
-    for (const key of ["title", "description"]) if (typeof widget[key] === "string") setOwn(wire, key, widget[key]!);
+    for (const key of ["title", "description"] as const) if (widget[key] !== undefined) setOwn(wire, key, widget[key]);
     setOwn(wire, "mimeType", WIDGET_MIME_TYPE);
     setOwn(wire, "_meta", meta);
     resources.push({
@@ -191,9 +201,9 @@ export async function buildModel(
     });
   }
 
-  const resourceTemplates: ResourceTemplateModel[] = list("resourceTemplates").map((template, i) => {
-    const name = template.name as string;
-    const uriTemplate = template.uriTemplate as string;
+  const resourceTemplates: ResourceTemplateModel[] = templateEntries.map((template, i) => {
+    const name = template.name;
+    const uriTemplate = template.uriTemplate;
     const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
     claimType(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);
     return {
@@ -208,24 +218,25 @@ export async function buildModel(
     };
   });
 
-  const prompts: PromptModel[] = list("prompts").map((prompt, i) => {
-    const name = prompt.name as string;
+  const prompts: PromptModel[] = promptEntries.map((prompt, i) => {
+    const name = prompt.name;
     const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
     claimType(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
     const wire: JsonObject = {};
     for (const [key, value] of Object.entries(prompt)) {
       if (key === "messages") continue;
       // `complete` is mcpgen's, not MCP's: never on the wire.
-      setOwn(wire, key, key === "arguments" && Array.isArray(value) ? value.map((a) => omit(a as JsonObject, ["complete"])) : value);
+      setOwn(wire, key, value);
     }
-    const args = Array.isArray(prompt.arguments) ? (prompt.arguments as Record<string, Json>[]) : [];
+    if (prompt.arguments !== undefined) setOwn(wire, "arguments", prompt.arguments.map((a) => omit(a, ["complete"])));
+    const args = prompt.arguments ?? [];
     return {
       name,
       ...optionalString("description", prompt.description),
       wire,
-      arguments: args.map((a) => ({ name: a.name as string, required: a.required === true, ...optionalString("description", a.description) })),
+      arguments: args.map((a) => ({ name: a.name, required: a.required === true, ...optionalString("description", a.description) })),
       argumentsTypeName,
-      ...(Array.isArray(prompt.messages) ? { messages: prompt.messages as JsonObject[] } : {}),
+      ...(prompt.messages ? { messages: prompt.messages } : {}),
       handlerName: toIdentifier(name, "camel"),
     };
   });
@@ -242,60 +253,55 @@ export async function buildModel(
   const serverInfo: JsonObject = {};
   for (const [key, value] of Object.entries(server)) if (key !== "instructions" && key !== "folder") setOwn(serverInfo, key, value);
   const completions: CompletionModel[] = [];
-  const source = (value: unknown) => (value === "handler" ? { handler: true as const } : { values: value as string[] });
-  list("prompts").forEach((prompt) => {
-    for (const a of Array.isArray(prompt.arguments) ? (prompt.arguments as Record<string, Json>[]) : []) {
-      if (a.complete !== undefined) completions.push({ ref: "prompt", name: prompt.name as string, argument: a.name as string, ...source(a.complete) });
+  const source = (value: CompletionSource) => (value === "handler" ? { handler: true as const } : { values: value });
+  promptEntries.forEach((prompt) => {
+    for (const a of prompt.arguments ?? []) {
+      if (a.complete !== undefined) completions.push({ ref: "prompt", name: prompt.name, argument: a.name, ...source(a.complete) });
     }
   });
-  list("resourceTemplates").forEach((template) => {
-    if (isPlainObject(template.complete)) {
-      for (const [variable, value] of Object.entries(template.complete)) completions.push({ ref: "resourceTemplate", name: template.name as string, argument: variable, ...source(value) });
-    }
+  templateEntries.forEach((template) => {
+    for (const [variable, value] of Object.entries(template.complete ?? {})) completions.push({ ref: "resourceTemplate", name: template.name, argument: variable, ...source(value) });
   });
 
   // Declared truthfully: what the manifest serves, plus what it opts into under `capabilities:`.
-  const optIn = isPlainObject(root.capabilities) ? root.capabilities : {};
+  const optIn = root.capabilities ?? {};
   const capabilities: JsonObject = {};
   if (tools.length > 0) capabilities.tools = {};
   if (resources.length + resourceTemplates.length > 0) {
-    const subscribe = isPlainObject(optIn.resources) && optIn.resources.subscribe === true;
+    const subscribe = optIn.resources?.subscribe === true;
     capabilities.resources = subscribe ? { subscribe: true } : {};
   }
   if (prompts.length > 0) capabilities.prompts = {};
   if (completions.length > 0) capabilities.completions = {};
-  if (isPlainObject(optIn.logging)) capabilities.logging = optIn.logging as Json;
-  if (isPlainObject(optIn.experimental)) capabilities.experimental = optIn.experimental as Json;
-  const taskTools = list("tools").some((t) => isPlainObject(t.execution) && (t.execution.taskSupport === "optional" || t.execution.taskSupport === "required"));
+  if (optIn.logging) capabilities.logging = optIn.logging;
+  if (optIn.experimental) capabilities.experimental = optIn.experimental;
+  const taskTools = toolEntries.some((t) => t.execution?.taskSupport === "optional" || t.execution?.taskSupport === "required");
   if (taskTools) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
   // 2026-07-28 cache hints: the manifest's `cache:` per method, then per resource or template.
-  const hint = (given: unknown, base: { ttlMs: number; cacheScope: string }): JsonObject => {
-    const g = isPlainObject(given) ? given : {};
-    return { ttlMs: typeof g.ttlMs === "number" ? g.ttlMs : base.ttlMs, cacheScope: typeof g.cacheScope === "string" ? g.cacheScope : base.cacheScope };
-  };
-  const cacheIn = isPlainObject(root.cache) ? root.cache : {};
+  const hint = (given: CacheHintEntry | undefined, base: CacheHint): CacheHint => ({ ttlMs: given?.ttlMs ?? base.ttlMs, cacheScope: given?.cacheScope ?? base.cacheScope });
+  const cacheIn = root.cache ?? {};
   const cache: JsonObject = {};
   for (const method of CACHED_METHODS) setOwn(cache, method, hint(cacheIn[method], DEFAULT_CACHE.static));
   const readDefault = hint(cacheIn["resources/read"], DEFAULT_CACHE.handler);
   setOwn(cache, "resources/read", readDefault);
   const perResource: JsonObject = {};
-  list("resources").forEach((r, i) => {
-    const base = isPlainObject(cacheIn["resources/read"]) ? readDefault : resources[i]?.content ? DEFAULT_CACHE.static : DEFAULT_CACHE.handler;
-    setOwn(perResource, r.uri as string, hint(r.cache, base as { ttlMs: number; cacheScope: string }));
+  resourceEntries.forEach((r, i) => {
+    const base = cacheIn["resources/read"] ? readDefault : resources[i]?.content ? DEFAULT_CACHE.static : DEFAULT_CACHE.handler;
+    setOwn(perResource, r.uri, hint(r.cache, base));
   });
   const perTemplate: JsonObject = {};
-  list("resourceTemplates").forEach((t) => setOwn(perTemplate, t.name as string, hint(t.cache, readDefault as { ttlMs: number; cacheScope: string })));
+  templateEntries.forEach((t) => setOwn(perTemplate, t.name, hint(t.cache, readDefault)));
   if (Object.keys(perResource).length) cache.resources = perResource;
   if (Object.keys(perTemplate).length) cache.resourceTemplates = perTemplate;
 
   if (diagnostics.length > 0) return { diagnostics };
-  const patterns: JsonObject = {};
+  const patterns: Record<string, PatternPlan> = {};
   for (const tool of tools) {
     for (const key of ["inputSchema", "outputSchema"]) {
       forEachSchema(tool.wire[key], (node) => {
         const sources = [...(typeof node.pattern === "string" ? [node.pattern] : []), ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [])];
-        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source) as unknown as Json);
+        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source));
       });
     }
   }
@@ -323,14 +329,16 @@ export async function buildModel(
   };
 }
 
-function omit(value: JsonObject, keys: string[]): JsonObject {
+function omit(value: { readonly [key: string]: unknown }, keys: string[]): JsonObject {
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) if (!keys.includes(k)) setOwn(out, k, v);
   return out;
 }
 
-function optionalString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
-  return (typeof value === "string" ? { [key]: value } : {}) as { [P in K]?: string };
+function optionalString<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  if (value !== undefined) out[key] = value;
+  return out;
 }
 
 const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|ld\+json|graphql|toml|sql)\b|[^;]*\+(json|xml|yaml)\b)/i;
@@ -356,7 +364,7 @@ async function resolveInManifestFolder(manifest: LoadedManifest, file: string, a
 async function readResourceFile(
   manifest: LoadedManifest,
   file: string,
-  mimeType: unknown,
+  mimeType: string | undefined,
   at: DocPath,
 ): Promise<{ content: { text: string } | { blob: string }; source: string } | { diagnostic: Diagnostic }> {
   const resolved = await resolveInManifestFolder(manifest, file, at, "file-content");
@@ -367,7 +375,7 @@ async function readResourceFile(
   try {
     bytes = await readFile(real);
   } catch (error) {
-    return fail(`cannot read file ${JSON.stringify(file)}: ${(error as Error).message}`);
+    return fail(`cannot read file ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const textual = typeof mimeType === "string" ? TEXT_MIME.test(mimeType) : isUtf8Text(bytes);
   return { content: textual ? { text: bytes.toString("utf8") } : { blob: bytes.toString("base64") }, source: real };

@@ -2,6 +2,7 @@
  * The normalized model: everything emitters need, decided once. Emitters read only this, never
  * the YAML: identifiers are chosen, refs are resolved, wire JSON is built.
  */
+import type { PatternTable } from "../runtime/patterns.js";
 import type { JsonSchema } from "./refs.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -33,7 +34,7 @@ export interface ServerModel {
    * The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas, by
    * pattern source, in manifest order (the definition's `patterns`; see src/regex/translate.ts).
    */
-  patterns: JsonObject;
+  patterns: PatternTable;
   options: GenerationOptions;
   /** Files besides the manifest that the model was built from (`file:` resources), absolute. */
   sourceFiles: string[];

@@ -14,6 +14,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { ServerModel } from "../model/types.js";
 import { stringLiteral } from "../print/literal.js";
 import { renderTemplate } from "../templates/render.js";
+import { RUNTIME_FOLDER } from "../serverFolder/modules.js";
 import type { Change } from "../write/writeOutput.js";
 import { STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
 import { toPosix } from "../util/paths.js";
@@ -70,7 +71,7 @@ function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: 
     functionName: entry.functionName,
     typesModule: stringLiteral(modulePath(from, path.join(generated, "types.js"))),
     serverModule: stringLiteral(modulePath(from, path.join(generated, "server.js"))),
-    errorsModule: stringLiteral(modulePath(from, path.join(options.outDir, "_runtime", "errors.js"))),
+    errorsModule: stringLiteral(modulePath(from, path.join(options.outDir, RUNTIME_FOLDER, "errors.js"))),
     notImplemented: stringLiteral(`${describeEntry(entry)} is not implemented yet: write it in ${toPosix(path.relative(options.cwd, abs))}`),
   };
   switch (entry.kind) {

@@ -35,9 +35,12 @@ type FieldKind =
   /** Any one of these (`a path or a list of paths`); a value that fits none is `expected`. */
   | { kind: "anyOf"; of: readonly FieldSpec[]; expected: string; required?: boolean };
 
-const meta: FieldSpec = { kind: "json", object: true };
+/** A table of fields. The tables below keep their literal types (`as const`): validate/manifestTypes.ts derives the validated manifest's type from them. */
+export type Fields = Readonly<Record<string, FieldSpec>>;
 
-const icon: FieldSpec = {
+const meta = { kind: "json", object: true } as const satisfies FieldSpec;
+
+const icon = {
   kind: "record",
   open: true,
   fields: {
@@ -46,11 +49,11 @@ const icon: FieldSpec = {
     sizes: { kind: "stringList" },
     theme: { kind: "string", oneOf: ["light", "dark"] },
   },
-};
-const icons: FieldSpec = { kind: "list", item: icon };
+} as const satisfies FieldSpec;
+const icons = { kind: "list", item: icon } as const satisfies FieldSpec;
 
 /** Annotations on resources, templates and content blocks. */
-export const annotations: FieldSpec = {
+export const annotations = {
   kind: "record",
   open: true,
   fields: {
@@ -58,22 +61,22 @@ export const annotations: FieldSpec = {
     priority: { kind: "number", min: 0, max: 1 },
     lastModified: { kind: "string" },
   },
-};
+} as const satisfies FieldSpec;
 
 /** A 2026-07-28 cache hint: `ttlMs` and `cacheScope` on list and read results. */
-export const cacheHint: FieldSpec = {
+export const cacheHint = {
   kind: "record",
   fields: {
     ttlMs: { kind: "number", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
     cacheScope: { kind: "string", oneOf: ["public", "private"] },
   },
-};
+} as const satisfies FieldSpec;
 
 export const SERVER_NAME = /^[a-z0-9][a-z0-9-]*$/;
 export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
-export const serverFields: Record<string, FieldSpec> = {
+export const serverFields = {
   /** Checked against SERVER_NAME in shape.ts when there is no `folder` (it names the output folder then). */
   name: { kind: "string", required: true },
   /** mcpgen: the output folder, for a server whose name is not a folder name (`mcp-servers/everything`). Not served. */
@@ -88,9 +91,9 @@ export const serverFields: Record<string, FieldSpec> = {
   websiteUrl: { kind: "string" },
   icons,
   instructions: { kind: "string" },
-};
+} as const satisfies Fields;
 
-export const toolFields: Record<string, FieldSpec> = {
+export const toolFields = {
   name: {
     kind: "string",
     required: true,
@@ -124,12 +127,12 @@ export const toolFields: Record<string, FieldSpec> = {
   widget: { kind: "string" },
   /** mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. */
   visibility: { kind: "list", item: { kind: "string", oneOf: ["model", "app"] } },
-};
+} as const satisfies Fields;
 
 export const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** A widget: an MCP Apps view (`ui://` resource, HTML) built from its entry source by mcpgen. */
-export const widgetFields: Record<string, FieldSpec> = {
+export const widgetFields = {
   name: { kind: "string", required: true, pattern: WIDGET_NAME, patternHint: "a letter, then letters, digits, '_' or '-'" },
   uri: { kind: "string", required: true, pattern: /^ui:\/\/[^\s]+$/, patternHint: "a ui:// URI, such as ui://gift-server/gifts.html" },
   /**
@@ -150,7 +153,7 @@ export const widgetFields: Record<string, FieldSpec> = {
   },
   permissions: {
     kind: "record",
-    fields: Object.fromEntries(["camera", "microphone", "geolocation", "clipboardWrite"].map((k) => [k, { kind: "json", object: true } as FieldSpec])),
+    fields: { camera: meta, microphone: meta, geolocation: meta, clipboardWrite: meta },
   },
   domain: { kind: "string" },
   prefersBorder: { kind: "boolean" },
@@ -166,9 +169,9 @@ export const widgetFields: Record<string, FieldSpec> = {
   _meta: meta,
   /** mcpgen: the cache hint of this widget's resources/read (2026-07-28). Not served. */
   cache: cacheHint,
-};
+} as const satisfies Fields;
 
-export const resourceFields: Record<string, FieldSpec> = {
+export const resourceFields = {
   uri: { kind: "string", required: true },
   name: { kind: "string", required: true },
   title: { kind: "string" },
@@ -183,9 +186,9 @@ export const resourceFields: Record<string, FieldSpec> = {
   file: { kind: "string" },
   /** mcpgen: the cache hint of this resource's resources/read (2026-07-28). Not served. */
   cache: cacheHint,
-};
+} as const satisfies Fields;
 
-export const resourceTemplateFields: Record<string, FieldSpec> = {
+export const resourceTemplateFields = {
   uriTemplate: { kind: "string", required: true },
   name: { kind: "string", required: true },
   title: { kind: "string" },
@@ -198,9 +201,9 @@ export const resourceTemplateFields: Record<string, FieldSpec> = {
   complete: { kind: "json", object: true },
   /** mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. */
   cache: cacheHint,
-};
+} as const satisfies Fields;
 
-export const promptFields: Record<string, FieldSpec> = {
+export const promptFields = {
   name: { kind: "string", required: true },
   title: { kind: "string" },
   description: { kind: "string" },
@@ -231,7 +234,7 @@ export const promptFields: Record<string, FieldSpec> = {
       },
     },
   },
-};
+} as const satisfies Fields;
 
 const blockCommon: Record<string, FieldSpec> = { annotations, _meta: meta };
 
@@ -271,7 +274,7 @@ export const contentFields: Record<string, Record<string, FieldSpec>> = {
   },
 };
 
-export const manifestFields: Record<string, FieldSpec> = {
+export const manifestFields = {
   server: { kind: "record", required: true, open: true, fields: serverFields },
   /** Optional capabilities the server opts into; tools, resources, prompts and completions are derived. */
   capabilities: {
@@ -285,7 +288,14 @@ export const manifestFields: Record<string, FieldSpec> = {
   /** 2026-07-28 cache hints per method (defaults: lists and static contents 5 minutes, public). */
   cache: {
     kind: "record",
-    fields: Object.fromEntries(["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"].map((m) => [m, cacheHint])),
+    fields: {
+      "server/discover": cacheHint,
+      "tools/list": cacheHint,
+      "prompts/list": cacheHint,
+      "resources/list": cacheHint,
+      "resources/templates/list": cacheHint,
+      "resources/read": cacheHint,
+    },
   },
   defs: { kind: "json", object: true },
   tools: { kind: "list", item: { kind: "record", open: true, fields: toolFields } },
@@ -293,4 +303,4 @@ export const manifestFields: Record<string, FieldSpec> = {
   resourceTemplates: { kind: "list", item: { kind: "record", open: true, fields: resourceTemplateFields } },
   prompts: { kind: "list", item: { kind: "record", open: true, fields: promptFields } },
   widgets: { kind: "list", item: { kind: "record", fields: widgetFields } },
-};
+} as const satisfies Fields;

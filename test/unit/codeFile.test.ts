@@ -5,13 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { emitClient } from "../../src/emit/client.js";
 import { emitIndex } from "../../src/emit/indexFile.js";
-import { LOCAL } from "../../src/emit/modules.js";
-import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/emit/publicApi.js";
+import { LOCAL } from "../../src/serverFolder/modules.js";
+import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/serverFolder/publicApi.js";
 import { emitServe } from "../../src/emit/serve.js";
 import { emitServer } from "../../src/emit/server.js";
 import { parseManifestText } from "../../src/load/loadManifest.js";
 import { buildModel } from "../../src/model/build.js";
 import { CodeFile } from "../../src/print/codeFile.js";
+import { validateManifest } from "../../src/validate/validate.js";
 import { modelOf } from "../helpers/model.js";
 
 type Step = (file: CodeFile) => void;
@@ -150,7 +151,9 @@ describe("public API table", () => {
     const defs = typeNames.map((n) => `  ${n}: {type: string}\n`).join("");
     const loaded = parseManifestText(`${MANIFEST}defs:\n${defs}`, "/nowhere/m.yaml", "m.yaml");
     if (!loaded.ok) throw new Error("unparsable");
-    const { diagnostics } = await buildModel(loaded.manifest);
+    const { valid } = await validateManifest(loaded.manifest);
+    if (!valid) throw new Error("invalid");
+    const { diagnostics } = await buildModel(valid);
     const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1]);
     expect(collided.sort()).toEqual([...typeNames].sort());
   });

@@ -1,0 +1,100 @@
+/**
+ * The public API of a generated server folder, in one table: each module a user imports from,
+ * the names it exports, and which of them it re-exports from mcpgen's runtime. The table drives
+ * the files that re-export runtime names (emit/publicApi.ts: server.ts, client.ts, serve.ts),
+ * index.ts, and the type names a manifest cannot take (src/model/build.ts), so the three cannot
+ * drift apart. It lives apart from emit/ because the model reads it too.
+ */
+import { LOCAL } from "./modules.js";
+
+/** A function or const (`value`), a type or interface (`type`), or a class (both). */
+export type ApiKind = "value" | "type" | "class";
+
+export interface ApiName {
+  name: string;
+  kind: ApiKind;
+  /** The runtime module the file re-exports the name from; absent when the file declares it. */
+  from?: string;
+}
+
+export interface ApiModule {
+  /** The module, as index.ts (beside it) imports it. */
+  module: string;
+  /** Its public names, in the order index.ts lists them. */
+  names: readonly ApiName[];
+  /** How index.ts re-exports it: `export *`, by name, or not at all (serve.ts keeps node:http out of a client bundle). */
+  index: "all" | "names" | "none";
+  /** Server side only: absent from a client-only output. */
+  server: boolean;
+}
+
+const value = (name: string): ApiName => ({ name, kind: "value" });
+const type = (name: string, from?: string): ApiName => ({ name, kind: "type", ...(from ? { from } : {}) });
+const klass = (name: string): ApiName => ({ name, kind: "class" });
+
+/** The public API of a server folder whose client interface is `clientInterface` (`<Server>Client`). */
+export function publicApi(clientInterface: string): readonly ApiModule[] {
+  const server = (name: string) => type(name, LOCAL.runtimeServer);
+  const client = (name: string) => type(name, LOCAL.runtimeClient);
+  return [
+    {
+      module: LOCAL.types,
+      names: ["ToolName", "ToolInputs", "ToolOutputs", "ResourceName", "ResourceUri", "ResourceTemplateName", "ResourceTemplateVariables", "PromptName", "PromptArguments"].map((n) => type(n)),
+      index: "all",
+      server: false,
+    },
+    {
+      module: LOCAL.server,
+      names: [
+        value("createServer"), value("createServerFactory"), server("CompletionHandler"), type("Handlers"), server("InputOptions"), server("PromptContext"), server("RequestContext"),
+        server("ResourceContext"), server("ResourceHandlerResult"), server("ServerFactory"), server("ServerOptions"), server("ToolContext"), server("ToolTextResult"),
+      ],
+      index: "names",
+      server: true,
+    },
+    {
+      module: LOCAL.client,
+      names: [value("createClient"), type(clientInterface), client("ClientOptions"), client("RequestOptions"), client("SdkClient"), client("ToolTask"), client("ToolTaskState")],
+      index: "names",
+      server: false,
+    },
+    {
+      module: LOCAL.runtimeErrors,
+      names: ["MissingClientCapabilityError", "OutputValidationError", "RpcError", "TaskEndedError", "TaskInputRequiredError", "ToolCallError", "ToolError"].map(klass),
+      index: "names",
+      server: false,
+    },
+    {
+      module: LOCAL.runtimeMcp,
+      names: ["CallToolResult", "ContentBlock", "CreateMessageResult", "ElicitResult", "GetPromptResult", "ListRootsResult", "PromptMessage", "ReadResourceResult"].map((n) => type(n)),
+      index: "names",
+      server: false,
+    },
+    { module: LOCAL.definition, names: [value("definition")], index: "names", server: false },
+    {
+      module: LOCAL.serve,
+      names: [value("serveStdio"), value("serveHttp"), type("HttpOptions", LOCAL.runtimeHttp), type("HttpHandle", LOCAL.runtimeHttp), type("StdioOptions", LOCAL.runtimeServe), type("StdioHandle", LOCAL.runtimeServe)],
+      index: "none",
+      server: true,
+    },
+  ];
+}
+
+/** The public names of one module of the folder (`LOCAL.server`, ...). */
+export function apiOf(module: string, clientInterface = ANY_CLIENT): readonly ApiName[] {
+  const found = publicApi(clientInterface).find((m) => m.module === module);
+  if (!found) throw new Error(`mcpgen: ${module} is not a module of the public API`);
+  return found.names;
+}
+
+/** Stands for the client interface in the table when the server is not known. */
+const ANY_CLIENT = "<Server>Client";
+
+/**
+ * The names usable as types that every server folder exports (all but the client interface,
+ * which is named after the server): a type declared from the manifest cannot take one.
+ */
+export const BUILTIN_TYPE_NAMES: readonly string[] = publicApi(ANY_CLIENT)
+  .flatMap((m) => m.names)
+  .filter((n) => n.kind !== "value" && n.name !== ANY_CLIENT)
+  .map((n) => n.name);
