@@ -175,7 +175,7 @@ describe("emitIndex and emitRuntime", () => {
     const files = emitRuntime();
     const all = [
       "client.ts", "clientTasks.ts", "completion.ts", "context.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "engine.ts", "engineCore.ts", "errors.ts", "handlerErrors.ts",
-      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "requestState.ts", "resources.ts", "round.ts",
+      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "requestState.ts", "requestStateKeys.ts", "resources.ts", "round.ts",
       "sdk.ts", "serve.ts", "server.ts", "taskMethods.ts", "taskWire.ts", "tasks.ts", "tools.ts", "uriTemplate.ts", "validation.ts",
     ];
     expect(files.map((f) => f.path)).toEqual(all);
