@@ -40,9 +40,9 @@ export interface Config {
   sources: string[];
 }
 
-export const CONFIG_FILES = ["mcpgen.config.json", "mcpgen.config.yaml", "mcpgen.config.yml"];
+const CONFIG_FILES = ["mcpgen.config.json", "mcpgen.config.yaml", "mcpgen.config.yml"];
 
-export function defaultConfig(cwd: string): Config {
+function defaultConfig(cwd: string): Config {
   return { manifests: [path.resolve(cwd, "manifests")], out: path.resolve(cwd, "generated"), header: [], levels: [], sources: [] };
 }
 

@@ -18,7 +18,7 @@ import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
 
 /** Cache hints when the manifest gives none: lists and static contents are the same for everyone. */
-export const DEFAULT_CACHE = {
+const DEFAULT_CACHE = {
   static: { ttlMs: 300_000, cacheScope: "public" },
   handler: { ttlMs: 0, cacheScope: "private" },
 } as const;

@@ -19,7 +19,7 @@ import type { Change } from "../write/writeOutput.js";
 import { STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
 import { toPosix } from "../util/paths.js";
 
-export interface StubOptions {
+interface StubOptions {
   /** Absolute stub folder; each server's stubs go to `<stubs>/<server>/`. */
   stubsDir: string;
   /** Absolute output folder (the generated code the stubs import). */
@@ -30,7 +30,7 @@ export interface StubOptions {
   cwd: string;
 }
 
-export interface StubPlan {
+interface StubPlan {
   changes: Change[];
   diagnostics: Diagnostic[];
 }

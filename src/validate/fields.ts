@@ -73,7 +73,7 @@ export const cacheHint = {
 } as const satisfies FieldSpec;
 
 export const SERVER_NAME = /^[a-z0-9][a-z0-9-]*$/;
-export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 export const serverFields = {
@@ -129,7 +129,7 @@ export const toolFields = {
   visibility: { kind: "list", item: { kind: "string", oneOf: ["model", "app"] } },
 } as const satisfies Fields;
 
-export const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** A widget: an MCP Apps view (`ui://` resource, HTML) built from its entry source by mcpgen. */
 export const widgetFields = {

@@ -135,6 +135,6 @@ function checkWidgets(manifest: LoadedManifest): Diagnostic[] {
 }
 
 /** An origin for a CSP source list: http(s) or ws(s), a host (maybe `*.` a subdomain wildcard), an optional port. */
-export function isCspOrigin(value: string): boolean {
+function isCspOrigin(value: string): boolean {
   return /^(https?|wss?):\/\/(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*(:\d{1,5})?$/.test(value);
 }

@@ -222,7 +222,7 @@ function pathText(path: DocPath): string {
   return formatPath(path);
 }
 
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
@@ -231,7 +231,7 @@ export function describe(value: unknown): string {
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-export function isBase64(text: string): boolean {
+function isBase64(text: string): boolean {
   return BASE64.test(text);
 }
 

@@ -10,7 +10,7 @@ import { inWords, isGenerated, listEntries } from "./writeOutput.js";
 import { toPosix } from "../util/paths.js";
 
 /** What an interrupted write left, and what the next run did (or, checking, would do) about it. */
-export interface Recovery {
+interface Recovery {
   /** Why nothing may be done now (one line): another live run is writing, or recovery failed. */
   refused?: string;
   /** One line: what was recovered, or (dry run) what `generate` would recover. */
