@@ -97,4 +97,16 @@ describe("a new user", () => {
       child.kill();
     }
   }, 60_000);
+
+  it("stops with the message, not a stack trace, when MCP_REQUEST_STATE_SECRET is weak", () => {
+    let failure: { status: number | null; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, ["dist/src/main.js", "--http", "0"], { cwd: app, env: { ...env, MCP_REQUEST_STATE_SECRET: "k".repeat(40) }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+    } catch (error) {
+      failure = error as { status: number | null; stderr: string };
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure?.stderr).toMatch(/MCP_REQUEST_STATE_SECRET/);
+    expect(failure?.stderr).not.toMatch(/\n\s+at /);
+  }, 60_000);
 });
