@@ -59,7 +59,7 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(definitio
   const engine = new Engine(definition, handlers, options);
   let connections = 0;
   const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
-  const factory: ServerFactory & FactoryHooks = Object.assign(build, { tasks: engine.tasks });
+  const factory: ServerFactory & FactoryHooks = Object.assign(build, engine.taskTools ? { tasks: engine.tasks } : {});
   return factory;
 }
 

@@ -328,7 +328,7 @@ export class Tasks {
     if (event.kind === "status") {
       // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
       const here = isTerminal(event.task.status) ? this.live.get(event.task.id) : undefined;
-      if (here) this.end(here, "the task ended", new Error(`The task ended elsewhere: ${event.task.status}`));
+      if (here) this.end(here, "the task ended", new Error(event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`));
       return this.announce(event.task);
     }
     const live = this.live.get(event.taskId);
