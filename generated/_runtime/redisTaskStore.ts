@@ -124,8 +124,9 @@ class RedisTaskStore implements TaskStore {
     this.channel = `${prefix}events`;
   }
 
+  /** Connects once (serveHttp and serveStdio call it at start; the first command calls it otherwise). */
   open(): Promise<void> {
-    this.closed = false;
+    if (this.closed) return Promise.reject(new Error("The Redis task store is closed"));
     return (this.opening ??= this.connect());
   }
 
@@ -157,7 +158,7 @@ class RedisTaskStore implements TaskStore {
       await subscriber.subscribe(this.channel, (message) => this.deliver(message));
       connected = true;
     } catch (error) {
-      await this.close().catch(() => {});
+      await this.disconnect();
       if (error instanceof Error && error.message.startsWith("The task store needs")) throw error;
       throw new Error(`The task store cannot reach ${target}: ${error instanceof Error ? error.message : String(error)} (${this.why})`);
     }
@@ -196,7 +197,7 @@ class RedisTaskStore implements TaskStore {
 
   async renewLeases(ids: readonly string[]): Promise<void> {
     if (this.closed) return;
-    const client = this.ready();
+    const client = await this.ready();
     // Issued together: node-redis pipelines commands sent in the same tick.
     await Promise.all(ids.map((id) => client.sendCommand(["PEXPIRE", this.key("lease", id), String(this.leaseMs)])));
   }
@@ -208,7 +209,7 @@ class RedisTaskStore implements TaskStore {
       publish: async (event) => {
         // Closed while a change was in flight: nobody is left to tell.
         if (this.closed) return;
-        await this.ready().sendCommand(["PUBLISH", this.channel, JSON.stringify({ origin: id, event })]);
+        await (await this.ready()).sendCommand(["PUBLISH", this.channel, JSON.stringify({ origin: id, event })]);
       },
       close: () => void this.links.delete(id),
     };
@@ -216,6 +217,11 @@ class RedisTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.disconnect();
+  }
+
+  /** Closes the connections this store opened (a failed open leaves none behind). */
+  private async disconnect(): Promise<void> {
     const subscriber = this.subscriber;
     const client = this.ownsClient ? this.client : undefined;
     this.subscriber = undefined;
@@ -237,8 +243,9 @@ class RedisTaskStore implements TaskStore {
     for (const [id, listener] of this.links) if (id !== parsed.origin) listener(parsed.event);
   }
 
-  private ready(): RedisConnection {
-    if (!this.client) throw new Error("The Redis task store is not open (serveHttp and serveStdio open it; call open() when you serve a factory yourself)");
+  private async ready(): Promise<RedisConnection> {
+    await this.open();
+    if (!this.client) throw new Error("The Redis task store is closed");
     return this.client;
   }
 
@@ -248,7 +255,7 @@ class RedisTaskStore implements TaskStore {
 
   /** Runs a script by its digest, loading it on first use (and again after a Redis restart). */
   private async run(script: string, keys: string[], args: string[]): Promise<unknown> {
-    const client = this.ready();
+    const client = await this.ready();
     let sha = this.scripts.get(script);
     if (sha === undefined) {
       sha = String(await client.sendCommand(["SCRIPT", "LOAD", script]));

@@ -88,9 +88,11 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   const owner = `connection-${PROCESS}-${connection}`;
   // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
   const owners = new Set<string>();
-  server.onclose = () => {
-    for (const one of owners) engine.tasks.forgetOwner(one);
-  };
+  if (era === "legacy") {
+    server.onclose = () => {
+      for (const one of owners) engine.tasks.forgetOwner(one);
+    };
+  }
   const statusSink = (taskOwner: string): StatusSink => {
     owners.add(taskOwner);
     return (params) => server.notification({ method: "notifications/tasks/status", params });
