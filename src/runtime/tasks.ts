@@ -72,6 +72,7 @@ export class Tasks {
   private events: TaskEventLink;
   /** Whether this engine made its store (and so closes it). */
   private ownsStore: boolean;
+  private fixed: boolean;
   private readonly live = new Map<string, LiveTask>();
   /** The 2025-era connections that created tasks, by owner id. */
   private readonly sinks = new Map<string, StatusSink>();
@@ -89,13 +90,14 @@ export class Tasks {
     const maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
     this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), maxTasks);
     this.ownsStore = options.taskStore === undefined;
+    this.fixed = !this.ownsStore;
     this.store = options.taskStore ?? memoryTaskStore({ maxTasks });
     this.events = this.store.link((event) => this.onEvent(event));
   }
 
-  /** Whether the store was chosen by the options (then the environment does not choose it). */
+  /** Whether the store is chosen (by the options, or already from the environment): the environment does not choose it then. */
   get chosen(): boolean {
-    return !this.ownsStore;
+    return this.fixed;
   }
 
   /** Swaps in a store (from the environment) before serving; this engine then closes it. */
@@ -105,6 +107,7 @@ export class Tasks {
     void this.store.close();
     this.store = store;
     this.ownsStore = true;
+    this.fixed = true;
     this.events = store.link((event) => this.onEvent(event));
   }
 
