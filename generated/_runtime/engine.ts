@@ -22,7 +22,7 @@ import { RequestStateCodec } from "./requestState.js";
 import { resourceMethods } from "./resources.js";
 import type { ProtocolEra } from "./sdk.js";
 import { taskMethods } from "./taskMethods.js";
-import { TaskStore } from "./tasks.js";
+import { Tasks } from "./tasks.js";
 import { taskSupport, toolMethods } from "./tools.js";
 import { SchemaValidators } from "./validation.js";
 
@@ -38,7 +38,7 @@ function methodTable(core: EngineCore): MethodEntry[] {
 }
 
 export class Engine {
-  readonly tasks: TaskStore;
+  readonly tasks: Tasks;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */
   readonly taskTools: boolean;
   /** The method table, by era: what methods() lists and handle() answers. */
@@ -57,7 +57,7 @@ export class Engine {
       lists: manifestLists(definition),
       onError: options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error)),
       states: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
-      tasks: new TaskStore(options),
+      tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" })),
       taskTools: definition.tools.some((t) => taskSupport(t) !== "forbidden"),
     };
     this.tasks = core.tasks;

@@ -33,7 +33,7 @@ import {
   type JsonRpcMessage,
   type SdkWebHttpTransport,
 } from "./sdk.js";
-import { DEFAULT_MAX_MESSAGE_BYTES } from "./serve.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, openTasks } from "./serve.js";
 
 export type { EventStore };
 
@@ -111,6 +111,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
+  const closeTasks = await openTasks(factory.tasks, process.env);
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
   const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
@@ -230,10 +231,15 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
-    http.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", reject);
+      http.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    await closeTasks();
+    throw error;
+  }
   port = (http.address() as AddressInfo).port;
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
@@ -243,6 +249,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
       await modern.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closeTasks();
     },
   };
 }

@@ -11,10 +11,10 @@ import { ErrorCodes, rpcError } from "./errors.js";
 import { InputRound, type InputChannel } from "./context.js";
 import type { Call, EngineCore } from "./engineCore.js";
 import { stateBinding } from "./requestState.js";
-import type { RunningTask, TaskRecord } from "./tasks.js";
+import type { LiveTask } from "./tasks.js";
 
 /** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
-type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: RunningTask; running: Promise<{ value: unknown } | { error: unknown }> };
+export type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: LiveTask; running: Promise<{ value: unknown } | { error: unknown }> };
 
 /**
  * Runs a handler for one request. On 2025-era connections questions go to the client on the
@@ -66,23 +66,29 @@ export async function runRound(
     earlier = opened.answers;
   }
   // What stops the race before the handler ends: its questions, or the task it starts.
-  let interrupt!: (why: "input" | { task: RunningTask }) => void;
-  const interrupted = new Promise<"input" | { task: RunningTask }>((resolve) => (interrupt = resolve));
+  let interrupt!: (why: "input" | { task: LiveTask }) => void;
+  const interrupted = new Promise<"input" | { task: LiveTask }>((resolve) => (interrupt = resolve));
   // Made on the first question only: most calls ask none.
   let round: InputRound | undefined;
   const inputRound = () => (round ??= new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities, () => interrupt("input")));
   let current: InputChannel | undefined;
   const channel: InputChannel = { ask: (request, key) => (current ?? inputRound()).ask(request, key) };
-  let task: TaskRecord | undefined;
+  let starting = false;
   const taskRef: { id: string } | undefined = canTask ? { id: "" } : undefined;
   const startTask = async () => {
-    if (!canTask || task) return;
-    const created = core.tasks.create("modern", call.owner, call.base.clientCapabilities);
-    task = created;
+    if (!canTask || starting) return;
+    starting = true;
+    let created: LiveTask;
+    try {
+      created = await core.tasks.create("modern", call.owner, call.base.clientCapabilities);
+    } catch (error) {
+      starting = false;
+      throw error;
+    }
     taskRef!.id = created.id;
     unlink();
     // Held by the task's live state only: it goes when the task ends.
-    const taskSignal = created.live.controller.signal;
+    const taskSignal = created.controller.signal;
     taskSignal.addEventListener("abort", () => controller!.abort(taskSignal.reason), { once: true });
     current = core.tasks.channel(created);
     interrupt({ task: created });

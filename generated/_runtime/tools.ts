@@ -14,7 +14,7 @@ import type { ToolContext } from "./handlerTypes.js";
 import { listMethod } from "./lists.js";
 import { runRound } from "./round.js";
 import { CallToolResultSchema } from "./sdk.js";
-import { RELATED_TASK, TASKS_EXTENSION, type TaskRecord } from "./tasks.js";
+import { RELATED_TASK, TASKS_EXTENSION, type LiveTask, type TaskOutcome } from "./tasks.js";
 
 /** The rows of the method table for tools (none without the capability). */
 export function toolMethods(core: EngineCore): MethodEntry[] {
@@ -59,11 +59,11 @@ class ToolCalls {
       if (augmented) legacyTaskTtl = { ttl: (params.task as JsonObject).ttl };
     }
     // A refused task-augmented call still answers with a task (the client waits for one), ended at once.
-    const refuse = (message: string): object => {
+    const refuse = async (message: string): Promise<object> => {
       if (!legacyTaskTtl) return errorResult(message);
-      const task = this.core.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl);
-      this.core.tasks.finish(task, { result: errorResult(message) as JsonObject });
-      return { task: this.core.tasks.legacyView(task) };
+      const task = await this.core.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl);
+      const ended = await this.core.tasks.finish(task, { result: errorResult(message) as JsonObject });
+      return { task: this.core.tasks.legacyView(ended ?? task.created) };
     };
     const extension = call.era === "modern" && isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
     if (call.era === "modern" && support === "required" && !extension) {
@@ -99,12 +99,13 @@ class ToolCalls {
     };
 
     if (legacyTaskTtl) {
-      const task = this.core.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl);
+      const task = await this.core.tasks.create("legacy", call.owner, capabilities, legacyTaskTtl.ttl, call.statusSink);
       const meta = { [RELATED_TASK]: { taskId: task.id } };
-      const signal = task.live.controller.signal;
+      const signal = task.controller.signal;
       const channel = call.legacyChannel(meta, signal, (on) => this.core.tasks.waiting(task, on));
       const ctx: ToolContext = { ...handlerContext(call, channel, signal), tool: name, startTask: async () => {}, task: { id: task.id } };
       this.finishTask(
+        name,
         task,
         run(ctx).then(
           (value) => ({ value }),
@@ -112,14 +113,14 @@ class ToolCalls {
         ),
         settle,
       );
-      return { task: this.core.tasks.legacyView(task) };
+      return { task: this.core.tasks.legacyView(task.created) };
     }
 
     const outcome = await runRound(this.core, "tools/call", name, args, call, extension && support !== "forbidden", (channel, signal, startTask, task) => run({ ...handlerContext(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }));
     if ("inputRequired" in outcome) return outcome.inputRequired;
     if ("task" in outcome) {
-      this.finishTask(outcome.task, outcome.running, settle);
-      return { resultType: "task", ...this.core.tasks.modernView(outcome.task, false) };
+      this.finishTask(name, outcome.task, outcome.running, settle);
+      return { resultType: "task", ...this.core.tasks.modernView(outcome.task.created, false) };
     }
     return settle(outcome);
   }
@@ -150,17 +151,22 @@ class ToolCalls {
    * Records how a task's handler ended, the way the call itself would have answered: a result
    * (isError ones included) completes the task, an error with a JSON-RPC code fails it.
    */
-  private finishTask(task: TaskRecord, running: Promise<{ value: unknown } | { error: unknown }>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult): void {
-    void running.then((outcome) => {
-      // Cancelled (or expired): the handler's end is nobody's business.
-      if (task.status === "cancelled") return;
-      try {
-        this.core.tasks.finish(task, { result: settle(outcome) as JsonObject });
-      } catch (error) {
-        const data = isObject(error) ? error.data : undefined;
-        this.core.tasks.finish(task, { error: { code: jsonRpcCode(error) ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } });
-      }
-    });
+  private finishTask(name: string, task: LiveTask, running: Promise<{ value: unknown } | { error: unknown }>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult): void {
+    void running
+      .then(async (outcome) => {
+        // Cancelled (or expired, or ended elsewhere): the handler's end is nobody's business.
+        if (task.controller.signal.aborted) return;
+        let ended: TaskOutcome;
+        try {
+          ended = { result: settle(outcome) as JsonObject };
+        } catch (error) {
+          const data = isObject(error) ? error.data : undefined;
+          ended = { error: { code: jsonRpcCode(error) ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } };
+        }
+        await this.core.tasks.finish(task, ended);
+      })
+      // The store could not be written (Redis unreachable): readers find the task stopped once its lease lapses.
+      .catch((error: unknown) => this.core.onError(error, { method: "tools/call", name }));
   }
 
   /** Output a tool should never have returned: logged, and answered as an isError result. */

@@ -8,7 +8,7 @@ import type { AnyFunction, RuntimeHandlers, ServerOptions } from "./handlerTypes
 import type { ListKind } from "./lists.js";
 import type { RequestStateCodec } from "./requestState.js";
 import type { ProtocolEra, ResultSchema, SdkContext } from "./sdk.js";
-import type { TaskStore } from "./tasks.js";
+import type { StatusSink, Tasks } from "./tasks.js";
 import type { SchemaValidators } from "./validation.js";
 
 /** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
@@ -19,8 +19,10 @@ export interface Call {
   base: Omit<RequestContext, "elicit" | "sample" | "listRoots" | "signal">;
   /** How a 2025-era handler asks the client (a real request on the connection). */
   legacyChannel: (meta: JsonObject | undefined, signal: AbortSignal, waiting?: (on: boolean) => void) => InputChannel;
-  /** Who owns tasks created by this call (for tasks/list). */
+  /** Who owns tasks created by this call (for tasks/list): unique across processes. */
   owner: string;
+  /** 2025 era: sends a task's notifications/tasks/status on this connection (or session). */
+  statusSink?: StatusSink;
 }
 
 /** The engine's state, shared by one factory's servers: one per createServerFactory. */
@@ -30,7 +32,7 @@ export interface EngineCore {
   readonly options: ServerOptions;
   readonly validators: SchemaValidators;
   readonly states: RequestStateCodec;
-  readonly tasks: TaskStore;
+  readonly tasks: Tasks;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */
   readonly taskTools: boolean;
   /** The manifest's lists as they go out (frozen). */

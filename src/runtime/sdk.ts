@@ -67,7 +67,11 @@ interface SdkServer {
   close(): Promise<void>;
   getClientCapabilities(): JsonObject | undefined;
   sendResourceUpdated(params: { uri: string }): Promise<void>;
+  /** Sends a notification on the connection (a 2025-era session: its standalone SSE stream). */
+  notification(notification: { method: string; params?: object }): Promise<void>;
   onerror?: (error: Error) => void;
+  /** Called once the connection has closed. */
+  onclose?: () => void;
 }
 
 /** A request handler as the SDK's Server wraps it (its `_wrapHandler` hook). */

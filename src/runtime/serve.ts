@@ -7,8 +7,10 @@
  * of memory (the SDK's closes the connection), and the server keeps serving.
  */
 import type { Readable, Writable } from "node:stream";
-import type { ServerFactory } from "./server.js";
+import type { FactoryHooks, ServerFactory } from "./server.js";
 import { JSONRPCMessageSchema, serveStdio, type JsonRpcMessage, type SdkTransport } from "./sdk.js";
+import { taskStoreFromEnvironment } from "./redisTaskStore.js";
+import type { Tasks } from "./tasks.js";
 
 /** Default cap on one message (a stdio line or an HTTP body). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -27,9 +29,34 @@ export interface StdioHandle {
  * Serves a factory's servers over this process's stdin/stdout (or the given streams) until stdin
  * closes, answering 2025-era and 2026-07-28 clients alike.
  */
-export async function serveStdioWith(factory: ServerFactory, options: StdioOptions & { input?: Readable; output?: Writable } = {}): Promise<StdioHandle> {
-  const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
-  return serveStdio(factory, { transport, onerror: (error) => reportTransportError(error) });
+export async function serveStdioWith(factory: ServerFactory & FactoryHooks, options: StdioOptions & { input?: Readable; output?: Writable } = {}): Promise<StdioHandle> {
+  const closeTasks = await openTasks(factory.tasks, process.env);
+  const input = options.input ?? process.stdin;
+  const transport = new LineTransport(input, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const served = serveStdio(factory, { transport, onerror: (error) => reportTransportError(error) });
+  // The client is gone: the store's connections must not keep the process alive.
+  input.once("end", () => void closeTasks());
+  return {
+    close: async () => {
+      await served.close();
+      await closeTasks();
+    },
+  };
+}
+
+/**
+ * Opens a factory's task store before serving: the one its options name, or else the one the
+ * environment names (REDIS_URL), or memory. Answers how to close it (once).
+ */
+export async function openTasks(tasks: Tasks | undefined, env: Record<string, string | undefined>): Promise<() => Promise<void>> {
+  if (!tasks) return async () => {};
+  if (!tasks.chosen) {
+    const store = taskStoreFromEnvironment(env);
+    if (store) tasks.useStore(store);
+  }
+  await tasks.open();
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= tasks.close());
 }
 
 /** Transport-level problems (a client that went away, a write after close) go to stderr, not to stdout. */

@@ -10,18 +10,23 @@ import { LegacyChannel } from "./context.js";
 import { ErrorCodes, rpcError } from "./errors.js";
 import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions } from "./engine.js";
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
-import { TASKS_EXTENSION } from "./tasks.js";
+import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks.js";
 
 export type { CompletionHandler, PromptContext, ResourceContext, ResourceHandlerResult, RuntimeHandlers, ServerOptions, ToolContext, ToolTextResult } from "./engine.js";
 export type { InputOptions, RequestContext } from "./context.js";
 
 export type { ServerFactory } from "./sdk.js";
 
-/** What serving code (serve.ts, http.ts) adds to a factory: where 2026-07-28 resource updates go. */
+/** What serving code (serve.ts, http.ts) adds to a factory or finds on it. */
 export interface FactoryHooks {
   /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP). */
   publishResourceUpdated?: (uri: string) => void;
+  /** The factory's tasks: serving code picks their store from the environment, opens and closes it. */
+  readonly tasks?: Tasks;
 }
+
+/** Tells this process's connections from other replicas' in task owner ids (tasks/list, notifications). */
+const PROCESS = crypto.randomUUID();
 
 /** Params as sent: the SDK hands them to the handler unchanged (its Standard Schema interface). */
 const RAW: StandardSchema = { "~standard": { version: 1, vendor: "mcpgen", validate: (value) => ({ value }) } };
@@ -53,7 +58,8 @@ class ManifestSdkServer extends SdkServerClass {
 export function createManifestServerFactory<H extends RuntimeHandlers>(definition: ServerDefinition, handlers: H, options: ServerOptions = {}): ServerFactory & FactoryHooks {
   const engine = new Engine(definition, handlers, options);
   let connections = 0;
-  const factory: ServerFactory & FactoryHooks = (context) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
+  const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
+  const factory: ServerFactory & FactoryHooks = Object.assign(build, engine.taskTools ? { tasks: engine.tasks } : {});
   return factory;
 }
 
@@ -77,7 +83,18 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   });
   // 2025-era state of this connection (or session): its resources/subscribe subscriptions.
   const subscriptions = new Set<string>();
-  const owner = `connection-${connection}`;
+  const owner = `connection-${PROCESS}-${connection}`;
+  // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
+  const owners = new Set<string>();
+  if (era === "legacy") {
+    server.onclose = () => {
+      for (const one of owners) engine.tasks.forgetOwner(one);
+    };
+  }
+  const statusSink = (taskOwner: string): StatusSink => {
+    owners.add(taskOwner);
+    return (params) => server.notification({ method: "notifications/tasks/status", params });
+  };
 
   const call = (sdk: SdkContext): Call => {
     const progressToken = sdk.mcpReq._meta?.progressToken;
@@ -106,11 +123,13 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
       },
       closeSSEStream: () => sdk.http?.closeSSE?.(),
     };
+    const callOwner = sdk.sessionId ?? owner;
     return {
       era,
       sdk,
       base,
-      owner: sdk.sessionId ?? owner,
+      owner: callOwner,
+      ...(era === "legacy" ? { statusSink: statusSink(callOwner) } : {}),
       legacyChannel: (meta, signal, waiting) => new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
     };
   };

@@ -8,6 +8,7 @@ import { ErrorCodes, MissingClientCapabilityError, rpcError } from "./errors.js"
 import { isObject, type Call, type EngineCore, type MethodEntry } from "./engineCore.js";
 import { pageOf } from "./paging.js";
 import { RELATED_TASK, TASKS_EXTENSION } from "./tasks.js";
+import { isTerminal } from "./taskStore.js";
 
 const LEGACY = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
 const MODERN = ["tasks/get", "tasks/update", "tasks/cancel"];
@@ -32,49 +33,44 @@ class TaskMethods {
       if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
         throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`);
       }
-      const task = this.core.tasks.get(params.taskId);
+      const task = await this.core.tasks.get(params.taskId);
       switch (method) {
         case "tasks/get":
           return this.core.tasks.modernView(task, true);
         case "tasks/update":
           // The SDK lifts `inputResponses` out of every request's params (they are MRTR's field).
-          this.core.tasks.update(task, params.inputResponses ?? call.sdk.mcpReq.inputResponses);
+          await this.core.tasks.update(task.id, params.inputResponses ?? call.sdk.mcpReq.inputResponses);
           return {};
         case "tasks/cancel":
-          this.core.tasks.cancel(task);
+          await this.core.tasks.cancel(task.id);
           return {};
       }
       throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
     }
     if (method === "tasks/list") {
-      const page = pageOf(this.core.tasks.list(call.owner), params.cursor, this.core.options.pageSize, "tasks");
+      const page = pageOf(await this.core.tasks.list(call.owner), params.cursor, this.core.options.pageSize, "tasks");
       return { tasks: page.items.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     }
-    const task = this.core.tasks.get(params.taskId);
+    const task = await this.core.tasks.get(params.taskId);
     switch (method) {
       case "tasks/get":
         return this.core.tasks.legacyView(task);
-      case "tasks/cancel":
-        if (this.core.tasks.isTerminal(task)) throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${task.status}'`);
-        this.core.tasks.cancel(task);
-        return this.core.tasks.legacyView(task);
+      case "tasks/cancel": {
+        // Ended meanwhile (here or on another replica): the same answer as ended before.
+        const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
+        if (!cancelled) throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id)).status}'`);
+        return this.core.tasks.legacyView(cancelled);
+      }
       case "tasks/result": {
         // Waits for the end, then answers what the call itself would have answered.
-        await Promise.race([task.done, abortion(call.sdk.mcpReq.signal)]);
-        const outcome = task.outcome;
+        const ended = await this.core.tasks.ended(task.id, call.sdk.mcpReq.signal);
+        const outcome = ended.outcome;
         const related = { [RELATED_TASK]: { taskId: task.id } };
-        if (task.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);
+        if (ended.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);
         if ("error" in outcome) throw rpcError(outcome.error.code, outcome.error.message, outcome.error.data);
         return { ...outcome.result, _meta: { ...(outcome.result._meta as JsonObject | undefined), ...related } };
       }
     }
     throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
   }
-}
-
-function abortion(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
 }

@@ -1,23 +1,33 @@
 /**
  * Tasks: tool calls that outlive their request, polled by the client. Two wire forms share one
- * store (kept in memory by the server process):
+ * store (taskStore.ts: this process's memory by default, or Redis for several replicas):
  *
  * - MCP 2025-11-25 (2025-era clients): `tools/call` with `params.task` answers `{task}` at once;
  *   `tasks/get`, `tasks/result` (waits for the end), `tasks/list`, `tasks/cancel`; an `isError`
- *   result makes the task `failed`.
+ *   result makes the task `failed`; every status change is sent to the connection that created
+ *   it as `notifications/tasks/status`.
  * - The `io.modelcontextprotocol/tasks` extension of 2026-07-28: the server answers a flat
  *   CreateTaskResult (`resultType: "task"`) when the handler calls `ctx.startTask()`; `tasks/get`
  *   inlines the result, the error or the pending questions; `tasks/update` answers questions;
  *   `tasks/cancel` is an acknowledgement; an `isError` result is `completed`.
+ *
+ * What every replica sees is the record in the store; what only this process has (the handler's
+ * AbortController, its questions' resolvers) is its `live` state. A tasks/cancel or tasks/update
+ * that reaches another replica travels to this one as a store event. A task whose process stops
+ * (its lease lapses) is failed by the first reader.
  */
 import type { JsonObject } from "./definition.js";
 import { ErrorCodes, rpcError } from "./errors.js";
-import type { TaskStatus } from "./mcp.js";
 import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "./context.js";
 import type { ProtocolEra } from "./sdk.js";
+import { isTerminal, memoryTaskStore, type TaskChange, type TaskEvent, type TaskEventLink, type TaskOutcome, type TaskRecord, type TaskStore } from "./taskStore.js";
+
+export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+/** The error of a task whose process stopped while it ran (its lease lapsed). */
+export const STOPPED = "the server process running this task stopped";
 
 export interface TaskOptions {
   /** How long a task is kept from its creation, in ms (default one hour; a 2025-era client may ask for less). A task still running then is cancelled. */
@@ -25,198 +35,229 @@ export interface TaskOptions {
   /** The poll interval suggested to clients, in ms (default 500). */
   taskPollIntervalMs?: number;
   /**
-   * Tasks kept at once, running and finished (default 10,000). A new task evicts the finished task
-   * that ended first; finished tasks keep only their result.
+   * Tasks kept at once in memory, running and finished (default 10,000). A new task evicts the
+   * finished task that ended first. (The Redis store keeps each task for its ttl.)
    */
   maxTasks?: number;
-  /** Tasks running at once (default 1,000); past it a new task is refused with -32005 until one ends. */
+  /** Tasks running at once in this process (default 1,000); past it a new task is refused with -32005 until one ends. */
   maxRunningTasks?: number;
+  /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in the README). */
+  taskStore?: TaskStore;
 }
 
-/** How a task ended: the tool's result, or a JSON-RPC error. */
-type TaskOutcome = { result: JsonObject } | { error: { code: number; message: string; data?: unknown } };
+/** Sends a 2025-era task's `notifications/tasks/status` to the connection that created it. */
+export type StatusSink = (params: JsonObject) => Promise<void>;
 
-/** What a running task holds: its handler's signal, its questions. Dropped when the task ends. */
-interface LiveTask {
+/** What a task running in this process holds: its handler's signal, its questions. Dropped when the task ends. */
+export interface LiveTask {
+  readonly id: string;
+  readonly era: ProtocolEra;
+  /** The record as created (the store has the current one). */
+  readonly created: TaskRecord;
   /** Aborted by tasks/cancel or expiry; the handler's ctx.signal. */
   readonly controller: AbortController;
   /** Questions waiting for the client, by key (2026-07-28 tasks). */
   readonly questions: Map<string, { request: InputRequest; answer: (response: unknown) => void; fail: (error: Error) => void }>;
   readonly usedKeys: Set<string>;
   readonly capabilities: JsonObject | undefined;
-  readonly markDone: () => void;
 }
 
-export interface TaskRecord {
-  readonly id: string;
-  readonly era: ProtocolEra;
-  /** Who may list it (a 2025-era HTTP session or stdio connection); tasks/get needs only the id. */
-  readonly owner: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  readonly createdAt: string;
-  lastUpdatedAt: string;
-  readonly ttlMs: number;
-  /** When the ttl is over (ms since the epoch): the task is then forgotten (cancelled first if running). */
-  readonly expiresAt: number;
-  outcome?: TaskOutcome;
-  /** Resolves when the task reaches a terminal status. */
-  readonly done: Promise<void>;
-  /** Set while the task runs; a finished task keeps nothing of its request. */
-  live: LiveTask | undefined;
-}
-
-/** A task just created: running, with its live state. */
-export type RunningTask = TaskRecord & { live: LiveTask };
-
-const TERMINAL: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
 const MAX_TTL_MS = 24 * 3600_000;
 
-export class TaskStore {
-  private readonly tasks = new Map<string, TaskRecord>();
-  /** Ids of finished tasks, in the order they ended: the first is evicted first. */
-  private readonly finished = new Set<string>();
-  /** Runs while tasks are kept: expires those past their ttl (one timer, not one per task). */
-  private sweeper: ReturnType<typeof setInterval> | undefined;
-  private running = 0;
+export class Tasks {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
-  readonly maxTasks: number;
   readonly maxRunning: number;
+  private store: TaskStore;
+  private events: TaskEventLink;
+  /** Whether this engine made its store (and so closes it). */
+  private ownsStore: boolean;
+  private fixed: boolean;
+  private readonly live = new Map<string, LiveTask>();
+  /** The 2025-era connections that created tasks, by owner id. */
+  private readonly sinks = new Map<string, StatusSink>();
+  /** tasks/result requests waiting for a task's end. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+  /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
+  private timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(options: TaskOptions = {}) {
+  constructor(
+    options: TaskOptions,
+    private readonly report: (error: unknown) => void,
+  ) {
     this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
     this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
-    this.maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
-    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), this.maxTasks);
+    const maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
+    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), maxTasks);
+    this.ownsStore = options.taskStore === undefined;
+    this.fixed = !this.ownsStore;
+    this.store = options.taskStore ?? memoryTaskStore({ maxTasks });
+    this.events = this.store.link((event) => this.onEvent(event));
   }
 
-  /** A new running task, or -32005 when maxRunningTasks are running. */
-  create(era: ProtocolEra, owner: string, capabilities: JsonObject | undefined, requestedTtl?: unknown): RunningTask {
-    if (this.running >= this.maxRunning) {
+  /** Whether the store is chosen (by the options, or already from the environment): the environment does not choose it then. */
+  get chosen(): boolean {
+    return this.fixed;
+  }
+
+  /** Swaps in a store (from the environment) before serving; this engine then closes it. */
+  useStore(store: TaskStore): void {
+    if (this.live.size > 0) throw new Error("the task store cannot change while tasks run");
+    this.events.close();
+    void this.store.close();
+    this.store = store;
+    this.ownsStore = true;
+    this.fixed = true;
+    this.events = store.link((event) => this.onEvent(event));
+  }
+
+  /** Connects the store: serving starts after it (a store that cannot connect stops the start). */
+  open(): Promise<void> {
+    return this.store.open();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const live of [...this.live.values()]) this.end(live, "the server is closing", new Error("The server is closing"));
+    this.events.close();
+    if (this.ownsStore) await this.store.close();
+  }
+
+  /** Tasks running in this process (for tests and monitoring). */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** A new running task, or -32005 when maxRunningTasks run here. `sink`: where its status changes go (2025 era). */
+  async create(era: ProtocolEra, owner: string, capabilities: JsonObject | undefined, requestedTtl?: unknown, sink?: StatusSink): Promise<LiveTask> {
+    if (this.live.size >= this.maxRunning) {
       throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, { limit: this.maxRunning });
-    }
-    // Room for one more: the finished task that ended first goes (running ones are never evicted).
-    for (const id of this.finished) {
-      if (this.tasks.size < this.maxTasks) break;
-      this.remove(id);
     }
     const ttl = typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
     const now = new Date().toISOString();
-    let markDone!: () => void;
-    const done = new Promise<void>((resolve) => (markDone = resolve));
-    const task: RunningTask = {
-      // Unguessable: without an authorization context, the id is what protects a task.
-      id: crypto.randomUUID(),
-      era,
-      owner,
-      status: "working",
-      createdAt: now,
-      lastUpdatedAt: now,
-      ttlMs: ttl,
-      expiresAt: Date.now() + ttl,
-      done,
-      live: { controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities, markDone },
-    };
-    this.tasks.set(task.id, task);
-    this.running++;
-    if (this.sweeper === undefined) {
-      this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
-      // The sweep alone never keeps the process alive.
-      (this.sweeper as { unref?: () => void }).unref?.();
+    // Unguessable: without an authorization context, the id is what protects a task.
+    const record: TaskRecord = { id: crypto.randomUUID(), era, owner, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: ttl, expiresAt: Date.now() + ttl };
+    const live: LiveTask = { id: record.id, era, created: record, controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities };
+    // Counted at once: concurrent creations see it.
+    this.live.set(live.id, live);
+    if (sink) this.sinks.set(owner, sink);
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      this.live.delete(live.id);
+      throw error;
     }
-    return task;
+    if (this.timer === undefined) {
+      const leaseMs = this.store.leaseMs;
+      this.timer = setInterval(() => this.tick(), leaseMs === undefined ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(50, Math.floor(leaseMs / 3))));
+      // The timer alone never keeps the process alive.
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+    return live;
   }
 
-  /** How many tasks are kept, and how many of them run (for tests and monitoring). */
-  get size(): { kept: number; running: number } {
-    return { kept: this.tasks.size, running: this.running };
+  /** The connection of `owner` is gone: its tasks' notifications have nowhere to go. */
+  forgetOwner(owner: string): void {
+    this.sinks.delete(owner);
   }
 
-  /** The task, or -32602 as MCP requires for an unknown or expired id. */
-  get(taskId: unknown): TaskRecord {
-    const task = typeof taskId === "string" ? this.tasks.get(taskId) : undefined;
-    if (!task) throw rpcError(ErrorCodes.InvalidParams, typeof taskId === "string" ? `Failed to retrieve task: Task not found (${taskId})` : "Invalid params: expected 'taskId' (string)");
-    return task;
+  /** The task, or -32602 as MCP requires for an unknown or expired id; a task whose process stopped is failed first. */
+  async get(taskId: unknown): Promise<TaskRecord> {
+    if (typeof taskId !== "string") throw rpcError(ErrorCodes.InvalidParams, "Invalid params: expected 'taskId' (string)");
+    const stored = await this.store.get(taskId);
+    if (!stored) throw rpcError(ErrorCodes.InvalidParams, `Failed to retrieve task: Task not found (${taskId})`);
+    return stored.orphaned && !this.live.has(taskId) ? this.failOrphan(stored.task) : stored.task;
   }
 
   /** Tasks an owner may see, oldest first. */
-  list(owner: string): TaskRecord[] {
-    return [...this.tasks.values()].filter((t) => t.owner === owner);
+  async list(owner: string): Promise<TaskRecord[]> {
+    const found = await this.store.list(owner);
+    const tasks = await Promise.all(found.map((s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
+    return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
-  finish(task: TaskRecord, outcome: TaskOutcome): void {
-    if (TERMINAL.includes(task.status)) return;
-    task.outcome = outcome;
+  /** Waits until the task ends (tasks/result), rechecking the store now and then (a lost event, a stopped process). */
+  async ended(taskId: string, signal: AbortSignal): Promise<TaskRecord> {
+    for (;;) {
+      const task = await this.get(taskId);
+      if (isTerminal(task.status)) return task;
+      if (signal.aborted) throw signal.reason;
+      await new Promise<void>((resolve, reject) => {
+        let waiting = this.waiters.get(taskId);
+        if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
+        const set = waiting;
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          set.delete(done);
+          if (set.size === 0 && this.waiters.get(taskId) === set) this.waiters.delete(taskId);
+        };
+        const wake = () => (done(), resolve());
+        const onAbort = () => (done(), reject(signal.reason));
+        const timer = setTimeout(wake, this.recheckMs());
+        set.add(wake);
+        signal.addEventListener("abort", onAbort, { once: true });
+      });
+    }
+  }
+
+  /** Records how the handler ended (the record as written); nothing changes when the task has already ended (cancelled, expired). */
+  async finish(live: LiveTask, outcome: TaskOutcome): Promise<TaskRecord | undefined> {
     const isError = "result" in outcome && outcome.result.isError === true;
     // 2025-11-25: an isError result fails the task. The extension: it completed (with isError).
-    task.status = "error" in outcome || (isError && task.era === "legacy") ? "failed" : "completed";
-    this.touch(task);
-    this.end(task, "the task ended");
+    const status = "error" in outcome || (isError && live.era === "legacy") ? "failed" : "completed";
+    try {
+      return await this.change(live.id, { status, outcome });
+    } finally {
+      this.end(live, "the task ended");
+    }
   }
 
-  /** Cancels a running task: its handler's signal aborts and the status is `cancelled` at once. */
-  cancel(task: TaskRecord, message = "Cancelled by the client"): void {
-    if (TERMINAL.includes(task.status)) return;
-    task.status = "cancelled";
-    task.statusMessage = message;
-    this.touch(task);
-    task.live?.controller.abort(new Error(`The task was cancelled: ${message}`));
-    this.end(task, "The task was cancelled");
-  }
-
-  isTerminal(task: TaskRecord): boolean {
-    return TERMINAL.includes(task.status);
+  /** Cancels a task wherever it runs: the record says cancelled at once, its handler's signal aborts. Undefined when it had already ended. */
+  async cancel(taskId: string, message = "Cancelled by the client"): Promise<TaskRecord | undefined> {
+    const written = await this.change(taskId, { status: "cancelled", statusMessage: message });
+    if (!written) return undefined;
+    this.abort(taskId, message);
+    return written;
   }
 
   /** The 2025-era status change while a handler waits for the client (or stops waiting). */
-  waiting(task: TaskRecord, on: boolean): void {
-    if (TERMINAL.includes(task.status)) return;
-    task.status = on ? "input_required" : "working";
-    this.touch(task);
+  waiting(live: LiveTask, on: boolean): void {
+    if (!this.live.has(live.id)) return;
+    void this.change(live.id, { status: on ? "input_required" : "working" }).catch(this.report);
   }
 
   /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update. */
-  channel(task: RunningTask): InputChannel {
-    const live = task.live;
+  channel(live: LiveTask): InputChannel {
     return {
       ask: (request, wanted) => {
         const missing = checkCapability(request, live.capabilities);
         if (missing) return rejected(missing);
-        if (TERMINAL.includes(task.status)) return rejected(new Error("the task has ended"));
+        if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
         // Keys are never reused over a task's life, so a client never mistakes an old answer.
         let key = wanted;
         for (let n = 2; live.usedKeys.has(key); n++) key = `${wanted}-${n}`;
         live.usedKeys.add(key);
         return new Promise((resolve, reject) => {
           live.questions.set(key, { request, answer: resolve, fail: reject });
-          task.status = "input_required";
-          this.touch(task);
+          void this.showQuestions(live).catch(this.report);
         });
       },
     };
   }
 
-  /** tasks/update: answers the questions it names; others (unknown, answered, invalid) are ignored. */
-  update(task: TaskRecord, responses: unknown): void {
+  /** tasks/update: answers the questions it names, here or on the replica running the task; others (unknown, answered, invalid) are ignored. */
+  async update(taskId: string, responses: unknown): Promise<void> {
     if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
       throw rpcError(ErrorCodes.InvalidParams, "Invalid params for tasks/update: expected 'taskId' (string) and 'inputResponses' (object)");
     }
-    const questions = task.live?.questions;
-    if (!questions) return;
-    for (const [key, response] of Object.entries(responses)) {
-      const question = questions.get(key);
-      if (!question || responseProblem(question.request, response) !== undefined) continue;
-      questions.delete(key);
-      question.answer(response);
-    }
-    if (questions.size === 0 && task.status === "input_required") {
-      task.status = "working";
-      this.touch(task);
-    }
+    const live = this.live.get(taskId);
+    if (live) await this.answer(live, responses as JsonObject);
+    else await this.events.publish({ kind: "update", taskId, responses: responses as JsonObject });
   }
 
-  /** A Task as 2025-11-25 shows it (tasks/get, tasks/list, tasks/cancel, CreateTaskResult.task). */
+  /** A Task as 2025-11-25 shows it (tasks/get, tasks/list, tasks/cancel, CreateTaskResult.task, notifications/tasks/status). */
   legacyView(task: TaskRecord): JsonObject {
     return {
       taskId: task.id,
@@ -241,56 +282,122 @@ export class TaskStore {
       pollIntervalMs: this.pollIntervalMs,
     };
     if (!detailed) return view;
-    if (task.status === "input_required" && task.live) view.inputRequests = Object.fromEntries([...task.live.questions].map(([key, q]) => [key, q.request]));
+    if (task.status === "input_required" && task.inputRequests) view.inputRequests = { ...task.inputRequests };
     if (task.status === "completed" && task.outcome && "result" in task.outcome) view.result = task.outcome.result;
     if (task.status === "failed" && task.outcome) view.error = "error" in task.outcome ? task.outcome.error : { code: ErrorCodes.InternalError, message: "The tool answered isError" };
     return view;
   }
 
-  private touch(task: TaskRecord): void {
-    task.lastUpdatedAt = new Date().toISOString();
+  /** Writes a change; when it applied, this process and the others hear of it. */
+  private async change(taskId: string, change: TaskChange, ifOrphaned = false): Promise<TaskRecord | undefined> {
+    const written = await this.store.transition(taskId, change, new Date().toISOString(), ifOrphaned);
+    if (written) {
+      this.announce(written);
+      void this.events.publish({ kind: "status", task: written }).catch(this.report);
+    }
+    return written;
   }
 
-  /**
-   * A task reached a terminal status: its waiting questions fail, its live state goes (the
-   * handler's signal, the request it came from), and it queues for eviction by count.
-   */
-  private end(task: TaskRecord, why: string): void {
-    const live = task.live;
+  /** The task's process stopped: failed with -32603 (by one reader only; the others read what it wrote). */
+  private async failOrphan(task: TaskRecord): Promise<TaskRecord> {
+    const written = await this.change(task.id, { status: "failed", statusMessage: STOPPED, outcome: { error: { code: ErrorCodes.InternalError, message: STOPPED } } }, true);
+    return written ?? (await this.store.get(task.id))?.task ?? task;
+  }
+
+  /** The current questions of a 2026-07-28 task, written to its record (tasks/get on any replica shows them). */
+  private async showQuestions(live: LiveTask): Promise<void> {
+    if (!this.live.has(live.id)) return;
+    if (live.questions.size === 0) {
+      await this.change(live.id, { status: "working" });
+      return;
+    }
+    const inputRequests = Object.fromEntries([...live.questions].map(([key, q]) => [key, q.request]));
+    await this.change(live.id, { status: "input_required", inputRequests });
+  }
+
+  private async answer(live: LiveTask, responses: JsonObject): Promise<void> {
+    let answered = false;
+    for (const [key, response] of Object.entries(responses)) {
+      const question = live.questions.get(key);
+      if (!question || responseProblem(question.request, response) !== undefined) continue;
+      live.questions.delete(key);
+      question.answer(response);
+      answered = true;
+    }
+    if (answered) await this.showQuestions(live);
+  }
+
+  private onEvent(event: TaskEvent): void {
+    if (event.kind === "status") {
+      // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
+      const here = isTerminal(event.task.status) ? this.live.get(event.task.id) : undefined;
+      if (here) this.end(here, "the task ended", new Error(event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`));
+      return this.announce(event.task);
+    }
+    const live = this.live.get(event.taskId);
     if (!live) return;
+    if (event.kind === "cancel") this.abort(event.taskId, event.message);
+    else void this.answer(live, event.responses).catch(this.report);
+  }
+
+  /** A task ended by another call: its handler here stops, or the replica running it hears of it. */
+  private abort(taskId: string, message: string): void {
+    const live = this.live.get(taskId);
+    if (live) this.end(live, "The task was cancelled", new Error(`The task was cancelled: ${message}`));
+    else void this.events.publish({ kind: "cancel", taskId, message }).catch(this.report);
+  }
+
+  /** A record changed (here or elsewhere): tasks/result waiters wake at its end; a 2025-era owner here is notified. */
+  private announce(task: TaskRecord): void {
+    if (isTerminal(task.status)) {
+      const waiting = this.waiters.get(task.id);
+      if (waiting) for (const wake of [...waiting]) wake();
+    }
+    const sink = task.era === "legacy" ? this.sinks.get(task.owner) : undefined;
+    if (sink) void sink(this.legacyView(task)).catch(() => {});
+  }
+
+  /** The task's live state goes: its waiting questions fail, its signal aborts (when it did not end by itself). */
+  private end(live: LiveTask, why: string, abort?: Error): void {
+    if (this.live.get(live.id) !== live) return;
+    this.live.delete(live.id);
     if (live.questions.size > 0) {
       const error = new Error(why);
       for (const question of live.questions.values()) question.fail(error);
+      live.questions.clear();
     }
-    // Assigned, not deleted: the record keeps its shape (a deleted property makes it a slower, larger dictionary).
-    task.live = undefined;
-    this.running--;
-    this.finished.add(task.id);
-    live.markDone();
+    if (abort) live.controller.abort(abort);
+    if (this.live.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
-  /** Forgets the tasks past their ttl, cancelling those still running. */
-  private sweep(): void {
+  /** Renews the leases of the tasks running here; cancels those past their ttl. */
+  private tick(): void {
     const now = Date.now();
-    for (const task of this.tasks.values()) {
-      if (task.expiresAt > now) continue;
-      if (task.live) this.cancel(task, "Expired: its ttl has passed");
-      this.remove(task.id);
+    const ids: string[] = [];
+    for (const live of this.live.values()) {
+      if (live.created.expiresAt <= now) void this.expire(live).catch(this.report);
+      else ids.push(live.id);
     }
-    if (this.tasks.size === 0) {
-      clearInterval(this.sweeper);
-      this.sweeper = undefined;
-    }
+    if (this.store.leaseMs !== undefined && ids.length > 0) void this.store.renewLeases(ids).catch(this.report);
   }
 
-  private remove(id: string): void {
-    if (this.tasks.get(id)?.live) return;
-    this.finished.delete(id);
-    this.tasks.delete(id);
+  private async expire(live: LiveTask): Promise<void> {
+    const message = "Expired: its ttl has passed";
+    await this.change(live.id, { status: "cancelled", statusMessage: message });
+    this.end(live, "The task was cancelled", new Error(`The task was cancelled: ${message}`));
+  }
+
+  /** How long tasks/result waits before reading the store again (a lost event, a stopped process). */
+  private recheckMs(): number {
+    const leaseMs = this.store.leaseMs;
+    return leaseMs === undefined ? 5000 : Math.max(100, Math.min(2000, Math.floor(leaseMs / 2)));
   }
 }
 
-/** How often expired tasks are looked for: a task is forgotten at most this long after its ttl. */
+/** How often running tasks are checked for their ttl. */
 const SWEEP_MS = 1000;
 
 /** A positive whole number of an option, or its default; anything else is a programming error. */

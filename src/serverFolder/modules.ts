@@ -32,6 +32,8 @@ export const LOCAL = {
   runtimeDefinition: runtimeModule("definition"),
   runtimeServe: runtimeModule("serve"),
   runtimeHttp: runtimeModule("http"),
+  runtimeRedisTaskStore: runtimeModule("redisTaskStore"),
+  runtimeTaskStore: runtimeModule("taskStore"),
   /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
   runtimeMcp: runtimeModule("mcp"),
   runtimeWidget: runtimeModule("widget"),

@@ -73,7 +73,10 @@ export function publicApi(clientInterface: string): readonly ApiModule[] {
     { module: LOCAL.definition, names: [value("definition")], index: "names", server: false },
     {
       module: LOCAL.serve,
-      names: [value("serveStdio"), value("serveHttp"), type("HttpOptions", LOCAL.runtimeHttp), type("HttpHandle", LOCAL.runtimeHttp), type("StdioOptions", LOCAL.runtimeServe), type("StdioHandle", LOCAL.runtimeServe)],
+      names: [
+        value("serveStdio"), value("serveHttp"), type("HttpOptions", LOCAL.runtimeHttp), type("HttpHandle", LOCAL.runtimeHttp), type("StdioOptions", LOCAL.runtimeServe), type("StdioHandle", LOCAL.runtimeServe),
+        { name: "redisTaskStore", kind: "value", from: LOCAL.runtimeRedisTaskStore }, type("RedisTaskStoreOptions", LOCAL.runtimeRedisTaskStore), { name: "memoryTaskStore", kind: "value", from: LOCAL.runtimeTaskStore }, type("TaskStore", LOCAL.runtimeTaskStore),
+      ],
       index: "none",
       server: true,
     },

@@ -1,0 +1,183 @@
+/**
+ * The task store contract, run against both stores: memory (two engines on one store object
+ * play two replicas) and Redis (two stores with one prefix on a real redis-server, as two
+ * replicas have). Each "replica" is the runtime's per-process Tasks over its own store link.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createClient } from "redis";
+import { STOPPED, Tasks, type LiveTask } from "../../src/runtime/tasks.js";
+import { memoryTaskStore, type TaskStore } from "../../src/runtime/taskStore.js";
+import { redisTaskStore } from "../../src/runtime/redisTaskStore.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(get: () => T | Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await get();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
+    await sleep(20);
+  }
+}
+
+const FORM = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
+let prefixes = 0;
+
+/** Two replicas on one store (memory: one object; Redis: two stores, one prefix). */
+async function replicas(kind: "memory" | "redis", options: { leaseMs?: number; taskTtlMs?: number } = {}): Promise<[Tasks, Tasks, () => TaskStore]> {
+  const errors: unknown[] = [];
+  const report = (error: unknown) => errors.push(error);
+  closers.push(async () => expect(errors).toEqual([]));
+  let make: () => TaskStore;
+  if (kind === "memory") {
+    const shared = memoryTaskStore(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs });
+    closers.push(() => shared.close());
+    make = () => shared;
+  } else {
+    const prefix = `test${++prefixes}:`;
+    make = () => redisTaskStore({ url: redis.url, prefix, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
+  }
+  const one = async () => {
+    const store = make();
+    const tasks = new Tasks({ taskStore: store, ...(options.taskTtlMs === undefined ? {} : { taskTtlMs: options.taskTtlMs }) }, report);
+    await tasks.open();
+    closers.push(async () => {
+      await tasks.close();
+      if (kind === "redis") await store.close();
+    });
+    return tasks;
+  };
+  return [await one(), await one(), make];
+}
+
+describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) => {
+  it("creates a task one replica runs and every replica reads and lists (by owner only)", async () => {
+    const [a, b] = await replicas(kind);
+    const live = await a.create("legacy", "owner-1", {});
+    expect(await b.get(live.id)).toMatchObject({ id: live.id, era: "legacy", owner: "owner-1", status: "working" });
+    expect((await b.list("owner-1")).map((t) => t.id)).toEqual([live.id]);
+    expect(await b.list("owner-2")).toEqual([]);
+    await expect(b.get("no-such-task")).rejects.toMatchObject({ code: -32602 });
+    await a.finish(live, { result: { content: [{ type: "text", text: "done" }] } });
+    expect(await b.get(live.id)).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text: "done" }] } } });
+  });
+
+  it("ends a task once: a finish after a cancel changes nothing, and racing replicas leave one outcome", async () => {
+    const [a, b] = await replicas(kind);
+    const first = await a.create("legacy", "o", {});
+    expect(await b.cancel(first.id, "stop")).toMatchObject({ status: "cancelled", statusMessage: "stop" });
+    expect(await a.finish(first, { result: { content: [] } })).toBeUndefined();
+    expect(await a.get(first.id)).toMatchObject({ status: "cancelled", statusMessage: "stop" });
+    expect((await a.get(first.id)).outcome).toBeUndefined();
+
+    for (let i = 0; i < 10; i++) {
+      const live = await a.create("modern", "o", {});
+      const [finished, cancelled] = await Promise.all([a.finish(live, { result: { content: [{ type: "text", text: "won" }] } }), b.cancel(live.id)]);
+      // Exactly one of them wrote, and what every replica reads is what it wrote, whole.
+      expect([finished, cancelled].filter((w) => w !== undefined)).toHaveLength(1);
+      const read = await b.get(live.id);
+      expect(read).toEqual(finished ?? cancelled);
+      expect(read.status === "completed" ? read.outcome : { none: true }).toEqual(read.status === "completed" ? { result: { content: [{ type: "text", text: "won" }] } } : { none: true });
+    }
+  });
+
+  it("forgets a task when its ttl passes, and cancels it where it runs", async () => {
+    const [a, b] = await replicas(kind);
+    const live = await a.create("legacy", "o", {}, 300);
+    expect((await b.get(live.id)).ttlMs).toBe(300);
+    await sleep(450);
+    await expect(b.get(live.id)).rejects.toMatchObject({ code: -32602 });
+    expect(await b.list("o")).toEqual([]);
+    // The runner's ttl check (once a second) aborts the handler.
+    await until(() => live.controller.signal.aborted, Boolean, 3000);
+  });
+
+  it("tasks/cancel on one replica aborts the handler on the one running it, and tells the owner's connection", async () => {
+    const [a, b] = await replicas(kind);
+    const sent: Record<string, unknown>[] = [];
+    const live = await a.create("legacy", "session-1", {}, undefined, async (params) => void sent.push(params));
+    expect(await b.cancel(live.id)).toMatchObject({ status: "cancelled" });
+    await until(() => live.controller.signal.aborted, Boolean);
+    expect(String(live.controller.signal.reason)).toContain("Cancelled by the client");
+    await until(() => sent.length, (n) => n > 0);
+    expect(sent).toEqual([{ taskId: live.id, status: "cancelled", statusMessage: "Cancelled by the client", createdAt: expect.any(String), lastUpdatedAt: expect.any(String), ttl: 3600000, pollInterval: 500 }]);
+  });
+
+  it("tasks/update on one replica answers the question waiting on the one running it; tasks/get anywhere shows the questions", async () => {
+    const [a, b] = await replicas(kind);
+    const live: LiveTask = await a.create("modern", "o", { elicitation: {} });
+    const answer = a.channel(live).ask({ method: "elicitation/create", params: FORM }, "who");
+    const asked = await until(() => b.get(live.id), (t) => t.status === "input_required");
+    expect(b.modernView(asked, true).inputRequests).toEqual({ who: { method: "elicitation/create", params: FORM } });
+    // An invalid answer is ignored; the valid one reaches the handler.
+    await b.update(live.id, { who: { action: "maybe" } });
+    await b.update(live.id, { who: { action: "accept", content: { name: "Ada" } } });
+    expect(await answer).toEqual({ action: "accept", content: { name: "Ada" } });
+    const after = await until(() => b.get(live.id), (t) => t.status === "working");
+    expect(after.inputRequests).toBeUndefined();
+  });
+
+  it("tasks/result waiting on one replica wakes when the task ends on another", async () => {
+    const [a, b] = await replicas(kind);
+    const live = await a.create("legacy", "o", {});
+    const waiting = b.ended(live.id, new AbortController().signal);
+    await sleep(50);
+    await a.finish(live, { error: { code: -32603, message: "boom" } });
+    expect(await waiting).toMatchObject({ status: "failed", outcome: { error: { code: -32603, message: "boom" } } });
+  });
+
+  it("a task whose process stops (its lease lapses) is failed by the next reader with -32603", async () => {
+    const [a, b] = await replicas(kind, { leaseMs: 150 });
+    const live = await a.create("legacy", "o", {});
+    const other = await b.create("legacy", "o", {});
+    await sleep(400);
+    // Leases renewed: nothing lapsed while both run.
+    expect((await b.get(live.id)).status).toBe("working");
+    const waiting = b.ended(live.id, new AbortController().signal);
+    // A stops renewing (as a killed process does): its tasks stay "working" until a reader looks.
+    await a.close();
+    const failed = await waiting;
+    expect(failed).toMatchObject({ status: "failed", statusMessage: STOPPED, outcome: { error: { code: -32603, message: STOPPED } } });
+    expect(b.legacyView(await b.get(live.id))).toMatchObject({ status: "failed", statusMessage: STOPPED });
+    // B's own task keeps its lease.
+    expect((await b.get(other.id)).status).toBe("working");
+  });
+});
+
+describe("Redis store", () => {
+  it("keeps a task as one hash with the task's ttl, a lease while it runs, and an owner index, under its prefix", async () => {
+    const [a] = await replicas("redis");
+    const live = await a.create("legacy", "owner-x", {}, 60_000);
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.close());
+    const keys = (await client.keys(`test${prefixes}:*`)).sort();
+    expect(keys).toEqual([`test${prefixes}:lease:${live.id}`, `test${prefixes}:owner:owner-x`, `test${prefixes}:task:${live.id}`]);
+    const ttl = await client.pTTL(`test${prefixes}:task:${live.id}`);
+    expect(ttl).toBeGreaterThan(59_000);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    await a.finish(live, { result: { content: [] } });
+    expect(await client.exists(`test${prefixes}:lease:${live.id}`)).toBe(0);
+    expect(await client.hGet(`test${prefixes}:task:${live.id}`, "status")).toBe("completed");
+  });
+
+  it("fails to open with a clear message when Redis is unreachable", async () => {
+    const store = redisTaskStore({ url: "redis://127.0.0.1:1", prefix: "x:" });
+    await expect(store.open()).rejects.toThrow(/The task store cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*redisTaskStore was given a URL/);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * 2026-07-28 tasks over Streamable HTTP on two replicas of the conformance server sharing one
+ * real redis-server: a task started on one replica is read, answered (tasks/update) and
+ * cancelled through the other, and a replica closed mid-task leaves the task failed.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
+import { handlers } from "../../conformance/handlers.js";
+import { envelope } from "../helpers/wire.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+let closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers) await close().catch(() => {});
+  closers = [];
+});
+
+const EXTENSION = "io.modelcontextprotocol/tasks";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let id = 0;
+
+/** One 2026-07-28 request to a replica; the JSON-RPC answer (JSON or the last SSE data line). */
+async function modern(url: string, method: string, params: Record<string, unknown>, name?: string): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope({ elicitation: {}, extensions: { [EXTENSION]: {} } }) } }),
+  });
+  const text = await response.text();
+  const data = text.trim().startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6);
+  return JSON.parse(data);
+}
+
+async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const value = await get();
+    if (done(value)) return value;
+    await sleep(25);
+  }
+  throw new Error("timed out");
+}
+
+async function replica(prefix: string, leaseMs?: number) {
+  const handle = await serveHttp(handlers, { port: 0, taskStore: redisTaskStore({ url: redis.url, prefix, ...(leaseMs === undefined ? {} : { leaseMs }) }) });
+  closers.push(handle.close);
+  return handle;
+}
+
+describe("2026-07-28 tasks on two replicas sharing Redis", () => {
+  it("starts a task on A, shows its question on B, takes the answer on B, and A's handler completes it", async () => {
+    const [a, b] = [await replica("r1:"), await replica("r1:")];
+    const created = await modern(a.url, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } }, "confirm_delete");
+    const taskId = String(created.result!.taskId);
+    const asked = await until(() => modern(b.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "input_required");
+    const keys = Object.keys(asked.result!.inputRequests);
+    expect(keys).toHaveLength(1);
+    expect(asked.result!.inputRequests[keys[0]!]).toMatchObject({ method: "elicitation/create", params: { message: "Delete x.txt?" } });
+    expect((await modern(b.url, "tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { confirm: true } } } }, taskId)).result).toMatchObject({ resultType: "complete" });
+    const done = await until(() => modern(a.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "completed");
+    expect(done.result!.result).toMatchObject({ content: [{ type: "text", text: "Deleted x.txt" }] });
+    expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted x.txt" }] } });
+  });
+
+  it("cancels on B a task running on A", async () => {
+    const [a, b] = [await replica("r2:"), await replica("r2:")];
+    const taskId = String((await modern(a.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute")).result!.taskId);
+    expect((await modern(b.url, "tasks/cancel", { taskId }, taskId)).result).toMatchObject({ resultType: "complete" });
+    expect((await modern(a.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "cancelled" });
+  });
+
+  it("a replica stopped mid-task leaves the task failed with -32603 once its lease lapses", async () => {
+    const [a, b] = [await replica("r3:", 300), await replica("r3:", 300)];
+    const taskId = String((await modern(a.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute")).result!.taskId);
+    await sleep(500);
+    expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "working" });
+    await a.close();
+    const failed = await until(() => modern(b.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "failed");
+    expect(failed.result).toMatchObject({ status: "failed", statusMessage: "the server process running this task stopped", error: { code: -32603, message: "the server process running this task stopped" } });
+  });
+});

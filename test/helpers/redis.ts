@@ -1,0 +1,71 @@
+/**
+ * A real redis-server for a test: started on a free loopback port without persistence, ready
+ * once it answers PING, stopped (and waited for) on stop(). Tests never mock Redis.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, connect } from "node:net";
+
+export const REDIS_SERVER = "/usr/bin/redis-server";
+
+export interface RedisServer {
+  /** redis://127.0.0.1:<port> */
+  url: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server on a free port; rejects when it does not answer PING within 10 s. */
+export async function startRedis(): Promise<RedisServer> {
+  const port = await freePort();
+  const child = spawn(REDIS_SERVER, ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + 10_000;
+  while (!(await pings(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`redis-server did not start on port ${port}: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, process: child, stop };
+}
+
+/** Whether a Redis on this port answers PING with PONG. */
+export function pings(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let answer = "";
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString();
+      if (answer.includes("\r\n")) done(answer.startsWith("+PONG"));
+    });
+  });
+}
+
+/** A loopback port nobody listens on (now). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
