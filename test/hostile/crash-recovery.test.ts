@@ -92,7 +92,7 @@ describe("generate killed part-way", () => {
     const check = mcpgen(dir, undefined, [...ARGS, "--check"]);
     expect(check.code).toBe(1);
     expect(check.stderr).toBe(
-      `mcpgen: an interrupted run (pid ${killed.pid}) left its writing unfinished: run mcpgen generate to restore out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and remove out/.gift-server.mcpgen-new-${killed.pid} (--check writes nothing)\n`,
+      `mcpgen: out/: error write-failed: an interrupted run (pid ${killed.pid}) left its writing unfinished: run mcpgen generate to restore out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and remove out/.gift-server.mcpgen-new-${killed.pid} (--check writes nothing)\n`,
     );
     expect(snapshot(dir)).toEqual(before);
 
@@ -195,7 +195,7 @@ describe("generate killed part-way", () => {
       for (const args of [ARGS, [...ARGS, "--check"]]) {
         const refused = mcpgen(dir, undefined, args);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toBe(`mcpgen: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`);
+        expect(refused.stderr).toBe(`mcpgen: out/: error write-failed: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`);
         expect(snapshot(dir)).toEqual(before);
       }
     } finally {
