@@ -46,6 +46,7 @@ export const DIAGNOSTIC_CODES = [
   "not-generated",
   "stale-output",
   "write-failed",
+  "interrupted-run",
   "watch-failed",
   "pack-failed",
   "server-failed",

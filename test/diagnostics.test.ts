@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES, formatDiagnostic } from "../src/diagnostics.js";
 import { watchFailed } from "../src/cli/watch.js";
 import { checkedFileMissing, fileFailed, serverFailed } from "../src/pull/problems.js";
-import { conflictDiagnostic, staleDiagnostic, writeFailed } from "../src/write/problems.js";
+import { conflictDiagnostic, interruptedRun, staleDiagnostic, writeFailed } from "../src/write/problems.js";
 import { runPipeline } from "../src/generate.js";
 import { tempProject } from "./helpers/tmp.js";
 
@@ -400,6 +400,9 @@ describe("diagnostics of the command line and the output folder", () => {
     expect(formatDiagnostic(checkedFileMissing("m.yaml"))).toBe("m.yaml:1:1: error stale-output: m.yaml does not exist; run the same command without --check to write it.");
     expect(formatDiagnostic(writeFailed("cannot write out/s: EACCES (permission denied)", "out/"))).toBe("mcpgen: out/: error write-failed: cannot write out/s: EACCES (permission denied)");
     expect(formatDiagnostic(watchFailed("manifests", "ENOSPC"))).toBe("mcpgen: manifests: error watch-failed: cannot watch manifests: ENOSPC; changes there are not seen; run mcpgen generate after editing there");
+    expect(formatDiagnostic(interruptedRun("recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41", "out/"))).toBe(
+      "mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41",
+    );
     // More said under a diagnostic goes on its own lines, after the fix.
     expect(formatDiagnostic({ severity: "error", code: "diff-input", argument: "a.yaml", message: "not a valid manifest, so it cannot be compared:", detail: "a.yaml:1:1: error x\n  a.yaml:2:1: error y" })).toBe(
       "mcpgen: a.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n  a.yaml:1:1: error x\n  a.yaml:2:1: error y",

@@ -28,6 +28,14 @@ export function writeFailed(message: string, out: string): ArgumentDiagnostic {
   return { severity: "error", code: "write-failed", argument: out, message };
 }
 
+/**
+ * A run killed part-way left the output half-written, and this run put it back in order before
+ * writing (`report` says what it did): a warning at the output folder as shown.
+ */
+export function interruptedRun(report: string, out: string): ArgumentDiagnostic {
+  return { severity: "warning", code: "interrupted-run", argument: out, message: report };
+}
+
 /** A stale file of `generate --check`; `command` regenerates it. */
 export function staleDiagnostic(change: Change, command: string): Diagnostic {
   const state = change.kind === "create" ? "missing" : change.kind === "delete" ? "no longer generated" : "out of date";

@@ -98,7 +98,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
     expect(definition(dir)).toContain("Gift finder");
     expect(readFileSync(path.join(dir, "out/gift-server/MINE.bin")).equals(MINE)).toBe(true);
     expect(readFileSync(path.join(dir, "out/gift-server/notes/deep/todo.md"), "utf8")).toBe("mine\n");
@@ -116,7 +116,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^mcpgen: recovered from an interrupted run \(pid \d+\): restored out\/gift-server from /);
+    expect(again.stderr).toMatch(/^mcpgen: out\/: warning interrupted-run: recovered from an interrupted run \(pid \d+\): restored out\/gift-server from /);
     expect(again.stderr).toContain("error invalid-type");
     expect(snapshot(path.join(dir, "out"))).toEqual(complete);
   });
@@ -131,7 +131,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
     expect(definition(dir)).toContain("Gift finder");
     expect(leftovers(dir)).toEqual([]);
   });
@@ -147,7 +147,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): removed ${temp}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed ${temp}\n`);
     expect(readFileSync(path.join(dir, "handlers/gift-server/tools/wrapGift.ts"), "utf8")).toContain("export async function wrapGift");
     expect(leftovers(dir)).toEqual([]);
   });
@@ -166,7 +166,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`);
     expect(snapshot(path.join(dir, "out/gift-server"))).toEqual({ ...before, "late.md": "saved late\n" });
     expect(leftovers(dir)).toEqual([]);
   });
