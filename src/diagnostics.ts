@@ -45,6 +45,12 @@ export const DIAGNOSTIC_CODES = [
   "invalid-argument",
   "not-generated",
   "stale-output",
+  "write-failed",
+  "interrupted-run",
+  "watch-failed",
+  "pack-failed",
+  "server-failed",
+  "diff-input",
   // Portability lint (mcpgen lint): see src/lint/rules.ts.
   "tool-name-length",
   "tool-name-characters",
@@ -106,6 +112,8 @@ export interface ArgumentDiagnostic {
   /** The argument as the user typed it: `--name "Bad_Name"`, `--cwd nowhere`. */
   argument: string;
   fix?: string;
+  /** More said under it, on its own line, indented: where in what a server serves (pull). */
+  detail?: string;
 }
 
 /** A path into the parsed manifest: map keys and sequence indexes. */
@@ -128,7 +136,8 @@ export function formatPath(path: DocPath): string {
  */
 export function formatDiagnostic(d: Diagnostic | ArgumentDiagnostic): string {
   const where = "argument" in d ? `mcpgen: ${d.argument}` : `${d.file}:${d.line}:${d.col}`;
-  return `${where}: ${d.severity} ${d.code}: ${d.message}${d.fix ? `; ${d.fix}` : ""}`;
+  const detail = "detail" in d && d.detail ? `\n  ${d.detail}` : "";
+  return `${where}: ${d.severity} ${d.code}: ${d.message}${d.fix ? `; ${d.fix}` : ""}${detail}`;
 }
 
 /** Sorts by file, then position, then code, so output order never depends on discovery order. */

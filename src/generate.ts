@@ -5,12 +5,13 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
-import { applyLevels, hasErrors, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "./diagnostics.js";
+import { applyLevels, formatDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "./diagnostics.js";
 import { RunRecords, sha256, stampOf, type FileStamp, type ManifestRecord } from "./load/incremental.js";
 import { diagnosticAt } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
 import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
+import { interruptedRun } from "./write/problems.js";
 import { recoverOutput } from "./write/recover.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
 import type { ManifestRun, RunOptions } from "./processManifest.js";
@@ -41,7 +42,10 @@ export interface PipelineOptions {
   clientOnly?: boolean | string[];
   /** Levels of warning codes (the config's `diagnostics`): off, warn or error. Errors stay errors. */
   levels?: DiagnosticLevels;
-  /** Where news that is not a problem goes (what was recovered from an interrupted run); default stderr. */
+  /**
+   * Where the warning that a run was interrupted (and what was recovered) goes, as a formatted
+   * diagnostic line; default stderr.
+   */
   notice?: (line: string) => void;
 }
 
@@ -83,7 +87,10 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     const recovery = await recoverOutput(outDir, { ...(stubsDir ? { stubsDir } : {}), dryRun: options.mode === "check", cwd });
     if (recovery.refused) return { diagnostics: [], models: [], plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], reusedWarnings: [], writeError: recovery.refused };
     if (recovery.report && options.mode === "check") pendingRecovery = recovery.report;
-    else if (recovery.report) (options.notice ?? ((line) => process.stderr.write(`${line}\n`)))(`mcpgen: ${recovery.report}`);
+    else if (recovery.report) {
+      const warning = interruptedRun(recovery.report, `${toPosix(path.relative(cwd, outDir)) || "."}/`);
+      (options.notice ?? ((line) => process.stderr.write(`${line}\n`)))(formatDiagnostic(warning));
+    }
   }
   const records =
     cache && options.mode !== "validate"

@@ -144,7 +144,7 @@ describe("mcpgen CLI", () => {
     const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT, "out": "a file, not a folder" });
     const r = mcpgen(["generate", "--manifests", "m", "--out", "out"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^mcpgen: cannot write .*out\/gift-server.*: (ENOTDIR|EEXIST) /);
+    expect(r.stderr).toMatch(/^mcpgen: out\/: error write-failed: cannot write .*out\/gift-server.*: (ENOTDIR|EEXIST) /);
     expect(r.stderr).not.toContain("internal error");
   });
 

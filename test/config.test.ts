@@ -69,7 +69,7 @@ describe("config", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       [
-        "mcpgen.config.json:4:5: error invalid-type: item must be a path (a non-empty string), not number 3 (quote it in YAML)",
+        "mcpgen.config.json:4:5: error invalid-type: item must be a path (a non-empty string), not number 3",
         'mcpgen.config.json:6:17: error invalid-type: `clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server, not the string "yes"',
         "mcpgen.config.json:7:3: error unknown-field: unknown field `invalidArgument` in the config (did you mean `invalidArguments`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
         'mcpgen.config.json:8:18: error invalid-type: `diagnostics` must be a mapping of warning codes to "off", "warn" or "error" (every manifest), and of manifest files or folders to such mappings (those manifests only), not a list',

@@ -6,7 +6,9 @@ import { existsSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES, formatDiagnostic } from "../src/diagnostics.js";
-import { conflictDiagnostic, staleDiagnostic } from "../src/write/problems.js";
+import { watchFailed } from "../src/cli/watch.js";
+import { checkedFileMissing, fileFailed, serverFailed } from "../src/pull/problems.js";
+import { conflictDiagnostic, interruptedRun, staleDiagnostic, writeFailed } from "../src/write/problems.js";
 import { runPipeline } from "../src/generate.js";
 import { tempProject } from "./helpers/tmp.js";
 
@@ -389,6 +391,22 @@ describe("diagnostics of the command line and the output folder", () => {
     expect(formatDiagnostic(update)).toBe("out/a.ts:3:1: error stale-output: stale (out of date); run mcpgen generate");
     expect(staleDiagnostic({ kind: "create", file: "/p/out/b.ts", display: "out/b.ts", after: "x" }, "mcpgen generate")).toMatchObject({ line: 1, message: "stale (missing)" });
     expect(staleDiagnostic({ kind: "delete", file: "/p/out/c.ts", display: "out/c.ts", before: "x" }, "mcpgen generate")).toMatchObject({ line: 1, message: "stale (no longer generated)" });
+  });
+
+  it("says what pull, watch, diff and the write stage cannot do at the file or the argument, with a fix where the message has none", () => {
+    expect(formatDiagnostic(serverFailed("-- node s.mjs", "connecting to `node s.mjs` failed: no answer"))).toBe("mcpgen: -- node s.mjs: error server-failed: connecting to `node s.mjs` failed: no answer");
+    expect(formatDiagnostic(fileFailed("m/x.yaml", false, "permission denied"))).toBe("m/x.yaml:1:1: error write-failed: cannot write m/x.yaml: permission denied");
+    expect(formatDiagnostic(fileFailed("adir", true, "it is a folder (give a file with -o)"))).toBe("adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)");
+    expect(formatDiagnostic(checkedFileMissing("m.yaml"))).toBe("m.yaml:1:1: error stale-output: m.yaml does not exist; run the same command without --check to write it.");
+    expect(formatDiagnostic(writeFailed("cannot write out/s: EACCES (permission denied)", "out/"))).toBe("mcpgen: out/: error write-failed: cannot write out/s: EACCES (permission denied)");
+    expect(formatDiagnostic(watchFailed("manifests", "ENOSPC"))).toBe("mcpgen: manifests: error watch-failed: cannot watch manifests: ENOSPC; changes there are not seen; run mcpgen generate after editing there");
+    expect(formatDiagnostic(interruptedRun("recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41", "out/"))).toBe(
+      "mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41",
+    );
+    // More said under a diagnostic goes on its own lines, after the fix.
+    expect(formatDiagnostic({ severity: "error", code: "diff-input", argument: "a.yaml", message: "not a valid manifest, so it cannot be compared:", detail: "a.yaml:1:1: error x\n  a.yaml:2:1: error y" })).toBe(
+      "mcpgen: a.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n  a.yaml:1:1: error x\n  a.yaml:2:1: error y",
+    );
   });
 
   it("every code is in the README's table", async () => {

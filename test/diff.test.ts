@@ -268,18 +268,18 @@ describe("mcpgen diff", () => {
     expect(r.stdout).toMatch(/BREAKING\s+ok\s+prompt gift_congrats_style\s+-\s+prompt-removed/);
     const missing = mcpgen(["diff", "HEAD:manifests/nope.yaml", "manifests/gifts.yaml"], dir);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^mcpgen: HEAD:manifests\/nope\.yaml: cannot read it from git: fatal: path 'manifests\/nope\.yaml' does not exist in 'HEAD'/);
+    expect(missing.stderr).toMatch(/^mcpgen: HEAD:manifests\/nope\.yaml: error diff-input: cannot read it from git: fatal: path 'manifests\/nope\.yaml' does not exist in 'HEAD'/);
   });
 
   it("an invalid side is reported with file:line:col and exit 2; usage errors exit 2 with help", () => {
     const dir = tempProject({ "old.yaml": GIFTS, "bad.yaml": GIFTS.replace("inputSchema:\n      type: object", "inputSchema:\n      type: obj") });
     const r = mcpgen(["diff", "old.yaml", "bad.yaml"], dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^mcpgen: bad\.yaml is not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
+    expect(r.stderr).toMatch(/^mcpgen: bad\.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
     expect(mcpgen(["diff", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff takes two sides, OLD and NEW; got 1") });
     expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on is breaking, clients, servers, either, behaviour, any or none (or several, comma-separated), not "major"') });
     expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "breaking,major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('not "major"') });
-    expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
+    expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: error diff-input: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
     expect(mcpgen(["diff", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen diff OLD NEW") });
   });
 });

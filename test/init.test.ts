@@ -1,15 +1,22 @@
 /** `mcpgen init`: what it writes, what it refuses, and never overwriting a file. */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { mcpgen } from "./helpers/cli.js";
+import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
 
 
 describe("mcpgen init", () => {
+  it("says at the folder when it cannot pack mcpgen (npm not on the PATH), with what to give instead", () => {
+    const parent = tempProject();
+    const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "init", "nonpm"], { cwd: parent, encoding: "utf8", env: { PATH: "" } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`mcpgen: nonpm: error pack-failed: cannot pack mcpgen for the new project (npm is not on the PATH); give the dependency with --mcpgen (a checkout: --mcpgen file:${ROOT})\n`);
+  });
+
   it("creates a project named after its folder, generated and ready to build", () => {
     const parent = tempProject();
     const r = mcpgen(["init", "My Server"], parent);

@@ -92,9 +92,9 @@ describe("pull: tool schemas without type \"object\"", () => {
     const server = fakeServer(dir, "server.mjs", { tools: UNTYPED_TOOLS });
     const r = mcpgen(["pull", "-o", "manifests/quirky.yaml", "--", node, server], dir);
     expect(r.stderr).toBe([
-      'mcpgen: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)',
+      `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
       "  in what quirky serves: inputSchema of tool `anything`",
-      'mcpgen: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as the object its properties describe',
+      `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as the object its properties describe`,
       "  in what quirky serves: inputSchema of tool `shaped`",
       "",
     ].join("\n"));
@@ -139,7 +139,7 @@ describe("pull: tool schemas without type \"object\"", () => {
     const server = fakeServer(dir, "server.mjs", { tools: [{ name: "bad", inputSchema: { type: "object", properties: { q: { type: "string", pattern: "(" } } } }] });
     const r = mcpgen(["pull", "-o", "m.yaml", "--", node, server], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^mcpgen: error invalid-schema: pattern "\(" is not a valid regular expression: .*\n {2}in what quirky serves: inputSchema\.properties\.q\.pattern of tool `bad`\nmcpgen: what quirky serves cannot be compiled as it is \(above\); m\.yaml not written\./);
+    expect(r.stderr).toMatch(/^mcpgen: -- \S+ \S+: error invalid-schema: pattern "\(" is not a valid regular expression: .*\n {2}in what quirky serves: inputSchema\.properties\.q\.pattern of tool `bad`\nmcpgen: what quirky serves cannot be compiled as it is \(above\); m\.yaml not written\./);
     expect(r.stderr).not.toMatch(/\.yaml:\d+:\d+/);
     expect(existsSync(path.join(dir, "m.yaml"))).toBe(false);
   });
@@ -154,7 +154,7 @@ describe("pull: a server that does not start as MCP over stdio", () => {
       const r = mcpgen(["pull", "--era", era, "--timeout", "2000", "-o", "m.yaml", "--", node, server], dir);
       expect(r.code, era).toBe(1);
       expect(r.stderr, era).toBe(
-        `mcpgen: connecting to \`${node} ${server}\` failed: no answer to the handshake within 2000 ms\n` +
+        `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: no answer to the handshake within 2000 ms\n` +
           `the server wrote to stdout a line that is not JSON-RPC: "\\u001b[1mWelcome\\u001b[0m to the server \\u202e${"=".repeat(129)}" (cut)\n` +
           "(over stdio, stdout carries JSON-RPC messages only: a banner or log lines belong on stderr; look for a quiet or stdio option of the server)\n",
       );
@@ -166,11 +166,11 @@ describe("pull: a server that does not start as MCP over stdio", () => {
     const server = fakeServer(dir, "exit.mjs", { prelude: 'console.error("fatal: KUBECONFIG is not set");\nprocess.exit(3);' });
     const tail = "\nthe server's stderr ended with:\n  fatal: KUBECONFIG is not set\n";
     for (const era of ["auto", "legacy"]) {
-      expect(mcpgen(["pull", "--era", era, "--", node, server], dir)).toMatchObject({ code: 1, stderr: `mcpgen: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 before it answered${tail}` });
+      expect(mcpgen(["pull", "--era", era, "--", node, server], dir)).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 before it answered${tail}` });
     }
     expect(mcpgen(["pull", "--era", "modern", "--", node, server], dir)).toMatchObject({
       code: 1,
-      stderr: `mcpgen: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 when asked for MCP 2026-07-28 (server/discover); --era modern pulls only servers that speak MCP 2026-07-28: run without --era (2026-07-28 where offered, else the 2025-11-25 handshake) or with --era legacy${tail}`,
+      stderr: `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 when asked for MCP 2026-07-28 (server/discover); --era modern pulls only servers that speak MCP 2026-07-28: run without --era (2026-07-28 where offered, else the 2025-11-25 handshake) or with --era legacy${tail}`,
     });
   }, 30_000);
 
@@ -180,7 +180,7 @@ describe("pull: a server that does not start as MCP over stdio", () => {
     const r = mcpgen(["pull", "--era", "modern", "--", node, server], dir);
     expect(r).toMatchObject({
       code: 1,
-      stderr: `mcpgen: connecting to \`${node} ${server}\` failed: the server does not offer MCP 2026-07-28 (it did not answer server/discover with it); --era modern pulls only servers that speak MCP 2026-07-28: run without --era (2026-07-28 where offered, else the 2025-11-25 handshake) or with --era legacy\n`,
+      stderr: `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: the server does not offer MCP 2026-07-28 (it did not answer server/discover with it); --era modern pulls only servers that speak MCP 2026-07-28: run without --era (2026-07-28 where offered, else the 2025-11-25 handshake) or with --era legacy\n`,
     });
     expect(mcpgen(["pull", "-o", "m.yaml", "--", node, server], dir)).toMatchObject({ code: 0 });
   }, 30_000);

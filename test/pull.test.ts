@@ -154,7 +154,7 @@ tools:
     expect(r.stderr).toMatch(/BREAKING\s+ok\s+tool alpha\s+inputSchema\.properties\.q\s+input-narrowed\s+q is now required/);
     expect(r.stderr).toContain("mcpgen: run the same command without --check to update raw.yaml.");
     expect(readFileSync(file, "utf8")).toBe(stale);
-    expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: none.yaml does not exist; run the same command without --check to write it.\n" });
+    expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "none.yaml:1:1: error stale-output: none.yaml does not exist; run the same command without --check to write it.\n" });
   });
 
   it("--check looks past the header: another -o path or --env names are no difference", () => {
@@ -176,8 +176,8 @@ tools:
     // A newline in an --env name would have ended the header comment.
     expect(mcpgen(["pull", "--env", "X\ndefs: {}\n#=1", "--", node, RAW], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--env takes NAME=VALUE with NAME of letters, digits and _") });
     expect(mcpgen(["pull", "--header", "X\nY: 1", "http://127.0.0.1:1/mcp"], dir)).toMatchObject({ code: 2 });
-    expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot read adir: it is a folder (give a file with -o)\n" });
-    expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
+    expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)\n" });
+    expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "package.json/x.yaml:1:1: error write-failed: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
     expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder the server runs in (relative to the current one)\n" });
   });
 
@@ -192,9 +192,9 @@ tools:
   it("says clearly when the server cannot be reached or answers garbage", async () => {
     const dir = tempProject({});
     const fail = (args: string[], env: Record<string, string> = {}) => mcpgen(["pull", ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`), "--timeout", "10000", ...args], dir);
-    expect(fail(["--", "mcpgen-no-such-server"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcpgen: connecting to `mcpgen-no-such-server` failed: the command `mcpgen-no-such-server` was not found \(check the PATH, or give its full path\)/) });
-    expect(fail(["--", node, RAW], { RAW_MODE: "garbage" })).toMatchObject({ code: 1, stderr: `mcpgen: \`${node} ${RAW}\` answered tools/list without a \`tools\` list: {"tools":"not a list"}\n` });
-    expect(fail(["--", node, RAW], { RAW_MODE: "loop" })).toMatchObject({ code: 1, stderr: `mcpgen: \`${node} ${RAW}\` answered tools/list with the same nextCursor twice ("again")\n` });
+    expect(fail(["--", "mcpgen-no-such-server"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcpgen: -- mcpgen-no-such-server: error server-failed: connecting to `mcpgen-no-such-server` failed: the command `mcpgen-no-such-server` was not found \(check the PATH, or give its full path\)/) });
+    expect(fail(["--", node, RAW], { RAW_MODE: "garbage" })).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list without a \`tools\` list: {"tools":"not a list"}\n` });
+    expect(fail(["--", node, RAW], { RAW_MODE: "loop" })).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list with the same nextCursor twice ("again")\n` });
     expect(fail(["--", node, RAW], { RAW_MODE: "no-info" })).toMatchObject({ code: 1, stderr: expect.stringContaining("failed") });
     const crash = fail(["--", node, "-e", "console.error('boom: missing API key'); process.exit(3)"]);
     expect(crash.code).toBe(1);
@@ -207,7 +207,7 @@ tools:
       });
     });
     const refused = await mcpgenAsync(["pull", `http://127.0.0.1:${port}/mcp`], dir);
-    expect(refused).toMatchObject({ code: 1, stderr: `mcpgen: connecting to http://127.0.0.1:${port}/mcp failed: the connection was refused (is the server running, on that port?)\n` });
+    expect(refused).toMatchObject({ code: 1, stderr: `mcpgen: http://127.0.0.1:${port}/mcp: error server-failed: connecting to http://127.0.0.1:${port}/mcp failed: the connection was refused (is the server running, on that port?)\n` });
   }, 60_000);
 
   it("usage errors exit 2 with the help; what follows -- is the server's, --help included", () => {

@@ -5,6 +5,7 @@
 import { parseFailOn, type FailLevel, type FailOn } from "../diff/format.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
+import { printDiagnostics } from "./report.js";
 
 type Format = "table" | "json";
 
@@ -88,7 +89,7 @@ async function runDiff(args: DiffArgs, cwd: string): Promise<number> {
     differences = classify(before, after);
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n`);
+    printDiagnostics([{ severity: "error", code: "diff-input", argument: error.at, message: error.message, ...(error.detail ? { detail: error.detail } : {}) }]);
     return 2;
   }
   const failed = fails(differences, args.failOn);

@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { loadConfig, type Config } from "../config/loadConfig.js";
 import { hasErrors } from "../diagnostics.js";
 import { runPipeline, type PipelineResult } from "../generate.js";
-import { conflictDiagnostic, staleDiagnostic } from "../write/problems.js";
+import { conflictDiagnostic, staleDiagnostic, writeFailed } from "../write/problems.js";
 import { shortDiff } from "../write/writeOutput.js";
 import { CliUsageError, type CommandLine, type OptionTable } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
@@ -191,7 +191,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     return { code: 1, result };
   }
   if (result.writeError) {
-    process.stderr.write(`mcpgen: ${result.writeError}\n`);
+    printDiagnostics([writeFailed(result.writeError, out)]);
     return { code: 1, result };
   }
   if (mode === "check") {

@@ -7,6 +7,7 @@ import * as path from "node:path";
 import { hasErrors } from "../diagnostics.js";
 import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
+import { checkedFileMissing, fileFailed, serverFailed } from "../pull/problems.js";
 import { shellWord } from "../pull/shell.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
@@ -155,7 +156,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs, shown: describeSource(args), limits: pullLimits(args.maxBytes, args.maxItems) });
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
-    process.stderr.write(`mcpgen: ${error.message}\n`);
+    printDiagnostics([serverFailed(serverArgument(args), error.message)]);
     return 1;
   }
   const name = String(server.serverInfo.name);
@@ -171,7 +172,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying, by
   // what the server serves (the file is not written yet, and may never be).
   const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
-  for (const line of describePulledProblems(notable, server, name)) process.stderr.write(`mcpgen: ${line}\n`);
+  printDiagnostics(describePulledProblems(notable, server, name, serverArgument(args)));
   if (hasErrors(checked.diagnostics)) {
     process.stderr.write(`mcpgen: what ${name} serves cannot be compiled as it is (above); ${shownOut} not written. Please report it: mcpgen should take any definition a server sends.\n`);
     return 1;
@@ -183,12 +184,12 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   try {
     before = existsSync(out) ? readFileSync(out, "utf8") : undefined;
   } catch (error) {
-    process.stderr.write(`mcpgen: cannot read ${shownOut}: ${fsMessage(error)}\n`);
+    printDiagnostics([fileFailed(shownOut, true, fsMessage(error))]);
     return 1;
   }
   if (args.check) {
     if (before === undefined) {
-      process.stderr.write(`mcpgen: ${shownOut} does not exist; run the same command without --check to write it.\n`);
+      printDiagnostics([checkedFileMissing(shownOut)]);
       return 1;
     }
     // The header names how it was pulled (flags, folder): only the manifest below it counts.
@@ -222,7 +223,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     } catch {
       // The folder itself could not be made: no temporary file either.
     }
-    process.stderr.write(`mcpgen: cannot write ${shownOut}: ${fsMessage(error)}\n`);
+    printDiagnostics([fileFailed(shownOut, false, fsMessage(error))]);
     return 1;
   }
   process.stdout.write(`mcpgen: wrote ${shownOut} from ${name} (${counts}).\n`);
@@ -253,6 +254,11 @@ function fsMessage(error: unknown): string {
 /** The source as the header and messages show it: no credential (see pull/redact.ts). */
 function describeSource(args: PullArgs): string {
   return args.url ? redactUrl(args.url) : showCommand(args.command!);
+}
+
+/** The server argument as typed (credentials left out): the URL, or `-- COMMAND ARGS`. */
+function serverArgument(args: PullArgs): string {
+  return args.url ? redactUrl(args.url) : `-- ${redactCommand(args.command!).map(shellWord).join(" ")}`;
 }
 
 /** The command that pulls the same server again (header and env values left out), as a shell runs it. */

@@ -7,6 +7,8 @@
 import { existsSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import type { Config } from "../config/loadConfig.js";
+import type { ArgumentDiagnostic } from "../diagnostics.js";
+import { printDiagnostics } from "./report.js";
 
 export interface WatchHooks {
   /** Reads the config again (after an edit to it); undefined keeps the previous one. */
@@ -55,7 +57,7 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
         w.on("error", () => {});
         watchers.push(w);
       } catch (error) {
-        process.stderr.write(`mcpgen: cannot watch ${path.relative(cwd, dir) || "."}: ${(error as Error).message}\n`);
+        printDiagnostics([watchFailed(path.relative(cwd, dir) || ".", (error as Error).message)]);
       }
     }
     process.stdout.write(`mcpgen: watching ${watchers.length} folder${watchers.length === 1 ? "" : "s"} for changes (Ctrl-C to stop).\n`);
@@ -105,4 +107,9 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
   if (timer) clearTimeout(timer);
   for (const w of watchers) w.close();
   await running;
+}
+
+/** A folder watch cannot watch (`shown`: relative to cwd), located at it: watching goes on without it. */
+export function watchFailed(shown: string, why: string): ArgumentDiagnostic {
+  return { severity: "error", code: "watch-failed", argument: shown, message: `cannot watch ${shown}: ${why}`, fix: "changes there are not seen; run mcpgen generate after editing there" };
 }

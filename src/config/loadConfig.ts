@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { checkRecord } from "../validate/shape.js";
+import { checkRecord, QUOTE_IN_YAML } from "../validate/shape.js";
 import { configFields } from "./fields.js";
 import { isPlainObject } from "../util/objects.js";
 import { readLevels } from "./levels.js";
@@ -96,8 +96,10 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   config.file = source.file;
   config.sources = [source.absPath];
   const dir = path.dirname(source.absPath);
+  // A JSON config (mcpgen.config.json, package.json) is not YAML: quoting advice for YAML does not fit it.
+  const json = source.file.endsWith(".json");
   const report = (at: DocPath, code: DiagnosticCode, message: string, side: "key" | "value" = "value") =>
-    diagnostics.push(diagnosticAt(source, [...base, ...at], code, message, { at: side }));
+    diagnostics.push(diagnosticAt(source, [...base, ...at], code, json ? message.replace(QUOTE_IN_YAML, "") : message, { at: side }));
 
   let value: unknown = source.value;
   for (const key of base) value = isPlainObject(value) ? value[key as string] : undefined;

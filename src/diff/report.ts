@@ -14,8 +14,19 @@ import { isPlainObject } from "../util/objects.js";
 
 export { fails, formatDifferences, parseFailOn, summary, type FailOn } from "./format.js";
 
-/** A side that cannot be read or compiled; the message says which and why. */
-export class DiffInputError extends Error {}
+/**
+ * A side that cannot be read or compiled: `at` is which (the side as given, or a file in it), the
+ * message why; `detail`, lines said under it (a manifest's errors).
+ */
+export class DiffInputError extends Error {
+  constructor(
+    readonly at: string,
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The fixture files a folder of fixtures holds (those absent are empty lists). */
 const FIXTURES: [file: string, key: "tools" | "resources" | "resourceTemplates" | "prompts"][] = [
@@ -31,7 +42,7 @@ export async function loadSurface(spec: string, cwd: string): Promise<Surface> {
   if (!existsSync(abs)) {
     const git = /^([^:]+):(.+)$/.exec(spec);
     if (git && !/^[A-Za-z]$/.test(git[1]!)) return surfaceFromText(gitShow(git[1]!, git[2]!, cwd), path.resolve(cwd, git[2]!), spec);
-    throw new DiffInputError(`${spec}: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)`);
+    throw new DiffInputError(spec, `no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)`);
   }
   if (statSync(abs).isDirectory()) return surfaceFromFixtures(abs, spec);
   return surfaceFromText(readFileSync(abs, "utf8"), abs, spec);
@@ -51,7 +62,7 @@ function gitShow(ref: string, file: string, cwd: string): string {
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
     const why = (error as { code?: unknown }).code === "ENOENT" ? "git is not installed" : stderr.split("\n")[0] || "git show failed";
-    throw new DiffInputError(`${ref}:${file}: cannot read it from git: ${why}`);
+    throw new DiffInputError(`${ref}:${file}`, `cannot read it from git: ${why}`);
   }
 }
 
@@ -59,7 +70,7 @@ async function surfaceFromText(text: string, absPath: string, source: string): P
   const compiled = await compile({ absPath, file: source, text });
   if (hasErrors(compiled.diagnostics) || !compiled.model) {
     const errors = compiled.diagnostics.filter((d) => d.severity === "error").map(formatDiagnostic);
-    throw new DiffInputError(`${source} is not a valid manifest, so it cannot be compared:\n${errors.map((e) => `  ${e}`).join("\n")}`);
+    throw new DiffInputError(source, "not a valid manifest, so it cannot be compared:", errors.join("\n  "));
   }
   const model = compiled.model;
   return {
@@ -78,7 +89,7 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
   // Either the fixtures folder itself or a server's generated folder holding fixtures/.
   const folder = FIXTURES.some(([f]) => existsSync(path.join(dir, f))) ? dir : path.join(dir, "fixtures");
   const present = FIXTURES.filter(([f]) => existsSync(path.join(folder, f)));
-  if (present.length === 0) throw new DiffInputError(`${source}: no fixtures in this folder (expected ${FIXTURES.map(([f]) => f).join(", ")}, as mcpgen generates them)`);
+  if (present.length === 0) throw new DiffInputError(source, `no fixtures in this folder (expected ${FIXTURES.map(([f]) => f).join(", ")}, as mcpgen generates them)`);
   const surface: Surface = { source, tools: [], resources: [], resourceTemplates: [], prompts: [] };
   for (const [file, key] of present) {
     const shown = path.join(source, path.relative(dir, path.join(folder, file)));
@@ -86,10 +97,10 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
     try {
       value = JSON.parse(readFileSync(path.join(folder, file), "utf8"));
     } catch (error) {
-      throw new DiffInputError(`${shown}: not JSON (${(error as Error).message})`);
+      throw new DiffInputError(shown, `not JSON (${(error as Error).message})`);
     }
     const list = isPlainObject(value) ? value[key] : undefined;
-    if (!Array.isArray(list) || !list.every(isPlainObject)) throw new DiffInputError(`${shown}: expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
+    if (!Array.isArray(list) || !list.every(isPlainObject)) throw new DiffInputError(shown, `expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
     surface[key] = list as JsonObject[];
   }
   // The 2026-07-28 discover answer, when there, has the server's identity and instructions.

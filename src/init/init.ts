@@ -82,7 +82,7 @@ export async function runInit(options: InitOptions): Promise<number> {
   }
   const dependency = options.mcpgen ?? packSelf(options.dir, options.version);
   if (typeof dependency !== "string") {
-    process.stderr.write(`mcpgen: cannot pack mcpgen for the new project (${dependency.error}); give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})\n`);
+    printDiagnostics([{ severity: "error", code: "pack-failed", argument: shown, message: `cannot pack mcpgen for the new project (${dependency.error})`, fix: `give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})` }]);
     return 1;
   }
   const widget = options.widget === true;

@@ -5,7 +5,7 @@
  * server serves instead (`inputSchema of tool browser_click`), and a problem that many
  * definitions share is said once, with the list of them.
  */
-import type { Diagnostic } from "../diagnostics.js";
+import type { ArgumentDiagnostic, Diagnostic } from "../diagnostics.js";
 import type { JsonObject } from "../model/types.js";
 import { shownLine } from "./explain.js";
 
@@ -20,8 +20,11 @@ const NAMED = 5;
 /** The lists as the server sent them, to name items by their `name`. */
 export type PulledLists = Record<Kind, readonly JsonObject[]>;
 
-/** One entry per distinct problem (severity, code, message), naming every definition it is in. */
-export function describePulledProblems(diagnostics: readonly Diagnostic[], lists: PulledLists, server: string): string[] {
+/**
+ * One diagnostic per distinct problem (severity, code, message), located at `argument` (the
+ * server as typed) and naming every definition it is in.
+ */
+export function describePulledProblems(diagnostics: readonly Diagnostic[], lists: PulledLists, server: string, argument: string): ArgumentDiagnostic[] {
   const groups = new Map<string, { first: Diagnostic; places: Map<string, Place & { names: string[] }> }>();
   for (const d of diagnostics) {
     const key = `${d.severity}\0${d.code}\0${d.message}`;
@@ -41,7 +44,14 @@ export function describePulledProblems(diagnostics: readonly Diagnostic[], lists
       const which = names.length === 1 ? `${NOUNS[kind][0]} ${listed}` : `${names.length} ${NOUNS[kind][1]}: ${listed}`;
       return at ? `${at} of ${which}` : which;
     });
-    return `${first.severity} ${first.code}: ${first.message}\n  in what ${server} serves: ${said.join("; ")}`;
+    return {
+      severity: first.severity,
+      code: first.code,
+      argument,
+      message: first.message,
+      ...(first.fix ? { fix: first.fix } : {}),
+      detail: `in what ${server} serves: ${said.join("; ")}`,
+    };
   });
 }
 

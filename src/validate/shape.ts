@@ -91,6 +91,9 @@ function checkJsonValues(root: unknown, base: DocPath, report: Report): void {
 
 export type Report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") => void;
 
+/** Said after a number or boolean where a string belongs; meant for YAML (a JSON config drops it). */
+export const QUOTE_IN_YAML = " (quote it in YAML)";
+
 /**
  * Checks a mapping against a field table: missing and unknown fields (with a did-you-mean), and
  * each value's type and allowed values, each problem at its key or value. `what` names the
@@ -124,7 +127,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
   if (value === undefined) return;
   switch (spec.kind) {
     case "string":
-      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be ${spec.expected ?? "a string"}, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? " (quote it in YAML)" : ""}`);
+      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be ${spec.expected ?? "a string"}, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? QUOTE_IN_YAML : ""}`);
       if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
         const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : "";

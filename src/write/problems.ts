@@ -3,7 +3,7 @@
  * mcpgen did not write (never overwritten), and with --check each generated file that differs from
  * what generate would write, at its first differing line.
  */
-import type { Diagnostic } from "../diagnostics.js";
+import type { ArgumentDiagnostic, Diagnostic } from "../diagnostics.js";
 import type { Change } from "./writeOutput.js";
 
 /** `display`: the file relative to cwd; `out`: the output folder as shown (`generated/`). */
@@ -18,6 +18,22 @@ export function conflictDiagnostic(display: string, out: string): Diagnostic {
     col: 1,
     path: "",
   };
+}
+
+/**
+ * The output could not be written (or, --check, a killed run left it half-written, or another run
+ * is writing it): located at the output folder as shown (`generated/`); the message says why.
+ */
+export function writeFailed(message: string, out: string): ArgumentDiagnostic {
+  return { severity: "error", code: "write-failed", argument: out, message };
+}
+
+/**
+ * A run killed part-way left the output half-written, and this run put it back in order before
+ * writing (`report` says what it did): a warning at the output folder as shown.
+ */
+export function interruptedRun(report: string, out: string): ArgumentDiagnostic {
+  return { severity: "warning", code: "interrupted-run", argument: out, message: report };
 }
 
 /** A stale file of `generate --check`; `command` regenerates it. */

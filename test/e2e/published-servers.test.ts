@@ -52,7 +52,7 @@ describe("published servers with quirks", () => {
   it("@playwright/mcp: inputSchemas without type are warnings, said once for the 25 tools", () => {
     const r = mcpgen(["pull", "-o", "manifests/playwright.yaml", "--", ...playwright()], app);
     expect(r.stderr).toBe([
-      'mcpgen: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)',
+      `mcpgen: -- ${playwright().join(" ")}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
       "  in what Playwright serves: inputSchema of 25 tools: `browser_close`, `browser_resize`, `browser_console_messages`, `browser_handle_dialog`, `browser_file_upload` and 20 more",
       "",
     ].join("\n"));

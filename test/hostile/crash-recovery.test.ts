@@ -92,13 +92,13 @@ describe("generate killed part-way", () => {
     const check = mcpgen(dir, undefined, [...ARGS, "--check"]);
     expect(check.code).toBe(1);
     expect(check.stderr).toBe(
-      `mcpgen: an interrupted run (pid ${killed.pid}) left its writing unfinished: run mcpgen generate to restore out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and remove out/.gift-server.mcpgen-new-${killed.pid} (--check writes nothing)\n`,
+      `mcpgen: out/: error write-failed: an interrupted run (pid ${killed.pid}) left its writing unfinished: run mcpgen generate to restore out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and remove out/.gift-server.mcpgen-new-${killed.pid} (--check writes nothing)\n`,
     );
     expect(snapshot(dir)).toEqual(before);
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
     expect(definition(dir)).toContain("Gift finder");
     expect(readFileSync(path.join(dir, "out/gift-server/MINE.bin")).equals(MINE)).toBe(true);
     expect(readFileSync(path.join(dir, "out/gift-server/notes/deep/todo.md"), "utf8")).toBe("mine\n");
@@ -116,7 +116,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/^mcpgen: recovered from an interrupted run \(pid \d+\): restored out\/gift-server from /);
+    expect(again.stderr).toMatch(/^mcpgen: out\/: warning interrupted-run: recovered from an interrupted run \(pid \d+\): restored out\/gift-server from /);
     expect(again.stderr).toContain("error invalid-type");
     expect(snapshot(path.join(dir, "out"))).toEqual(complete);
   });
@@ -131,7 +131,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
     expect(definition(dir)).toContain("Gift finder");
     expect(leftovers(dir)).toEqual([]);
   });
@@ -147,7 +147,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${killed.pid}): removed ${temp}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed ${temp}\n`);
     expect(readFileSync(path.join(dir, "handlers/gift-server/tools/wrapGift.ts"), "utf8")).toContain("export async function wrapGift");
     expect(leftovers(dir)).toEqual([]);
   });
@@ -166,7 +166,7 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`);
+    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`);
     expect(snapshot(path.join(dir, "out/gift-server"))).toEqual({ ...before, "late.md": "saved late\n" });
     expect(leftovers(dir)).toEqual([]);
   });
@@ -195,7 +195,7 @@ describe("generate killed part-way", () => {
       for (const args of [ARGS, [...ARGS, "--check"]]) {
         const refused = mcpgen(dir, undefined, args);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toBe(`mcpgen: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`);
+        expect(refused.stderr).toBe(`mcpgen: out/: error write-failed: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`);
         expect(snapshot(dir)).toEqual(before);
       }
     } finally {

@@ -112,7 +112,7 @@ async function floodHttp(mode: "chunked" | "declared" | "sse" | "loop" | "many")
 
 describe("mcpgen pull stops at its limits (HTTP)", () => {
   const answerTooLarge = (url: string, said = "") =>
-    `mcpgen: tools/list on ${url} failed: an answer is larger than 32 MiB${said}, the most pull reads in one answer (--max-bytes 32MiB); ${said ? "--max-bytes goes up to 256MiB, less than this answer" : "if the server really sends that much, pull again with --max-bytes 64MiB"}`;
+    `mcpgen: ${url}: error server-failed: tools/list on ${url} failed: an answer is larger than 32 MiB${said}, the most pull reads in one answer (--max-bytes 32MiB); ${said ? "--max-bytes goes up to 256MiB, less than this answer" : "if the server really sends that much, pull again with --max-bytes 64MiB"}`;
 
   it.each([
     ["a 400 MB answer without a length", "chunked" as const, ""],
@@ -135,7 +135,7 @@ describe("mcpgen pull stops at its limits (HTTP)", () => {
       expectStopped(
         await pull(["--era", "legacy", server.url], dir),
         dir,
-        `mcpgen: tools/list on ${server.url} failed: the server's answers add up to more than 64 MiB, the most pull reads from one server (twice --max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
+        `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: the server's answers add up to more than 64 MiB, the most pull reads from one server (twice --max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
       );
     } finally {
       await server.close();
@@ -149,7 +149,7 @@ describe("mcpgen pull stops at its limits (HTTP)", () => {
       expectStopped(
         await pull(["--era", "legacy", server.url], dir),
         dir,
-        `mcpgen: tools/list on ${server.url} failed: the server lists more than 100000 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 100000); if it really serves that many, pull again with --max-items 200000`,
+        `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: the server lists more than 100000 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 100000); if it really serves that many, pull again with --max-items 200000`,
       );
     } finally {
       await server.close();
@@ -161,9 +161,9 @@ describe("mcpgen pull stops at its limits (HTTP)", () => {
     try {
       const dir = tempProject({ "package.json": "{}" });
       const run = await pull(["--era", "legacy", "--max-bytes", "64K", server.url], dir);
-      expectStopped(run, dir, `mcpgen: tools/list on ${server.url} failed: an answer is larger than 64 KiB, the most pull reads in one answer (--max-bytes 64KiB); if the server really sends that much, pull again with --max-bytes 128KiB`);
+      expectStopped(run, dir, `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: an answer is larger than 64 KiB, the most pull reads in one answer (--max-bytes 64KiB); if the server really sends that much, pull again with --max-bytes 128KiB`);
       const items = await pull(["--era", "legacy", "--max-items", "2500", server.url], dir);
-      expectStopped(items, dir, `mcpgen: tools/list on ${server.url} failed: the server lists more than 2500 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 2500); if it really serves that many, pull again with --max-items 5000`);
+      expectStopped(items, dir, `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: the server lists more than 2500 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 2500); if it really serves that many, pull again with --max-items 5000`);
     } finally {
       await server.close();
     }
@@ -182,7 +182,7 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
     expectStopped(
       await pull(["--", node, FLOOD], dir, { FLOOD_MODE: "line" }),
       dir,
-      `mcpgen: tools/list on ${where} failed: a line of the server's stdout (one answer) is longer than 32 MiB, the most pull reads in one answer (--max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
+      `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: a line of the server's stdout (one answer) is longer than 32 MiB, the most pull reads in one answer (--max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
     );
   }, 90_000);
 
@@ -191,7 +191,7 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
     expectStopped(
       await pull(["--era", "legacy", "--", node, FLOOD], dir, { FLOOD_TOOLS: "300000" }),
       dir,
-      `mcpgen: tools/list on ${where} failed: a line of the server's stdout (one answer) is longer than 32 MiB, the most pull reads in one answer (--max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
+      `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: a line of the server's stdout (one answer) is longer than 32 MiB, the most pull reads in one answer (--max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
     );
   }, 90_000);
 
@@ -200,14 +200,14 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
     expectStopped(
       await pull(["--era", "legacy", "--", node, FLOOD], dir, { FLOOD_MODE: "loop" }),
       dir,
-      `mcpgen: tools/list on ${where} failed: the server's answers add up to more than 64 MiB, the most pull reads from one server (twice --max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
+      `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: the server's answers add up to more than 64 MiB, the most pull reads from one server (twice --max-bytes 32MiB); if the server really sends that much, pull again with --max-bytes 64MiB`,
     );
   }, 90_000);
 
   it("a server that quits: says its exit code instead of Connection closed", async () => {
     const dir = tempProject({ "package.json": "{}" });
     const run = await pull(["--", node, FLOOD], dir, { FLOOD_MODE: "exit" });
-    expectStopped(run, dir, `mcpgen: tools/list on ${where} failed: the server's process exited with code 7 before it answered`);
+    expectStopped(run, dir, `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: the server's process exited with code 7 before it answered`);
   }, 90_000);
 
   it("a 100,000-tool page (15 MB on one line, past the SDK's 10 MB) is pulled whole", async () => {
