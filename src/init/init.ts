@@ -40,6 +40,9 @@ const SDK_RANGE = "~2.4.0";
 /** The @modelcontextprotocol/ext-apps line the generated widget clients are written for. */
 const APPS_RANGE = "~2.0.4";
 
+/** node-redis, for the Redis task store compose.yaml turns on with REDIS_URL (the line the runtime is tested with). */
+const REDIS_RANGE = "^6.4.0";
+
 /** With --widget: the widget's source, its DOM-typed tsconfig, the harness script. */
 const WIDGET_FILES: [string, string][] = [
   ["init/widget.ts.hbs", "manifests/widgets/greeting.ts"],
@@ -86,7 +89,7 @@ export async function runInit(options: InitOptions): Promise<number> {
     return 1;
   }
   const widget = options.widget === true;
-  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE, appsRange: APPS_RANGE, widget };
+  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE, appsRange: APPS_RANGE, redisRange: REDIS_RANGE, widget };
   const written: string[] = [];
   const kept: string[] = [];
   for (const [template, target] of [...FILES, ...(widget ? WIDGET_FILES : [])]) {
