@@ -45,7 +45,7 @@ const GENERATE_OPTIONS = {
 const GENERATE_ONLY = new Set<string>(["stubs", "client-only", "check", "watch"]);
 
 /** Validate's help leaves out generate's own options (and --out, taken but of no use to it). */
-export const VALIDATE_OPTIONS: OptionTable = Object.fromEntries(Object.entries(GENERATE_OPTIONS).map(([name, o]) => [name, GENERATE_ONLY.has(name) || name === "out" ? { ...o, help: "" } : o]));
+const VALIDATE_OPTIONS: OptionTable = Object.fromEntries(Object.entries(GENERATE_OPTIONS).map(([name, o]) => [name, GENERATE_ONLY.has(name) || name === "out" ? { ...o, help: "" } : o]));
 
 export const WARNING_LEVELS = wrap(`Warnings: a config's "diagnostics" key sets warning codes to "off", "warn" or "error", for every manifest or per manifest file or folder ({"unknown-field": "off"}); errors cannot be turned off.`, 100, "");
 
@@ -155,7 +155,7 @@ function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {
 }
 
 /** One run of generate/validate with the config; prints what happened. */
-export async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Promise<{ code: number; result: PipelineResult }> {
+async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Promise<{ code: number; result: PipelineResult }> {
   const mode = args.command === "validate" ? "validate" : args.check ? "check" : "write";
   const result = await runPipeline({
     manifests: config.manifests,

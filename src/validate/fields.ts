@@ -53,7 +53,7 @@ const icon = {
 const icons = { kind: "list", item: icon } as const satisfies FieldSpec;
 
 /** Annotations on resources, templates and content blocks. */
-export const annotations = {
+const annotations = {
   kind: "record",
   open: true,
   fields: {

@@ -52,7 +52,7 @@ export function staleDiagnostic(change: Change, command: string): Diagnostic {
 }
 
 /** The 1-based line where two texts first differ. */
-export function firstDifferentLine(before: string, after: string): number {
+function firstDifferentLine(before: string, after: string): number {
   const a = before.split("\n");
   const b = after.split("\n");
   let i = 0;
