@@ -53,7 +53,7 @@ export async function serveStdioWith(factory: ServerFactory & FactoryHooks, opti
 export async function openTasks(tasks: Tasks | undefined, env: Record<string, string | undefined>): Promise<() => Promise<void>> {
   if (!tasks) return async () => {};
   if (!tasks.chosen) {
-    const store = taskStoreFromEnvironment(env);
+    const store = taskStoreFromEnvironment(env, tasks.maxTasks);
     if (store) tasks.useStore(store);
   }
   await tasks.open();

@@ -82,6 +82,8 @@ export class Tasks {
   private readonly waiters = new Map<string, Set<() => void>>();
   /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** Tasks kept at once (maxTasks): the in-memory store's bound, and the one a store from the environment gets. */
+  readonly maxTasks: number;
 
   constructor(
     options: TaskOptions,
@@ -90,6 +92,7 @@ export class Tasks {
     this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
     this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
     const maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
+    this.maxTasks = maxTasks;
     this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), maxTasks);
     this.ownsStore = options.taskStore === undefined;
     this.fixed = !this.ownsStore;

@@ -4,6 +4,9 @@
  *
  * - One hash per task (`<prefix>task:<id>`), expiring with the task's ttl (PEXPIRE), and a sorted
  *   set per owner (`<prefix>owner:<owner>`, scored by expiry, trimmed when read) for tasks/list.
+ * - At most maxTasks tasks are kept (`<prefix>all`, and `<prefix>finished` for the ended ones,
+ *   both scored by expiry): a new task evicts the finished one that expires first; when every
+ *   kept task is running, it is refused with -32005.
  * - Transitions are Lua scripts: the status is checked and the record written in one step, so a
  *   terminal status is never overwritten and a record is never half-written.
  * - A running task has a lease key (`<prefix>lease:<id>`) that the process running it renews
@@ -16,6 +19,7 @@
  */
 import type { InputRequest } from "./context.js";
 import type { TaskStatus } from "./mcp.js";
+import { ErrorCodes, rpcError } from "./errors.js";
 import { isTerminal, type StoredTask, type TaskChange, type TaskEvent, type TaskEventLink, type TaskOutcome, type TaskRecord, type TaskStore } from "./taskStore.js";
 
 /** The commands the store sends, as node-redis (the `redis` package, 5 or later) has them. */
@@ -39,15 +43,20 @@ export interface RedisTaskStoreOptions {
   prefix?: string;
   /** How long a running task outlives its process (ms, default 10,000): its lease, renewed every third of it. */
   leaseMs?: number;
+  /** Tasks kept at once by all the replicas together (default 10,000): a new one evicts the finished task that expires first, and is refused with -32005 when all run. */
+  maxTasks?: number;
 }
 
 /** The store the environment names: Redis when REDIS_URL is set (see the README), else undefined. */
-export function taskStoreFromEnvironment(env: Record<string, string | undefined>): TaskStore | undefined {
+export function taskStoreFromEnvironment(env: Record<string, string | undefined>, maxTasks?: number): TaskStore | undefined {
   const url = env.REDIS_URL;
   if (url === undefined || url === "") return undefined;
   const lease = env.MCP_TASKS_LEASE_MS;
   const leaseMs = lease === undefined || lease === "" ? undefined : Number(lease);
-  return redisTaskStore({ url, ...(env.MCP_TASKS_REDIS_PREFIX ? { prefix: env.MCP_TASKS_REDIS_PREFIX } : {}), ...(leaseMs === undefined ? {} : { leaseMs }) }, "REDIS_URL is set");
+  return redisTaskStore(
+    { url, ...(env.MCP_TASKS_REDIS_PREFIX ? { prefix: env.MCP_TASKS_REDIS_PREFIX } : {}), ...(leaseMs === undefined ? {} : { leaseMs }), ...(maxTasks === undefined ? {} : { maxTasks }) },
+    "REDIS_URL is set",
+  );
 }
 
 /** A task store in Redis (see the README, "Deploying several replicas"). */
@@ -55,13 +64,28 @@ export function redisTaskStore(options: RedisTaskStoreOptions, why = "redisTaskS
   if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("redisTaskStore needs a url or a client (one of them)");
   const leaseMs = options.leaseMs ?? 10_000;
   if (!Number.isInteger(leaseMs) || leaseMs < 30) throw new RangeError(`the task lease must be a whole number of ms, at least 30, not ${String(options.leaseMs)}`);
-  return new RedisTaskStore(options, options.prefix ?? "mcpgen:", leaseMs, why);
+  const maxTasks = options.maxTasks ?? 10_000;
+  if (!Number.isInteger(maxTasks) || maxTasks <= 0) throw new RangeError(`maxTasks must be a positive whole number, not ${String(options.maxTasks)}`);
+  return new RedisTaskStore(options, options.prefix ?? "mcpgen:", leaseMs, maxTasks, why);
 }
 
+/**
+ * KEYS: task, lease, owner index, all, finished. ARGV: ttl, lease (0: none), expiresAt, id,
+ * maxTasks, now, prefix, the record's field/value pairs. 0 when every kept task is running.
+ */
 const CREATE = `
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[6])
+redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', ARGV[6])
+while redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[5]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[5])
+  if #oldest == 0 then return 0 end
+  redis.call('DEL', ARGV[7] .. 'task:' .. oldest[1])
+  redis.call('ZREM', KEYS[4], oldest[1])
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
-if tonumber(ARGV[2]) > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) end
+if tonumber(ARGV[2]) > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) else redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4]) end
+redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
 if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[3], ARGV[1]) end
 return 1`;
@@ -69,7 +93,7 @@ return 1`;
 const ENDED = `local function ended(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end
 `;
 
-/** KEYS: task, lease. ARGV: ifOrphaned, n, n field/value pairs (status first), fields to delete. */
+/** KEYS: task, lease, finished. ARGV: ifOrphaned, n, n field/value pairs (status first), fields to delete. */
 const TRANSITION = `${ENDED}
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status or ended(status) then return false end
@@ -79,7 +103,10 @@ local set = {}
 for i = 1, 2 * n do set[i] = ARGV[2 + i] end
 redis.call('HSET', KEYS[1], unpack(set))
 for i = 3 + 2 * n, #ARGV do redis.call('HDEL', KEYS[1], ARGV[i]) end
-if ended(ARGV[4]) then redis.call('DEL', KEYS[2]) end
+if ended(ARGV[4]) then
+  redis.call('DEL', KEYS[2])
+  redis.call('ZADD', KEYS[3], redis.call('HGET', KEYS[1], 'expiresAt'), redis.call('HGET', KEYS[1], 'id'))
+end
 return redis.call('HGETALL', KEYS[1])`;
 
 /** KEYS: task, lease. The record and whether its lease is held. */
@@ -117,6 +144,7 @@ class RedisTaskStore implements TaskStore {
     private readonly options: RedisTaskStoreOptions,
     private readonly prefix: string,
     readonly leaseMs: number,
+    private readonly maxTasks: number,
     private readonly why: string,
   ) {
     this.channel = `${prefix}events`;
@@ -164,7 +192,14 @@ class RedisTaskStore implements TaskStore {
 
   async create(task: TaskRecord): Promise<void> {
     const fields = recordFields(task);
-    await this.run(CREATE, [this.key("task", task.id), this.key("lease", task.id), this.key("owner", task.owner)], [String(task.ttlMs), isTerminal(task.status) ? "0" : String(this.leaseMs), String(task.expiresAt), task.id, ...fields]);
+    const created = await this.run(
+      CREATE,
+      [this.key("task", task.id), this.key("lease", task.id), this.key("owner", task.owner), `${this.prefix}all`, `${this.prefix}finished`],
+      [String(task.ttlMs), isTerminal(task.status) ? "0" : String(this.leaseMs), String(task.expiresAt), task.id, String(this.maxTasks), String(Date.now()), this.prefix, ...fields],
+    );
+    if (Number(created) !== 1) {
+      throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: the ${this.maxTasks} tasks kept are all running (the server's maxTasks); retry when one has ended`, { limit: this.maxTasks });
+    }
   }
 
   async get(id: string): Promise<StoredTask | undefined> {
@@ -189,7 +224,7 @@ class RedisTaskStore implements TaskStore {
       if (value === undefined) drop.push(field);
       else set.push(field, typeof value === "string" ? value : JSON.stringify(value));
     }
-    const written = await this.run(TRANSITION, [this.key("task", id), this.key("lease", id)], [ifOrphaned ? "1" : "0", String(set.length / 2), ...set, ...drop]);
+    const written = await this.run(TRANSITION, [this.key("task", id), this.key("lease", id), `${this.prefix}finished`], [ifOrphaned ? "1" : "0", String(set.length / 2), ...set, ...drop]);
     return written ? parseRecord(id, written) : undefined;
   }
 

@@ -167,13 +167,49 @@ describe("Redis store", () => {
     await client.connect();
     closers.push(() => client.close());
     const keys = (await client.keys(`test${prefixes}:*`)).sort();
-    expect(keys).toEqual([`test${prefixes}:lease:${live.id}`, `test${prefixes}:owner:owner-x`, `test${prefixes}:task:${live.id}`]);
+    expect(keys).toEqual([`test${prefixes}:all`, `test${prefixes}:lease:${live.id}`, `test${prefixes}:owner:owner-x`, `test${prefixes}:task:${live.id}`]);
     const ttl = await client.pTTL(`test${prefixes}:task:${live.id}`);
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
     await a.finish(live, { result: { content: [] } });
     expect(await client.exists(`test${prefixes}:lease:${live.id}`)).toBe(0);
     expect(await client.hGet(`test${prefixes}:task:${live.id}`, "status")).toBe("completed");
+  });
+
+  it("keeps at most maxTasks tasks: a new one evicts the finished task that expires first, and is refused with -32005 when all run", async () => {
+    const prefix = `cap${++prefixes}:`;
+    const store = redisTaskStore({ url: redis.url, prefix, maxTasks: 3 });
+    const tasks = new Tasks({ taskStore: store }, (error) => expect.fail(String(error)));
+    await tasks.open();
+    closers.push(async () => {
+      await tasks.close();
+      await store.close();
+    });
+    // A second replica's store, on the same Redis and prefix: the bound is for all replicas together.
+    const other = redisTaskStore({ url: redis.url, prefix, maxTasks: 3 });
+    const elsewhere = new Tasks({ taskStore: other }, (error) => expect.fail(String(error)));
+    await elsewhere.open();
+    closers.push(async () => {
+      await elsewhere.close();
+      await other.close();
+    });
+    const first = await tasks.create("legacy", "o", {}, 60_000);
+    const second = await elsewhere.create("legacy", "o", {}, 60_000);
+    const third = await tasks.create("legacy", "o", {}, 60_000);
+    await expect(elsewhere.create("legacy", "o", {}, 60_000)).rejects.toMatchObject({ code: -32005, message: expect.stringMatching(/3 tasks kept are all running/) });
+    await tasks.finish(first, { result: { content: [] } });
+    await tasks.finish(third, { result: { content: [] } });
+    const fourth = await elsewhere.create("legacy", "o", {}, 60_000);
+    // The finished task that expires first went; the other finished one and the running ones stay.
+    await expect(tasks.get(first.id)).rejects.toMatchObject({ code: -32602 });
+    expect(await tasks.get(third.id)).toMatchObject({ status: "completed" });
+    expect(await tasks.get(second.id)).toMatchObject({ status: "working" });
+    expect(await tasks.get(fourth.id)).toMatchObject({ status: "working" });
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.close());
+    expect(await client.zCard(`${prefix}all`)).toBe(3);
+    expect(await client.zRange(`${prefix}finished`, 0, -1)).toEqual([third.id]);
   });
 
   it("fails to open with a clear message when Redis is unreachable", async () => {
