@@ -104,11 +104,24 @@ interface ServerNotifier {
   resourceUpdated(uri: string): void;
 }
 
+/** An event on that bus: a list changed (`tools_list_changed`, ...), or `resource_updated` with its uri. */
+export interface ServerEvent {
+  kind: string;
+  uri?: string;
+  params?: JsonObject;
+}
+
+/** The bus itself: what the SDK's listen streams read. */
+export interface ServerEventBus {
+  subscribe(listener: (event: ServerEvent) => void): () => void;
+}
+
 /** What createMcpHandler answers: a web-standard fetch face. */
 interface McpHttpHandler {
   fetch(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
   close(): Promise<void>;
   notify: ServerNotifier;
+  bus: ServerEventBus;
 }
 
 /** The SDK's sessionful Streamable HTTP transport for 2025-era clients, on web-standard Request/Response. */

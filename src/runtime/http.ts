@@ -32,6 +32,7 @@ import {
   type SdkWebHttpTransport,
 } from "./sdk.js";
 import { DEFAULT_MAX_MESSAGE_BYTES, openTasks } from "./serve.js";
+import { TaskListens } from "./taskListen.js";
 
 export type { EventStore };
 
@@ -69,6 +70,8 @@ export interface HttpOptions {
    * client then gets 404 and starts a new session, as MCP prescribes.
    */
   sessionIdleTimeoutMs?: number;
+  /** 2026-07-28 subscriptions/listen streams naming taskIds open at once (default 1,024, as the SDK's own listen streams); past it, 503 and -32005. */
+  maxTaskListenStreams?: number;
 }
 
 export interface HttpHandle {
@@ -112,6 +115,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const closeTasks = await openTasks(factory.tasks, process.env);
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
+  const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
+  const taskListens = factory.tasks ? new TaskListens(factory.tasks, modern.bus, (request, opts) => modern.fetch(request, opts), maxListens) : undefined;
   const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
   const sessions = new SessionTable(positiveOption(options.maxSessions, 10_000, "maxSessions"), positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"));
   const headerDeclarations = new Map<string, ParamHeader[]>();
@@ -177,6 +182,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
+      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
       return send(res, await modern.fetch(request, { parsedBody: body }), aborter);
     }
     if (stateless) return send(res, await stateless(request, { parsedBody: body }), aborter);
@@ -244,6 +250,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     url: `http://${shown}:${port}${endpoint}`,
     close: async () => {
       await sessions.closeAll();
+      taskListens?.closeAll();
       await modern.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

@@ -78,6 +78,8 @@ export class Tasks {
   private readonly sinks = new Map<string, StatusSink>();
   /** tasks/result requests waiting for a task's end. */
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** Listeners to every change of every task (subscriptions/listen streams). */
+  private readonly watchers = new Set<(task: TaskRecord) => void>();
   /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Tasks kept at once (maxTasks): the in-memory store's bound, and the one a store from the environment gets. */
@@ -158,6 +160,12 @@ export class Tasks {
       (this.timer as { unref?: () => void }).unref?.();
     }
     return live;
+  }
+
+  /** Calls `listener` with each task record written, here or by another replica; answers how to stop. */
+  watch(listener: (task: TaskRecord) => void): () => void {
+    this.watchers.add(listener);
+    return () => void this.watchers.delete(listener);
   }
 
   /** The connection of `owner` is gone: its tasks' notifications have nowhere to go. */
@@ -356,6 +364,7 @@ export class Tasks {
       const waiting = this.waiters.get(task.id);
       if (waiting) for (const wake of [...waiting]) wake();
     }
+    for (const watcher of this.watchers) watcher(task);
     const sink = task.era === "legacy" ? this.sinks.get(task.owner) : undefined;
     if (sink) void sink(this.legacyView(task)).catch(() => {});
   }
