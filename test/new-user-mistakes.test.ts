@@ -118,7 +118,7 @@ describe("handler stubs and the incremental records", () => {
     expect(r.stdout.trimEnd().split("\n")).toEqual([
       'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
       'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
-      "mcpgen: 1 server -> src/generated/: 54 written, 0 unchanged.",
+      "mcpgen: 1 server -> src/generated/: 56 written, 0 unchanged.",
     ]);
   });
 
@@ -128,7 +128,7 @@ describe("handler stubs and the incremental records", () => {
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate", "--stubs", "src/handlers"], dir);
     expect(first.stdout.split("\n")[0]).toBe('mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)');
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 52 unchanged.\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 54 unchanged.\n");
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);

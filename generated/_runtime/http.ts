@@ -21,7 +21,7 @@ import type { ServerFactory, FactoryHooks } from "./server.js";
 import type { JsonObject, ServerDefinition } from "./definition.js";
 import { ErrorCodes } from "./errors.js";
 import { checkParamHeaders, paramHeaderDeclarations, type ParamHeader } from "./paramHeaders.js";
-import { positiveOption } from "./tasks.js";
+import { positiveOption } from "./options.js";
 import {
   createMcpHandler,
   isInitializeRequest,

@@ -21,6 +21,8 @@ import { ErrorCodes, rpcError } from "./errors.js";
 import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "./context.js";
 import type { ProtocolEra } from "./sdk.js";
 import { isTerminal, memoryTaskStore, type TaskChange, type TaskEvent, type TaskEventLink, type TaskOutcome, type TaskRecord, type TaskStore } from "./taskStore.js";
+import { legacyTaskView, modernTaskView } from "./taskViews.js";
+import { positiveOption } from "./options.js";
 
 export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
 
@@ -270,33 +272,12 @@ export class Tasks {
 
   /** A Task as 2025-11-25 shows it (tasks/get, tasks/list, tasks/cancel, CreateTaskResult.task, notifications/tasks/status). */
   legacyView(task: TaskRecord): JsonObject {
-    return {
-      taskId: task.id,
-      status: task.status,
-      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttl: task.ttlMs,
-      pollInterval: this.pollIntervalMs,
-    };
+    return legacyTaskView(task, this.pollIntervalMs);
   }
 
-  /** A Task as the 2026-07-28 extension shows it; `detailed` adds result, error or questions (tasks/get). */
+  /** A Task as the 2026-07-28 extension shows it; `detailed` adds result, error or questions (tasks/get, notifications/tasks). */
   modernView(task: TaskRecord, detailed: boolean): JsonObject {
-    const view: JsonObject = {
-      taskId: task.id,
-      status: task.status,
-      ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
-      createdAt: task.createdAt,
-      lastUpdatedAt: task.lastUpdatedAt,
-      ttlMs: task.ttlMs,
-      pollIntervalMs: this.pollIntervalMs,
-    };
-    if (!detailed) return view;
-    if (task.status === "input_required" && task.inputRequests) view.inputRequests = { ...task.inputRequests };
-    if (task.status === "completed" && task.outcome && "result" in task.outcome) view.result = task.outcome.result;
-    if (task.status === "failed" && task.outcome) view.error = "error" in task.outcome ? task.outcome.error : { code: ErrorCodes.InternalError, message: "The tool answered isError" };
-    return view;
+    return modernTaskView(task, this.pollIntervalMs, detailed);
   }
 
   /** Writes a change; when it applied, this process and the others hear of it. */
@@ -411,10 +392,3 @@ export class Tasks {
 
 /** How often running tasks are checked for their ttl. */
 const SWEEP_MS = 1000;
-
-/** A positive whole number of an option, or its default; anything else is a programming error. */
-export function positiveOption(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
-  return value;
-}

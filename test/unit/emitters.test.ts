@@ -175,8 +175,8 @@ describe("emitIndex and emitRuntime", () => {
     const files = emitRuntime();
     const all = [
       "client.ts", "clientTasks.ts", "completion.ts", "context.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "engine.ts", "engineCore.ts", "errors.ts", "handlerErrors.ts",
-      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "redisTaskStore.ts", "requestState.ts", "requestStateKeys.ts", "resources.ts", "round.ts",
-      "sdk.ts", "serve.ts", "server.ts", "taskListen.ts", "taskMethods.ts", "taskStore.ts", "taskWire.ts", "tasks.ts", "tools.ts", "uriTemplate.ts", "validation.ts",
+      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "options.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "redisTaskStore.ts", "requestState.ts", "requestStateKeys.ts", "resources.ts", "round.ts",
+      "sdk.ts", "serve.ts", "server.ts", "taskListen.ts", "taskMethods.ts", "taskStore.ts", "taskViews.ts", "taskWire.ts", "tasks.ts", "tools.ts", "uriTemplate.ts", "validation.ts",
     ];
     expect(files.map((f) => f.path)).toEqual(all);
     // The widgets' engine (it imports @modelcontextprotocol/ext-apps) only where a server has widgets.
