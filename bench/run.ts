@@ -1,16 +1,18 @@
 /**
  * `npm run bench`: mcpgen's costs on synthetic manifests of 10, 100, 500, 1,000 and 5,000 tools.
  * Every figure is the median of several runs, each in a separate process; the runs that ratios
- * compare are interleaved. Prints a table and writes bench/results.json. Options: --sizes 10,100
- * --runs 3.
+ * compare are interleaved; then the task stores (in memory against Redis, bench/tasks.ts). Prints a
+ * table and writes bench/results.json. Options: --sizes 10,100 --runs 3 --task-runs 3, and
+ * --only tasks (the task stores alone: their figures replace the `tasks` key of results.json).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { manifests } from "./synthetic.js";
+import { measureTasks, tasksTable } from "./tasksReport.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WORK = path.join(ROOT, ".cache", "bench");
@@ -21,6 +23,20 @@ const arg = (name: string) => {
 };
 const SIZES = (arg("--sizes") ?? "10,100,500,1000,5000").split(",").map(Number);
 const RUNS = Number(arg("--runs") ?? 5);
+const TASK_RUNS = Number(arg("--task-runs") ?? 3);
+const ONLY = arg("--only");
+if (ONLY !== undefined && ONLY !== "tasks") throw new Error(`--only takes "tasks", not ${JSON.stringify(ONLY)}`);
+const RESULTS = path.join(ROOT, "bench", "results.json");
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
+
+if (ONLY === "tasks") {
+  // The task stores alone: the other figures of results.json stay as the last full run left them.
+  const tasks = { machine, ...measureTasks(ROOT, TASK_RUNS) };
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, tasks }, null, 2)}\n`);
+  process.stdout.write(`${tasksTable(tasks)}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key tasks)\n`);
+  process.exit(0);
+}
 
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
@@ -180,9 +196,10 @@ const { gzipSync } = await import("node:zlib");
 const widget = { uri: "ui://widget/gifts.html", bytes: Buffer.byteLength(giftWidget), gzipBytes: gzipSync(giftWidget).length, targetBytes: 250_000 };
 // What schema patterns in linear time cost, against the backtracking RegExp of before (both eras).
 const patterns = timed(["--import", "tsx", path.join(ROOT, "bench", "patterns.ts"), "3000", String(Math.max(RUNS, 5))], ROOT).bench;
+// Task creation and tasks/get, the in-memory store against Redis (each run in its own process).
+const tasks = { machine, ...measureTasks(ROOT, TASK_RUNS) };
 
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
-writeFileSync(path.join(ROOT, "bench", "results.json"), `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget }, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget, tasks }, null, 2)}\n`);
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -196,4 +213,5 @@ process.stdout.write(`\nNode's own start (node -e 0), median per size: ${results
 process.stdout.write(`tools/list byte for byte (conformance manifest, ${verbatim.tools} tools): generated ${verbatim["generated.verbatim"]}, McpServer.registerTool + fromJsonSchema ${verbatim["fromJsonSchema.verbatim"]} (differ: ${(verbatim["fromJsonSchema.differs"] as unknown as string[]).join(", ")}, ...)\n`);
 process.stdout.write(`schema patterns, tools/call per second, now / every pattern on backtracking RegExp (before): 2025 era ${r(patterns["linear.legacy"]!)} / ${r(patterns["backtracking.legacy"]!)} (${pct(patterns["linear.legacy"]!, patterns["backtracking.legacy"]!)}), 2026-07-28 ${r(patterns["linear.modern"]!)} / ${r(patterns["backtracking.modern"]!)} (${pct(patterns["linear.modern"]!, patterns["backtracking.modern"]!)})\n`);
 process.stdout.write(`gift widget HTML (ui://widget/gifts.html, minified, inline): ${(widget.bytes / 1000).toFixed(0)} KB, ${(widget.gzipBytes / 1000).toFixed(0)} KB gzipped (target: ${widget.targetBytes / 1000} KB)\n`);
+process.stdout.write(tasksTable(tasks));
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);
