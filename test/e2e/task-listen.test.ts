@@ -207,9 +207,11 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
 
   it("a task changed on another replica sharing Redis reaches a stream on this one", async () => {
     redis = await startRedis();
-    const store = () => redisTaskStore({ url: redis!.url, prefix: "listen:" });
-    const a = await server({ taskStore: store() });
-    const b = await server({ taskStore: store() });
+    const stores = [redisTaskStore({ url: redis.url, prefix: "listen:" }), redisTaskStore({ url: redis.url, prefix: "listen:" })] as const;
+    const a = await server({ taskStore: stores[0] });
+    const b = await server({ taskStore: stores[1] });
+    // Stores passed in the options are the test's to close, after the servers (closers run in order).
+    closers.push(...stores.map((store) => () => store.close()));
     const taskId = String((await modern(b.url, "tools/call", { name: "confirm_delete", arguments: { filename: "y.txt" } }, "confirm_delete")).result!.taskId);
     await until(async () => (await modern(b.url, "tasks/get", { taskId }, taskId)).result?.status === "input_required");
     const stream = await listen(a.url, "on-a", { taskIds: [taskId] });

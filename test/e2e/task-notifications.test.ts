@@ -113,8 +113,10 @@ describe("notifications/tasks/status across replicas (Redis)", () => {
       }
     }
     closers.unshift(a.close);
-    const b = await serveHttp(handlers, { port: 0, taskStore: redisTaskStore({ url: redis.url, prefix: "notify:" }) });
-    closers.unshift(b.close);
+    const storeB = redisTaskStore({ url: redis.url, prefix: "notify:" });
+    const b = await serveHttp(handlers, { port: 0, taskStore: storeB });
+    // A store passed in the options is the caller's to close, after its server.
+    closers.unshift(b.close, () => storeB.close());
 
     const statuses: Status[] = [];
     const onA = new Client({ name: "on-a", version: "1" }, { capabilities: { elicitation: {} } });

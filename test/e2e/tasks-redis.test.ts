@@ -48,8 +48,10 @@ async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Pro
 }
 
 async function replica(prefix: string, leaseMs?: number) {
-  const handle = await serveHttp(handlers, { port: 0, taskStore: redisTaskStore({ url: redis.url, prefix, ...(leaseMs === undefined ? {} : { leaseMs }) }) });
-  closers.push(handle.close);
+  const store = redisTaskStore({ url: redis.url, prefix, ...(leaseMs === undefined ? {} : { leaseMs }) });
+  const handle = await serveHttp(handlers, { port: 0, taskStore: store });
+  // A store passed in the options is the caller's to close, after the server.
+  closers.push(handle.close, () => store.close());
   return handle;
 }
 
