@@ -40,7 +40,11 @@ export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Ma
  * Rounds whose order rotates, so that JIT warm-up and the machine's noise fall on every contender
  * alike; the median round of each, keyed `<name>.<era>`.
  */
-export async function rotatingRounds(factories: Record<string, Factory>, rounds: number, measure: (factory: Factory, era: Era) => Promise<number>): Promise<Record<string, number>> {
+export async function rotatingRounds(
+  factories: Record<string, Factory>,
+  rounds: number,
+  measure: (factory: Factory, era: Era) => Promise<number>,
+): Promise<Record<string, number>> {
   const names = Object.keys(factories);
   const seen: Record<string, number[]> = {};
   for (let round = 0; round < rounds; round++) {

@@ -26,13 +26,26 @@ const ROUNDS = Number(process.argv[3] ?? 5);
 rmSync(DIR, { recursive: true, force: true });
 mkdirSync(path.join(DIR, "manifests"), { recursive: true });
 mkdirSync(path.join(DIR, "node_modules"));
-for (const entry of readdirSync(path.join(ROOT, "node_modules"))) if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(DIR, "node_modules", entry), "dir");
+for (const entry of readdirSync(path.join(ROOT, "node_modules")))
+  if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(DIR, "node_modules", entry), "dir");
 writeFileSync(path.join(DIR, "package.json"), '{ "type": "module" }\n');
 for (const [name, text] of manifests(100, 100, 42, true)) writeFileSync(path.join(DIR, "manifests", name), text);
 execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache"], { cwd: DIR, stdio: "inherit" });
 writeFileSync(
   path.join(DIR, "tsconfig.json"),
-  JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "generated", outDir: "linear" }, include: ["generated"] }),
+  JSON.stringify({
+    compilerOptions: {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      skipLibCheck: true,
+      types: ["node"],
+      rootDir: "generated",
+      outDir: "linear",
+    },
+    include: ["generated"],
+  }),
 );
 execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: DIR, stdio: "inherit" });
 
@@ -44,9 +57,22 @@ const source = readFileSync(validation, "utf8");
 if (!engineOption.test(source)) throw new Error(`bench/patterns.ts: ${validation} no longer hands ajv its engine as this bench expects; update the bench`);
 writeFileSync(validation, source.replace(engineOption, ""));
 
-const tools = (JSON.parse(readFileSync(path.join(DIR, "generated", "bench-0", "fixtures", "tools-list.json"), "utf8")) as { tools: { name: string }[] }).tools.map((t) => t.name);
-const args = { id: "x1", limit: 10, status: "open", note: null, filter: { from: "2026-01-01", to: "2026-02-01", tags: ["a", "b-c"] }, address: { city: "Saint-Étienne", country: "FR" } };
-const output = { items: [{ id: "a1", name: "A", amount: 1, status: "open", owner: { name: "Ann", email: "ann@example.com", address: { city: "Zürich" } } }], total: 1, next: null };
+const tools = (
+  JSON.parse(readFileSync(path.join(DIR, "generated", "bench-0", "fixtures", "tools-list.json"), "utf8")) as { tools: { name: string }[] }
+).tools.map((t) => t.name);
+const args = {
+  id: "x1",
+  limit: 10,
+  status: "open",
+  note: null,
+  filter: { from: "2026-01-01", to: "2026-02-01", tags: ["a", "b-c"] },
+  address: { city: "Saint-Étienne", country: "FR" },
+};
+const output = {
+  items: [{ id: "a1", name: "A", amount: 1, status: "open", owner: { name: "Ann", email: "ann@example.com", address: { city: "Zürich" } } }],
+  total: 1,
+  next: null,
+};
 const handlers = { tools: Object.fromEntries(tools.map((name) => [name, () => output])) };
 
 const factories: Record<string, Factory> = {};

@@ -19,23 +19,47 @@ const envelope = {
   "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
 };
 
-function post(agent: Agent, url: URL, headers: Record<string, string>, body: unknown): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function post(
+  agent: Agent,
+  url: URL,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "content-length": Buffer.byteLength(payload), ...headers } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "content-length": Buffer.byteLength(payload),
+          ...headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });
 }
 
 function answer(text: string): Answer {
-  const data = text.trim().startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).pop()?.slice(6);
+  const data = text.trim().startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .pop()
+        ?.slice(6);
   if (data === undefined) throw new Error(`no JSON-RPC answer in ${JSON.stringify(text.slice(0, 200))}`);
   return JSON.parse(data) as Answer;
 }
@@ -53,7 +77,17 @@ export function client(endpoint: string, sockets: number) {
 
   /** Opens a 2025-11-25 session (initialize, notifications/initialized); its requests carry the session id. */
   const legacy = async (): Promise<Call> => {
-    const init = await post(agent, url, {}, { jsonrpc: "2.0", id: ++id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } });
+    const init = await post(
+      agent,
+      url,
+      {},
+      {
+        jsonrpc: "2.0",
+        id: ++id,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+      },
+    );
     const session = init.headers["mcp-session-id"];
     if (typeof session !== "string" || answer(init.text).error) throw new Error(`initialize failed (${init.status}): ${init.text.slice(0, 200)}`);
     const headers = { "mcp-protocol-version": "2025-11-25", "mcp-session-id": session };

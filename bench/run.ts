@@ -27,14 +27,22 @@ const TASK_RUNS = Number(arg("--task-runs") ?? 3);
 const ONLY = arg("--only");
 if (ONLY !== undefined && ONLY !== "tasks") throw new Error(`--only takes "tasks", not ${JSON.stringify(ONLY)}`);
 const RESULTS = path.join(ROOT, "bench", "results.json");
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", memGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString().slice(0, 10) };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? "unknown",
+  memGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  date: new Date().toISOString().slice(0, 10),
+};
 
 if (ONLY === "tasks") {
   // The task stores alone: the other figures of results.json stay as the last full run left them.
   const tasks = { machine, ...measureTasks(ROOT, TASK_RUNS) };
   const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
   writeFileSync(RESULTS, `${JSON.stringify({ ...previous, tasks }, null, 2)}\n`);
-  process.stdout.write(`${tasksTable(tasks)}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key tasks)\n`);
+  process.stdout.write(
+    `${tasksTable(tasks)}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key tasks)\n`,
+  );
   process.exit(0);
 }
 
@@ -80,7 +88,10 @@ function project(size: number): string {
   writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
   for (const [name, text] of manifests(size, 100)) writeFileSync(path.join(dir, "manifests", name), text);
   const tsconfig = (include: string[]) =>
-    JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include });
+    JSON.stringify({
+      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] },
+      include,
+    });
   writeFileSync(path.join(dir, "tsconfig.json"), tsconfig(["generated"]));
   writeFileSync(path.join(dir, "tsconfig.types.json"), tsconfig(["generated/*/types.ts"]));
   return dir;
@@ -96,7 +107,9 @@ for (const size of SIZES) {
   const bytes = readdirSync(path.join(dir, "manifests")).reduce((n, f) => n + statSync(path.join(dir, "manifests", f)).size, 0);
   const cache = path.join(dir, "node_modules", ".cache");
   const out = path.join(dir, "generated");
-  process.stdout.write(`\n${size} tools (${(bytes / 1e6).toFixed(2)} MB of YAML in ${readdirSync(path.join(dir, "manifests")).length} files), ${runs} runs each\n`);
+  process.stdout.write(
+    `\n${size} tools (${(bytes / 1e6).toFixed(2)} MB of YAML in ${readdirSync(path.join(dir, "manifests")).length} files), ${runs} runs each\n`,
+  );
 
   // 1, 2, 3 and 6 interleaved, one round after another, so that every ratio compares runs made
   // minutes apart at most on this shared, noisy machine: cold (no cache, no output), then the
@@ -119,7 +132,9 @@ for (const size of SIZES) {
     cold.push(r.ms);
     rss.push(r.bench.maxRssKb!);
     if (size <= 1000 && (size < 1000 || i < 3)) {
-      const fixtures = readdirSync(out).filter((s) => !s.startsWith("_")).map((s) => path.join(out, s, "fixtures", "tools-list.json"));
+      const fixtures = readdirSync(out)
+        .filter((s) => !s.startsWith("_"))
+        .map((s) => path.join(out, s, "fixtures", "tools-list.json"));
       naiveTimes.push(timed(["--import", "tsx", path.join(ROOT, "bench", "naive.ts"), ...fixtures], ROOT).ms);
     }
     const before = files(out);
@@ -152,7 +167,19 @@ for (const size of SIZES) {
     const emitted = path.join(dir, "compiled");
     writeFileSync(
       path.join(dir, "tsconfig.emit.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], rootDir: "generated", outDir: "compiled" }, include: ["generated/bench-0", "generated/_runtime"] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          skipLibCheck: true,
+          types: ["node"],
+          rootDir: "generated",
+          outDir: "compiled",
+        },
+        include: ["generated/bench-0", "generated/_runtime"],
+      }),
     );
     execFileSync(process.execPath, [TSC, "-p", "tsconfig.emit.json"], { cwd: dir, stdio: "inherit" });
     throughput = timed(["--import", "tsx", path.join(ROOT, "bench", "throughput.ts"), folder, "3000", "5", path.join(emitted, "bench-0")], ROOT).bench;
@@ -190,7 +217,9 @@ for (const size of SIZES) {
 // Which SDK layer serves a manifest's tools/list as written (the conformance manifest, on the wire).
 const verbatim = timed(["--import", "tsx", path.join(ROOT, "bench", "verbatim.ts")], ROOT).bench;
 // The gift widget's HTML (the bundled example): what every resources/read of it carries.
-const { definition: giftDefinition } = (await import(path.join(ROOT, "generated/gift-server/definition.ts"))) as { definition: { resources: { resource: { uri: string }; content?: { text?: string } }[] } };
+const { definition: giftDefinition } = (await import(path.join(ROOT, "generated/gift-server/definition.ts"))) as {
+  definition: { resources: { resource: { uri: string }; content?: { text?: string } }[] };
+};
 const giftWidget = giftDefinition.resources.find((r) => r.resource.uri.startsWith("ui://"))?.content?.text ?? "";
 const { gzipSync } = await import("node:zlib");
 const widget = { uri: "ui://widget/gifts.html", bytes: Buffer.byteLength(giftWidget), gzipBytes: gzipSync(giftWidget).length, targetBytes: 250_000 };
@@ -203,15 +232,25 @@ writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbati
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
-process.stdout.write(`\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | 1 changed in --watch | tsc all / types ms | layers / types | calls/s 2025: gen / zod / fromJsonSchema | calls/s 2026: gen / zod / fromJsonSchema | naive ms | naive / cold (median of rounds) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`);
+process.stdout.write(
+  `\n| tools | cold ms | ms/tool | peak MiB | no-op ms (files written) | no-op / cold | 1 changed ms | 1 changed / cold | 1 changed in --watch | tsc all / types ms | layers / types | calls/s 2025: gen / zod / fromJsonSchema | calls/s 2026: gen / zod / fromJsonSchema | naive ms | naive / cold (median of rounds) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n`,
+);
 for (const row of results as Record<string, number>[]) {
   process.stdout.write(
     `| ${row.tools} | ${r(row.coldMs!)} | ${r(row.coldMsPerTool!)} | ${r(row.peakRssMiB!)} | ${r(row.noopMs!)} (${row.noopFilesWritten}) | ${pct(row.noopMs!, row.coldMs!)} | ${r(row.oneChangedMs!)} | ${pct(row.oneChangedMs!, row.coldMs!)} | ${r(row.watchOneChangedMs!)} ms (${pct(row.watchOneChangedMs!, row.coldMs!)}) | ${r(row.tscAllMs!)} / ${r(row.tscTypesMs!)} | ${r((row.tscAllMs! - row.tscTypesMs!) / row.tscTypesMs!)}x | ${row.callsPerSecGenerated2025 ? `${r(row.callsPerSecGenerated2025)} / ${r(row.callsPerSecZod2025!)} / ${r(row.callsPerSecFromJsonSchema2025!)}` : "-"} | ${row.callsPerSecGenerated2026 ? `${r(row.callsPerSecGenerated2026)} / ${r(row.callsPerSecZod2026!)} / ${r(row.callsPerSecFromJsonSchema2026!)}` : "-"} | ${row.naiveMs ? r(row.naiveMs) : "-"} | ${row.naiveOverCold ? `${r(row.naiveOverCold)}x` : "-"} |\n`,
   );
 }
-process.stdout.write(`\nNode's own start (node -e 0), median per size: ${results.map((row) => r(row.nodeStartMs as number)).join(", ")} ms; every figure above includes it.\n`);
-process.stdout.write(`tools/list byte for byte (conformance manifest, ${verbatim.tools} tools): generated ${verbatim["generated.verbatim"]}, McpServer.registerTool + fromJsonSchema ${verbatim["fromJsonSchema.verbatim"]} (differ: ${(verbatim["fromJsonSchema.differs"] as unknown as string[]).join(", ")}, ...)\n`);
-process.stdout.write(`schema patterns, tools/call per second, now / every pattern on backtracking RegExp (before): 2025 era ${r(patterns["linear.legacy"]!)} / ${r(patterns["backtracking.legacy"]!)} (${pct(patterns["linear.legacy"]!, patterns["backtracking.legacy"]!)}), 2026-07-28 ${r(patterns["linear.modern"]!)} / ${r(patterns["backtracking.modern"]!)} (${pct(patterns["linear.modern"]!, patterns["backtracking.modern"]!)})\n`);
-process.stdout.write(`gift widget HTML (ui://widget/gifts.html, minified, inline): ${(widget.bytes / 1000).toFixed(0)} KB, ${(widget.gzipBytes / 1000).toFixed(0)} KB gzipped (target: ${widget.targetBytes / 1000} KB)\n`);
+process.stdout.write(
+  `\nNode's own start (node -e 0), median per size: ${results.map((row) => r(row.nodeStartMs as number)).join(", ")} ms; every figure above includes it.\n`,
+);
+process.stdout.write(
+  `tools/list byte for byte (conformance manifest, ${verbatim.tools} tools): generated ${verbatim["generated.verbatim"]}, McpServer.registerTool + fromJsonSchema ${verbatim["fromJsonSchema.verbatim"]} (differ: ${(verbatim["fromJsonSchema.differs"] as unknown as string[]).join(", ")}, ...)\n`,
+);
+process.stdout.write(
+  `schema patterns, tools/call per second, now / every pattern on backtracking RegExp (before): 2025 era ${r(patterns["linear.legacy"]!)} / ${r(patterns["backtracking.legacy"]!)} (${pct(patterns["linear.legacy"]!, patterns["backtracking.legacy"]!)}), 2026-07-28 ${r(patterns["linear.modern"]!)} / ${r(patterns["backtracking.modern"]!)} (${pct(patterns["linear.modern"]!, patterns["backtracking.modern"]!)})\n`,
+);
+process.stdout.write(
+  `gift widget HTML (ui://widget/gifts.html, minified, inline): ${(widget.bytes / 1000).toFixed(0)} KB, ${(widget.gzipBytes / 1000).toFixed(0)} KB gzipped (target: ${widget.targetBytes / 1000} KB)\n`,
+);
 process.stdout.write(tasksTable(tasks));
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);

@@ -17,7 +17,23 @@ export function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ["order", "customer", "invoice", "shipment", "product", "account", "ticket", "report", "payment", "address", "item", "note", "label", "region", "status"];
+const WORDS = [
+  "order",
+  "customer",
+  "invoice",
+  "shipment",
+  "product",
+  "account",
+  "ticket",
+  "report",
+  "payment",
+  "address",
+  "item",
+  "note",
+  "label",
+  "region",
+  "status",
+];
 
 export interface SyntheticTool {
   name: string;
@@ -93,8 +109,24 @@ export function tools(count: number, seed: number, withPatterns = false): Synthe
 function defs(withPatterns: boolean) {
   const p = (pattern: string) => (withPatterns ? { pattern } : {});
   return {
-    Address: { type: "object", properties: { street: { type: "string" }, city: { type: "string", ...p("^\\p{L}[\\p{L} .'-]*$") }, country: { type: "string", enum: ["FR", "DE", "US", "JP"] } }, required: ["city"] },
-    Person: { type: "object", properties: { name: { type: "string" }, email: { type: ["string", "null"], ...p("^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$") }, address: { $ref: "#/defs/Address" } }, required: ["name"] },
+    Address: {
+      type: "object",
+      properties: {
+        street: { type: "string" },
+        city: { type: "string", ...p("^\\p{L}[\\p{L} .'-]*$") },
+        country: { type: "string", enum: ["FR", "DE", "US", "JP"] },
+      },
+      required: ["city"],
+    },
+    Person: {
+      type: "object",
+      properties: {
+        name: { type: "string" },
+        email: { type: ["string", "null"], ...p("^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$") },
+        address: { $ref: "#/defs/Address" },
+      },
+      required: ["name"],
+    },
   };
 }
 

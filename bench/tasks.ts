@@ -137,7 +137,10 @@ try {
       byStore[store] = await sends(era, era === "modern" ? c.modern : await c.legacy());
     }
     // Each server keeps its tasks in its own store (a figure of the wrong store would measure nothing).
-    for (const [store, kept] of [["memory", memoryStore], ["redis", redisStore]] as const) {
+    for (const [store, kept] of [
+      ["memory", memoryStore],
+      ["redis", redisStore],
+    ] as const) {
       const own = await kept.get(byStore[store]!.pool[0]!);
       const other = await kept.get(byStore[store === "memory" ? "redis" : "memory"]!.pool[0]!);
       if (own?.task.status !== "completed" || other !== undefined) throw new Error(`the ${store} store does not hold the ${store} server's tasks alone`);

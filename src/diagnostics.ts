@@ -142,10 +142,7 @@ export function formatDiagnostic(d: Diagnostic | ArgumentDiagnostic): string {
 
 /** Sorts by file, then position, then code, so output order never depends on discovery order. */
 export function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return [...list].sort(
-    (a, b) =>
-      compare(a.file, b.file) || a.line - b.line || a.col - b.col || compare(a.code, b.code) || compare(a.message, b.message),
-  );
+  return [...list].sort((a, b) => compare(a.file, b.file) || a.line - b.line || a.col - b.col || compare(a.code, b.code) || compare(a.message, b.message));
 }
 
 function compare(a: string, b: string): number {

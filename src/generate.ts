@@ -85,7 +85,15 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   let pendingRecovery: string | undefined;
   if (options.mode !== "validate") {
     const recovery = await recoverOutput(outDir, { ...(stubsDir ? { stubsDir } : {}), dryRun: options.mode === "check", cwd });
-    if (recovery.refused) return { diagnostics: [], models: [], plan: { changes: [], unchanged: 0, conflicts: [], folders: [] }, reused: [], reusedWarnings: [], writeError: recovery.refused };
+    if (recovery.refused)
+      return {
+        diagnostics: [],
+        models: [],
+        plan: { changes: [], unchanged: 0, conflicts: [], folders: [] },
+        reused: [],
+        reusedWarnings: [],
+        writeError: recovery.refused,
+      };
     if (recovery.report && options.mode === "check") pendingRecovery = recovery.report;
     else if (recovery.report) {
       const warning = interruptedRun(recovery.report, `${toPosix(path.relative(cwd, outDir)) || "."}/`);
@@ -94,7 +102,15 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   }
   const records =
     cache && options.mode !== "validate"
-      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, { outDir, stubsDir, templates: templatesDir && hashFolder(templatesDir), header: options.header ?? [], command: options.command ?? null, invalidArguments: options.invalidArguments ?? null, clientOnly: options.clientOnly ?? false })
+      ? RunRecords.open(cache.root, `${outDir}\0${stubsDir ?? ""}`, {
+          outDir,
+          stubsDir,
+          templates: templatesDir && hashFolder(templatesDir),
+          header: options.header ?? [],
+          command: options.command ?? null,
+          invalidArguments: options.invalidArguments ?? null,
+          clientOnly: options.clientOnly ?? false,
+        })
       : undefined;
 
   const { runs, reused } = await readManifests(files, { cwd, outDir, records, diagnostics });
@@ -133,7 +149,11 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   // All client-only: the client's runtime only, so the output compiles without the server SDK.
   // With the widget engine when a server has widgets (a reused one: its output has widgets/).
   const widgets = models.some((m) => m.widgets.length > 0) || reused.some(({ record }) => record.outputs.some((o) => o.file.startsWith("widgets/")));
-  if (models.length + reused.length > 0) outputs.push({ name: RUNTIME_FOLDER, files: emitRuntime({ clientOnly: options.clientOnly === true, widgets, ...(options.command ? { command: options.command } : {}) }) });
+  if (models.length + reused.length > 0)
+    outputs.push({
+      name: RUNTIME_FOLDER,
+      files: emitRuntime({ clientOnly: options.clientOnly === true, widgets, ...(options.command ? { command: options.command } : {}) }),
+    });
   const plan = await planOutput(outDir, outputs, cwd);
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
@@ -148,7 +168,17 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       const model = run.model;
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
       const warnings = run.diagnostics.filter((d) => d.severity === "warning");
-      records.record(run.absPath, run.hash, run.stamp, model.name, model.sourceFiles, outDir, stubs, stubsDir ? path.join(stubsDir, model.name) : undefined, warnings);
+      records.record(
+        run.absPath,
+        run.hash,
+        run.stamp,
+        model.name,
+        model.sourceFiles,
+        outDir,
+        stubs,
+        stubsDir ? path.join(stubsDir, model.name) : undefined,
+        warnings,
+      );
     }
     records.save(files);
   }
@@ -164,7 +194,10 @@ interface Reused {
 }
 
 /** Step: read each manifest, or skip it when the run records prove nothing it depends on changed. */
-async function readManifests(files: string[], run: { cwd: string; outDir: string; records: RunRecords | undefined; diagnostics: Diagnostic[] }): Promise<{ runs: ManifestRun[]; reused: Reused[] }> {
+async function readManifests(
+  files: string[],
+  run: { cwd: string; outDir: string; records: RunRecords | undefined; diagnostics: Diagnostic[] },
+): Promise<{ runs: ManifestRun[]; reused: Reused[] }> {
   const { records, outDir } = run;
   const runs: ManifestRun[] = [];
   const reused: Reused[] = [];
@@ -184,7 +217,15 @@ async function readManifests(files: string[], run: { cwd: string; outDir: string
       stamp = stampOf(info, Date.now());
       text = await readFile(absPath, "utf8");
     } catch (error) {
-      run.diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
+      run.diagnostics.push({
+        severity: "error",
+        code: "file-unreadable",
+        message: `cannot read manifest: ${(error as Error).message}`,
+        file,
+        line: 1,
+        col: 1,
+        path: "",
+      });
       continue;
     }
     const hash = sha256(text);
@@ -205,7 +246,15 @@ function duplicateServers(built: readonly (ManifestRun & { model: ServerModel })
   for (const { model, compiled } of built) {
     const first = seen.get(model.name);
     if (first === undefined) seen.set(model.name, model.manifestFile);
-    else if (compiled?.manifest) found.push(diagnosticAt(compiled.manifest, ["server", "name"], "duplicate-server", `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(out, model.name)}`));
+    else if (compiled?.manifest)
+      found.push(
+        diagnosticAt(
+          compiled.manifest,
+          ["server", "name"],
+          "duplicate-server",
+          `server name ${JSON.stringify(model.name)} is also used by ${first}; both would write ${path.join(out, model.name)}`,
+        ),
+      );
   }
   return found;
 }
@@ -220,7 +269,15 @@ export async function resolveManifests(inputs: string[], cwd: string): Promise<{
       info = await stat(abs);
     } catch {
       const shown = toPosix(path.relative(cwd, abs)) || input;
-      diagnostics.push({ severity: "error", code: "file-unreadable", message: `no such manifest file or folder: ${shown}`, file: shown, line: 1, col: 1, path: "" });
+      diagnostics.push({
+        severity: "error",
+        code: "file-unreadable",
+        message: `no such manifest file or folder: ${shown}`,
+        file: shown,
+        line: 1,
+        col: 1,
+        path: "",
+      });
       continue;
     }
     if (info.isDirectory()) {
@@ -247,7 +304,7 @@ function projectRoot(dir: string): string {
   let root = roots.get(dir);
   if (root === undefined) {
     root = dir;
-    for (let d = dir; ; ) {
+    for (let d = dir; ;) {
       if (existsSync(path.join(d, "package.json"))) {
         root = d;
         break;

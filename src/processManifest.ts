@@ -12,7 +12,6 @@ import type { ParseCache } from "./load/parseCache.js";
 import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { stubImportBase } from "./stubs/stubs.js";
 
-
 /** One manifest read by a run, filled in step by step. */
 export interface ManifestRun {
   absPath: string;
@@ -87,4 +86,3 @@ export async function emitRun(run: ManifestRun, place: { outDir: string; cwd: st
   run.model = bundled.model;
   run.files = emitServerFiles(bundled.model);
 }
-

@@ -58,7 +58,7 @@ describe("parse cache", () => {
     rmSync(path.join(dir, "m/notes-readme.md"));
     const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      "m/notes.yaml:97:11: error file-content: file \"notes-readme.md\" does not exist (paths are relative to the manifest's folder)",
+      'm/notes.yaml:97:11: error file-content: file "notes-readme.md" does not exist (paths are relative to the manifest\'s folder)',
     ]);
   });
 

@@ -9,7 +9,11 @@ import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
-const list = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/")).sort();
+const list = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .sort();
 
 describe("client-only output", () => {
   it("--client-only writes no server files, removes those of a previous run, and keeps the client's runtime only", () => {
@@ -20,47 +24,96 @@ describe("client-only output", () => {
     const r = mcpgen(["generate", "--client-only"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     expect(list(path.join(dir, "generated"))).toEqual([
-      "_runtime/client.ts", "_runtime/clientTasks.ts", "_runtime/definition.ts", "_runtime/describeErrors.ts", "_runtime/dialect.ts", "_runtime/errors.ts", "_runtime/mcp.ts", "_runtime/patterns.ts", "_runtime/taskWire.ts", "_runtime/uriTemplate.ts", "_runtime/validation.ts",
-      "gift-server/client.ts", "gift-server/definition.ts",
-      "gift-server/fixtures/2026-07-28/prompts-list.json", "gift-server/fixtures/2026-07-28/resource-templates-list.json", "gift-server/fixtures/2026-07-28/resources-list.json",
-      "gift-server/fixtures/2026-07-28/server-discover.json", "gift-server/fixtures/2026-07-28/tools-list.json",
-      "gift-server/fixtures/prompts-list.json", "gift-server/fixtures/resource-templates-list.json", "gift-server/fixtures/resources-list.json", "gift-server/fixtures/tools-list.json",
-      "gift-server/index.ts", "gift-server/types.ts",
+      "_runtime/client.ts",
+      "_runtime/clientTasks.ts",
+      "_runtime/definition.ts",
+      "_runtime/describeErrors.ts",
+      "_runtime/dialect.ts",
+      "_runtime/errors.ts",
+      "_runtime/mcp.ts",
+      "_runtime/patterns.ts",
+      "_runtime/taskWire.ts",
+      "_runtime/uriTemplate.ts",
+      "_runtime/validation.ts",
+      "gift-server/client.ts",
+      "gift-server/definition.ts",
+      "gift-server/fixtures/2026-07-28/prompts-list.json",
+      "gift-server/fixtures/2026-07-28/resource-templates-list.json",
+      "gift-server/fixtures/2026-07-28/resources-list.json",
+      "gift-server/fixtures/2026-07-28/server-discover.json",
+      "gift-server/fixtures/2026-07-28/tools-list.json",
+      "gift-server/fixtures/prompts-list.json",
+      "gift-server/fixtures/resource-templates-list.json",
+      "gift-server/fixtures/resources-list.json",
+      "gift-server/fixtures/tools-list.json",
+      "gift-server/index.ts",
+      "gift-server/types.ts",
     ]);
     // Every header names the command that made it, flags that matter included.
-    for (const f of ["gift-server/client.ts", "_runtime/client.ts"]) expect(readFileSync(path.join(dir, "generated", f), "utf8").split("\n")[0], f).toMatch(/ Do not edit: regenerate with `mcpgen generate --client-only`\.$/);
+    for (const f of ["gift-server/client.ts", "_runtime/client.ts"])
+      expect(readFileSync(path.join(dir, "generated", f), "utf8").split("\n")[0], f).toMatch(
+        / Do not edit: regenerate with `mcpgen generate --client-only`\.$/,
+      );
     // The stubs a user wrote are theirs: never removed.
     expect(list(path.join(dir, "src/handlers"))).not.toEqual([]);
     // The fixtures are the full server's: client-only changes no byte of them.
-    ["tools-list.json", "2026-07-28/tools-list.json"].forEach((f, i) => expect(readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8")).toBe(fixtures[i]));
+    ["tools-list.json", "2026-07-28/tools-list.json"].forEach((f, i) =>
+      expect(readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8")).toBe(fixtures[i]),
+    );
     // It compiles under strict with the client SDK only: no @modelcontextprotocol/server import.
-    for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts"))) expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
+    for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts")))
+      expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] }, include: ["generated/**/*.ts"] }));
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] },
+        include: ["generated/**/*.ts"],
+      }),
+    );
     execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
   }, 60_000);
 
   it("config clientOnly: [names] makes those servers client-only and leaves the others whole", () => {
-    const dir = tempProject({ "package.json": "{}", "manifests/gift-server.yaml": GIFT, "manifests/notes-server.yaml": NOTES, "manifests/notes-readme.md": readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8"), "mcpgen.config.json": JSON.stringify({ clientOnly: ["notes-server"] }) });
+    const dir = tempProject({
+      "package.json": "{}",
+      "manifests/gift-server.yaml": GIFT,
+      "manifests/notes-server.yaml": NOTES,
+      "manifests/notes-readme.md": readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8"),
+      "mcpgen.config.json": JSON.stringify({ clientOnly: ["notes-server"] }),
+    });
     expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
     const files = list(path.join(dir, "generated"));
     expect(files).toContain("gift-server/server.ts");
     expect(files).toContain("_runtime/server.ts");
-    expect(files.filter((f) => f.startsWith("notes-server/") && !f.includes("fixtures/"))).toEqual(["notes-server/client.ts", "notes-server/definition.ts", "notes-server/index.ts", "notes-server/types.ts"]);
+    expect(files.filter((f) => f.startsWith("notes-server/") && !f.includes("fixtures/"))).toEqual([
+      "notes-server/client.ts",
+      "notes-server/definition.ts",
+      "notes-server/index.ts",
+      "notes-server/types.ts",
+    ]);
     expect(readFileSync(path.join(dir, "generated/notes-server/index.ts"), "utf8")).not.toContain("createServer");
   });
 
   it("headers name the command with the flags of the run (paths relative to the project), not those that only say how to run", () => {
     const dir = tempProject({ "package.json": "{}", "api/gift.yaml": GIFT, "conf/mcpgen.yaml": "clientOnly: true\n" });
-    expect(mcpgen(["generate", "api", "--config", "conf/mcpgen.yaml", "--out", path.join(dir, "src/gen"), "--quiet"], dir)).toMatchObject({ code: 0, stderr: "" });
+    expect(mcpgen(["generate", "api", "--config", "conf/mcpgen.yaml", "--out", path.join(dir, "src/gen"), "--quiet"], dir)).toMatchObject({
+      code: 0,
+      stderr: "",
+    });
     const first = readFileSync(path.join(dir, "src/gen/gift-server/client.ts"), "utf8").split("\n")[0];
-    expect(first).toBe("// Generated by mcpgen from api/gift.yaml. Do not edit: regenerate with `mcpgen generate api --config conf/mcpgen.yaml --out src/gen`.");
+    expect(first).toBe(
+      "// Generated by mcpgen from api/gift.yaml. Do not edit: regenerate with `mcpgen generate api --config conf/mcpgen.yaml --out src/gen`.",
+    );
     // Run again as the header says, with --check: up to date.
     expect(mcpgen(["generate", "api", "--config", "conf/mcpgen.yaml", "--out", "src/gen", "--check"], dir)).toMatchObject({ code: 0 });
   });
 
   it("a bad clientOnly value is a config error at its line", () => {
     const dir = tempProject({ "manifests/gift-server.yaml": GIFT, "mcpgen.config.yaml": "clientOnly: yes please\n" });
-    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining("mcpgen.config.yaml:1:13: error invalid-type: `clientOnly` must be true, false, or a list of server names") });
+    expect(mcpgen(["generate"], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("mcpgen.config.yaml:1:13: error invalid-type: `clientOnly` must be true, false, or a list of server names"),
+    });
   });
 });

@@ -24,17 +24,36 @@ const server = "server: {name: s, version: '1'}\n";
 const cases: [string, { given: string; want: string[]; files?: Record<string, string> }][] = [
   [
     "YAML syntax error, reported once per line",
-    { given: `${server}tools:\n  - name: a\n    description: "unclosed\n`, want: ["m.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing \"quote: the quote opened on line 4 is not closed"] },
+    {
+      given: `${server}tools:\n  - name: a\n    description: "unclosed\n`,
+      want: ['m.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 4 is not closed'],
+    },
   ],
   [
     "unquoted {{placeholder}} gets a hint",
     {
       given: `${server}prompts:\n  - name: p\n    messages:\n      - {role: user, content: {type: text, text: Hi {{x}}}}\n`,
-      want: ['m.yaml:5:53: error yaml-syntax: YAML syntax error: Unexpected flow-map-start at node end: a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"'],
+      want: [
+        'm.yaml:5:53: error yaml-syntax: YAML syntax error: Unexpected flow-map-start at node end: a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"',
+      ],
     },
   ],
-  ["duplicate keys", { given: `${server}server: {name: t, version: '1'}\n`, want: ["m.yaml:2:1: error yaml-duplicate-key: duplicate key: each key may appear once in a mapping (remove or rename one)"] }],
-  ["not a mapping", { given: "- a\n- b\n", want: ["m.yaml:1:1: error not-a-mapping: a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`"] }],
+  [
+    "duplicate keys",
+    {
+      given: `${server}server: {name: t, version: '1'}\n`,
+      want: ["m.yaml:2:1: error yaml-duplicate-key: duplicate key: each key may appear once in a mapping (remove or rename one)"],
+    },
+  ],
+  [
+    "not a mapping",
+    {
+      given: "- a\n- b\n",
+      want: [
+        "m.yaml:1:1: error not-a-mapping: a manifest is a YAML mapping with `server:` and any of `tools:`, `resources:`, `resourceTemplates:`, `prompts:`, `defs:`",
+      ],
+    },
+  ],
   [
     "missing server, unknown top-level key with a suggestion",
     {
@@ -50,11 +69,11 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}tools:\n  - name: 'bad name!'\n    inputSchema: {type: object}\n  - name: b\n    toolName: b\n    annotations: {readOnlyHint: 'yes'}\n`,
       want: [
-        "m.yaml:3:11: warning invalid-name: `name` \"bad name!\" is not advised: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)",
+        'm.yaml:3:11: warning invalid-name: `name` "bad name!" is not advised: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)',
         "m.yaml:5:5: error missing-field: a tool is missing the required field `inputSchema`",
         // Not an edit away from a known field: an MCP object's other fields are served as they are.
         "m.yaml:6:5: warning unknown-field: field `toolName` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility)",
-        "m.yaml:7:33: error invalid-type: `readOnlyHint` must be true or false, not the string \"yes\"",
+        'm.yaml:7:33: error invalid-type: `readOnlyHint` must be true or false, not the string "yes"',
       ],
     },
   ],
@@ -72,7 +91,9 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "invalid JSON Schema, located inside the schema",
     {
       given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        n: {type: strin}\n`,
-      want: ['m.yaml:7:19: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")'],
+      want: [
+        'm.yaml:7:19: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      ],
     },
   ],
   [
@@ -106,7 +127,9 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "a def colliding with a generated type name",
     {
       given: `${server}defs:\n  ToolInputs: {type: string}\ntools:\n  - {name: a, inputSchema: {type: object}}\n`,
-      want: ["m.yaml:3:3: error identifier-collision: def \"ToolInputs\" and mcpgen's built-in type ToolInputs both become the TypeScript type name ToolInputs; rename one of them"],
+      want: [
+        'm.yaml:3:3: error identifier-collision: def "ToolInputs" and mcpgen\'s built-in type ToolInputs both become the TypeScript type name ToolInputs; rename one of them',
+      ],
     },
   ],
   [
@@ -114,7 +137,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}defs:\n  A: {type: object}\ntools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        x: {$ref: '#/defs/B'}\n        y: {$ref: '../other.json'}\n        z: {$ref: 'https://example.com/s.json'}\n`,
       want: [
-        "m.yaml:9:19: error unresolved-ref: $ref \"#/defs/B\" names no def; declared defs: A",
+        'm.yaml:9:19: error unresolved-ref: $ref "#/defs/B" names no def; declared defs: A',
         "m.yaml:10:19: error unsupported-ref: $ref \"../other.json\" is not supported: refs to other files are not followed; copy the schema into `defs:` and use $ref: '#/defs/Name'",
         "m.yaml:11:19: error unsupported-ref: $ref \"https://example.com/s.json\" is not supported: refs to URLs are not fetched; copy the schema into `defs:` and use $ref: '#/defs/Name'",
       ],
@@ -183,7 +206,9 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "server name that would not be a safe folder name",
     {
       given: "server: {name: '../evil', version: '1'}\n",
-      want: ["m.yaml:1:16: error invalid-name: `name` \"../evil\" is not a folder name: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder), or keep it and add `folder:` with such a name"],
+      want: [
+        "m.yaml:1:16: error invalid-name: `name` \"../evil\" is not a folder name: use lowercase letters, digits and '-', starting with a letter or digit (it names the output folder), or keep it and add `folder:` with such a name",
+      ],
     },
   ],
   [
@@ -197,9 +222,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "YAML tags (a tag error stops before the shape checks)",
     {
       given: `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {n: {type: number, maximum: .inf}}}\n    _meta: {icon: !!binary aGk=}\n`,
-      want: [
-        "m.yaml:5:19: error yaml-tag: YAML tags are not supported (found !!binary): write the value as a plain string, number, list or mapping",
-      ],
+      want: ["m.yaml:5:19: error yaml-tag: YAML tags are not supported (found !!binary): write the value as a plain string, number, list or mapping"],
     },
   ],
   [
@@ -233,14 +256,18 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "schema errors inside lists are located on the item",
     {
       given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      allOf:\n        - {type: object}\n        - {type: strin}\n`,
-      want: ['m.yaml:8:18: error invalid-schema: invalid JSON Schema at allOf.1.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")'],
+      want: [
+        'm.yaml:8:18: error invalid-schema: invalid JSON Schema at allOf.1.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      ],
     },
   ],
   [
     "adjacent template variables; task support is accepted",
     {
       given: `${server}tools:\n  - {name: a, inputSchema: {type: object}, execution: {taskSupport: required}}\nresourceTemplates:\n  - {uriTemplate: 'x://{a}{b}', name: t}\n`,
-      want: ['m.yaml:5:19: error invalid-uri-template: uriTemplate "x://{a}{b}": two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them'],
+      want: [
+        'm.yaml:5:19: error invalid-uri-template: uriTemplate "x://{a}{b}": two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them',
+      ],
     },
   ],
   [
@@ -264,7 +291,7 @@ defs:
         'm.yaml:8:44: error invalid-value: x-mcp-header "REGION" repeats "Region" (header names are compared without regard to case)',
         'm.yaml:9:41: error invalid-value: x-mcp-header marks a property of type "number"; it must be "string", "integer" or "boolean" (MCP forbids "number")',
         "m.yaml:10:65: error invalid-value: x-mcp-header may only mark a property reached from the root through `properties` (not items, $ref, anyOf/oneOf/allOf, if/then/else, or the root itself)",
-        "m.yaml:11:43: error invalid-value: x-mcp-header \"a b\" is not a valid header name: use letters, digits and !#$%&'*+-.^_`|~ only (no spaces, colons or non-ASCII)",
+        'm.yaml:11:43: error invalid-value: x-mcp-header "a b" is not a valid header name: use letters, digits and !#$%&\'*+-.^_`|~ only (no spaces, colons or non-ASCII)',
         "m.yaml:14:35: error invalid-value: x-mcp-header cannot be in a def: a property reached through $ref cannot be mirrored in a header; put the property in the tool's inputSchema",
       ],
     },
@@ -314,10 +341,10 @@ tools:
         'x(?=y)': {type: string}
 `,
       want: [
-        "m.yaml:7:40: error pattern-unsupported: pattern \"(\\\\w)\\\\1\" cannot run in linear time: a backreference (\\1); the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler",
-        "m.yaml:8:39: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): (a+)+ can match a run of \"a\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; rewrite it so that no two quantifiers can match the same text",
-        "m.yaml:9:39: warning pattern-backtracking: pattern \"\\\\d+\\\\w+$\" can take polynomial time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): \\d+ and \\w+ can match a run of \"0\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; the same pattern without the risk: \"\\\\d\\\\w+$\"",
-        "m.yaml:12:9: error pattern-unsupported: pattern \"x(?=y)\" cannot run in linear time: a lookahead ((?=y)) that is not right after a leading ^; the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler",
+        'm.yaml:7:40: error pattern-unsupported: pattern "(\\\\w)\\\\1" cannot run in linear time: a backreference (\\1); the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler',
+        'm.yaml:8:39: warning pattern-backtracking: pattern "^(a+)+$" can take exponential time in backtracking regex engines (JavaScript\'s RegExp, which most MCP clients\' validators use): (a+)+ can match a run of "a" in many ways, so such input plus one character that fails can stall them. mcpgen\'s server and client match it in linear time; rewrite it so that no two quantifiers can match the same text',
+        'm.yaml:9:39: warning pattern-backtracking: pattern "\\\\d+\\\\w+$" can take polynomial time in backtracking regex engines (JavaScript\'s RegExp, which most MCP clients\' validators use): \\d+ and \\w+ can match a run of "0" in many ways, so such input plus one character that fails can stall them. mcpgen\'s server and client match it in linear time; the same pattern without the risk: "\\\\d\\\\w+$"',
+        'm.yaml:12:9: error pattern-unsupported: pattern "x(?=y)" cannot run in linear time: a lookahead ((?=y)) that is not right after a leading ^; the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler',
       ],
     },
   ],
@@ -325,7 +352,9 @@ tools:
     "YAML alias bombs",
     {
       given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
-      want: ["m.yaml:4:10: error yaml-aliases: too many YAML alias expansions (limit 100): Excessive alias count indicates a resource exhaustion attack; write the repeated part out or use $ref: '#/defs/Name'"],
+      want: [
+        "m.yaml:4:10: error yaml-aliases: too many YAML alias expansions (limit 100): Excessive alias count indicates a resource exhaustion attack; write the repeated part out or use $ref: '#/defs/Name'",
+      ],
     },
   ],
 ];
@@ -360,7 +389,9 @@ describe("diagnostics", () => {
   });
 
   it("takes the patterns of a pulled manifest with warnings: they are the server's", async () => {
-    const dir = tempProject({ "m.yaml": `# Pulled by mcpgen from \`x\` (MCP 2025-11-25).\n${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {x: {type: string, pattern: '(a)\\1'}}}\n` });
+    const dir = tempProject({
+      "m.yaml": `# Pulled by mcpgen from \`x\` (MCP 2025-11-25).\n${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {x: {type: string, pattern: '(a)\\1'}}}\n`,
+    });
     const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "validate" });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'm.yaml:5:73: warning pattern-unsupported: pattern "(a)\\\\1" cannot run in linear time: a backreference (\\1); the generated server and client do not check it (the server\'s own clients still may)',
@@ -378,9 +409,9 @@ describe("diagnostics", () => {
 
 describe("diagnostics of the command line and the output folder", () => {
   it("prints a fix after the message, and a command-line problem at its argument", () => {
-    expect(formatDiagnostic({ severity: "error", code: "invalid-argument", argument: "--cwd nowhere", message: "no such folder", fix: "give an existing folder" })).toBe(
-      "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give an existing folder",
-    );
+    expect(
+      formatDiagnostic({ severity: "error", code: "invalid-argument", argument: "--cwd nowhere", message: "no such folder", fix: "give an existing folder" }),
+    ).toBe("mcpgen: --cwd nowhere: error invalid-argument: no such folder; give an existing folder");
     expect(formatDiagnostic(conflictDiagnostic("out/s/server.ts", "out/"))).toBe(
       'out/s/server.ts:1:1: error not-generated: this file was not written by mcpgen (no "// Generated by mcpgen" header); refusing to overwrite it; move it out of out/ or pick another --out',
     );
@@ -389,24 +420,48 @@ describe("diagnostics of the command line and the output folder", () => {
   it("puts a stale file at its first differing line (line 1 when it is missing or no longer generated)", () => {
     const update = staleDiagnostic({ kind: "update", file: "/p/out/a.ts", display: "out/a.ts", before: "a\nb\nc\n", after: "a\nb\nC\n" }, "mcpgen generate");
     expect(formatDiagnostic(update)).toBe("out/a.ts:3:1: error stale-output: stale (out of date); run mcpgen generate");
-    expect(staleDiagnostic({ kind: "create", file: "/p/out/b.ts", display: "out/b.ts", after: "x" }, "mcpgen generate")).toMatchObject({ line: 1, message: "stale (missing)" });
-    expect(staleDiagnostic({ kind: "delete", file: "/p/out/c.ts", display: "out/c.ts", before: "x" }, "mcpgen generate")).toMatchObject({ line: 1, message: "stale (no longer generated)" });
+    expect(staleDiagnostic({ kind: "create", file: "/p/out/b.ts", display: "out/b.ts", after: "x" }, "mcpgen generate")).toMatchObject({
+      line: 1,
+      message: "stale (missing)",
+    });
+    expect(staleDiagnostic({ kind: "delete", file: "/p/out/c.ts", display: "out/c.ts", before: "x" }, "mcpgen generate")).toMatchObject({
+      line: 1,
+      message: "stale (no longer generated)",
+    });
   });
 
   it("says what pull, watch, diff and the write stage cannot do at the file or the argument, with a fix where the message has none", () => {
-    expect(formatDiagnostic(serverFailed("-- node s.mjs", "connecting to `node s.mjs` failed: no answer"))).toBe("mcpgen: -- node s.mjs: error server-failed: connecting to `node s.mjs` failed: no answer");
-    expect(formatDiagnostic(fileFailed("m/x.yaml", false, "permission denied"))).toBe("m/x.yaml:1:1: error write-failed: cannot write m/x.yaml: permission denied");
-    expect(formatDiagnostic(fileFailed("adir", true, "it is a folder (give a file with -o)"))).toBe("adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)");
-    expect(formatDiagnostic(checkedFileMissing("m.yaml"))).toBe("m.yaml:1:1: error stale-output: m.yaml does not exist; run the same command without --check to write it.");
-    expect(formatDiagnostic(writeFailed("cannot write out/s: EACCES (permission denied)", "out/"))).toBe("mcpgen: out/: error write-failed: cannot write out/s: EACCES (permission denied)");
-    expect(formatDiagnostic(watchFailed("manifests", "ENOSPC"))).toBe("mcpgen: manifests: error watch-failed: cannot watch manifests: ENOSPC; changes there are not seen; run mcpgen generate after editing there");
+    expect(formatDiagnostic(serverFailed("-- node s.mjs", "connecting to `node s.mjs` failed: no answer"))).toBe(
+      "mcpgen: -- node s.mjs: error server-failed: connecting to `node s.mjs` failed: no answer",
+    );
+    expect(formatDiagnostic(fileFailed("m/x.yaml", false, "permission denied"))).toBe(
+      "m/x.yaml:1:1: error write-failed: cannot write m/x.yaml: permission denied",
+    );
+    expect(formatDiagnostic(fileFailed("adir", true, "it is a folder (give a file with -o)"))).toBe(
+      "adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)",
+    );
+    expect(formatDiagnostic(checkedFileMissing("m.yaml"))).toBe(
+      "m.yaml:1:1: error stale-output: m.yaml does not exist; run the same command without --check to write it.",
+    );
+    expect(formatDiagnostic(writeFailed("cannot write out/s: EACCES (permission denied)", "out/"))).toBe(
+      "mcpgen: out/: error write-failed: cannot write out/s: EACCES (permission denied)",
+    );
+    expect(formatDiagnostic(watchFailed("manifests", "ENOSPC"))).toBe(
+      "mcpgen: manifests: error watch-failed: cannot watch manifests: ENOSPC; changes there are not seen; run mcpgen generate after editing there",
+    );
     expect(formatDiagnostic(interruptedRun("recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41", "out/"))).toBe(
       "mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid 41): removed out/.s.mcpgen-new-41",
     );
     // More said under a diagnostic goes on its own lines, after the fix.
-    expect(formatDiagnostic({ severity: "error", code: "diff-input", argument: "a.yaml", message: "not a valid manifest, so it cannot be compared:", detail: "a.yaml:1:1: error x\n  a.yaml:2:1: error y" })).toBe(
-      "mcpgen: a.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n  a.yaml:1:1: error x\n  a.yaml:2:1: error y",
-    );
+    expect(
+      formatDiagnostic({
+        severity: "error",
+        code: "diff-input",
+        argument: "a.yaml",
+        message: "not a valid manifest, so it cannot be compared:",
+        detail: "a.yaml:1:1: error x\n  a.yaml:2:1: error y",
+      }),
+    ).toBe("mcpgen: a.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n  a.yaml:1:1: error x\n  a.yaml:2:1: error y");
   });
 
   it("every code is in the README's table", async () => {

@@ -13,8 +13,14 @@ import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const surface = (parts: Partial<Surface>): Surface => ({ source: "x", tools: [], resources: [], resourceTemplates: [], prompts: [], ...parts });
-const tool = (name: string, input: object, output?: object, extra: object = {}) => ({ name, inputSchema: { type: "object", ...input }, ...(output ? { outputSchema: { type: "object", ...output } } : {}), ...extra });
-const brief = (changes: Difference[]) => changes.map((c) => `${c.change} ${c.name}${c.path ? ` ${c.path}` : ""} clients:${c.clients ? "BREAK" : "ok"} servers:${c.servers ? "BREAK" : "ok"}`);
+const tool = (name: string, input: object, output?: object, extra: object = {}) => ({
+  name,
+  inputSchema: { type: "object", ...input },
+  ...(output ? { outputSchema: { type: "object", ...output } } : {}),
+  ...extra,
+});
+const brief = (changes: Difference[]) =>
+  changes.map((c) => `${c.change} ${c.name}${c.path ? ` ${c.path}` : ""} clients:${c.clients ? "BREAK" : "ok"} servers:${c.servers ? "BREAK" : "ok"}`);
 
 describe("classify", () => {
   it("tools removed, renamed (same schemas) and added", () => {
@@ -28,8 +34,17 @@ describe("classify", () => {
   });
 
   it("inputs: a new required argument and a narrowed type break clients; a widened one breaks servers", () => {
-    const before = surface({ tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "integer" }, mode: { enum: ["a", "b"] } }, required: ["q"] })] });
-    const after = surface({ tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "number" }, mode: { enum: ["a"] }, force: { type: "boolean" } }, required: ["q", "force"] })] });
+    const before = surface({
+      tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "integer" }, mode: { enum: ["a", "b"] } }, required: ["q"] })],
+    });
+    const after = surface({
+      tools: [
+        tool("t", {
+          properties: { q: { type: "string" }, n: { type: "number" }, mode: { enum: ["a"] }, force: { type: "boolean" } },
+          required: ["q", "force"],
+        }),
+      ],
+    });
     expect(brief(classify(before, after))).toEqual([
       "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
       "input-widened t inputSchema.properties.n.type clients:ok servers:BREAK",
@@ -40,18 +55,31 @@ describe("classify", () => {
   });
 
   it("an optional property added to an open input is compatible; to a closed one it widens (the handler gets more)", () => {
-    const open = classify(surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }), surface({ tools: [tool("t", { properties: { q: { type: "string" }, limit: { type: "integer" } } })] }));
+    const open = classify(
+      surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }),
+      surface({ tools: [tool("t", { properties: { q: { type: "string" }, limit: { type: "integer" } } })] }),
+    );
     expect(brief(open)).toEqual(["input-property-added t inputSchema.properties.limit clients:ok servers:ok"]);
-    const closed = classify(surface({ tools: [tool("t", { properties: {}, additionalProperties: false })] }), surface({ tools: [tool("t", { properties: { limit: { type: "integer" } }, additionalProperties: false })] }));
+    const closed = classify(
+      surface({ tools: [tool("t", { properties: {}, additionalProperties: false })] }),
+      surface({ tools: [tool("t", { properties: { limit: { type: "integer" } }, additionalProperties: false })] }),
+    );
     expect(brief(closed)).toEqual(["input-widened t inputSchema.properties.limit clients:ok servers:BREAK"]);
   });
 
   it("taskSupport: becoming required or forbidden breaks clients; a rename needs telling schemas or the same description", () => {
     const task = (support: string) => tool("v", {}, undefined, { execution: { taskSupport: support } });
-    expect(brief(classify(surface({ tools: [task("optional")] }), surface({ tools: [task("forbidden")] })))).toEqual(["task-support-changed v execution.taskSupport clients:BREAK servers:ok"]);
-    expect(brief(classify(surface({ tools: [task("required")] }), surface({ tools: [task("optional")] })))).toEqual(["task-support-changed v execution.taskSupport clients:ok servers:ok"]);
+    expect(brief(classify(surface({ tools: [task("optional")] }), surface({ tools: [task("forbidden")] })))).toEqual([
+      "task-support-changed v execution.taskSupport clients:BREAK servers:ok",
+    ]);
+    expect(brief(classify(surface({ tools: [task("required")] }), surface({ tools: [task("optional")] })))).toEqual([
+      "task-support-changed v execution.taskSupport clients:ok servers:ok",
+    ]);
     // `ping` and `status`, both `{type: object}`, are two tools, not a rename.
-    expect(brief(classify(surface({ tools: [tool("ping", {})] }), surface({ tools: [tool("status", {})] })))).toEqual(["tool-removed ping clients:BREAK servers:ok", "tool-added status clients:ok servers:BREAK"]);
+    expect(brief(classify(surface({ tools: [tool("ping", {})] }), surface({ tools: [tool("status", {})] })))).toEqual([
+      "tool-removed ping clients:BREAK servers:ok",
+      "tool-added status clients:ok servers:BREAK",
+    ]);
   });
 
   it("serverInfo and instructions changes are listed, never breaking", () => {
@@ -65,7 +93,10 @@ describe("classify", () => {
   });
 
   it("outputs: a property removed or made optional breaks clients; an enum value removed breaks servers", () => {
-    const out = (required: string[], status: string[]) => ({ properties: { id: { type: "string" }, price: { type: "number" }, status: { enum: status } }, required });
+    const out = (required: string[], status: string[]) => ({
+      properties: { id: { type: "string" }, price: { type: "number" }, status: { enum: status } },
+      required,
+    });
     const before = surface({ tools: [tool("t", {}, out(["id", "price"], ["open", "closed"]))] });
     const after = surface({ tools: [tool("t", {}, { ...out(["id"], ["open"]), properties: { id: { type: "string" }, status: { enum: ["open"] } } })] });
     const changes = classify(before, after);
@@ -74,12 +105,18 @@ describe("classify", () => {
       "output-widened t outputSchema.properties.price clients:BREAK servers:ok",
       "output-narrowed t outputSchema.properties.status.enum clients:ok servers:BREAK",
     ]);
-    expect(changes.map((c) => c.message)).toEqual(["price is no longer required", "property price removed: was constrained, now unconstrained", 'value "closed" removed']);
+    expect(changes.map((c) => c.message)).toEqual([
+      "price is no longer required",
+      "property price removed: was constrained, now unconstrained",
+      'value "closed" removed',
+    ]);
   });
 
   it("an outputSchema added or removed; taskSupport becoming required; description-only changes are compatible", () => {
     const before = surface({ tools: [tool("t", {}, undefined, { description: "old" }), tool("u", {}, { properties: {} }), tool("v", {})] });
-    const after = surface({ tools: [tool("t", {}, { properties: {} }, { description: "new" }), tool("u", {}), tool("v", {}, undefined, { execution: { taskSupport: "required" } })] });
+    const after = surface({
+      tools: [tool("t", {}, { properties: {} }, { description: "new" }), tool("u", {}), tool("v", {}, undefined, { execution: { taskSupport: "required" } })],
+    });
     expect(brief(classify(before, after))).toEqual([
       "output-added t outputSchema clients:BREAK servers:BREAK",
       "description-changed t description clients:ok servers:ok",
@@ -90,12 +127,18 @@ describe("classify", () => {
 
   it("resources, templates and prompts: removed, renamed, MIME type, arguments", () => {
     const before = surface({
-      resources: [{ uri: "r://a", name: "a", mimeType: "text/plain" }, { uri: "r://gone", name: "gone" }],
+      resources: [
+        { uri: "r://a", name: "a", mimeType: "text/plain" },
+        { uri: "r://gone", name: "gone" },
+      ],
       resourceTemplates: [{ uriTemplate: "t://{id}", name: "t" }],
       prompts: [{ name: "p", arguments: [{ name: "tone" }, { name: "who", required: true }, { name: "old" }] }],
     });
     const after = surface({
-      resources: [{ uri: "r://a", name: "alpha", mimeType: "application/json" }, { uri: "r://new", name: "new" }],
+      resources: [
+        { uri: "r://a", name: "alpha", mimeType: "application/json" },
+        { uri: "r://new", name: "new" },
+      ],
       resourceTemplates: [{ uriTemplate: "t://{id}/v2", name: "t" }],
       prompts: [{ name: "p", arguments: [{ name: "tone", required: true }, { name: "who" }, { name: "lang", required: true }] }],
       staticResources: new Set(["r://new"]),
@@ -117,15 +160,44 @@ describe("classify", () => {
 
 describe("annotation hints: their own class, behaviour", () => {
   const annotated = (annotations?: object) => surface({ tools: [tool("t", {}, undefined, annotations ? { annotations } : {})] });
-  const rows = (a?: object, b?: object) => classify(annotated(a), annotated(b)).map((c) => ({ path: c.path, change: c.change, message: c.message, clients: c.clients, servers: c.servers, behaviour: c.behaviour === true }));
+  const rows = (a?: object, b?: object) =>
+    classify(annotated(a), annotated(b)).map((c) => ({
+      path: c.path,
+      change: c.change,
+      message: c.message,
+      clients: c.clients,
+      servers: c.servers,
+      behaviour: c.behaviour === true,
+    }));
 
   it("a hint changed is a behaviour change, neither breaking side; what clients then do is said", () => {
     expect(rows({ readOnlyHint: false }, { readOnlyHint: true })).toEqual([
-      { path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true: clients that auto-approve read-only tools now run it without asking", clients: false, servers: false, behaviour: true },
+      {
+        path: "annotations.readOnlyHint",
+        change: "hint-changed",
+        message: "readOnlyHint false -> true: clients that auto-approve read-only tools now run it without asking",
+        clients: false,
+        servers: false,
+        behaviour: true,
+      },
     ]);
     expect(rows({ readOnlyHint: true, title: "T" }, { destructiveHint: false, title: "T2" })).toEqual([
-      { path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint true -> unset (false): clients that auto-approved it as read-only now ask before running it", clients: false, servers: false, behaviour: true },
-      { path: "annotations.destructiveHint", change: "hint-changed", message: "destructiveHint unset (true) -> false: clients may now run it with less confirmation", clients: false, servers: false, behaviour: true },
+      {
+        path: "annotations.readOnlyHint",
+        change: "hint-changed",
+        message: "readOnlyHint true -> unset (false): clients that auto-approved it as read-only now ask before running it",
+        clients: false,
+        servers: false,
+        behaviour: true,
+      },
+      {
+        path: "annotations.destructiveHint",
+        change: "hint-changed",
+        message: "destructiveHint unset (true) -> false: clients may now run it with less confirmation",
+        clients: false,
+        servers: false,
+        behaviour: true,
+      },
       { path: "annotations", change: "annotations-changed", message: "annotations changed", clients: false, servers: false, behaviour: false },
     ]);
     expect(rows(undefined, { idempotentHint: true, openWorldHint: false }).map((r) => r.message)).toEqual([
@@ -152,16 +224,29 @@ describe("execution", () => {
   it("taskSupport forbidden written out or left out is the same", () => {
     const t = (execution?: object) => surface({ tools: [tool("t", {}, undefined, execution ? { execution } : {})] });
     expect(classify(t({ taskSupport: "forbidden" }), t())).toEqual([]);
-    expect(brief(classify(t({ taskSupport: "forbidden" }), t({ taskSupport: "forbidden", other: 1 })))).toEqual(["execution-changed t execution clients:ok servers:ok"]);
+    expect(brief(classify(t({ taskSupport: "forbidden" }), t({ taskSupport: "forbidden", other: 1 })))).toEqual([
+      "execution-changed t execution clients:ok servers:ok",
+    ]);
   });
 });
 
 describe("the table", () => {
-  const change = (path: string, name = "t"): Difference => ({ kind: "tool", name, path, change: "input-narrowed", message: "minLength 1 added", clients: true, servers: false });
+  const change = (path: string, name = "t"): Difference => ({
+    kind: "tool",
+    name,
+    path,
+    change: "input-narrowed",
+    message: "minLength 1 added",
+    clients: true,
+    servers: false,
+  });
 
   it("sizes its columns to their content, and lines up rows whatever the length of a path", () => {
     const long = "inputSchema.properties.pipeline.items.properties.$vectorSearch.properties.filter.minProperties";
-    const text = formatDifferences([change("inputSchema.properties.q"), change(long, "a_tool_with_a_rather_long_name_indeed_yes_quite_long"), change("x")], "table");
+    const text = formatDifferences(
+      [change("inputSchema.properties.q"), change(long, "a_tool_with_a_rather_long_name_indeed_yes_quite_long"), change("x")],
+      "table",
+    );
     const lines = text.split("\n").filter((l) => l.includes("input-narrowed") || l.includes("CHANGE"));
     expect(lines).toHaveLength(4);
     const at = lines.map((l) => l.indexOf(l.includes("CHANGE") ? "CHANGE" : "input-narrowed"));
@@ -176,8 +261,25 @@ describe("the table", () => {
   });
 
   it("a behaviour change shows in the CLIENTS column and in the summary, after breaking changes", () => {
-    const hint: Difference = { kind: "tool", name: "t", path: "annotations.readOnlyHint", change: "hint-changed", message: "readOnlyHint false -> true", clients: false, servers: false, behaviour: true };
-    const info: Difference = { kind: "tool", name: "t", path: "description", change: "description-changed", message: "description changed", clients: false, servers: false };
+    const hint: Difference = {
+      kind: "tool",
+      name: "t",
+      path: "annotations.readOnlyHint",
+      change: "hint-changed",
+      message: "readOnlyHint false -> true",
+      clients: false,
+      servers: false,
+      behaviour: true,
+    };
+    const info: Difference = {
+      kind: "tool",
+      name: "t",
+      path: "description",
+      change: "description-changed",
+      message: "description changed",
+      clients: false,
+      servers: false,
+    };
     expect(formatDifferences([info, hint, change("inputSchema.properties.q")], "table")).toBe(
       [
         "  CLIENTS    SERVERS  WHAT    WHERE                     CHANGE               DETAIL",
@@ -217,31 +319,56 @@ describe("mcpgen diff", () => {
     expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "servers"], dir).code).toBe(0);
     expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "either"], dir).code).toBe(1);
     expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "none"], dir).code).toBe(0);
-    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "any"], dir)).toMatchObject({ code: 0, stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n" });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "any"], dir)).toMatchObject({
+      code: 0,
+      stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n",
+    });
   });
 
   it("an annotation hint changed: BEHAVIOUR, exit 0 unless --fail-on behaviour", () => {
     const dir = tempProject({ "old.yaml": GIFTS, "new.yaml": GIFTS.replace("readOnlyHint: true", "readOnlyHint: false") });
     const r = mcpgen(["diff", "old.yaml", "new.yaml"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(r.stdout).toMatch(/\n {2}BEHAVIOUR {2}ok {7}tool suggest_gifts {2}annotations\.readOnlyHint {2}hint-changed {2}readOnlyHint true -> false: clients that auto-approved it as read-only now ask before running it\n/);
+    expect(r.stdout).toMatch(
+      /\n {2}BEHAVIOUR {2}ok {7}tool suggest_gifts {2}annotations\.readOnlyHint {2}hint-changed {2}readOnlyHint true -> false: clients that auto-approved it as read-only now ask before running it\n/,
+    );
     expect(r.stdout).toContain("1 change: 0 breaking for clients, 0 breaking for servers, 1 changing client behaviour, 0 compatible");
-    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "behaviour"], dir)).toMatchObject({ code: 1, stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on behaviour).\n" });
-    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "breaking,behaviour"], dir)).toMatchObject({ code: 1, stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on breaking,behaviour).\n" });
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "behaviour"], dir)).toMatchObject({
+      code: 1,
+      stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on behaviour).\n",
+    });
+    expect(mcpgen(["diff", "old.yaml", "new.yaml", "--fail-on", "breaking,behaviour"], dir)).toMatchObject({
+      code: 1,
+      stderr: "mcpgen: failing: changes of client behaviour (annotation hints) (--fail-on breaking,behaviour).\n",
+    });
     const json = JSON.parse(mcpgen(["diff", "old.yaml", "new.yaml", "--format", "json"], dir).stdout);
     expect(json.summary).toEqual({ changes: 1, breakingClients: 0, breakingServers: 0, behaviour: 1, compatible: 0 });
     expect(json.changes[0]).toMatchObject({ change: "hint-changed", clients: false, servers: false, behaviour: true });
   });
 
   it("--format json is machine-readable, with a summary", () => {
-    const dir = tempProject({ "old.yaml": GIFTS, "new.yaml": GIFTS.replace("price: {type: number, minimum: 0,", "price: {type: [number, string], minimum: 0,") });
+    const dir = tempProject({
+      "old.yaml": GIFTS,
+      "new.yaml": GIFTS.replace("price: {type: number, minimum: 0,", "price: {type: [number, string], minimum: 0,"),
+    });
     const r = mcpgen(["diff", "old.yaml", "new.yaml", "--format=json"], dir);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toEqual({
       before: "old.yaml",
       after: "new.yaml",
       summary: { changes: 1, breakingClients: 1, breakingServers: 0, behaviour: 0, compatible: 0 },
-      changes: [{ kind: "tool", name: "suggest_gifts", path: "outputSchema.properties.gifts.items.properties.price.type", change: "output-widened", message: "now accepts string", clients: true, servers: false, behaviour: false }],
+      changes: [
+        {
+          kind: "tool",
+          name: "suggest_gifts",
+          path: "outputSchema.properties.gifts.items.properties.price.type",
+          change: "output-widened",
+          message: "now accepts string",
+          clients: true,
+          servers: false,
+          behaviour: false,
+        },
+      ],
     });
   });
 
@@ -258,7 +385,12 @@ describe("mcpgen diff", () => {
 
   it("reads a side from git as REF:path", () => {
     const dir = tempProject({ "manifests/gifts.yaml": GIFTS });
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+    const git = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" },
+      });
     git("init", "-q");
     git("add", ".");
     git("commit", "-qm", "gifts");
@@ -268,7 +400,9 @@ describe("mcpgen diff", () => {
     expect(r.stdout).toMatch(/BREAKING\s+ok\s+prompt gift_congrats_style\s+-\s+prompt-removed/);
     const missing = mcpgen(["diff", "HEAD:manifests/nope.yaml", "manifests/gifts.yaml"], dir);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^mcpgen: HEAD:manifests\/nope\.yaml: error diff-input: cannot read it from git: fatal: path 'manifests\/nope\.yaml' does not exist in 'HEAD'/);
+    expect(missing.stderr).toMatch(
+      /^mcpgen: HEAD:manifests\/nope\.yaml: error diff-input: cannot read it from git: fatal: path 'manifests\/nope\.yaml' does not exist in 'HEAD'/,
+    );
   });
 
   it("an invalid side is reported with file:line:col and exit 2; usage errors exit 2 with help", () => {
@@ -277,9 +411,18 @@ describe("mcpgen diff", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mcpgen: bad\.yaml: error diff-input: not a valid manifest, so it cannot be compared:\n {2}bad\.yaml:\d+:\d+: error /);
     expect(mcpgen(["diff", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("diff takes two sides, OLD and NEW; got 1") });
-    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on is breaking, clients, servers, either, behaviour, any or none (or several, comma-separated), not "major"') });
-    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "breaking,major"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('not "major"') });
-    expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({ code: 2, stderr: "mcpgen: nope.yaml: error diff-input: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n" });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "major"], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--fail-on is breaking, clients, servers, either, behaviour, any or none (or several, comma-separated), not "major"'),
+    });
+    expect(mcpgen(["diff", "old.yaml", "old.yaml", "--fail-on", "breaking,major"], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not "major"'),
+    });
+    expect(mcpgen(["diff", "nope.yaml", "old.yaml"], dir)).toMatchObject({
+      code: 2,
+      stderr: "mcpgen: nope.yaml: error diff-input: no such file or folder (give a manifest, a fixtures folder, or REF:path for a manifest in git)\n",
+    });
     expect(mcpgen(["diff", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen diff OLD NEW") });
   });
 });

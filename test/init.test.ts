@@ -7,14 +7,14 @@ import { parse } from "yaml";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
-
-
 describe("mcpgen init", () => {
   it("says at the folder when it cannot pack mcpgen (npm not on the PATH), with what to give instead", () => {
     const parent = tempProject();
     const r = spawnSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "init", "nonpm"], { cwd: parent, encoding: "utf8", env: { PATH: "" } });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe(`mcpgen: nonpm: error pack-failed: cannot pack mcpgen for the new project (npm is not on the PATH); give the dependency with --mcpgen (a checkout: --mcpgen file:${ROOT})\n`);
+    expect(r.stderr).toBe(
+      `mcpgen: nonpm: error pack-failed: cannot pack mcpgen for the new project (npm is not on the PATH); give the dependency with --mcpgen (a checkout: --mcpgen file:${ROOT})\n`,
+    );
   });
 
   it("creates a project named after its folder, generated and ready to build", () => {
@@ -22,11 +22,24 @@ describe("mcpgen init", () => {
     const r = mcpgen(["init", "My Server"], parent);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)");
+    expect(r.stdout).toContain(
+      "mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)",
+    );
     // The stdio command for MCP clients: node, so npm's banner never reaches stdout.
     expect(r.stdout).toContain(`{"command": "node", "args": [${JSON.stringify(path.join(parent, "My Server", "dist/src/main.js"))}]}`);
     const dir = path.join(parent, "My Server");
-    for (const file of ["package.json", "tsconfig.json", "mcpgen.config.json", "manifests/my-server.yaml", "src/main.ts", "src/handlers/my-server/tools/greet.ts", "test/server.test.ts", ".gitignore", "README.md", "generated/my-server/handlers.ts"]) {
+    for (const file of [
+      "package.json",
+      "tsconfig.json",
+      "mcpgen.config.json",
+      "manifests/my-server.yaml",
+      "src/main.ts",
+      "src/handlers/my-server/tools/greet.ts",
+      "test/server.test.ts",
+      ".gitignore",
+      "README.md",
+      "generated/my-server/handlers.ts",
+    ]) {
       expect(existsSync(path.join(dir, file)), file).toBe(true);
     }
     const manifest = readFileSync(path.join(dir, "manifests/my-server.yaml"), "utf8");
@@ -38,7 +51,9 @@ describe("mcpgen init", () => {
     // Installable before mcpgen is on the registry: this mcpgen, packed into vendor/.
     expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
     const listing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-0.1.0.tgz")], { encoding: "utf8" }).split("\n");
-    expect(listing).toEqual(expect.arrayContaining(["package/package.json", "package/dist/cli/bin.js", "package/src/runtime/engine.ts", "package/templates/init/package.json.hbs"]));
+    expect(listing).toEqual(
+      expect.arrayContaining(["package/package.json", "package/dist/cli/bin.js", "package/src/runtime/engine.ts", "package/templates/init/package.json.hbs"]),
+    );
     expect(mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8")).devDependencies.mcpgen).toBe("file:../mcpgen");
     expect(existsSync(path.join(parent, "other/vendor"))).toBe(false);
@@ -53,15 +68,28 @@ describe("mcpgen init", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n");
     const dir = path.join(parent, "shop");
-    for (const file of ["manifests/widgets/greeting.ts", "manifests/widgets/tsconfig.json", "src/harness.ts", "generated/shop/widgets/greeting.ts", "generated/shop/widgets/scenarios.ts", "generated/_runtime/widget.ts"]) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    for (const file of [
+      "manifests/widgets/greeting.ts",
+      "manifests/widgets/tsconfig.json",
+      "src/harness.ts",
+      "generated/shop/widgets/greeting.ts",
+      "generated/shop/widgets/scenarios.ts",
+      "generated/_runtime/widget.ts",
+    ])
+      expect(existsSync(path.join(dir, file)), file).toBe(true);
     const manifest = readFileSync(path.join(dir, "manifests/shop.yaml"), "utf8");
     expect(manifest).toContain("    widget: greeting\n");
     expect(manifest).toContain("widgets:\n  - name: greeting\n    uri: ui://shop/greeting.html\n    entry: widgets/greeting.ts\n");
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.dependencies["@modelcontextprotocol/ext-apps"]).toBe("~2.0.4");
-    expect(pkg.scripts).toMatchObject({ build: "tsc -p tsconfig.json && tsc -p manifests/widgets/tsconfig.json", harness: "npm run build && node dist/src/harness.js" });
+    expect(pkg.scripts).toMatchObject({
+      build: "tsc -p tsconfig.json && tsc -p manifests/widgets/tsconfig.json",
+      harness: "npm run build && node dist/src/harness.js",
+    });
     // The widget's HTML is in the definition the server serves.
-    expect(readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8")).toContain('"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"');
+    expect(readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8")).toContain(
+      '"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"',
+    );
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   }, 60_000);
 
@@ -69,7 +97,12 @@ describe("mcpgen init", () => {
     const parent = tempProject();
     expect(mcpgen(["init", "fleet", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
     const dir = path.join(parent, "fleet");
-    const compose = parse(readFileSync(path.join(dir, "compose.yaml"), "utf8")) as { services: Record<string, { image?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[]; ports?: string[]; depends_on?: string[] }> };
+    const compose = parse(readFileSync(path.join(dir, "compose.yaml"), "utf8")) as {
+      services: Record<
+        string,
+        { image?: string; command?: string[]; environment?: Record<string, string>; volumes?: string[]; ports?: string[]; depends_on?: string[] }
+      >;
+    };
     expect(Object.keys(compose.services)).toEqual(["redis", "replica1", "replica2", "proxy"]);
     expect(compose.services.redis!.command).toEqual(["redis-server", "--save", "", "--appendonly", "no"]);
     for (const name of ["replica1", "replica2"]) {
@@ -88,10 +121,29 @@ describe("mcpgen init", () => {
     expect(proxy.ports).toEqual(["127.0.0.1:8080:8080"]);
     expect(proxy.volumes).toEqual(["./haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro"]);
     // The proxy's config routes to the replicas compose starts, on the port they listen on, learning sessions from responses.
-    const cfg = readFileSync(path.join(dir, "haproxy.cfg"), "utf8").split("\n").map((line) => line.trim());
-    expect(cfg).toEqual(expect.arrayContaining(["bind :8080", "balance roundrobin", "stick store-response res.hdr(mcp-session-id)", "stick match req.hdr(mcp-session-id)", "server replica1 replica1:3000 check", "server replica2 replica2:3000 check"]));
+    const cfg = readFileSync(path.join(dir, "haproxy.cfg"), "utf8")
+      .split("\n")
+      .map((line) => line.trim());
+    expect(cfg).toEqual(
+      expect.arrayContaining([
+        "bind :8080",
+        "balance roundrobin",
+        "stick store-response res.hdr(mcp-session-id)",
+        "stick match req.hdr(mcp-session-id)",
+        "server replica1 replica1:3000 check",
+        "server replica2 replica2:3000 check",
+      ]),
+    );
     const main = readFileSync(path.join(dir, "src/main.ts"), "utf8");
-    for (const name of ["MCP_HOST", "MCP_ALLOWED_HOSTS", "MCP_REQUEST_STATE_SECRET", "MCP_REQUEST_STATE_PREVIOUS_SECRETS", "REDIS_URL", "MCP_TASKS_REDIS_PREFIX"]) expect(main, name).toContain(name);
+    for (const name of [
+      "MCP_HOST",
+      "MCP_ALLOWED_HOSTS",
+      "MCP_REQUEST_STATE_SECRET",
+      "MCP_REQUEST_STATE_PREVIOUS_SECRETS",
+      "REDIS_URL",
+      "MCP_TASKS_REDIS_PREFIX",
+    ])
+      expect(main, name).toContain(name);
     expect(main).toContain("    // taskStore: redisTaskStore(");
     expect(main).toContain("    // requestStateSecret: ");
     expect(readFileSync(path.join(dir, "README.md"), "utf8")).toContain("## Several replicas");
@@ -101,7 +153,9 @@ describe("mcpgen init", () => {
     const dir = tempProject({ "README.md": "my notes\n" });
     const refused = mcpgen(["init", "--name", "kept"], dir);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe("mcpgen: .: error invalid-argument: the folder is not empty; init writes into an empty folder; use --force to add the files that are missing (existing files are never overwritten)\n");
+    expect(refused.stderr).toBe(
+      "mcpgen: .: error invalid-argument: the folder is not empty; init writes into an empty folder; use --force to add the files that are missing (existing files are never overwritten)\n",
+    );
     expect(existsSync(path.join(dir, "package.json"))).toBe(false);
     const forced = mcpgen(["init", "--name", "kept", "--force"], dir);
     expect(forced.code).toBe(0);
@@ -118,9 +172,14 @@ describe("mcpgen init", () => {
     const r = mcpgen(["init", "x", "--name", "Bad_Name"], tempProject());
     expect(r.code).toBe(2);
     // A command-line problem is a diagnostic whose location is the argument as typed.
-    expect(r.stderr).toBe(`mcpgen: --name "Bad_Name": error invalid-argument: not a server name; use lowercase letters, digits and '-' (e.g. --name my-server)\n`);
+    expect(r.stderr).toBe(
+      `mcpgen: --name "Bad_Name": error invalid-argument: not a server name; use lowercase letters, digits and '-' (e.g. --name my-server)\n`,
+    );
     const folder = mcpgen(["init", "___"], tempProject());
-    expect(folder).toMatchObject({ code: 2, stderr: `mcpgen: ___: error invalid-argument: cannot make a server name from the folder name "___"; use lowercase letters, digits and '-' (e.g. --name my-server)\n` });
+    expect(folder).toMatchObject({
+      code: 2,
+      stderr: `mcpgen: ___: error invalid-argument: cannot make a server name from the folder name "___"; use lowercase letters, digits and '-' (e.g. --name my-server)\n`,
+    });
     expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
   });
 });

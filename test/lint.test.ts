@@ -48,17 +48,30 @@ describe("mcpgen lint", () => {
   });
 
   it("warns on patterns that backtrack super-linearly in other engines, as generate does", () => {
-    const dir = tempProject({ "manifests/rx.yaml": "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n" });
+    const dir = tempProject({
+      "manifests/rx.yaml":
+        "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n",
+    });
     const r = mcpgen(["lint"], dir);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("manifests/rx.yaml:4:73: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines");
+    expect(r.stderr).toContain(
+      'manifests/rx.yaml:4:73: warning pattern-backtracking: pattern "^(a+)+$" can take exponential time in backtracking regex engines',
+    );
   });
 
   it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {
-    const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.json": JSON.stringify({ lint: { "tool-name-length": "off", "type-arrays": "error" } }) });
+    const dir = tempProject({
+      "manifests/lt.yaml": MANIFEST,
+      "mcpgen.config.json": JSON.stringify({ lint: { "tool-name-length": "off", "type-arrays": "error" } }),
+    });
     const r = mcpgen(["lint", "--rule", "schema-refs=off", "--rule=tool-name-characters=error"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.trimEnd().split("\n").map((l) => l.split(": ").slice(0, 2).join(": "))).toEqual([
+    expect(
+      r.stderr
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.split(": ").slice(0, 2).join(": ")),
+    ).toEqual([
       "manifests/lt.yaml:12:16: error type-arrays",
       "manifests/lt.yaml:17:5: error tool-name-characters",
       "manifests/lt.yaml:20:7: warning input-top-level-composition",
@@ -70,7 +83,9 @@ describe("mcpgen lint", () => {
     const dir = tempProject({ "manifests/lt.yaml": MANIFEST, "mcpgen.config.yaml": "lint:\n  schema-ref: off\n" });
     const r = mcpgen(["lint"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.split("\n")[0]).toBe("mcpgen.config.yaml:2:3: error config: unknown lint rule `schema-ref` (did you mean `schema-refs`?); the rules: tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays (other warning codes go under `diagnostics`)");
+    expect(r.stderr.split("\n")[0]).toBe(
+      "mcpgen.config.yaml:2:3: error config: unknown lint rule `schema-ref` (did you mean `schema-refs`?); the rules: tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays (other warning codes go under `diagnostics`)",
+    );
     const flag = mcpgen(["lint", "manifests", "--rule", "type-arrays=loud", "--config", "none.json"], dir);
     expect(flag.code).toBe(2);
     expect(flag.stderr.split("\n")[0]).toBe('mcpgen: --rule takes CODE=off, CODE=warn or CODE=error, not "type-arrays=loud"');
@@ -86,8 +101,14 @@ describe("mcpgen lint", () => {
   });
 
   it("--rule takes any warning code, not only the lint rules; a typo gets a did-you-mean and the codes, on one line", () => {
-    const dir = tempProject({ "manifests/rx.yaml": "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n    annotations: {category: x}\n" });
-    expect(codesOf(mcpgen(["lint"], dir).stderr)).toEqual(["manifests/rx.yaml:4:73: warning pattern-backtracking", "manifests/rx.yaml:5:19: warning unknown-field"]);
+    const dir = tempProject({
+      "manifests/rx.yaml":
+        "server: {name: rx, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {w: {type: string, pattern: '^(a+)+$'}}}\n    annotations: {category: x}\n",
+    });
+    expect(codesOf(mcpgen(["lint"], dir).stderr)).toEqual([
+      "manifests/rx.yaml:4:73: warning pattern-backtracking",
+      "manifests/rx.yaml:5:19: warning unknown-field",
+    ]);
     const off = mcpgen(["lint", "--rule", "unknown-field=off"], dir);
     expect(off.code).toBe(0);
     expect(codesOf(off.stderr)).toEqual(["manifests/rx.yaml:4:73: warning pattern-backtracking"]);
@@ -101,20 +122,27 @@ describe("mcpgen lint", () => {
       stderr:
         'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, widget-unused, app-only-tool, stub-orphan, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays\nRun `mcpgen lint --help` for usage.\n',
     });
-    expect(mcpgen(["lint", "--rule", "yaml-syntax=off"], dir).stderr.split("\n")[0]).toMatch(/^mcpgen: --rule "yaml-syntax=off": `yaml-syntax` is an error, and errors cannot be turned off or down/);
+    expect(mcpgen(["lint", "--rule", "yaml-syntax=off"], dir).stderr.split("\n")[0]).toMatch(
+      /^mcpgen: --rule "yaml-syntax=off": `yaml-syntax` is an error, and errors cannot be turned off or down/,
+    );
   });
 
   it("--quiet prints only errors: no warnings, no summary", () => {
     const dir = tempProject({ "manifests/lt.yaml": MANIFEST });
     expect(mcpgen(["lint", "--quiet"], dir)).toEqual({ code: 0, stdout: "", stderr: "" });
     const r = mcpgen(["lint", "--quiet", "--rule", "type-arrays=error"], dir);
-    expect(r).toEqual({ code: 1, stdout: "", stderr: "manifests/lt.yaml:12:16: error type-arrays: `type: [\"string\",\"null\"]`: write `anyOf: [{type: \"string\"}, {type: \"null\"}]` instead\n" });
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'manifests/lt.yaml:12:16: error type-arrays: `type: ["string","null"]`: write `anyOf: [{type: "string"}, {type: "null"}]` instead\n',
+    });
   });
 
   it("the config's `diagnostics` levels apply, per manifest too; --rule wins over them all", () => {
     const dir = tempProject({
       "manifests/lt.yaml": MANIFEST,
-      "mcpgen.config.yaml": "diagnostics:\n  type-arrays: error\n  manifests/lt.yaml:\n    tool-name-length: off\n    schema-refs: off\n    tool-name-characters: off\n",
+      "mcpgen.config.yaml":
+        "diagnostics:\n  type-arrays: error\n  manifests/lt.yaml:\n    tool-name-length: off\n    schema-refs: off\n    tool-name-characters: off\n",
     });
     const r = mcpgen(["lint"], dir);
     expect(r.code).toBe(1);
@@ -128,7 +156,8 @@ describe("mcpgen lint", () => {
     const dir = tempProject({ "manifests/lt.yaml": `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${MANIFEST}` });
     const r = mcpgen(["lint"], dir);
     expect(r.code).toBe(0);
-    const upstream = "the upstream server sends it so: report it there (the typed client is not affected; a client that passes the schema to such a model API is)";
+    const upstream =
+      "the upstream server sends it so: report it there (the typed client is not affected; a client that passes the schema to such a model API is)";
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       "manifests/lt.yaml:8:5: warning tool-name-length: `mcp__very-long-server-name__find_every_single_thing_that_matches_this_query_now` is 79 characters; clients that prefix tool names with mcp__<server>__ pass it to models capped at 64: the upstream server names this tool: register the server in your client under a name of 6 characters or fewer (the prefix uses that name, `claude mcp add <name> ...`), or report it upstream",
       `manifests/lt.yaml:12:14: warning schema-refs: \`$ref: #/defs/Id\`: some model APIs refuse \`$ref\`; ${upstream}`,
@@ -142,5 +171,9 @@ describe("mcpgen lint", () => {
 });
 
 function codesOf(stderr: string): string[] {
-  return stderr.trimEnd().split("\n").filter(Boolean).map((l) => l.split(": ").slice(0, 2).join(": "));
+  return stderr
+    .trimEnd()
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split(": ").slice(0, 2).join(": "));
 }

@@ -20,7 +20,9 @@ describe("a required property without a schema", () => {
     const dir = tempProject({ "manifests/s.yaml": manifest });
     const r = mcpgen(["validate"], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.split("\n")[0]).toBe("manifests/s.yaml:8:22: error required-without-schema: `force` is required but has no schema: a caller can only satisfy it blind, and the generated type says `unknown`; add it under `properties` with its schema (declared: id), or remove it from `required`");
+    expect(r.stderr.split("\n")[0]).toBe(
+      "manifests/s.yaml:8:22: error required-without-schema: `force` is required but has no schema: a caller can only satisfy it blind, and the generated type says `unknown`; add it under `properties` with its schema (declared: id), or remove it from `required`",
+    );
   });
 
   it("is not flagged on required-only fragments in defs (used through $ref) nor under a property named like a keyword", () => {
@@ -28,7 +30,12 @@ describe("a required property without a schema", () => {
     const dir = tempProject({ "manifests/s.yaml": ok });
     const r = mcpgen(["validate"], dir);
     // Only the real one: \`b\` under the property named \`if\`.
-    expect(r.stderr.trimEnd().split("\n").map((l) => l.split(": ").slice(0, 2).join(": "))).toEqual(["manifests/s.yaml:16:75: error required-without-schema", "mcpgen: 1 error; nothing written."]);
+    expect(
+      r.stderr
+        .trimEnd()
+        .split("\n")
+        .map((l) => l.split(": ").slice(0, 2).join(": ")),
+    ).toEqual(["manifests/s.yaml:16:75: error required-without-schema", "mcpgen: 1 error; nothing written."]);
   });
 
   it("is not flagged in composition branches that name the parent's properties, nor with a pattern or additionalProperties schema", () => {
@@ -45,8 +52,17 @@ describe("a required property without a schema", () => {
     expect(readFileSync(path.join(dir, "generated/s/types.ts"), "utf8")).toContain("export interface WipeInput {\n  id: string;\n  force: unknown;\n}");
     // Without `force`, the call does not compile: types and the server's validator agree.
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-    writeFileSync(path.join(dir, "use.ts"), 'import type { WipeInput } from "./generated/s/index.js";\nexport const bad: WipeInput = { id: "1" };\nexport const good: WipeInput = { id: "1", force: true };\n');
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] }, include: ["use.ts"] }));
+    writeFileSync(
+      path.join(dir, "use.ts"),
+      'import type { WipeInput } from "./generated/s/index.js";\nexport const bad: WipeInput = { id: "1" };\nexport const good: WipeInput = { id: "1", force: true };\n',
+    );
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] },
+        include: ["use.ts"],
+      }),
+    );
     let out = "";
     try {
       execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
@@ -59,7 +75,9 @@ describe("a required property without a schema", () => {
 
 describe("text cut by a comma in a YAML flow mapping", () => {
   it("warns at the null keyword it made, with the quoted text to write", () => {
-    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema:\n      type: object\n      properties:\n        date: {type: string, description: ISO date, YYYY-MM-DD.}\n  - {name: b, description: Does b, and more., inputSchema: {type: object}}\n` });
+    const dir = tempProject({
+      "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema:\n      type: object\n      properties:\n        date: {type: string, description: ISO date, YYYY-MM-DD.}\n  - {name: b, description: Does b, and more., inputSchema: {type: object}}\n`,
+    });
     const r = mcpgen(["validate"], dir);
     expect(r.code).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
@@ -69,14 +87,19 @@ describe("text cut by a comma in a YAML flow mapping", () => {
   });
 
   it("does not warn on null where JSON Schema allows it (const, default), on x- extensions, nor on keywords (their values are the meta-schema's)", () => {
-    const dir = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties:\n        a: {const: null, x-hint.: 1, x-none: null}\n        b: {type: [string, "null"], default: null}\n` });
+    const dir = tempProject({
+      "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties:\n        a: {const: null, x-hint.: 1, x-none: null}\n        b: {type: [string, "null"], default: null}\n`,
+    });
     expect(mcpgen(["validate"], dir)).toMatchObject({ code: 0, stderr: "" });
     const bad = tempProject({ "manifests/s.yaml": `${server}tools:\n  - name: n\n    inputSchema:\n      type: object\n      properties: null\n` });
     expect(mcpgen(["validate"], bad).stderr).not.toContain("suspicious-key");
   });
 
   it("counts its warnings on a run that skips the unchanged manifest (printed in full when it was read)", () => {
-    const dir = tempProject({ "package.json": "{}", "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema: {type: object, properties: {d: {type: string, description: ISO date, YYYY-MM-DD.}}}\n` });
+    const dir = tempProject({
+      "package.json": "{}",
+      "manifests/s.yaml": `${server}tools:\n  - name: when\n    inputSchema: {type: object, properties: {d: {type: string, description: ISO date, YYYY-MM-DD.}}}\n`,
+    });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate"], dir);
     expect(first.stderr).toContain("warning suspicious-key");
@@ -88,17 +111,49 @@ describe("text cut by a comma in a YAML flow mapping", () => {
 
 describe("YAML syntax errors name the line to fix and the usual cause", () => {
   const cases: [string, string, string][] = [
-    ["an unquoted `: ` in a value", `${server}tools:\n  - name: a\n    description: Note: this is bad\n    inputSchema: {type: object}\n`, 'm.yaml:4:18: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: a value holding `: ` must be quoted: description: "Note: this is bad"'],
-    ["a line indented under a key that has a value", "server:\n  name: s\n   version: '1'\n", "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines"],
+    [
+      "an unquoted `: ` in a value",
+      `${server}tools:\n  - name: a\n    description: Note: this is bad\n    inputSchema: {type: object}\n`,
+      'm.yaml:4:18: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: a value holding `: ` must be quoted: description: "Note: this is bad"',
+    ],
+    [
+      "a line indented under a key that has a value",
+      "server:\n  name: s\n   version: '1'\n",
+      "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines",
+    ],
     ["a tab", "server:\n\tname: s\n", "m.yaml:2:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs"],
-    ["an unclosed quote, several lines up", `${server}tools:\n  - name: a\n    description: "unclosed\n    inputSchema: {type: object}\n\n`, 'm.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 4 is not closed'],
+    [
+      "an unclosed quote, several lines up",
+      `${server}tools:\n  - name: a\n    description: "unclosed\n    inputSchema: {type: object}\n\n`,
+      'm.yaml:4:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 4 is not closed',
+    ],
   ];
   cases.push(
-    ["a line aligned with no key (under-indented)", `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n     properties: {a: {type: string}}\n`, "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces, which aligns it with no key around it; the nearest are indented 6: align it with its siblings"],
-    ["an unclosed single quote after a double quote inside single quotes", `${server}tools:\n  - name: a\n    description: 'say "hi'\n    title: 'unclosed\n    inputSchema: {type: object}\n`, "m.yaml:5:12: error yaml-syntax: YAML syntax error: Missing closing 'quote: the quote opened on line 5 is not closed"],
-    ["quotes in a block scalar do not count", `${server}tools:\n  - name: a\n    description: |\n      a "quote\n    title: "open\n    inputSchema: {type: object}\n`, 'm.yaml:6:12: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 6 is not closed'],
-    ["an unclosed flow mapping", `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {b: 1}\n  - name: b\n`, "m.yaml:4:18: error yaml-syntax: YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }: the `{` opened on line 4 is not closed"],
-    ["CRLF line endings", "server:\r\n  name: s\r\n   version: '1'\r\n", "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines"],
+    [
+      "a line aligned with no key (under-indented)",
+      `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n     properties: {a: {type: string}}\n`,
+      "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces, which aligns it with no key around it; the nearest are indented 6: align it with its siblings",
+    ],
+    [
+      "an unclosed single quote after a double quote inside single quotes",
+      `${server}tools:\n  - name: a\n    description: 'say "hi'\n    title: 'unclosed\n    inputSchema: {type: object}\n`,
+      "m.yaml:5:12: error yaml-syntax: YAML syntax error: Missing closing 'quote: the quote opened on line 5 is not closed",
+    ],
+    [
+      "quotes in a block scalar do not count",
+      `${server}tools:\n  - name: a\n    description: |\n      a "quote\n    title: "open\n    inputSchema: {type: object}\n`,
+      'm.yaml:6:12: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 6 is not closed',
+    ],
+    [
+      "an unclosed flow mapping",
+      `${server}tools:\n  - name: a\n    inputSchema: {type: object, properties: {b: 1}\n  - name: b\n`,
+      "m.yaml:4:18: error yaml-syntax: YAML syntax error: Flow map in block collection must be sufficiently indented and end with a }: the `{` opened on line 4 is not closed",
+    ],
+    [
+      "CRLF line endings",
+      "server:\r\n  name: s\r\n   version: '1'\r\n",
+      "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines",
+    ],
   );
   it.each(cases)("%s", (_name, text, want) => {
     const dir = tempProject({ "m.yaml": text });
@@ -127,15 +182,21 @@ describe("handler stubs and the incremental records", () => {
     // node_modules makes the run records exist (they live in node_modules/.cache/mcpgen).
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const first = mcpgen(["generate", "--stubs", "src/handlers"], dir);
-    expect(first.stdout.split("\n")[0]).toBe('mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)');
+    expect(first.stdout.split("\n")[0]).toBe(
+      'mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
+    );
     expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 54 unchanged.\n");
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
     expect(check.code).toBe(1);
-    expect(check.stderr).toMatch(/^src\/handlers\/gift-server\/tools\/suggestGifts\.ts:\d+:1: error stale-output: stale \(out of date\); run mcpgen generate --stubs src\/handlers$/m);
+    expect(check.stderr).toMatch(
+      /^src\/handlers\/gift-server\/tools\/suggestGifts\.ts:\d+:1: error stale-output: stale \(out of date\); run mcpgen generate --stubs src\/handlers$/m,
+    );
     const again = mcpgen(["generate", "--stubs", "src/handlers"], dir);
-    expect(again.stdout.split("\n")[0]).toBe("mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its function was renamed or removed): write it, or move your code into it");
+    expect(again.stdout.split("\n")[0]).toBe(
+      "mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its function was renamed or removed): write it, or move your code into it",
+    );
     expect(readFileSync(stub, "utf8")).toContain("export async function suggestGifts(");
     // A new file in the stub folder is an orphan warning, on a run that would otherwise skip the manifest.
     writeFileSync(path.join(dir, "src/handlers/gift-server/tools/old.ts"), "export {};\n");

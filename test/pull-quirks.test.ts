@@ -49,10 +49,22 @@ createInterface({ input: process.stdin }).on("line", (line) => {
 /** Compiles `use.ts` and the generated code under strict; tsc's output ("" when it compiles). */
 function compile(dir: string, use: string): string {
   writeFileSync(path.join(dir, "use.ts"), use);
-  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", outDir: "dist", types: ["node"] },
-    include: ["use.ts", "serve.ts", "generated/**/*.ts"],
-  }));
+  writeFileSync(
+    path.join(dir, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        outDir: "dist",
+        types: ["node"],
+      },
+      include: ["use.ts", "serve.ts", "generated/**/*.ts"],
+    }),
+  );
   try {
     execFileSync(node, [TSC, "-p", "."], { cwd: dir, encoding: "utf8" });
     return "";
@@ -70,13 +82,19 @@ const UNTYPED_TOOLS = [
 describe("pull: a list method the server lacks", () => {
   it("takes -32601 Method not found as an empty list, warns naming the method and the server, and writes the manifest", () => {
     const dir = tempProject({ "package.json": "{}" });
-    const server = fakeServer(dir, "server.mjs", { capabilities: { tools: {}, resources: {}, prompts: {} }, tools: [UNTYPED_TOOLS[2]], resources: [{ uri: "mem://a", name: "a" }] });
+    const server = fakeServer(dir, "server.mjs", {
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      tools: [UNTYPED_TOOLS[2]],
+      resources: [{ uri: "mem://a", name: "a" }],
+    });
     const r = mcpgen(["pull", "-o", "m.yaml", "--", node, server], dir);
-    expect(r.stderr).toBe([
-      `mcpgen: warning: quirky (\`${node} ${server}\`) declares \`resources\` but answers resources/templates/list with -32601 Method not found: taken as no resource templates`,
-      `mcpgen: warning: quirky (\`${node} ${server}\`) declares \`prompts\` but answers prompts/list with -32601 Method not found: taken as no prompts`,
-      "",
-    ].join("\n"));
+    expect(r.stderr).toBe(
+      [
+        `mcpgen: warning: quirky (\`${node} ${server}\`) declares \`resources\` but answers resources/templates/list with -32601 Method not found: taken as no resource templates`,
+        `mcpgen: warning: quirky (\`${node} ${server}\`) declares \`prompts\` but answers prompts/list with -32601 Method not found: taken as no prompts`,
+        "",
+      ].join("\n"),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("mcpgen: wrote m.yaml from quirky (1 tool, 1 resource, 0 templates, 0 prompts, MCP 2025-11-25).\n");
     const text = readFileSync(path.join(dir, "m.yaml"), "utf8");
@@ -85,25 +103,29 @@ describe("pull: a list method the server lacks", () => {
   });
 });
 
-describe("pull: tool schemas without type \"object\"", () => {
+describe('pull: tool schemas without type "object"', () => {
   it("pulls with one warning per problem, naming the tools; types the arguments as the schema admits; compiles under strict; serves each schema verbatim", () => {
     const dir = tempProject({ "package.json": '{"name":"app","private":true,"type":"module"}' });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const server = fakeServer(dir, "server.mjs", { tools: UNTYPED_TOOLS });
     const r = mcpgen(["pull", "-o", "manifests/quirky.yaml", "--", node, server], dir);
-    expect(r.stderr).toBe([
-      `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
-      "  in what quirky serves: inputSchema of tool `anything`",
-      `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as the object its properties describe`,
-      "  in what quirky serves: inputSchema of tool `shaped`",
-      "",
-    ].join("\n"));
+    expect(r.stderr).toBe(
+      [
+        `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
+        "  in what quirky serves: inputSchema of tool `anything`",
+        `mcpgen: -- ${node} ${server}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as the object its properties describe`,
+        "  in what quirky serves: inputSchema of tool `shaped`",
+        "",
+      ].join("\n"),
+    );
     expect(r.code).toBe(0);
 
     // Generating warns at the written file, says the server is the cause, and writes server and client.
     const gen = mcpgen(["generate"], dir);
     expect(gen.code).toBe(0);
-    expect(gen.stderr).toMatch(/^manifests\/quirky\.yaml:\d+:\d+: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so/);
+    expect(gen.stderr).toMatch(
+      /^manifests\/quirky\.yaml:\d+:\d+: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so/,
+    );
     const types = readFileSync(path.join(dir, "generated/quirky/types.ts"), "utf8");
     expect(types).toContain("export interface AnythingInput {\n  [key: string]: unknown;\n}");
     expect(types).toContain("export interface ShapedInput {\n  q: string;\n}");
@@ -122,7 +144,9 @@ describe("pull: tool schemas without type \"object\"", () => {
     const serve = ["--", node, "--import", TSX, path.join(dir, "serve.ts")];
     const modern = mcpgen(["pull", "-o", "again.yaml", ...serve], dir);
     expect(modern.code).toBe(1);
-    expect(modern.stderr).toContain('failed: Invalid result for tools/list: tools.0.inputSchema.type: Invalid input: expected "object"; tools.1.inputSchema.type: Invalid input: expected "object" (under MCP 2026-07-28, the SDK\'s client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)');
+    expect(modern.stderr).toContain(
+      'failed: Invalid result for tools/list: tools.0.inputSchema.type: Invalid input: expected "object"; tools.1.inputSchema.type: Invalid input: expected "object" (under MCP 2026-07-28, the SDK\'s client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)',
+    );
     const again = mcpgen(["pull", "--era", "legacy", "-o", "again.yaml", ...serve], dir);
     expect(again.code).toBe(0);
     const body = (file: string) => readFileSync(path.join(dir, file), "utf8").replace(/^(#[^\n]*\n)+/, "");
@@ -130,16 +154,27 @@ describe("pull: tool schemas without type \"object\"", () => {
   }, 120_000);
 
   it("stays an error in a manifest written by hand", () => {
-    const dir = tempProject({ "m.yaml": "server: {name: s, version: 1.0.0}\ntools:\n  - name: anything\n    inputSchema: {$schema: 'http://json-schema.org/draft-07/schema#'}\n" });
-    expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('m.yaml:4:18: error schema-not-object: tools[0].inputSchema: type must be "object" (MCP clients reject other tool input schemas)') });
+    const dir = tempProject({
+      "m.yaml": "server: {name: s, version: 1.0.0}\ntools:\n  - name: anything\n    inputSchema: {$schema: 'http://json-schema.org/draft-07/schema#'}\n",
+    });
+    expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining(
+        'm.yaml:4:18: error schema-not-object: tools[0].inputSchema: type must be "object" (MCP clients reject other tool input schemas)',
+      ),
+    });
   });
 
   it("what cannot be compiled is named by tool, never by a line of the file it does not write", () => {
     const dir = tempProject({});
-    const server = fakeServer(dir, "server.mjs", { tools: [{ name: "bad", inputSchema: { type: "object", properties: { q: { type: "string", pattern: "(" } } } }] });
+    const server = fakeServer(dir, "server.mjs", {
+      tools: [{ name: "bad", inputSchema: { type: "object", properties: { q: { type: "string", pattern: "(" } } } }],
+    });
     const r = mcpgen(["pull", "-o", "m.yaml", "--", node, server], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^mcpgen: -- \S+ \S+: error invalid-schema: pattern "\(" is not a valid regular expression: .*\n {2}in what quirky serves: inputSchema\.properties\.q\.pattern of tool `bad`\nmcpgen: what quirky serves cannot be compiled as it is \(above\); m\.yaml not written\./);
+    expect(r.stderr).toMatch(
+      /^mcpgen: -- \S+ \S+: error invalid-schema: pattern "\(" is not a valid regular expression: .*\n {2}in what quirky serves: inputSchema\.properties\.q\.pattern of tool `bad`\nmcpgen: what quirky serves cannot be compiled as it is \(above\); m\.yaml not written\./,
+    );
     expect(r.stderr).not.toMatch(/\.yaml:\d+:\d+/);
     expect(existsSync(path.join(dir, "m.yaml"))).toBe(false);
   });
@@ -149,7 +184,9 @@ describe("pull: a server that does not start as MCP over stdio", () => {
   it("a banner on stdout: says so, with the line escaped and cut", () => {
     const dir = tempProject({});
     const banner = `\\u001b[1mWelcome\\u001b[0m to the server \\u202e${"=".repeat(300)}`;
-    const server = fakeServer(dir, "banner.mjs", { prelude: `process.stdout.write("${banner}\\n");\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});` });
+    const server = fakeServer(dir, "banner.mjs", {
+      prelude: `process.stdout.write("${banner}\\n");\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});`,
+    });
     for (const era of ["auto", "legacy"]) {
       const r = mcpgen(["pull", "--era", era, "--timeout", "2000", "-o", "m.yaml", "--", node, server], dir);
       expect(r.code, era).toBe(1);
@@ -166,7 +203,10 @@ describe("pull: a server that does not start as MCP over stdio", () => {
     const server = fakeServer(dir, "exit.mjs", { prelude: 'console.error("fatal: KUBECONFIG is not set");\nprocess.exit(3);' });
     const tail = "\nthe server's stderr ended with:\n  fatal: KUBECONFIG is not set\n";
     for (const era of ["auto", "legacy"]) {
-      expect(mcpgen(["pull", "--era", era, "--", node, server], dir)).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 before it answered${tail}` });
+      expect(mcpgen(["pull", "--era", era, "--", node, server], dir)).toMatchObject({
+        code: 1,
+        stderr: `mcpgen: -- ${node} ${server}: error server-failed: connecting to \`${node} ${server}\` failed: the server's process exited with code 3 before it answered${tail}`,
+      });
     }
     expect(mcpgen(["pull", "--era", "modern", "--", node, server], dir)).toMatchObject({
       code: 1,

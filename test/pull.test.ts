@@ -101,10 +101,17 @@ tools:
       const dir = tempProject({ "package.json": "{}" });
       const r = mcpgen(["pull", "--era", era, "-o", "gift.yaml", "--", node, "--import", TSX, GIFT], dir);
       expect(r.stderr).toBe("");
-      expect(r.stdout).toMatch(new RegExp(`from gift-server \\(2 tools, 2 resources, 0 templates, 1 prompt, MCP ${era === "modern" ? "2026-07-28" : "2025-11-25"}\\)`));
+      expect(r.stdout).toMatch(
+        new RegExp(`from gift-server \\(2 tools, 2 resources, 0 templates, 1 prompt, MCP ${era === "modern" ? "2026-07-28" : "2025-11-25"}\\)`),
+      );
       expect(mcpgen(["generate", "--client-only", "gift.yaml"], dir)).toMatchObject({ code: 0, stderr: "" });
       const folder = era === "modern" ? "fixtures/2026-07-28" : "fixtures";
-      for (const [file, key] of [["tools-list.json", "tools"], ["resources-list.json", "resources"], ["resource-templates-list.json", "resourceTemplates"], ["prompts-list.json", "prompts"]] as const) {
+      for (const [file, key] of [
+        ["tools-list.json", "tools"],
+        ["resources-list.json", "resources"],
+        ["resource-templates-list.json", "resourceTemplates"],
+        ["prompts-list.json", "prompts"],
+      ] as const) {
         const original = fixture(path.join(ROOT, "generated/gift-server", folder), file)[key];
         expect(fixture(path.join(dir, "generated/gift-server", folder), file)[key], file).toEqual(original);
         // Byte for byte, key order included.
@@ -144,7 +151,10 @@ tools:
   it("--check exits 0 when up to date, 1 with the changes when not, and writes nothing", () => {
     const dir = tempProject({ "package.json": "{}" });
     expect(mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW], dir).code).toBe(0);
-    expect(mcpgen(["pull", "--check", "-o", "raw.yaml", "--", node, RAW], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("raw.yaml is up to date") });
+    expect(mcpgen(["pull", "--check", "-o", "raw.yaml", "--", node, RAW], dir)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("raw.yaml is up to date"),
+    });
     const file = path.join(dir, "raw.yaml");
     const stale = readFileSync(file, "utf8").replace("      required:\n        - q\n", "");
     writeFileSync(file, stale);
@@ -154,13 +164,19 @@ tools:
     expect(r.stderr).toMatch(/BREAKING\s+ok\s+tool alpha\s+inputSchema\.properties\.q\s+input-narrowed\s+q is now required/);
     expect(r.stderr).toContain("mcpgen: run the same command without --check to update raw.yaml.");
     expect(readFileSync(file, "utf8")).toBe(stale);
-    expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "none.yaml:1:1: error stale-output: none.yaml does not exist; run the same command without --check to write it.\n" });
+    expect(mcpgen(["pull", "--check", "-o", "none.yaml", "--", node, RAW], dir)).toMatchObject({
+      code: 1,
+      stderr: "none.yaml:1:1: error stale-output: none.yaml does not exist; run the same command without --check to write it.\n",
+    });
   });
 
   it("--check looks past the header: another -o path or --env names are no difference", () => {
     const dir = tempProject({ "package.json": "{}" });
     expect(mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW], dir).code).toBe(0);
-    expect(mcpgen(["pull", "--check", "-o", "./raw.yaml", "--env", "UNUSED=1", "--", node, RAW], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("raw.yaml is up to date") });
+    expect(mcpgen(["pull", "--check", "-o", "./raw.yaml", "--env", "UNUSED=1", "--", node, RAW], dir)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("raw.yaml is up to date"),
+    });
   });
 
   it("leaves credential-like arguments and query values out of the manifest", () => {
@@ -168,33 +184,63 @@ tools:
     const r = mcpgen(["pull", "-o", "raw.yaml", "--", node, RAW, "--api-key", "hunter2", "--token=abc", "sk-live-0123456789abcdef"], dir);
     expect(r.code).toBe(0);
     const header = readFileSync(path.join(dir, "raw.yaml"), "utf8").split("\n").slice(0, 2).join("\n");
-    expect(header).toBe(`# Pulled by mcpgen from \`${node} ${RAW} --api-key ... --token=... ...\` (MCP 2025-11-25).\n# Update it with: mcpgen pull -o raw.yaml -- ${node} ${RAW} --api-key ... --token=... ...`);
+    expect(header).toBe(
+      `# Pulled by mcpgen from \`${node} ${RAW} --api-key ... --token=... ...\` (MCP 2025-11-25).\n# Update it with: mcpgen pull -o raw.yaml -- ${node} ${RAW} --api-key ... --token=... ...`,
+    );
   });
 
   it("refuses what would break the header or the file system, with a message and no stack trace", () => {
     const dir = tempProject({ "package.json": "{}", "adir/keep": "" });
     // A newline in an --env name would have ended the header comment.
-    expect(mcpgen(["pull", "--env", "X\ndefs: {}\n#=1", "--", node, RAW], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--env takes NAME=VALUE with NAME of letters, digits and _") });
+    expect(mcpgen(["pull", "--env", "X\ndefs: {}\n#=1", "--", node, RAW], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--env takes NAME=VALUE with NAME of letters, digits and _"),
+    });
     expect(mcpgen(["pull", "--header", "X\nY: 1", "http://127.0.0.1:1/mcp"], dir)).toMatchObject({ code: 2 });
-    expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)\n" });
-    expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "package.json/x.yaml:1:1: error write-failed: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n" });
-    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({ code: 1, stderr: "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder the server runs in (relative to the current one)\n" });
+    expect(mcpgen(["pull", "-o", "adir", "--", node, RAW], dir)).toMatchObject({
+      code: 1,
+      stderr: "adir:1:1: error file-unreadable: cannot read adir: it is a folder (give a file with -o)\n",
+    });
+    expect(mcpgen(["pull", "-o", "package.json/x.yaml", "--", node, RAW], dir)).toMatchObject({
+      code: 1,
+      stderr: "package.json/x.yaml:1:1: error write-failed: cannot write package.json/x.yaml: a part of the path is a file, not a folder\n",
+    });
+    expect(mcpgen(["pull", "--cwd", "nowhere", "--", node, RAW], dir)).toMatchObject({
+      code: 1,
+      stderr: "mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder the server runs in (relative to the current one)\n",
+    });
   });
 
   it("never overwrites a file it did not write, unless --force", () => {
     const dir = tempProject({ "manifests/raw-server.yaml": "# mine\nserver: {name: raw-server, version: 1.0.0}\n" });
     const r = mcpgen(["pull", "--", node, RAW], dir);
-    expect(r).toMatchObject({ code: 1, stderr: "manifests/raw-server.yaml:1:1: error not-generated: this file was not written by mcpgen pull; refusing to overwrite it; use -o for another file, or --force\n" });
+    expect(r).toMatchObject({
+      code: 1,
+      stderr:
+        "manifests/raw-server.yaml:1:1: error not-generated: this file was not written by mcpgen pull; refusing to overwrite it; use -o for another file, or --force\n",
+    });
     expect(readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8")).toBe("# mine\nserver: {name: raw-server, version: 1.0.0}\n");
     expect(mcpgen(["pull", "--force", "--", node, RAW], dir).code).toBe(0);
   });
 
   it("says clearly when the server cannot be reached or answers garbage", async () => {
     const dir = tempProject({});
-    const fail = (args: string[], env: Record<string, string> = {}) => mcpgen(["pull", ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`), "--timeout", "10000", ...args], dir);
-    expect(fail(["--", "mcpgen-no-such-server"])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcpgen: -- mcpgen-no-such-server: error server-failed: connecting to `mcpgen-no-such-server` failed: the command `mcpgen-no-such-server` was not found \(check the PATH, or give its full path\)/) });
-    expect(fail(["--", node, RAW], { RAW_MODE: "garbage" })).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list without a \`tools\` list: {"tools":"not a list"}\n` });
-    expect(fail(["--", node, RAW], { RAW_MODE: "loop" })).toMatchObject({ code: 1, stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list with the same nextCursor twice ("again")\n` });
+    const fail = (args: string[], env: Record<string, string> = {}) =>
+      mcpgen(["pull", ...Object.entries(env).map(([k, v]) => `--env=${k}=${v}`), "--timeout", "10000", ...args], dir);
+    expect(fail(["--", "mcpgen-no-such-server"])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(
+        /^mcpgen: -- mcpgen-no-such-server: error server-failed: connecting to `mcpgen-no-such-server` failed: the command `mcpgen-no-such-server` was not found \(check the PATH, or give its full path\)/,
+      ),
+    });
+    expect(fail(["--", node, RAW], { RAW_MODE: "garbage" })).toMatchObject({
+      code: 1,
+      stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list without a \`tools\` list: {"tools":"not a list"}\n`,
+    });
+    expect(fail(["--", node, RAW], { RAW_MODE: "loop" })).toMatchObject({
+      code: 1,
+      stderr: `mcpgen: -- ${node} ${RAW}: error server-failed: \`${node} ${RAW}\` answered tools/list with the same nextCursor twice ("again")\n`,
+    });
     expect(fail(["--", node, RAW], { RAW_MODE: "no-info" })).toMatchObject({ code: 1, stderr: expect.stringContaining("failed") });
     const crash = fail(["--", node, "-e", "console.error('boom: missing API key'); process.exit(3)"]);
     expect(crash.code).toBe(1);
@@ -207,14 +253,23 @@ tools:
       });
     });
     const refused = await mcpgenAsync(["pull", `http://127.0.0.1:${port}/mcp`], dir);
-    expect(refused).toMatchObject({ code: 1, stderr: `mcpgen: http://127.0.0.1:${port}/mcp: error server-failed: connecting to http://127.0.0.1:${port}/mcp failed: the connection was refused (is the server running, on that port?)\n` });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: `mcpgen: http://127.0.0.1:${port}/mcp: error server-failed: connecting to http://127.0.0.1:${port}/mcp failed: the connection was refused (is the server running, on that port?)\n`,
+    });
   }, 60_000);
 
   it("usage errors exit 2 with the help; what follows -- is the server's, --help included", () => {
     const dir = tempProject({});
-    expect(mcpgen(["pull"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("pull needs a server: a URL, or -- and the command that starts it") });
+    expect(mcpgen(["pull"], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("pull needs a server: a URL, or -- and the command that starts it"),
+    });
     expect(mcpgen(["pull", "--era", "future", "--", "x"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--era is auto, legacy or modern") });
-    expect(mcpgen(["pull", "--header", "X: y", "--", "x"], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining("--header is for a server over HTTP") });
+    expect(mcpgen(["pull", "--header", "X: y", "--", "x"], dir)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--header is for a server over HTTP"),
+    });
     expect(mcpgen(["pull", "--help"], dir)).toMatchObject({ code: 0, stdout: expect.stringContaining("mcpgen pull [options] -- COMMAND [ARGS...]") });
     const help = mcpgen(["pull", "--timeout", "3000", "--", node, "-e", "process.exit(1)", "--help"], dir);
     expect(help.code).toBe(1);

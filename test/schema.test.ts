@@ -35,7 +35,9 @@ describe("schema/manifest.schema.json", () => {
     expect(validate(tool({ type: "object", properties: { n: { type: "string", minLength: -1 } } }))).toBe(false);
     expect(validate(tool({ type: "object", required: "n" }))).toBe(false);
     expect(validate({ server, defs: { Id: { type: ["string", "nul"] } } })).toBe(false);
-    expect(validate(tool({ type: "object", properties: { n: { type: ["string", "null"], "x-vendor": 1 }, m: { anyOf: [{ type: "integer" }, true] } } }))).toBe(true);
+    expect(validate(tool({ type: "object", properties: { n: { type: ["string", "null"], "x-vendor": 1 }, m: { anyOf: [{ type: "integer" }, true] } } }))).toBe(
+      true,
+    );
     expect(validate(parse(readFileSync(`${ROOT}/manifests/conformance.yaml`, "utf8")))).toBe(true);
     expect(validate({ server: { name: "mcp-servers/everything", folder: "everything", version: "1" } })).toBe(true);
     expect(validate({ server, prompts: [{ name: "p", messages: [{ role: "system", content: { type: "text", text: "x" } }] }] })).toBe(false);
@@ -53,7 +55,10 @@ describe("src/validate/metaSchemas.generated.ts (precompiled meta-schema checks)
     const pre = { draft2020: validateDraft2020, draft07: validateDraft07 };
     const agree = (given: unknown) => {
       // As the validator does: the dialect is chosen first, then the schema is checked without `$schema`.
-      const schema = typeof given === "object" && given !== null && !Array.isArray(given) ? Object.fromEntries(Object.entries(given).filter(([key]) => key !== "$schema")) : given;
+      const schema =
+        typeof given === "object" && given !== null && !Array.isArray(given)
+          ? Object.fromEntries(Object.entries(given).filter(([key]) => key !== "$schema"))
+          : given;
       for (const dialect of ["draft2020", "draft07"] as const) {
         const expected = ajv[dialect].validateSchema(schema as object);
         expect(pre[dialect](schema), JSON.stringify(schema)).toBe(expected);
@@ -86,11 +91,40 @@ describe("src/validate/metaSchemas.generated.ts (precompiled meta-schema checks)
     for (const schema of schemas.filter((s) => s !== undefined)) agree(schema);
     // Random objects made of schema keywords and JSON values, nested; as plain JSON (what YAML
     // and JSON parsers give: no null-prototype objects).
-    const keyword = fc.constantFrom("type", "properties", "items", "prefixItems", "required", "enum", "const", "minimum", "minLength", "pattern", "anyOf", "allOf", "not", "$defs", "definitions", "$ref", "additionalProperties", "format", "default", "title");
+    const keyword = fc.constantFrom(
+      "type",
+      "properties",
+      "items",
+      "prefixItems",
+      "required",
+      "enum",
+      "const",
+      "minimum",
+      "minLength",
+      "pattern",
+      "anyOf",
+      "allOf",
+      "not",
+      "$defs",
+      "definitions",
+      "$ref",
+      "additionalProperties",
+      "format",
+      "default",
+      "title",
+    );
     const { tree } = fc.letrec((tie) => ({
-      tree: fc.oneof({ depthSize: "small" }, fc.jsonValue({ maxDepth: 1 }), fc.dictionary(keyword, tie("tree"), { maxKeys: 4 }), fc.array(tie("tree"), { maxLength: 3 })),
+      tree: fc.oneof(
+        { depthSize: "small" },
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.dictionary(keyword, tie("tree"), { maxKeys: 4 }),
+        fc.array(tie("tree"), { maxLength: 3 }),
+      ),
     }));
-    fc.assert(fc.property(fc.dictionary(keyword, tree, { maxKeys: 5 }), (schema) => agree(JSON.parse(JSON.stringify(schema)))), { numRuns: 300, seed: 20261202 });
+    fc.assert(
+      fc.property(fc.dictionary(keyword, tree, { maxKeys: 5 }), (schema) => agree(JSON.parse(JSON.stringify(schema)))),
+      { numRuns: 300, seed: 20261202 },
+    );
   });
 });
 

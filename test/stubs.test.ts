@@ -98,7 +98,10 @@ describe("handler stubs", () => {
     const { rawSession } = await import("./helpers/wire.js");
     const s = await rawSession(createServerFactory(handlers));
     const r = await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } });
-    expect(r.result).toEqual({ content: [{ type: "text", text: "Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts" }], isError: true });
+    expect(r.result).toEqual({
+      content: [{ type: "text", text: "Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts" }],
+      isError: true,
+    });
     await s.close();
   });
 
@@ -143,7 +146,9 @@ export async function addItem(args: AddItemInput): Promise<AddItemOutput> {
     expect(second.changes.filter((c) => c.includes("src/handlers"))).toEqual(["create src/handlers/shop/tools/emptyCart.ts"]);
     expect(p.read("src/handlers/shop/tools/clear.ts")).toBe(clear);
     // Its types went with the tool, so the compiler points at it too.
-    expect(p.tsc()).toMatch(/^src\/handlers\/shop\/tools\/clear\.ts\(4,15\): error TS2305: Module '"\.\.\/\.\.\/\.\.\/\.\.\/generated\/shop\/types\.js"' has no exported member 'ClearInput'\./);
+    expect(p.tsc()).toMatch(
+      /^src\/handlers\/shop\/tools\/clear\.ts\(4,15\): error TS2305: Module '"\.\.\/\.\.\/\.\.\/\.\.\/generated\/shop\/types\.js"' has no exported member 'ClearInput'\./,
+    );
   });
 
   it("shows a schema change as a type error at the handler", async () => {
@@ -197,7 +202,10 @@ export async function clear(args: ClearInput, ctx: ToolContext): Promise<ToolTex
     const { rawSession } = await import("./helpers/wire.js");
     const s = await rawSession(createServerFactory(handlers));
     const r = await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } });
-    expect(r.result).toEqual({ content: [{ type: "text", text: 'Tool add_item is not implemented yet: write it in src/st"ubs/shop/tools/addItem.ts' }], isError: true });
+    expect(r.result).toEqual({
+      content: [{ type: "text", text: 'Tool add_item is not implemented yet: write it in src/st"ubs/shop/tools/addItem.ts' }],
+      isError: true,
+    });
     await s.close();
   });
 

@@ -15,7 +15,8 @@ import { ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const server = "server: {name: w, version: '1'}\n";
-const CARD = 'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget();\nwidget.onToolResult((r) => { document.body.textContent = r.ok ? String(r.output.n) : r.error.message; });\nawait widget.connect();\n';
+const CARD =
+  'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget();\nwidget.onToolResult((r) => { document.body.textContent = r.ok ? String(r.output.n) : r.error.message; });\nawait widget.connect();\n';
 
 /** A project with node_modules (for the bundles) and these files. */
 function project(files: Record<string, string>): string {
@@ -29,16 +30,23 @@ async function generate(dir: string, cache = false) {
   return result.diagnostics.map(formatDiagnostic);
 }
 
-const TOOL = "  - name: a\n    inputSchema: {type: object}\n    outputSchema: {type: object, properties: {n: {type: integer}}, required: [n]}\n    widget: card\n";
+const TOOL =
+  "  - name: a\n    inputSchema: {type: object}\n    outputSchema: {type: object, properties: {n: {type: integer}}, required: [n]}\n    widget: card\n";
 const WIDGET = "widgets:\n  - name: card\n    uri: ui://w/card.html\n    entry: widgets/card.ts\n";
 
 describe("widget diagnostics", () => {
   it.each([
-    ["a tool naming no widget", `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    widget: nope\n`, ["m/m.yaml:5:13: error unknown-widget: `widget: nope` names no widget; declare it under `widgets:` (name, uri, entry)"]],
+    [
+      "a tool naming no widget",
+      `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    widget: nope\n`,
+      ["m/m.yaml:5:13: error unknown-widget: `widget: nope` names no widget; declare it under `widgets:` (name, uri, entry)"],
+    ],
     [
       "a widget no tool opens, an app-only tool on a server without widgets",
       `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    visibility: [app]\n`,
-      ["m/m.yaml:5:17: warning app-only-tool: `visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`"],
+      [
+        "m/m.yaml:5:17: warning app-only-tool: `visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`",
+      ],
     ],
     [
       "CSP entries that are not origins, and _meta.ui written by hand beside widget",
@@ -49,15 +57,26 @@ describe("widget diagnostics", () => {
         `m/m.yaml:12:86: error invalid-csp: "* 'unsafe-eval'" is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)`,
       ],
     ],
-    ["an entry that does not exist", `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "widgets/gone.ts")}`, ["m/m.yaml:10:12: error widget-build: file \"widgets/gone.ts\" does not exist (paths are relative to the manifest's folder)"]],
-    ["an entry outside the manifest's folder", `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "../card.ts")}`, ["m/m.yaml:10:12: error widget-build: file \"../card.ts\" resolves outside the manifest's folder; copy it next to the manifest"]],
+    [
+      "an entry that does not exist",
+      `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "widgets/gone.ts")}`,
+      ['m/m.yaml:10:12: error widget-build: file "widgets/gone.ts" does not exist (paths are relative to the manifest\'s folder)'],
+    ],
+    [
+      "an entry outside the manifest's folder",
+      `${server}tools:\n${TOOL}${WIDGET.replace("widgets/card.ts", "../card.ts")}`,
+      ['m/m.yaml:10:12: error widget-build: file "../card.ts" resolves outside the manifest\'s folder; copy it next to the manifest'],
+    ],
   ])("%s", async (_, manifest, want) => {
     const dir = project({ "m/m.yaml": manifest, "m/widgets/card.ts": CARD, "card.ts": "" });
     expect(await generate(dir)).toEqual(want);
   });
 
   it("reports a widget's code errors at their own file:line:col, and writes nothing", async () => {
-    const dir = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": 'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget(;\n' });
+    const dir = project({
+      "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`,
+      "m/widgets/card.ts": 'import { createCardWidget } from "../../out/w/widgets/card.js";\nconst widget = createCardWidget(;\n',
+    });
     expect(await generate(dir)).toEqual(['m/widgets/card.ts:2:33: error widget-build: widget card: Unexpected ";"']);
     const missing = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": 'import "./nowhere.js";\n' });
     expect(await generate(missing)).toEqual(['m/widgets/card.ts:1:8: error widget-build: widget card: Could not resolve "./nowhere.js"']);
@@ -77,7 +96,16 @@ describe("widget diagnostics", () => {
 });
 
 describe("the widget's HTML", () => {
-  const widget: WidgetModel = { name: "card", uri: "ui://w/card.html", entry: "/x.ts", typeName: "Card", fileName: "card", tools: [], csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"], frameDomains: [], baseUriDomains: [] }, title: "A <card> & more" };
+  const widget: WidgetModel = {
+    name: "card",
+    uri: "ui://w/card.html",
+    entry: "/x.ts",
+    typeName: "Card",
+    fileName: "card",
+    tools: [],
+    csp: { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"], frameDomains: [], baseUriDomains: [] },
+    title: "A <card> & more",
+  };
 
   it("allows its own script and style by hash, the declared origins, and nothing else", () => {
     // The hashes are openssl's: printf 'console.log(1)' | openssl dgst -sha256 -binary | base64
@@ -113,7 +141,9 @@ describe("output checks compiled at generate time", () => {
       "m/m.yaml": `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    outputSchema: {type: object, properties: {n: {type: integer}, code: {type: string, pattern: '^(a+)+$'}, id: {type: string, pattern: '^[a-z]+$'}}, required: [n]}\n    widget: card\n${WIDGET}`,
       "m/widgets/card.ts": CARD,
     });
-    expect(await generate(dir)).toEqual(["m/m.yaml:5:97: warning pattern-backtracking: pattern \"^(a+)+$\" can take exponential time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): (a+)+ can match a run of \"a\" in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; rewrite it so that no two quantifiers can match the same text"]);
+    expect(await generate(dir)).toEqual([
+      'm/m.yaml:5:97: warning pattern-backtracking: pattern "^(a+)+$" can take exponential time in backtracking regex engines (JavaScript\'s RegExp, which most MCP clients\' validators use): (a+)+ can match a run of "a" in many ways, so such input plus one character that fails can stall them. mcpgen\'s server and client match it in linear time; rewrite it so that no two quantifiers can match the same text',
+    ]);
     const text = readFileSync(path.join(dir, "out/w/widgets/card.checks.ts"), "utf8");
     expect(text).toContain('import { patternEngine } from "../../_runtime/patterns.js";');
     expect(text).not.toMatch(/new Function|eval\(/);

@@ -145,7 +145,8 @@ export class TaskEngine {
       return await task.result(options);
     } catch (error) {
       // Stopped waiting: the task would run on for nobody.
-      if (options.signal?.aborted && task.taskId !== undefined) await task.cancel({ ...(options.timeout === undefined ? {} : { timeout: options.timeout }) }).catch(() => {});
+      if (options.signal?.aborted && task.taskId !== undefined)
+        await task.cancel({ ...(options.timeout === undefined ? {} : { timeout: options.timeout }) }).catch(() => {});
       throw error;
     }
   }
@@ -195,7 +196,13 @@ export class TaskEngine {
       if (info.status === "cancelled") throw new TaskEndedError(taskId, "cancelled", info.statusMessage ?? `Task ${taskId} was cancelled`);
       if (info.status === "failed") {
         const error = polled.error;
-        throw new TaskEndedError(taskId, "failed", typeof error?.message === "string" ? error.message : (info.statusMessage ?? `Task ${taskId} failed`), typeof error?.code === "number" ? error.code : undefined, error?.data);
+        throw new TaskEndedError(
+          taskId,
+          "failed",
+          typeof error?.message === "string" ? error.message : (info.statusMessage ?? `Task ${taskId} failed`),
+          typeof error?.code === "number" ? error.code : undefined,
+          error?.data,
+        );
       }
       await sleep(Math.max(info.pollIntervalMs ?? 1000, 10), options.signal);
       polled = await this.poll(taskId, request);
@@ -209,7 +216,13 @@ export class TaskEngine {
       // A task that failed with a JSON-RPC error: tasks/result repeats it.
       const code = (error as { code?: unknown }).code;
       if (info.status !== "failed" && (await this.get(taskId, options)).status !== "failed") throw error;
-      throw new TaskEndedError(taskId, "failed", error instanceof Error ? error.message : String(error), typeof code === "number" ? code : undefined, (error as { data?: unknown }).data);
+      throw new TaskEndedError(
+        taskId,
+        "failed",
+        error instanceof Error ? error.message : String(error),
+        typeof code === "number" ? code : undefined,
+        (error as { data?: unknown }).data,
+      );
     }
   }
 

@@ -107,8 +107,13 @@ export function inputMethods(channel: InputChannel): Pick<RequestContext, "elici
     return `${prefix}-${n}`;
   };
   return {
-    elicit: (params, options) => channel.ask({ method: "elicitation/create", params: { mode: "form", ...params } as JsonObject }, key("elicitation/create", options)) as Promise<ElicitResult>,
-    sample: (params, options) => channel.ask({ method: "sampling/createMessage", params: params as JsonObject }, key("sampling/createMessage", options)) as Promise<CreateMessageResult>,
+    elicit: (params, options) =>
+      channel.ask(
+        { method: "elicitation/create", params: { mode: "form", ...params } as JsonObject },
+        key("elicitation/create", options),
+      ) as Promise<ElicitResult>,
+    sample: (params, options) =>
+      channel.ask({ method: "sampling/createMessage", params: params as JsonObject }, key("sampling/createMessage", options)) as Promise<CreateMessageResult>,
     listRoots: (options) => channel.ask({ method: "roots/list" }, key("roots/list", options)) as Promise<ListRootsResult>,
   };
 }
@@ -129,7 +134,11 @@ const validators = new SchemaValidators();
  */
 export function responseProblem(request: InputRequest, response: unknown): string | undefined {
   const parsed = KIND[request.method].schema.safeParse(response);
-  if (!parsed.success) return parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join(".") || "response"} ${i.message}`).join("; ");
+  if (!parsed.success)
+    return parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.map(String).join(".") || "response"} ${i.message}`)
+      .join("; ");
   if (request.method === "elicitation/create") {
     const answer = response as ElicitResult;
     const schema = request.params?.requestedSchema;

@@ -83,5 +83,8 @@ export function expectedFields(method: string, params: JsonObject, expected: str
 export function schemaProblems(schema: ResultSchema, value: unknown): string | undefined {
   const parsed = schema.safeParse(value);
   if (parsed.success) return undefined;
-  return parsed.error.issues.slice(0, 3).map((i) => `${i.path.map(String).join(".") || "result"} ${i.message}`).join("; ");
+  return parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join(".") || "result"} ${i.message}`)
+    .join("; ");
 }

@@ -61,7 +61,9 @@ export class TaskInputRequiredError extends Error {
   override readonly name = "TaskInputRequiredError";
 
   constructor(readonly task: ToolTaskState) {
-    super(`Task ${task.taskId ?? ""} is waiting for input (${Object.keys(task.inputRequests ?? {}).join(", ")}): pass onInputRequests, or answer with update()`);
+    super(
+      `Task ${task.taskId ?? ""} is waiting for input (${Object.keys(task.inputRequests ?? {}).join(", ")}): pass onInputRequests, or answer with update()`,
+    );
   }
 }
 

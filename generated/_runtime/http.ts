@@ -120,7 +120,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
   const taskListens = factory.tasks ? new TaskListens(factory.tasks, modern.bus, (request, opts) => modern.fetch(request, opts), maxListens) : undefined;
   const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
-  const sessions = new SessionTable(positiveOption(options.maxSessions, 10_000, "maxSessions"), positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"));
+  const sessions = new SessionTable(
+    positiveOption(options.maxSessions, 10_000, "maxSessions"),
+    positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"),
+  );
   const headerDeclarations = new Map<string, ParamHeader[]>();
   const declarations = (tool: string): ParamHeader[] => {
     let found = headerDeclarations.get(tool);
@@ -158,7 +161,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     let body: unknown;
     let text: string | undefined;
     if (req.method === "POST") {
-      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? "")) return reply(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
+        return reply(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       const read = await readBody(req, maxBytes);
       if (read === "too-large") return reply(res, 413, -32600, `Invalid Request: body larger than ${maxBytes} bytes`);
       text = read;
@@ -189,7 +193,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     }
     if (stateless) return send(res, await stateless(request, { parsedBody: body }), aborter);
     if (req.method !== "POST") return reply(res, 405, -32000, "Method Not Allowed: without an Mcp-Session-Id, only POST is served");
-    if (!isInitializeRequest(body)) return reply(res, 400, -32000, "Bad Request: a 2025-era session starts with an initialize request (2026-07-28 requests carry the _meta envelope)");
+    if (!isInitializeRequest(body))
+      return reply(res, 400, -32000, "Bad Request: a 2025-era session starts with an initialize request (2026-07-28 requests carry the _meta envelope)");
     if (!sessions.makeRoom()) {
       res.setHeader("retry-after", "5");
       return reply(res, 503, ErrorCodes.LimitExceeded, `Service Unavailable: ${sessions.max} sessions are busy (the server's maxSessions); retry later`);

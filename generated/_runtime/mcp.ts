@@ -118,7 +118,12 @@ export interface GetPromptResult {
 }
 
 /** Sampling content: text, image or audio, and in 2025-11-25 tool use and tool results. */
-export type SamplingContent = TextContent | ImageContent | AudioContent | { type: "tool_use"; id: string; name: string; input: { [key: string]: unknown }; _meta?: Meta } | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean; _meta?: Meta };
+export type SamplingContent =
+  | TextContent
+  | ImageContent
+  | AudioContent
+  | { type: "tool_use"; id: string; name: string; input: { [key: string]: unknown }; _meta?: Meta }
+  | { type: "tool_result"; toolUseId: string; content: ContentBlock[]; structuredContent?: { [key: string]: unknown }; isError?: boolean; _meta?: Meta };
 
 export interface SamplingMessage {
   role: Role;

@@ -14,7 +14,8 @@ export const PLACEHOLDER = /\{\{\s*([^{}\s]+)\s*\}\}/g;
  * resources, and the uri of resource links. A name without a value becomes empty.
  */
 export function fillPlaceholders(message: JsonObject, values: Record<string, string>): JsonObject {
-  const fill = (text: unknown) => (typeof text === "string" ? text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : "")) : text);
+  const fill = (text: unknown) =>
+    typeof text === "string" ? text.replace(PLACEHOLDER, (_, name: string) => (Object.hasOwn(values, name) ? values[name]! : "")) : text;
   const content = message.content as JsonObject;
   const set = (target: JsonObject, keys: string[]) => {
     const out = { ...target };
@@ -24,6 +25,7 @@ export function fillPlaceholders(message: JsonObject, values: Record<string, str
   if (content.type === "text") return { ...message, content: set(content, ["text"]) };
   if (content.type === "resource_link") return { ...message, content: set(content, ["uri"]) };
   const resource = content.resource;
-  if (content.type === "resource" && typeof resource === "object" && resource !== null && !Array.isArray(resource)) return { ...message, content: { ...content, resource: set(resource as JsonObject, ["uri", "text"]) } };
+  if (content.type === "resource" && typeof resource === "object" && resource !== null && !Array.isArray(resource))
+    return { ...message, content: { ...content, resource: set(resource as JsonObject, ["uri", "text"]) } };
   return message;
 }

@@ -30,7 +30,8 @@ class PromptGets {
   }
 
   async getPrompt(params: JsonObject, call: Call): Promise<object> {
-    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
+    if (typeof params.name !== "string")
+      throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
     const name = params.name;
     const entry = this.prompts.get(name);
     if (!entry) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
@@ -40,7 +41,8 @@ class PromptGets {
       if (typeof value !== "string") throw rpcError(ErrorCodes.InvalidParams, `Argument '${key}' of prompt ${name} must be a string`);
     }
     for (const argument of entry.prompt.arguments ?? []) {
-      if (argument.required && !Object.hasOwn(args, argument.name)) throw rpcError(ErrorCodes.InvalidParams, `Missing required argument '${argument.name}' for prompt ${name}`);
+      if (argument.required && !Object.hasOwn(args, argument.name))
+        throw rpcError(ErrorCodes.InvalidParams, `Missing required argument '${argument.name}' for prompt ${name}`);
     }
     const values = args as Record<string, string>;
     if (entry.messages) {
@@ -54,7 +56,9 @@ class PromptGets {
     }
     const handler = ownFunction(this.core.handlers.prompts, name);
     if (!handler) throw rpcError(ErrorCodes.InternalError, `Prompt ${name} has no handler on this server`);
-    const outcome = await runRound(this.core, "prompts/get", name, values, call, false, (channel, signal) => Promise.resolve((handler as (a: unknown, c: PromptContext) => unknown)(values, handlerContext(call, channel, signal))));
+    const outcome = await runRound(this.core, "prompts/get", name, values, call, false, (channel, signal) =>
+      Promise.resolve((handler as (a: unknown, c: PromptContext) => unknown)(values, handlerContext(call, channel, signal))),
+    );
     if ("inputRequired" in outcome) return outcome.inputRequired;
     if ("error" in outcome) throw handlerFailure(outcome.error, "prompts/get", name, call.era, this.core.onError);
     const result = "value" in outcome ? outcome.value : undefined;

@@ -22,7 +22,16 @@
 import type { InputRequest } from "./context.js";
 import type { TaskStatus } from "./mcp.js";
 import { ErrorCodes, rpcError } from "./errors.js";
-import { isTerminal, type StoredTask, type TaskChange, type TaskEvent, type TaskEventLink, type TaskOutcome, type TaskRecord, type TaskStore } from "./taskStore.js";
+import {
+  isTerminal,
+  type StoredTask,
+  type TaskChange,
+  type TaskEvent,
+  type TaskEventLink,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskStore,
+} from "./taskStore.js";
 
 /** The commands the store sends, as node-redis (the `redis` package, 5 or later) has them. */
 export interface RedisConnection {
@@ -56,7 +65,12 @@ export function taskStoreFromEnvironment(env: Record<string, string | undefined>
   const lease = env.MCP_TASKS_LEASE_MS;
   const leaseMs = lease === undefined || lease === "" ? undefined : Number(lease);
   return redisTaskStore(
-    { url, ...(env.MCP_TASKS_REDIS_PREFIX ? { prefix: env.MCP_TASKS_REDIS_PREFIX } : {}), ...(leaseMs === undefined ? {} : { leaseMs }), ...(maxTasks === undefined ? {} : { maxTasks }) },
+    {
+      url,
+      ...(env.MCP_TASKS_REDIS_PREFIX ? { prefix: env.MCP_TASKS_REDIS_PREFIX } : {}),
+      ...(leaseMs === undefined ? {} : { leaseMs }),
+      ...(maxTasks === undefined ? {} : { maxTasks }),
+    },
     "REDIS_URL is set",
   );
 }
@@ -65,7 +79,8 @@ export function taskStoreFromEnvironment(env: Record<string, string | undefined>
 export function redisTaskStore(options: RedisTaskStoreOptions, why = "redisTaskStore was given a URL"): TaskStore {
   if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("redisTaskStore needs a url or a client (one of them)");
   const leaseMs = options.leaseMs ?? 10_000;
-  if (!Number.isInteger(leaseMs) || leaseMs < 30) throw new RangeError(`the task lease must be a whole number of ms, at least 30, not ${String(options.leaseMs)}`);
+  if (!Number.isInteger(leaseMs) || leaseMs < 30)
+    throw new RangeError(`the task lease must be a whole number of ms, at least 30, not ${String(options.leaseMs)}`);
   const maxTasks = options.maxTasks ?? 10_000;
   if (!Number.isInteger(maxTasks) || maxTasks <= 0) throw new RangeError(`maxTasks must be a positive whole number, not ${String(options.maxTasks)}`);
   return new RedisTaskStore(options, options.prefix ?? "mcpgen:", leaseMs, maxTasks, why);
@@ -172,7 +187,13 @@ class RedisTaskStore implements TaskStore {
       } else {
         const createClient = await loadRedis(this.why);
         // Fails fast at start (a wrong URL is a deployment error); reconnects once it has served.
-        const client = createClient({ url: this.options.url, socket: { connectTimeout: 5000, reconnectStrategy: (retries: number) => (connected ? Math.min(100 * 2 ** retries, 2000) : new Error(`cannot connect to ${target}`)) } });
+        const client = createClient({
+          url: this.options.url,
+          socket: {
+            connectTimeout: 5000,
+            reconnectStrategy: (retries: number) => (connected ? Math.min(100 * 2 ** retries, 2000) : new Error(`cannot connect to ${target}`)),
+          },
+        });
         client.on("error", reportOnce());
         this.client = client;
         this.ownsClient = true;
@@ -197,10 +218,23 @@ class RedisTaskStore implements TaskStore {
     const created = await this.run(
       CREATE,
       [this.key("task", task.id), this.key("lease", task.id), this.key("owner", task.owner), `${this.prefix}all`, `${this.prefix}finished`],
-      [String(task.ttlMs), isTerminal(task.status) ? "0" : String(this.leaseMs), String(task.expiresAt), task.id, String(this.maxTasks), String(Date.now()), this.prefix, ...fields],
+      [
+        String(task.ttlMs),
+        isTerminal(task.status) ? "0" : String(this.leaseMs),
+        String(task.expiresAt),
+        task.id,
+        String(this.maxTasks),
+        String(Date.now()),
+        this.prefix,
+        ...fields,
+      ],
     );
     if (Number(created) !== 1) {
-      throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: the ${this.maxTasks} tasks kept are all running (the server's maxTasks); retry when one has ended`, { limit: this.maxTasks });
+      throw rpcError(
+        ErrorCodes.LimitExceeded,
+        `Too many tasks: the ${this.maxTasks} tasks kept are all running (the server's maxTasks); retry when one has ended`,
+        { limit: this.maxTasks },
+      );
     }
   }
 
@@ -226,7 +260,11 @@ class RedisTaskStore implements TaskStore {
       if (value === undefined) drop.push(field);
       else set.push(field, typeof value === "string" ? value : JSON.stringify(value));
     }
-    const written = await this.run(TRANSITION, [this.key("task", id), this.key("lease", id), `${this.prefix}finished`], [ifOrphaned ? "1" : "0", String(set.length / 2), ...set, ...drop]);
+    const written = await this.run(
+      TRANSITION,
+      [this.key("task", id), this.key("lease", id), `${this.prefix}finished`],
+      [ifOrphaned ? "1" : "0", String(set.length / 2), ...set, ...drop],
+    );
     return written ? parseRecord(id, written) : undefined;
   }
 
@@ -307,7 +345,24 @@ class RedisTaskStore implements TaskStore {
 
 /** The hash fields of a record. */
 function recordFields(task: TaskRecord): string[] {
-  const fields = ["id", task.id, "era", task.era, "owner", task.owner, "status", task.status, "createdAt", task.createdAt, "lastUpdatedAt", task.lastUpdatedAt, "ttlMs", String(task.ttlMs), "expiresAt", String(task.expiresAt)];
+  const fields = [
+    "id",
+    task.id,
+    "era",
+    task.era,
+    "owner",
+    task.owner,
+    "status",
+    task.status,
+    "createdAt",
+    task.createdAt,
+    "lastUpdatedAt",
+    task.lastUpdatedAt,
+    "ttlMs",
+    String(task.ttlMs),
+    "expiresAt",
+    String(task.expiresAt),
+  ];
   if (task.statusMessage !== undefined) fields.push("statusMessage", task.statusMessage);
   if (task.outcome !== undefined) fields.push("outcome", JSON.stringify(task.outcome));
   if (task.inputRequests !== undefined) fields.push("inputRequests", JSON.stringify(task.inputRequests));

@@ -31,7 +31,10 @@ export interface StdioHandle {
  * Serves a factory's servers over this process's stdin/stdout (or the given streams) until stdin
  * closes, answering 2025-era and 2026-07-28 clients alike.
  */
-export async function serveStdioWith(factory: ServerFactory & FactoryHooks, options: StdioOptions & { input?: Readable; output?: Writable } = {}): Promise<StdioHandle> {
+export async function serveStdioWith(
+  factory: ServerFactory & FactoryHooks,
+  options: StdioOptions & { input?: Readable; output?: Writable } = {},
+): Promise<StdioHandle> {
   const closeTasks = await openTasks(factory.tasks, process.env);
   const input = options.input ?? process.stdin;
   const transport = new LineTransport(input, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);

@@ -49,7 +49,13 @@ export class TaskListens {
 
   /** Whether this 2026-07-28 request is a subscriptions/listen that names tasks. */
   static wants(body: unknown): body is JsonObject & { params: JsonObject & { notifications: JsonObject } } {
-    return isObject(body) && body.method === "subscriptions/listen" && isObject(body.params) && isObject(body.params.notifications) && body.params.notifications.taskIds !== undefined;
+    return (
+      isObject(body) &&
+      body.method === "subscriptions/listen" &&
+      isObject(body.params) &&
+      isObject(body.params.notifications) &&
+      body.params.notifications.taskIds !== undefined
+    );
   }
 
   get count(): number {
@@ -65,15 +71,27 @@ export class TaskListens {
     const meta = isObject(body.params._meta) ? body.params._meta : {};
     const caps = isObject(meta[CAPABILITIES]) ? meta[CAPABILITIES] : {};
     if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
-      return rpcErrorResponse(400, id, ErrorCodes.MissingRequiredClientCapability, `Missing required client capability: taskIds on subscriptions/listen needs the ${TASKS_EXTENSION} extension`, {
-        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      });
+      return rpcErrorResponse(
+        400,
+        id,
+        ErrorCodes.MissingRequiredClientCapability,
+        `Missing required client capability: taskIds on subscriptions/listen needs the ${TASKS_EXTENSION} extension`,
+        {
+          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        },
+      );
     }
     if (!Array.isArray(taskIds) || !taskIds.every((t) => typeof t === "string")) {
       return rpcErrorResponse(200, id, ErrorCodes.InvalidParams, "Invalid params: notifications.taskIds must be an array of task ids (strings)");
     }
     if (this.open.size >= this.max) {
-      return rpcErrorResponse(503, id, ErrorCodes.LimitExceeded, `Service Unavailable: ${this.max} task listen streams are open (the server's maxTaskListenStreams); retry later`, { limit: this.max });
+      return rpcErrorResponse(
+        503,
+        id,
+        ErrorCodes.LimitExceeded,
+        `Service Unavailable: ${this.max} task listen streams are open (the server's maxTaskListenStreams); retry later`,
+        { limit: this.max },
+      );
     }
     return this.stream(id, [...new Set(taskIds as string[])].slice(0, MAX_LISTEN_TASK_IDS), probe, request.signal);
   }
@@ -137,7 +155,8 @@ export class TaskListens {
       }
     };
     const message = (value: JsonObject) => write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...value })}\n\n`);
-    const notify = (method: string, params: JsonObject) => message({ method, params: { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), [SUBSCRIPTION_ID]: subscriptionId } } });
+    const notify = (method: string, params: JsonObject) =>
+      message({ method, params: { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), [SUBSCRIPTION_ID]: subscriptionId } } });
     const teardown = (graceful: boolean) => {
       if (closed) return;
       if (graceful) message({ id: subscriptionId, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: subscriptionId } } });
@@ -218,11 +237,17 @@ function toNotification(event: ServerEvent): [string, JsonObject] {
 }
 
 function sseResponse(body: ReadableStream<Uint8Array>): Response {
-  return new Response(body, { status: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" } });
+  return new Response(body, {
+    status: 200,
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+  });
 }
 
 function rpcErrorResponse(status: number, id: string | number | null, code: number, message: string, data?: unknown): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } }, { status, ...(status === 503 ? { headers: { "retry-after": "5" } } : {}) });
+  return Response.json(
+    { jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } },
+    { status, ...(status === 503 ? { headers: { "retry-after": "5" } } : {}) },
+  );
 }
 
 function parseJson(text: string): unknown {

@@ -85,7 +85,10 @@ function unmark(message: unknown, layer: Layer): unknown {
   if (mark.declare === true) {
     const declared = isObject(rest[CAPABILITIES]) ? rest[CAPABILITIES] : {};
     const extensions = isObject(declared.extensions) ? declared.extensions : {};
-    rest[CAPABILITIES] = { ...declared, extensions: { ...extensions, [TASKS_EXTENSION]: isObject(extensions[TASKS_EXTENSION]) ? extensions[TASKS_EXTENSION] : {} } };
+    rest[CAPABILITIES] = {
+      ...declared,
+      extensions: { ...extensions, [TASKS_EXTENSION]: isObject(extensions[TASKS_EXTENSION]) ? extensions[TASKS_EXTENSION] : {} },
+    };
   }
   return { ...message, params: { ...message.params, _meta: rest } };
 }

@@ -22,7 +22,16 @@ import type { JsonObject } from "./definition.js";
 import { ErrorCodes, rpcError } from "./errors.js";
 import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "./context.js";
 import type { ProtocolEra } from "./sdk.js";
-import { isTerminal, memoryTaskStore, type TaskChange, type TaskEvent, type TaskEventLink, type TaskOutcome, type TaskRecord, type TaskStore } from "./taskStore.js";
+import {
+  isTerminal,
+  memoryTaskStore,
+  type TaskChange,
+  type TaskEvent,
+  type TaskEventLink,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskStore,
+} from "./taskStore.js";
 import { legacyTaskView, modernTaskView } from "./taskViews.js";
 import { positiveOption } from "./options.js";
 
@@ -141,12 +150,24 @@ export class Tasks {
   /** A new running task, or -32005 when maxRunningTasks run here. `sink`: where its status changes go (2025 era). */
   async create(era: ProtocolEra, owner: string, capabilities: JsonObject | undefined, requestedTtl?: unknown, sink?: StatusSink): Promise<LiveTask> {
     if (this.live.size >= this.maxRunning) {
-      throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, { limit: this.maxRunning });
+      throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, {
+        limit: this.maxRunning,
+      });
     }
-    const ttl = typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
+    const ttl =
+      typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
     const now = new Date().toISOString();
     // Unguessable: without an authorization context, the id is what protects a task.
-    const record: TaskRecord = { id: crypto.randomUUID(), era, owner, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: ttl, expiresAt: Date.now() + ttl };
+    const record: TaskRecord = {
+      id: crypto.randomUUID(),
+      era,
+      owner,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: ttl,
+      expiresAt: Date.now() + ttl,
+    };
     const live: LiveTask = { id: record.id, era, created: record, controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities };
     // Counted at once: concurrent creations see it.
     this.live.set(live.id, live);
@@ -294,7 +315,11 @@ export class Tasks {
 
   /** The task's process stopped: failed with -32603 (by one reader only; the others read what it wrote). */
   private async failOrphan(task: TaskRecord): Promise<TaskRecord> {
-    const written = await this.change(task.id, { status: "failed", statusMessage: STOPPED, outcome: { error: { code: ErrorCodes.InternalError, message: STOPPED } } }, true);
+    const written = await this.change(
+      task.id,
+      { status: "failed", statusMessage: STOPPED, outcome: { error: { code: ErrorCodes.InternalError, message: STOPPED } } },
+      true,
+    );
     return written ?? (await this.store.get(task.id))?.task ?? task;
   }
 
@@ -325,7 +350,14 @@ export class Tasks {
     if (event.kind === "status") {
       // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
       const here = isTerminal(event.task.status) ? this.live.get(event.task.id) : undefined;
-      if (here) this.end(here, "the task ended", new Error(event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`));
+      if (here)
+        this.end(
+          here,
+          "the task ended",
+          new Error(
+            event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`,
+          ),
+        );
       return this.announce(event.task);
     }
     const live = this.live.get(event.taskId);

@@ -22,7 +22,14 @@ export function createAjv(draft07: boolean, patterns?: PatternTable | ((source: 
   // ownProperties: an argument object's inherited members (constructor, toString...) are not its
   // properties, so `required: [toString]` is not met by {} and an optional `constructor` property
   // is not "present" when absent.
-  const options = { strict: false, allErrors: true, validateFormats: false, logger: false, ownProperties: true, code: { regExp: patternEngine(patterns) } } as const;
+  const options = {
+    strict: false,
+    allErrors: true,
+    validateFormats: false,
+    logger: false,
+    ownProperties: true,
+    code: { regExp: patternEngine(patterns) },
+  } as const;
   // Ajv2020 and Ajv are sibling subclasses of ajv's core class with the same public API; ajv's
   // types tell them apart only by private members, so one static type is restated here.
   return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);

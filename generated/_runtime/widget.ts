@@ -137,10 +137,17 @@ type Handlers = {
 };
 
 /** The host's globals: `window` in a browser (seen through the members used: this file compiles without the DOM library). */
-const host = globalThis as unknown as { openai?: OpenAiGlobals<unknown>; parent?: unknown; addEventListener?: (type: string, listener: (event: unknown) => void) => void };
+const host = globalThis as unknown as {
+  openai?: OpenAiGlobals<unknown>;
+  parent?: unknown;
+  addEventListener?: (type: string, listener: (event: unknown) => void) => void;
+};
 
 /** Makes the widget client for one widget; the generated module types it. */
-export function createWidget<Inputs, Outputs, Callable extends CallableTools<Callable>, State>(spec: WidgetSpec, options: WidgetOptions = {}): Widget<Inputs, Outputs, Callable, State> {
+export function createWidget<Inputs, Outputs, Callable extends CallableTools<Callable>, State>(
+  spec: WidgetSpec,
+  options: WidgetOptions = {},
+): Widget<Inputs, Outputs, Callable, State> {
   const handlers: Handlers = { input: [], partial: [], result: [], cancelled: [], context: [] };
   let connected: "mcp-apps" | "openai" | undefined;
   let app: App | undefined;
@@ -213,7 +220,10 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
     },
     async call(name, args) {
       if (!spec.callable.includes(name)) throw new ToolError(`Tool ${name} is not callable from this widget (its visibility does not include "app")`);
-      const result = connected === "openai" ? toCallToolResult(await requireOpenAi("callTool").callTool!(name, args)) : ((await requireApp().callServerTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult);
+      const result =
+        connected === "openai"
+          ? toCallToolResult(await requireOpenAi("callTool").callTool!(name, args))
+          : ((await requireApp().callServerTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult);
       const settled = settle(spec, result, name);
       if (!settled.ok) throw settled.error;
       return settled.output as Callable[typeof name]["output"];
@@ -314,7 +324,13 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
 }
 
 /** A tool's answer as the facade hands it on: checked output, or the error. */
-function settle(spec: WidgetSpec, result: CallToolResult, tool: string | undefined): { ok: true; tool: string | undefined; output: unknown; result: CallToolResult } | { ok: false; tool: string | undefined; error: ToolCallError | OutputValidationError; result: CallToolResult } {
+function settle(
+  spec: WidgetSpec,
+  result: CallToolResult,
+  tool: string | undefined,
+):
+  | { ok: true; tool: string | undefined; output: unknown; result: CallToolResult }
+  | { ok: false; tool: string | undefined; error: ToolCallError | OutputValidationError; result: CallToolResult } {
   if (result.isError) return { ok: false, tool, error: new ToolCallError(tool ?? "call", result), result };
   // Which tool, when the host did not say: the one whose output check the answer passes.
   const candidates = tool !== undefined ? [tool] : spec.opens;
@@ -344,7 +360,8 @@ function toCallToolResult(answer: unknown): CallToolResult {
     } catch {
       parsed = undefined;
     }
-    const structured = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? { structuredContent: parsed as { [key: string]: unknown } } : {};
+    const structured =
+      typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? { structuredContent: parsed as { [key: string]: unknown } } : {};
     return { content: [{ type: "text", text: value.result }], ...structured };
   }
   return { ...value, content: Array.isArray(value.content) ? value.content : [] } as CallToolResult;

@@ -66,11 +66,24 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
       diagnostics.push(...failure.errors.map((m) => fromEsbuild(m, widget, at, options.cwd)));
       continue;
     }
-    const js = result.outputFiles.filter((f) => f.path.endsWith(".js")).map((f) => f.text).join("\n");
-    const css = result.outputFiles.filter((f) => f.path.endsWith(".css")).map((f) => f.text).join("\n");
+    const js = result.outputFiles
+      .filter((f) => f.path.endsWith(".js"))
+      .map((f) => f.text)
+      .join("\n");
+    const css = result.outputFiles
+      .filter((f) => f.path.endsWith(".css"))
+      .map((f) => f.text)
+      .join("\n");
     // esbuild escapes `</script` and `</style` in strings; anything left would end the element early.
     if (/<\/script/i.test(js) || /<\/style/i.test(css)) {
-      diagnostics.push(widgetDiagnostic(widget, at, `widget ${widget.name}: the bundle holds "</script" or "</style" outside a string, which would break its HTML`, options.cwd));
+      diagnostics.push(
+        widgetDiagnostic(
+          widget,
+          at,
+          `widget ${widget.name}: the bundle holds "</script" or "</style" outside a string, which would break its HTML`,
+          options.cwd,
+        ),
+      );
       continue;
     }
     html.set(widget.uri, widgetHtml(widget, js, css));
@@ -80,7 +93,16 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
     }
   }
   // Widgets that share code fail the same way: each problem once.
-  if (diagnostics.length > 0) return { diagnostics: diagnostics.filter((d, i) => diagnostics.findIndex((e) => e.file === d.file && e.line === d.line && e.col === d.col && e.message.replace(/^widget \S+: /, "") === d.message.replace(/^widget \S+: /, "")) === i) };
+  if (diagnostics.length > 0)
+    return {
+      diagnostics: diagnostics.filter(
+        (d, i) =>
+          diagnostics.findIndex(
+            (e) =>
+              e.file === d.file && e.line === d.line && e.col === d.col && e.message.replace(/^widget \S+: /, "") === d.message.replace(/^widget \S+: /, ""),
+          ) === i,
+      ),
+    };
   const resources = model.resources.map((r) => {
     const text = r.widget === undefined ? undefined : html.get(r.uri);
     if (text === undefined) return r;
@@ -129,8 +151,16 @@ function fromMemory(memory: ReadonlyMap<string, string>, outDir: string, cwd: st
 const zodEnglishOnly: Plugin = {
   name: "mcpgen-zod-english",
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: path.resolve(args.resolveDir, args.path), namespace: "mcpgen-zod-locales" } : undefined));
-    build.onLoad({ filter: /.*/, namespace: "mcpgen-zod-locales" }, (args) => ({ contents: 'export { default as en } from "./en.js";', loader: "js", resolveDir: path.dirname(args.path) }));
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: path.resolve(args.resolveDir, args.path), namespace: "mcpgen-zod-locales" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "mcpgen-zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: "js",
+      resolveDir: path.dirname(args.path),
+    }));
   },
 };
 

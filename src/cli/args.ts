@@ -36,7 +36,11 @@ export interface CommandLine {
  * `unknownHint` follows "unknown option X". `positionalsEndOptions`: from the first positional on, every word is a positional as it is
  * (the server's command of `pull`).
  */
-export function parseCommandLine(options: OptionTable, argv: readonly string[], how: { positionalsEndOptions?: boolean; unknownHint?: string } = {}): CommandLine {
+export function parseCommandLine(
+  options: OptionTable,
+  argv: readonly string[],
+  how: { positionalsEndOptions?: boolean; unknownHint?: string } = {},
+): CommandLine {
   const parseOptions = Object.fromEntries(Object.entries(options).map(([name, o]) => [name, { type: o.type, ...(o.short ? { short: o.short } : {}) }]));
   const { tokens } = parseArgs({ args: [...argv], options: parseOptions, strict: false, allowPositionals: true, tokens: true });
   const line: CommandLine = { values: {}, positionals: [], typed: {} };
@@ -61,7 +65,8 @@ export function parseCommandLine(options: OptionTable, argv: readonly string[], 
       line.values[token.name] = true;
     } else {
       const value = token.value;
-      if (value === undefined || value === "" || (!token.inlineValue && /^-(-|[^\d])/.test(value))) throw new CliUsageError(`${token.rawName} needs ${spec.needs ?? "a value"}`);
+      if (value === undefined || value === "" || (!token.inlineValue && /^-(-|[^\d])/.test(value)))
+        throw new CliUsageError(`${token.rawName} needs ${spec.needs ?? "a value"}`);
       if (spec.multiple) line.values[token.name] = [...((line.values[token.name] as string[] | undefined) ?? []), value];
       else if (line.values[token.name] !== undefined) throw new CliUsageError(`${token.rawName} given twice`);
       else line.values[token.name] = value;

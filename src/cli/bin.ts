@@ -7,7 +7,9 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`mcpgen: internal error (a bug in mcpgen; please report it with this output):\n${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      `mcpgen: internal error (a bug in mcpgen; please report it with this output):\n${error instanceof Error ? error.stack : String(error)}\n`,
+    );
     process.exitCode = 3;
   },
 );

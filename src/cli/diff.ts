@@ -89,7 +89,9 @@ async function runDiff(args: DiffArgs, cwd: string): Promise<number> {
     differences = classify(before, after);
   } catch (error) {
     if (!(error instanceof DiffInputError)) throw error;
-    printDiagnostics([{ severity: "error", code: "diff-input", argument: error.at, message: error.message, ...(error.detail ? { detail: error.detail } : {}) }]);
+    printDiagnostics([
+      { severity: "error", code: "diff-input", argument: error.at, message: error.message, ...(error.detail ? { detail: error.detail } : {}) },
+    ]);
     return 2;
   }
   const failed = fails(differences, args.failOn);

@@ -28,11 +28,25 @@ export interface GenerateArgs {
 
 /** The options of generate; validate takes those not marked generate-only. */
 const GENERATE_OPTIONS = {
-  manifests: { type: "string", multiple: true, value: "PATH...", needs: "at least one file or folder", help: "Manifest files or folders of *.yaml/*.yml files (default: manifests). Bare paths after generate/validate are manifests too." },
+  manifests: {
+    type: "string",
+    multiple: true,
+    value: "PATH...",
+    needs: "at least one file or folder",
+    help: "Manifest files or folders of *.yaml/*.yml files (default: manifests). Bare paths after generate/validate are manifests too.",
+  },
   out: { type: "string", value: "DIR", needs: "a folder", help: "Output folder (default: generated)." },
   stubs: { type: "string", value: "DIR", needs: "a folder", help: "Create and keep user-owned handler files in DIR/<server>/." },
-  "client-only": { type: "boolean", help: "Types, client and fixtures only: no server files, no stubs, and the client's runtime only (for servers you only consume)." },
-  config: { type: "string", value: "FILE", needs: "a file", help: 'Read this config instead of mcpgen.config.{json,yaml,yml} or the "mcpgen" key of package.json.' },
+  "client-only": {
+    type: "boolean",
+    help: "Types, client and fixtures only: no server files, no stubs, and the client's runtime only (for servers you only consume).",
+  },
+  config: {
+    type: "string",
+    value: "FILE",
+    needs: "a file",
+    help: 'Read this config instead of mcpgen.config.{json,yaml,yml} or the "mcpgen" key of package.json.',
+  },
   check: { type: "boolean", help: "Write nothing; exit 1 and show a short diff for each stale file." },
   watch: { type: "boolean", help: "Regenerate when a manifest, the config or a template changes." },
   quiet: { type: "boolean", help: "Print only errors (and the handler stubs created): no warnings, no summary." },
@@ -45,9 +59,15 @@ const GENERATE_OPTIONS = {
 const GENERATE_ONLY = new Set<string>(["stubs", "client-only", "check", "watch"]);
 
 /** Validate's help leaves out generate's own options (and --out, taken but of no use to it). */
-const VALIDATE_OPTIONS: OptionTable = Object.fromEntries(Object.entries(GENERATE_OPTIONS).map(([name, o]) => [name, GENERATE_ONLY.has(name) || name === "out" ? { ...o, help: "" } : o]));
+const VALIDATE_OPTIONS: OptionTable = Object.fromEntries(
+  Object.entries(GENERATE_OPTIONS).map(([name, o]) => [name, GENERATE_ONLY.has(name) || name === "out" ? { ...o, help: "" } : o]),
+);
 
-export const WARNING_LEVELS = wrap(`Warnings: a config's "diagnostics" key sets warning codes to "off", "warn" or "error", for every manifest or per manifest file or folder ({"unknown-field": "off"}); errors cannot be turned off.`, 100, "");
+export const WARNING_LEVELS = wrap(
+  `Warnings: a config's "diagnostics" key sets warning codes to "off", "warn" or "error", for every manifest or per manifest file or folder ({"unknown-field": "off"}); errors cannot be turned off.`,
+  100,
+  "",
+);
 
 const EXIT_CODES = "Exit codes: 0 ok, 1 invalid input or stale output, 2 usage error, 3 internal error.";
 
@@ -77,7 +97,10 @@ export const generateCommand = defineCommand({
   name: "generate",
   about: "write a typed server, a typed client and list fixtures in <out>/<server.name>/.",
   summary: "Write <out>/<server.name>/ for each manifest (only files whose bytes changed), and create missing handler stubs when stubs are on.",
-  synopsis: ["mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]", "                [--client-only] [--check | --watch] [--quiet] [--no-cache]"],
+  synopsis: [
+    "mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]",
+    "                [--client-only] [--check | --watch] [--quiet] [--no-cache]",
+  ],
   options: GENERATE_OPTIONS,
   footer: `${WARNING_LEVELS}\n\n${EXIT_CODES}`,
   parse: (line) => parseGenerateArgs("generate", line),
@@ -105,18 +128,22 @@ async function runGenerate(args: GenerateArgs, cwd: string): Promise<number> {
   const config = applyFlags(loaded.config, args, cwd);
   if (args.watch) {
     const { watch } = await import("./watch.js");
-    await watch(config, {
-      run: (c) => generateOnce(c, args, cwd),
-      reloadConfig: () => {
-        const again = loadConfig(cwd, args.config);
-        printDiagnostics(again.diagnostics);
-        if (hasErrors(again.diagnostics)) {
-          process.stderr.write("mcpgen: the config has errors; keeping the previous one.\n");
-          return undefined;
-        }
-        return applyFlags(again.config, args, cwd);
+    await watch(
+      config,
+      {
+        run: (c) => generateOnce(c, args, cwd),
+        reloadConfig: () => {
+          const again = loadConfig(cwd, args.config);
+          printDiagnostics(again.diagnostics);
+          if (hasErrors(again.diagnostics)) {
+            process.stderr.write("mcpgen: the config has errors; keeping the previous one.\n");
+            return undefined;
+          }
+          return applyFlags(again.config, args, cwd);
+        },
       },
-    }, cwd);
+      cwd,
+    );
     return 0;
   }
   return (await generateOnce(config, args, cwd)).code;
@@ -212,7 +239,11 @@ async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Pr
   // not-implemented handler never ships unnoticed (quiet or not).
   for (const change of plan.changes) {
     if (change.kind === "delete" || !change.stub) continue;
-    process.stdout.write(change.kind === "create" ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n` : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`);
+    process.stdout.write(
+      change.kind === "create"
+        ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n`
+        : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`,
+    );
   }
   if (!args.quiet) {
     const written = plan.changes.filter((c) => c.kind !== "delete").length;

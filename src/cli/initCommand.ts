@@ -28,7 +28,8 @@ export const initCommand = defineCommand<InitArgs>({
     widget: { type: "boolean", help: "Add a widget (an MCP Apps view) for the starter tool, and a harness to open it." },
     force: { type: "boolean", help: "Write into a folder that is not empty (never over a file)." },
   },
-  footer: "Exit codes: 0 ok, 1 the folder is not empty (without --force), mcpgen cannot be packed for it or its\nfirst generate failed, 2 usage error (a --name that is not a server name too), 3 internal error.",
+  footer:
+    "Exit codes: 0 ok, 1 the folder is not empty (without --force), mcpgen cannot be packed for it or its\nfirst generate failed, 2 usage error (a --name that is not a server name too), 3 internal error.",
   unknownHint: "for init",
   parse({ values, positionals }) {
     if (positionals.length > 1) throw new CliUsageError(`init takes one folder; got ${JSON.stringify(positionals[0])} and ${JSON.stringify(positionals[1])}`);

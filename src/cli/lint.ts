@@ -27,7 +27,13 @@ Errors cannot be turned off.`,
   options: {
     manifests: { type: "string", multiple: true, value: "PATH", needs: "a file or folder", help: "" },
     config: { type: "string", value: "FILE", needs: "a file", help: "Read this config instead of looking for one." },
-    rule: { type: "string", multiple: true, value: "CODE=LEVEL", needs: "CODE=off|warn|error", help: "Set a warning code to off, warn or error for this run (over the config)." },
+    rule: {
+      type: "string",
+      multiple: true,
+      value: "CODE=LEVEL",
+      needs: "CODE=off|warn|error",
+      help: "Set a warning code to off, warn or error for this run (over the config).",
+    },
     quiet: { type: "boolean", help: "Print only errors (no warnings, no summary line)." },
   },
   footer: `Exit codes: 0 no errors (warnings are printed), 1 a code set to "error" fired or a manifest is

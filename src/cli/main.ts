@@ -14,7 +14,9 @@ import { version } from "./version.js";
 /** Every command, in the order the help lists them. */
 const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];
 
-const NAMES = `${COMMANDS.slice(0, -1).map((c) => c.name).join(", ")} or ${COMMANDS[COMMANDS.length - 1]!.name}`;
+const NAMES = `${COMMANDS.slice(0, -1)
+  .map((c) => c.name)
+  .join(", ")} or ${COMMANDS[COMMANDS.length - 1]!.name}`;
 
 /** `mcpgen --help`: every command's usage and summary, and the options of generate, validate and init. */
 function topHelp(): string {

@@ -18,9 +18,13 @@ export const pullCommand = defineCommand({
   name: "pull",
   about: `write a manifest from a live MCP server (its serverInfo, instructions,
 tools, resources, resource templates and prompts, every page, each definition verbatim).`,
-  summary: "Write a manifest from a live MCP server (stdio command or HTTP URL), for a typed client of a server you do not own; --check says what changed upstream.",
+  summary:
+    "Write a manifest from a live MCP server (stdio command or HTTP URL), for a typed client of a server you do not own; --check says what changed upstream.",
   synopsis: ["mcpgen pull [OPTIONS] (URL | -- COMMAND [ARGS...])"],
-  usage: ["mcpgen pull [options] -- COMMAND [ARGS...]     a server over stdio", "mcpgen pull [options] URL                      a server over Streamable HTTP (http:// or https://)"],
+  usage: [
+    "mcpgen pull [options] -- COMMAND [ARGS...]     a server over stdio",
+    "mcpgen pull [options] URL                      a server over Streamable HTTP (http:// or https://)",
+  ],
   options: {
     out: { type: "string", short: "o", value: "FILE", needs: "a file", help: "Where to write (default: manifests/<server>.yaml)." },
     check: { type: "boolean", help: "Write nothing; exit 1 when the live server differs from FILE, and say how." },
@@ -86,12 +90,14 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
   if (typeof values.cwd === "string") args.cwd = values.cwd;
   for (const v of (values.env as string[] | undefined) ?? []) {
     const at = v.indexOf("=");
-    if (at <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, at))) throw new CliUsageError(`--env takes NAME=VALUE with NAME of letters, digits and _, not ${JSON.stringify(v)}`);
+    if (at <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(0, at)))
+      throw new CliUsageError(`--env takes NAME=VALUE with NAME of letters, digits and _, not ${JSON.stringify(v)}`);
     args.env[v.slice(0, at)] = v.slice(at + 1);
   }
   for (const v of (values.header as string[] | undefined) ?? []) {
     const at = v.indexOf(":");
-    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.slice(0, at).trim()) || /[\r\n]/.test(v)) throw new CliUsageError(`--header takes "NAME: VALUE" (NAME an HTTP header name, one line), not ${JSON.stringify(v)}`);
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v.slice(0, at).trim()) || /[\r\n]/.test(v))
+      throw new CliUsageError(`--header takes "NAME: VALUE" (NAME an HTTP header name, one line), not ${JSON.stringify(v)}`);
     args.headers[v.slice(0, at).trim()] = v.slice(at + 1).trim();
   }
   const era = values.era;
@@ -107,8 +113,10 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
   if (typeof values["max-bytes"] === "string") {
     const v = values["max-bytes"];
     const bytes = parseSize(v);
-    if (bytes === undefined || bytes <= 0) throw new CliUsageError(`--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not ${JSON.stringify(v)}`);
-    if (bytes > MAX_ANSWER_BYTES) throw new CliUsageError(`--max-bytes is at most ${flagSize(MAX_ANSWER_BYTES)} (a larger answer cannot be parsed in memory), not ${v}`);
+    if (bytes === undefined || bytes <= 0)
+      throw new CliUsageError(`--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not ${JSON.stringify(v)}`);
+    if (bytes > MAX_ANSWER_BYTES)
+      throw new CliUsageError(`--max-bytes is at most ${flagSize(MAX_ANSWER_BYTES)} (a larger answer cannot be parsed in memory), not ${v}`);
     args.maxBytes = bytes;
   }
   if (typeof values["max-items"] === "string") {
@@ -125,12 +133,14 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
       throw new CliUsageError(`not a URL: ${positional[0]}`);
     }
     if (Object.keys(args.env).length || args.cwd) throw new CliUsageError("--env and --cwd are for a server started over stdio, not a URL");
-    if (args.url.protocol !== "http:" && args.url.protocol !== "https:") throw new CliUsageError(`pull takes an http:// or https:// URL, not ${args.url.protocol}`);
+    if (args.url.protocol !== "http:" && args.url.protocol !== "https:")
+      throw new CliUsageError(`pull takes an http:// or https:// URL, not ${args.url.protocol}`);
     // fetch refuses credentials in a URL: they go as Basic authentication instead.
     if (args.url.username || args.url.password) {
       const user = decodeURIComponent(args.url.username);
       const password = decodeURIComponent(args.url.password);
-      if (!Object.keys(args.headers).some((h) => h.toLowerCase() === "authorization")) args.headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+      if (!Object.keys(args.headers).some((h) => h.toLowerCase() === "authorization"))
+        args.headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
       args.url.username = "";
       args.url.password = "";
     }
@@ -146,14 +156,33 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
   const target = args.url
     ? { kind: "http" as const, url: args.url, headers: args.headers }
-    : { kind: "stdio" as const, command: args.command![0]!, args: args.command!.slice(1), env: args.env, ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}) };
+    : {
+        kind: "stdio" as const,
+        command: args.command![0]!,
+        args: args.command!.slice(1),
+        env: args.env,
+        ...(args.cwd ? { cwd: path.resolve(cwd, args.cwd) } : {}),
+      };
   if (target.kind === "stdio" && target.cwd !== undefined && !isFolder(target.cwd)) {
-    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: `--cwd ${args.cwd}`, message: "no such folder", fix: "give the folder the server runs in (relative to the current one)" }]);
+    printDiagnostics([
+      {
+        severity: "error",
+        code: "invalid-argument",
+        argument: `--cwd ${args.cwd}`,
+        message: "no such folder",
+        fix: "give the folder the server runs in (relative to the current one)",
+      },
+    ]);
     return 1;
   }
   let server;
   try {
-    server = await fetchServer(target, { era: args.era, timeoutMs: args.timeoutMs, shown: describeSource(args), limits: pullLimits(args.maxBytes, args.maxItems) });
+    server = await fetchServer(target, {
+      era: args.era,
+      timeoutMs: args.timeoutMs,
+      shown: describeSource(args),
+      limits: pullLimits(args.maxBytes, args.maxItems),
+    });
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
     printDiagnostics([serverFailed(serverArgument(args), error.message)]);
@@ -174,7 +203,9 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const notable = checked.diagnostics.filter((d) => d.severity === "error" || d.code !== "unknown-field");
   printDiagnostics(describePulledProblems(notable, server, name, serverArgument(args)));
   if (hasErrors(checked.diagnostics)) {
-    process.stderr.write(`mcpgen: what ${name} serves cannot be compiled as it is (above); ${shownOut} not written. Please report it: mcpgen should take any definition a server sends.\n`);
+    process.stderr.write(
+      `mcpgen: what ${name} serves cannot be compiled as it is (above); ${shownOut} not written. Please report it: mcpgen should take any definition a server sends.\n`,
+    );
     return 1;
   }
   const n = (count: number, what: string) => `${count} ${what}${count === 1 ? "" : "s"}`;
@@ -205,7 +236,18 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     return 1;
   }
   if (before !== undefined && !before.startsWith(PULLED_MARK) && !args.force) {
-    printDiagnostics([{ severity: "error", code: "not-generated", message: "this file was not written by mcpgen pull; refusing to overwrite it", fix: "use -o for another file, or --force", file: toPosix(shownOut), line: 1, col: 1, path: "" }]);
+    printDiagnostics([
+      {
+        severity: "error",
+        code: "not-generated",
+        message: "this file was not written by mcpgen pull; refusing to overwrite it",
+        fix: "use -o for another file, or --force",
+        file: toPosix(shownOut),
+        line: 1,
+        col: 1,
+        path: "",
+      },
+    ]);
     return 1;
   }
   if (before === text) {

@@ -16,7 +16,9 @@ export function printRunDiagnostics(result: Pick<PipelineResult, "diagnostics" |
   if (unchanged.length > 0) {
     const files = new Set(unchanged.map((d) => d.file)).size;
     const n = unchanged.length;
-    process.stderr.write(`mcpgen: ${n} warning${n === 1 ? "" : "s"} in ${files} unchanged manifest${files === 1 ? "" : "s"}, printed when ${files === 1 ? "it was" : "they were"} last read; run mcpgen lint to list ${n === 1 ? "it" : "them"}.\n`);
+    process.stderr.write(
+      `mcpgen: ${n} warning${n === 1 ? "" : "s"} in ${files} unchanged manifest${files === 1 ? "" : "s"}, printed when ${files === 1 ? "it was" : "they were"} last read; run mcpgen lint to list ${n === 1 ? "it" : "them"}.\n`,
+    );
   }
 }
 

@@ -111,5 +111,11 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
 
 /** A folder watch cannot watch (`shown`: relative to cwd), located at it: watching goes on without it. */
 export function watchFailed(shown: string, why: string): ArgumentDiagnostic {
-  return { severity: "error", code: "watch-failed", argument: shown, message: `cannot watch ${shown}: ${why}`, fix: "changes there are not seen; run mcpgen generate after editing there" };
+  return {
+    severity: "error",
+    code: "watch-failed",
+    argument: shown,
+    message: `cannot watch ${shown}: ${why}`,
+    fix: "changes there are not seen; run mcpgen generate after editing there",
+  };
 }

@@ -11,7 +11,10 @@ const path = (doc: string): FieldSpec => ({ kind: "string", nonEmpty: true, expe
 export const configFields: Record<string, FieldSpec> = {
   manifests: {
     kind: "anyOf",
-    of: [{ kind: "string", nonEmpty: true }, { kind: "list", nonEmpty: true, item: { kind: "string", nonEmpty: true, expected: PATH } }],
+    of: [
+      { kind: "string", nonEmpty: true },
+      { kind: "list", nonEmpty: true, item: { kind: "string", nonEmpty: true, expected: PATH } },
+    ],
     expected: "a path or a non-empty list of paths (files or folders)",
     doc: "Manifest files or folders, relative to the config file (default: manifests).",
   },
@@ -38,13 +41,14 @@ export const configFields: Record<string, FieldSpec> = {
   diagnostics: {
     kind: "json",
     object: true,
-    expected: 'a mapping of warning codes to "off", "warn" or "error" (every manifest), and of manifest files or folders to such mappings (those manifests only)',
+    expected:
+      'a mapping of warning codes to "off", "warn" or "error" (every manifest), and of manifest files or folders to such mappings (those manifests only)',
     doc: 'Levels of warning codes: a code mapped to "off", "warn" or "error" for every manifest, or a manifest file or folder (relative to the config file) mapped to codes and levels.',
   },
   lint: {
     kind: "json",
     object: true,
     expected: 'a mapping of rule names to "off", "warn" or "error" (see mcpgen lint --help)',
-    doc: 'Levels of the portability lint rules, as `diagnostics` sets them for every manifest (the older spelling).',
+    doc: "Levels of the portability lint rules, as `diagnostics` sets them for every manifest (the older spelling).",
   },
 };

@@ -17,7 +17,8 @@ type Codes = Partial<Record<WarningCode, Level>>;
 export function refuseCode(name: string): string | undefined {
   if ((WARNING_CODES as readonly string[]).includes(name)) return undefined;
   const codes = `the codes that can be set: ${WARNING_CODES.join(", ")}`;
-  if ((DIAGNOSTIC_CODES as readonly string[]).includes(name)) return `\`${name}\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`;
+  if ((DIAGNOSTIC_CODES as readonly string[]).includes(name))
+    return `\`${name}\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`;
   const near = suggest(name, WARNING_CODES);
   return `unknown diagnostic code \`${name}\`${near ? ` (did you mean \`${near}\`?)` : ""}; ${codes}`;
 }
@@ -60,7 +61,11 @@ export function readLevels(config: Record<string, unknown>, dir: string, report:
       }
       const within = path.resolve(dir, key);
       if (!existsSync(within)) {
-        report(at, `no such manifest file or folder: ${key} (relative to the config file); a key of \`diagnostics\` is a warning code, or a manifest file or folder mapped to codes and levels`, "key");
+        report(
+          at,
+          `no such manifest file or folder: ${key} (relative to the config file); a key of \`diagnostics\` is a warning code, or a manifest file or folder mapped to codes and levels`,
+          "key",
+        );
         continue;
       }
       const codes: Codes = {};
@@ -76,7 +81,11 @@ export function readLevels(config: Record<string, unknown>, dir: string, report:
       const known = RULE_NAMES.find((r) => r === rule);
       if (!known) {
         const near = suggest(rule, RULE_NAMES);
-        report(at, `unknown lint rule \`${rule}\`${near ? ` (did you mean \`${near}\`?)` : ""}; the rules: ${RULE_NAMES.join(", ")} (other warning codes go under \`diagnostics\`)`, "key");
+        report(
+          at,
+          `unknown lint rule \`${rule}\`${near ? ` (did you mean \`${near}\`?)` : ""}; the rules: ${RULE_NAMES.join(", ")} (other warning codes go under \`diagnostics\`)`,
+          "key",
+        );
       } else if (global[known] !== undefined) report(at, `\`${rule}\` is set in both \`lint\` and \`diagnostics\`; keep one`, "key");
       else setLevel(global, at, known, value);
     }

@@ -74,7 +74,16 @@ const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
 function infoDifferences(kind: DifferenceKind, name: string, a: JsonObject, b: JsonObject, out: Difference[]): void {
   for (const field of INFO_FIELDS) {
     if (field === "annotations" && kind === "tool") out.push(...hintDifferences(name, a.annotations, b.annotations));
-    else if (!equal(a[field], b[field])) out.push({ kind, name, path: field, change: `${field === "_meta" ? "meta" : field}-changed`, message: `${field} changed`, clients: false, servers: false });
+    else if (!equal(a[field], b[field]))
+      out.push({
+        kind,
+        name,
+        path: field,
+        change: `${field === "_meta" ? "meta" : field}-changed`,
+        message: `${field} changed`,
+        clients: false,
+        servers: false,
+      });
   }
 }
 
@@ -87,7 +96,15 @@ function server(before: Surface, after: Surface, out: Difference[]): void {
   for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
     if (equal(a[key], b[key])) continue;
     const shown = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? JSON.stringify(v) : "(changed)");
-    out.push({ kind: "server", name, path: `serverInfo.${key}`, change: `server-${key === "version" ? "version" : "info"}-changed`, message: `${key} ${shown(a[key])} -> ${shown(b[key])}`, clients: false, servers: false });
+    out.push({
+      kind: "server",
+      name,
+      path: `serverInfo.${key}`,
+      change: `server-${key === "version" ? "version" : "info"}-changed`,
+      message: `${key} ${shown(a[key])} -> ${shown(b[key])}`,
+      clients: false,
+      servers: false,
+    });
   }
   if (before.server.instructions !== after.server.instructions) {
     out.push({ kind: "server", name, path: "instructions", change: "instructions-changed", message: "instructions changed", clients: false, servers: false });
@@ -107,19 +124,50 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
       const telling = (t: JsonObject) => JSON.stringify(t.inputSchema ?? {}).includes('"properties":{"') || t.outputSchema !== undefined;
       const twin = added.find((n) => {
         const other = b.get(n)!;
-        return !renamedTo.has(n) && equal(other.inputSchema, tool.inputSchema) && equal(other.outputSchema, tool.outputSchema) && (telling(tool) || (tool.description !== undefined && equal(other.description, tool.description)));
+        return (
+          !renamedTo.has(n) &&
+          equal(other.inputSchema, tool.inputSchema) &&
+          equal(other.outputSchema, tool.outputSchema) &&
+          (telling(tool) || (tool.description !== undefined && equal(other.description, tool.description)))
+        );
       });
       if (twin !== undefined) {
         renamedTo.add(twin);
-        out.push({ kind: "tool", name, path: "", change: "tool-renamed", message: `renamed to ${twin}? (same schemas): calls by the old name fail`, clients: true, servers: true });
+        out.push({
+          kind: "tool",
+          name,
+          path: "",
+          change: "tool-renamed",
+          message: `renamed to ${twin}? (same schemas): calls by the old name fail`,
+          clients: true,
+          servers: true,
+        });
       } else out.push({ kind: "tool", name, path: "", change: "tool-removed", message: "tool removed: calls to it fail", clients: true, servers: false });
       continue;
     }
     schemaDifferences(name, "inputSchema", tool.inputSchema as Schema, next.inputSchema as Schema, "input", out);
     const outA = tool.outputSchema as Schema | undefined;
     const outB = next.outputSchema as Schema | undefined;
-    if (outA === undefined && outB !== undefined) out.push({ kind: "tool", name, path: "outputSchema", change: "output-added", message: "an outputSchema added: the typed method now resolves to structured output, and the handler must return it", clients: true, servers: true });
-    else if (outA !== undefined && outB === undefined) out.push({ kind: "tool", name, path: "outputSchema", change: "output-removed", message: "outputSchema removed: no structured output to rely on", clients: true, servers: false });
+    if (outA === undefined && outB !== undefined)
+      out.push({
+        kind: "tool",
+        name,
+        path: "outputSchema",
+        change: "output-added",
+        message: "an outputSchema added: the typed method now resolves to structured output, and the handler must return it",
+        clients: true,
+        servers: true,
+      });
+    else if (outA !== undefined && outB === undefined)
+      out.push({
+        kind: "tool",
+        name,
+        path: "outputSchema",
+        change: "output-removed",
+        message: "outputSchema removed: no structured output to rely on",
+        clients: true,
+        servers: false,
+      });
     else if (outA !== undefined && outB !== undefined) schemaDifferences(name, "outputSchema", outA, outB, "output", out);
     const supportA = taskSupport(tool);
     const supportB = taskSupport(next);
@@ -135,7 +183,8 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
       });
     }
     // taskSupport compared above (absent is "forbidden"): the rest of execution here.
-    if (!equal(executionBeyondSupport(tool), executionBeyondSupport(next))) out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
+    if (!equal(executionBeyondSupport(tool), executionBeyondSupport(next)))
+      out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
     infoDifferences("tool", name, tool, next, out);
   }
   for (const name of added) {
@@ -162,7 +211,15 @@ function schemaDifferences(name: string, field: "inputSchema" | "outputSchema", 
     // A property added to an open input: only a caller sending that name undeclared breaks, and
     // no typed one does (the types of an open object have no index signature).
     if (side === "input" && f.undeclared && f.narrows && !f.widens) {
-      out.push({ kind: "tool", name, path, change: "input-property-added", message: `${f.message} (only callers that sent it undeclared may be refused)`, clients: false, servers: false });
+      out.push({
+        kind: "tool",
+        name,
+        path,
+        change: "input-property-added",
+        message: `${f.message} (only callers that sent it undeclared may be refused)`,
+        clients: false,
+        servers: false,
+      });
       continue;
     }
     const clients = side === "input" ? f.narrows : f.widens;
@@ -183,17 +240,51 @@ function resources(before: Surface, after: Surface, out: Difference[]): void {
   for (const [uri, r] of a) {
     const next = b.get(uri);
     if (!next) {
-      out.push({ kind: "resource", name: uri, path: "", change: "resource-removed", message: "resource removed: reads of it fail", clients: true, servers: false });
+      out.push({
+        kind: "resource",
+        name: uri,
+        path: "",
+        change: "resource-removed",
+        message: "resource removed: reads of it fail",
+        clients: true,
+        servers: false,
+      });
       continue;
     }
-    if (r.name !== next.name) out.push({ kind: "resource", name: uri, path: "name", change: "resource-renamed", message: `name ${JSON.stringify(r.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`, clients: true, servers: true });
-    if (!equal(r.mimeType, next.mimeType)) out.push({ kind: "resource", name: uri, path: "mimeType", change: "mime-type-changed", message: `mimeType ${JSON.stringify(r.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}: its content changes form`, clients: true, servers: false });
+    if (r.name !== next.name)
+      out.push({
+        kind: "resource",
+        name: uri,
+        path: "name",
+        change: "resource-renamed",
+        message: `name ${JSON.stringify(r.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`,
+        clients: true,
+        servers: true,
+      });
+    if (!equal(r.mimeType, next.mimeType))
+      out.push({
+        kind: "resource",
+        name: uri,
+        path: "mimeType",
+        change: "mime-type-changed",
+        message: `mimeType ${JSON.stringify(r.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}: its content changes form`,
+        clients: true,
+        servers: false,
+      });
     infoDifferences("resource", uri, r, next, out);
   }
   for (const [uri, r] of b) {
     if (a.has(uri)) continue;
     const handler = !after.staticResources?.has(uri);
-    out.push({ kind: "resource", name: uri, path: "", change: "resource-added", message: `resource ${JSON.stringify(r.name)} added${handler ? ": a handler to write" : ""}`, clients: false, servers: handler });
+    out.push({
+      kind: "resource",
+      name: uri,
+      path: "",
+      change: "resource-added",
+      message: `resource ${JSON.stringify(r.name)} added${handler ? ": a handler to write" : ""}`,
+      clients: false,
+      servers: handler,
+    });
   }
 }
 
@@ -203,15 +294,50 @@ function templates(before: Surface, after: Surface, out: Difference[]): void {
   for (const [uri, t] of a) {
     const next = b.get(uri);
     if (!next) {
-      out.push({ kind: "resourceTemplate", name: uri, path: "", change: "template-removed", message: "resource template removed: reads of its URIs fail", clients: true, servers: false });
+      out.push({
+        kind: "resourceTemplate",
+        name: uri,
+        path: "",
+        change: "template-removed",
+        message: "resource template removed: reads of its URIs fail",
+        clients: true,
+        servers: false,
+      });
       continue;
     }
-    if (t.name !== next.name) out.push({ kind: "resourceTemplate", name: uri, path: "name", change: "template-renamed", message: `name ${JSON.stringify(t.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`, clients: true, servers: true });
-    if (!equal(t.mimeType, next.mimeType)) out.push({ kind: "resourceTemplate", name: uri, path: "mimeType", change: "mime-type-changed", message: `mimeType ${JSON.stringify(t.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}`, clients: true, servers: false });
+    if (t.name !== next.name)
+      out.push({
+        kind: "resourceTemplate",
+        name: uri,
+        path: "name",
+        change: "template-renamed",
+        message: `name ${JSON.stringify(t.name)} -> ${JSON.stringify(next.name)}: the typed reader method is renamed`,
+        clients: true,
+        servers: true,
+      });
+    if (!equal(t.mimeType, next.mimeType))
+      out.push({
+        kind: "resourceTemplate",
+        name: uri,
+        path: "mimeType",
+        change: "mime-type-changed",
+        message: `mimeType ${JSON.stringify(t.mimeType ?? null)} -> ${JSON.stringify(next.mimeType ?? null)}`,
+        clients: true,
+        servers: false,
+      });
     infoDifferences("resourceTemplate", uri, t, next, out);
   }
   for (const [uri, t] of b) {
-    if (!a.has(uri)) out.push({ kind: "resourceTemplate", name: uri, path: "", change: "template-added", message: `resource template ${JSON.stringify(t.name)} added: a handler to write`, clients: false, servers: true });
+    if (!a.has(uri))
+      out.push({
+        kind: "resourceTemplate",
+        name: uri,
+        path: "",
+        change: "template-added",
+        message: `resource template ${JSON.stringify(t.name)} added: a handler to write`,
+        clients: false,
+        servers: true,
+      });
   }
 }
 
@@ -229,22 +355,66 @@ function prompts(before: Surface, after: Surface, out: Difference[]): void {
     for (const [arg, x] of argsA) {
       const y = argsB.get(arg);
       const path = `arguments.${arg}`;
-      if (!y) out.push({ kind: "prompt", name, path, change: "argument-removed", message: `argument ${arg} removed: the typed arguments lose it`, clients: true, servers: false });
-      else if (x.required !== true && y.required === true) out.push({ kind: "prompt", name, path, change: "argument-now-required", message: `argument ${arg} is now required`, clients: true, servers: false });
-      else if (x.required === true && y.required !== true) out.push({ kind: "prompt", name, path, change: "argument-now-optional", message: `argument ${arg} is now optional: the handler may get none`, clients: false, servers: true });
-      else if (!equal(x, y)) out.push({ kind: "prompt", name, path, change: "argument-annotation", message: `argument ${arg}: title or description changed`, clients: false, servers: false });
+      if (!y)
+        out.push({
+          kind: "prompt",
+          name,
+          path,
+          change: "argument-removed",
+          message: `argument ${arg} removed: the typed arguments lose it`,
+          clients: true,
+          servers: false,
+        });
+      else if (x.required !== true && y.required === true)
+        out.push({ kind: "prompt", name, path, change: "argument-now-required", message: `argument ${arg} is now required`, clients: true, servers: false });
+      else if (x.required === true && y.required !== true)
+        out.push({
+          kind: "prompt",
+          name,
+          path,
+          change: "argument-now-optional",
+          message: `argument ${arg} is now optional: the handler may get none`,
+          clients: false,
+          servers: true,
+        });
+      else if (!equal(x, y))
+        out.push({
+          kind: "prompt",
+          name,
+          path,
+          change: "argument-annotation",
+          message: `argument ${arg}: title or description changed`,
+          clients: false,
+          servers: false,
+        });
     }
     for (const [arg, y] of argsB) {
       if (argsA.has(arg)) continue;
       const required = y.required === true;
-      out.push({ kind: "prompt", name, path: `arguments.${arg}`, change: required ? "argument-added-required" : "argument-added", message: `${required ? "required " : ""}argument ${arg} added`, clients: required, servers: false });
+      out.push({
+        kind: "prompt",
+        name,
+        path: `arguments.${arg}`,
+        change: required ? "argument-added-required" : "argument-added",
+        message: `${required ? "required " : ""}argument ${arg} added`,
+        clients: required,
+        servers: false,
+      });
     }
     infoDifferences("prompt", name, p, next, out);
   }
   for (const [name] of b) {
     if (a.has(name)) continue;
     const handler = !after.staticPrompts?.has(name);
-    out.push({ kind: "prompt", name, path: "", change: "prompt-added", message: `prompt added${handler ? ": a handler to write" : ""}`, clients: false, servers: handler });
+    out.push({
+      kind: "prompt",
+      name,
+      path: "",
+      change: "prompt-added",
+      message: `prompt added${handler ? ": a handler to write" : ""}`,
+      clients: false,
+      servers: handler,
+    });
   }
 }
 

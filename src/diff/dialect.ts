@@ -35,9 +35,18 @@ const URIS: readonly [RegExp, Dialect][] = [
 
 /** Assertion keywords, with the first dialect that has them: older validators ignore them. */
 const SINCE: Readonly<Record<string, Dialect>> = {
-  const: "draft-06", contains: "draft-06", propertyNames: "draft-06",
-  if: "draft-07", then: "draft-07", else: "draft-07",
-  dependentRequired: "2019-09", dependentSchemas: "2019-09", unevaluatedProperties: "2019-09", unevaluatedItems: "2019-09", minContains: "2019-09", maxContains: "2019-09",
+  const: "draft-06",
+  contains: "draft-06",
+  propertyNames: "draft-06",
+  if: "draft-07",
+  then: "draft-07",
+  else: "draft-07",
+  dependentRequired: "2019-09",
+  dependentSchemas: "2019-09",
+  unevaluatedProperties: "2019-09",
+  unevaluatedItems: "2019-09",
+  minContains: "2019-09",
+  maxContains: "2019-09",
   prefixItems: "2020-12",
 };
 
@@ -81,7 +90,12 @@ export function alignDialects(before: Schema, after: Schema): Aligned {
   const to = dialectOf(after);
   if (from === undefined || to === undefined) {
     if (uriA === uriB) return same;
-    const unknown = { path: "$schema", message: `the JSON Schema dialect changed from ${uriA ?? "(none: 2020-12)"} to ${uriB ?? "(none: 2020-12)"}, which mcpgen does not know; compatibility is not proven`, narrows: true, widens: true };
+    const unknown = {
+      path: "$schema",
+      message: `the JSON Schema dialect changed from ${uriA ?? "(none: 2020-12)"} to ${uriB ?? "(none: 2020-12)"}, which mcpgen does not know; compatibility is not proven`,
+      narrows: true,
+      widens: true,
+    };
     return { ...same, finish: (f) => [unknown, ...f] };
   }
   if (from === to) return same;
@@ -116,25 +130,40 @@ function readNode(node: unknown, dialect: Dialect, at: string, notes: Note[], mo
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(node)) {
     const since = Object.hasOwn(SINCE, k) ? SINCE[k] : undefined;
-    if (since !== undefined && ORDER.indexOf(since) > level) notes.push({ at: join(at, k), text: `\`${k}\` is not a ${dialect} keyword: ignored there`, kind: "dropped" });
+    if (since !== undefined && ORDER.indexOf(since) > level)
+      notes.push({ at: join(at, k), text: `\`${k}\` is not a ${dialect} keyword: ignored there`, kind: "dropped" });
     else out[k] = v;
   }
   if (move && typeof out.$ref === "string" && out.$ref.startsWith("#/definitions/")) out.$ref = `#/$defs/${out.$ref.slice("#/definitions/".length)}`;
-  if (level <= ORDER.indexOf("draft-07") && typeof out.$ref === "string" && Object.keys(out).some((k) => k !== "$ref" && k !== "$defs" && k !== "definitions" && !ANNOTATIONS.has(k))) {
-    notes.push({ at: join(at, "$ref"), text: `keywords beside \`$ref\` are ignored by ${dialect} (though ajv applies them) and applied by 2020-12`, kind: "unclear" });
+  if (
+    level <= ORDER.indexOf("draft-07") &&
+    typeof out.$ref === "string" &&
+    Object.keys(out).some((k) => k !== "$ref" && k !== "$defs" && k !== "definitions" && !ANNOTATIONS.has(k))
+  ) {
+    notes.push({
+      at: join(at, "$ref"),
+      text: `keywords beside \`$ref\` are ignored by ${dialect} (though ajv applies them) and applied by 2020-12`,
+      kind: "unclear",
+    });
   }
   if (level <= ORDER.indexOf("2019-09")) {
     if (Array.isArray(out.items)) {
       out.prefixItems = out.items;
       delete out.items;
       if (out.additionalItems !== undefined) out.items = out.additionalItems;
-      notes.push({ at: join(at, "prefixItems"), text: `\`items\` as a list in ${dialect} is \`prefixItems\` in 2020-12${out.items === undefined ? "" : ", and `additionalItems` is `items`"}`, kind: "translated" });
+      notes.push({
+        at: join(at, "prefixItems"),
+        text: `\`items\` as a list in ${dialect} is \`prefixItems\` in 2020-12${out.items === undefined ? "" : ", and `additionalItems` is `items`"}`,
+        kind: "translated",
+      });
     }
     // Without a list of items, additionalItems does nothing.
     delete out.additionalItems;
   } else {
-    if (Array.isArray(out.items)) notes.push({ at: join(at, "items"), text: `\`items\` as a list is not ${dialect} (there a list is \`prefixItems\`)`, kind: "unclear" });
-    if (out.additionalItems !== undefined) notes.push({ at: join(at, "additionalItems"), text: `\`additionalItems\` is not a ${dialect} keyword: ignored there`, kind: "dropped" });
+    if (Array.isArray(out.items))
+      notes.push({ at: join(at, "items"), text: `\`items\` as a list is not ${dialect} (there a list is \`prefixItems\`)`, kind: "unclear" });
+    if (out.additionalItems !== undefined)
+      notes.push({ at: join(at, "additionalItems"), text: `\`additionalItems\` is not a ${dialect} keyword: ignored there`, kind: "dropped" });
     delete out.additionalItems;
   }
   if (isPlainObject(out.dependencies)) {
@@ -145,24 +174,40 @@ function readNode(node: unknown, dialect: Dialect, at: string, notes: Note[], mo
       delete out.dependencies;
       if (lists.length) out.dependentRequired = Object.fromEntries(lists);
       if (schemas.length) out.dependentSchemas = Object.fromEntries(schemas);
-      notes.push({ at: join(at, lists.length ? "dependentRequired" : "dependentSchemas"), text: `\`dependencies\` in ${dialect} is \`dependentRequired\`/\`dependentSchemas\` in 2020-12`, kind: "translated" });
-    } else notes.push({ at: join(at, "dependencies"), text: `\`dependencies\` is not a ${dialect} keyword: ignored by the spec, though ajv applies it`, kind: "unclear" });
+      notes.push({
+        at: join(at, lists.length ? "dependentRequired" : "dependentSchemas"),
+        text: `\`dependencies\` in ${dialect} is \`dependentRequired\`/\`dependentSchemas\` in 2020-12`,
+        kind: "translated",
+      });
+    } else
+      notes.push({
+        at: join(at, "dependencies"),
+        text: `\`dependencies\` is not a ${dialect} keyword: ignored by the spec, though ajv applies it`,
+        kind: "unclear",
+      });
   }
   if (dialect === "draft-04") draft04(out, at, notes);
-  for (const k of DYNAMIC) if (out[k] !== undefined) notes.push({ at: join(at, k), text: `\`${k}\` (${dialect}) is read differently in other dialects`, kind: "unclear" });
+  for (const k of DYNAMIC)
+    if (out[k] !== undefined) notes.push({ at: join(at, k), text: `\`${k}\` (${dialect}) is read differently in other dialects`, kind: "unclear" });
 
   for (const [k, v] of Object.entries(out)) {
     const holds = k === "dependencies" ? "map" : Object.hasOwn(SUBSCHEMAS, k) ? SUBSCHEMAS[k] : undefined;
     if (holds === "one") out[k] = readNode(v, dialect, join(at, k), notes, move);
     else if (holds === "list" && Array.isArray(v)) out[k] = v.map((s, i) => readNode(s, dialect, join(at, `${k}.${i}`), notes, move));
-    else if (holds === "map" && isPlainObject(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, Array.isArray(s) ? s : readNode(s, dialect, join(at, `${k}.${name}`), notes, move)]));
+    else if (holds === "map" && isPlainObject(v))
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([name, s]) => [name, Array.isArray(s) ? s : readNode(s, dialect, join(at, `${k}.${name}`), notes, move)]),
+      );
   }
   return out;
 }
 
 /** draft-04: `exclusiveMinimum: true` makes `minimum` exclusive; `id` is `$id`. */
 function draft04(out: Record<string, unknown>, at: string, notes: Note[]): void {
-  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [exclusive, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[exclusive] !== "boolean") continue;
     if (out[exclusive] === true && typeof out[bound] === "number") {
       out[exclusive] = out[bound];
@@ -192,9 +237,10 @@ function explain(findings: Finding[], notes: Note[], from: Dialect, to: Dialect)
   }
   const changed = notes.filter((n) => n.kind !== "translated");
   const places = [...new Set(changed.map((n) => `\`${n.at.split(".").pop()}\` at ${n.at.split(".").slice(0, -1).join(".") || "the root"}`))];
-  const message = places.length === 0
-    ? `JSON Schema dialect ${from} -> ${to}: no keyword used here changes meaning`
-    : `JSON Schema dialect ${from} -> ${to}: keywords that change meaning: ${places.slice(0, 3).join(", ")}${places.length > 3 ? ` and ${places.length - 3} more` : ""}`;
+  const message =
+    places.length === 0
+      ? `JSON Schema dialect ${from} -> ${to}: no keyword used here changes meaning`
+      : `JSON Schema dialect ${from} -> ${to}: keywords that change meaning: ${places.slice(0, 3).join(", ")}${places.length > 3 ? ` and ${places.length - 3} more` : ""}`;
   return [{ path: "$schema", message, narrows: false, widens: false, dialect: true }, ...out];
 }
 

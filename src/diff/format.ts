@@ -44,7 +44,13 @@ function failsAt(c: Difference, level: FailLevel): boolean {
 }
 
 /** The counts of `mcpgen diff --json`'s summary (its field names are a public contract). */
-export function summary(differences: readonly Difference[]): { changes: number; breakingClients: number; breakingServers: number; behaviour: number; compatible: number } {
+export function summary(differences: readonly Difference[]): {
+  changes: number;
+  breakingClients: number;
+  breakingServers: number;
+  behaviour: number;
+  compatible: number;
+} {
   return {
     changes: differences.length,
     breakingClients: differences.filter((c) => c.clients).length,
@@ -66,11 +72,19 @@ export function formatDifferences(differences: readonly Difference[], format: "t
     return `${JSON.stringify({ ...(sides ? { before: sides.before, after: sides.after } : {}), summary: summary(sorted), changes: listed }, null, 2)}\n`;
   }
   if (sorted.length === 0) return "  no changes\n";
-  const rows = sorted.map((c) => [c.clients ? "BREAKING" : c.behaviour ? "BEHAVIOUR" : "ok", c.servers ? "BREAKING" : "ok", `${KIND[c.kind]} ${c.name}`, c.path || "-", c.change, oneLine(c.message)]);
+  const rows = sorted.map((c) => [
+    c.clients ? "BREAKING" : c.behaviour ? "BEHAVIOUR" : "ok",
+    c.servers ? "BREAKING" : "ok",
+    `${KIND[c.kind]} ${c.name}`,
+    c.path || "-",
+    c.change,
+    oneLine(c.message),
+  ]);
   const head = ["CLIENTS", "SERVERS", "WHAT", "WHERE", "CHANGE", "DETAIL"];
   const widths = CAPS.map((cap, i) => Math.min(cap, Math.max(head[i]!.length, ...rows.map((r) => length(r[i]!)))));
   // The last column is not padded, and not cut: it is read, not aligned with anything.
-  const line = (cells: string[]) => `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : pad(elide(cell, widths[i]!), widths[i]!))).join("  ")}`.trimEnd();
+  const line = (cells: string[]) =>
+    `  ${cells.map((cell, i) => (i === cells.length - 1 ? cell : pad(elide(cell, widths[i]!), widths[i]!))).join("  ")}`.trimEnd();
   const s = summary(sorted);
   const total = `  ${s.changes} change${s.changes === 1 ? "" : "s"}: ${s.breakingClients} breaking for clients, ${s.breakingServers} breaking for servers, ${s.behaviour} changing client behaviour, ${s.compatible} compatible`;
   return `${[line(head), ...rows.map(line), "", total].join("\n")}\n`;
@@ -101,7 +115,8 @@ function sortDifferences(differences: readonly Difference[]): Difference[] {
   const rank = (c: Difference) => (c.clients ? 0 : c.servers ? 1 : c.behaviour ? 2 : 3);
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return [...differences].sort(
-    (a, b) => rank(a) - rank(b) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.name, b.name) || cmp(a.path, b.path) || cmp(a.change, b.change),
+    (a, b) =>
+      rank(a) - rank(b) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || cmp(a.name, b.name) || cmp(a.path, b.path) || cmp(a.change, b.change),
   );
 }
 

@@ -10,10 +10,25 @@ import { equal } from "./schemaDiff.js";
 
 /** Each hint with its default (what an absent hint means) and what clients do when it becomes true or false. */
 const HINTS: readonly { hint: string; fallback: boolean; becomesTrue: string; becomesFalse: string }[] = [
-  { hint: "readOnlyHint", fallback: false, becomesTrue: "clients that auto-approve read-only tools now run it without asking", becomesFalse: "clients that auto-approved it as read-only now ask before running it" },
-  { hint: "destructiveHint", fallback: true, becomesTrue: "clients may now ask for confirmation before running it", becomesFalse: "clients may now run it with less confirmation" },
+  {
+    hint: "readOnlyHint",
+    fallback: false,
+    becomesTrue: "clients that auto-approve read-only tools now run it without asking",
+    becomesFalse: "clients that auto-approved it as read-only now ask before running it",
+  },
+  {
+    hint: "destructiveHint",
+    fallback: true,
+    becomesTrue: "clients may now ask for confirmation before running it",
+    becomesFalse: "clients may now run it with less confirmation",
+  },
   { hint: "idempotentHint", fallback: false, becomesTrue: "clients may now retry it", becomesFalse: "clients should no longer retry it" },
-  { hint: "openWorldHint", fallback: true, becomesTrue: "it now reaches outside systems, as clients are told", becomesFalse: "it no longer reaches outside systems, as clients are told" },
+  {
+    hint: "openWorldHint",
+    fallback: true,
+    becomesTrue: "it now reaches outside systems, as clients are told",
+    becomesFalse: "it no longer reaches outside systems, as clients are told",
+  },
 ];
 
 /** The hint changes (behaviour) and other annotation changes (informative) of one tool. */
@@ -38,7 +53,8 @@ export function hintDifferences(name: string, before: Json | undefined, after: J
     });
   }
   const rest = (o: JsonObject) => Object.fromEntries(Object.entries(o).filter(([k]) => !HINTS.some((h) => h.hint === k)));
-  if (!equal(rest(a), rest(b))) out.push({ kind: "tool", name, path: "annotations", change: "annotations-changed", message: "annotations changed", clients: false, servers: false });
+  if (!equal(rest(a), rest(b)))
+    out.push({ kind: "tool", name, path: "annotations", change: "annotations-changed", message: "annotations changed", clients: false, servers: false });
   return out;
 }
 

@@ -1,27 +1,82 @@
 /** What the schema comparison knows about JSON Schema keywords, shared by its rules. */
 
 /** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */
-export const ANNOTATIONS: ReadonlySet<string> = new Set(["title", "description", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding", "$schema", "$id", "$anchor"]);
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
+  "title",
+  "description",
+  "examples",
+  "default",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "format",
+  "contentMediaType",
+  "contentEncoding",
+  "$schema",
+  "$id",
+  "$anchor",
+]);
 
 /** The kind of value a keyword constrains; values of other kinds pass it untouched. */
 export type ValueKind = "array" | "object" | "string" | "number";
 
 /** Keywords that apply to one kind of value only (a minItems says nothing about a string). */
 export const APPLIES_TO: Readonly<Record<string, ValueKind>> = {
-  items: "array", prefixItems: "array", additionalItems: "array", contains: "array", minContains: "array", maxContains: "array",
-  minItems: "array", maxItems: "array", uniqueItems: "array", unevaluatedItems: "array",
-  properties: "object", required: "object", additionalProperties: "object", patternProperties: "object", propertyNames: "object",
-  minProperties: "object", maxProperties: "object", dependentRequired: "object", dependentSchemas: "object", dependencies: "object", unevaluatedProperties: "object",
-  minLength: "string", maxLength: "string", pattern: "string",
-  minimum: "number", maximum: "number", exclusiveMinimum: "number", exclusiveMaximum: "number", multipleOf: "number",
+  items: "array",
+  prefixItems: "array",
+  additionalItems: "array",
+  contains: "array",
+  minContains: "array",
+  maxContains: "array",
+  minItems: "array",
+  maxItems: "array",
+  uniqueItems: "array",
+  unevaluatedItems: "array",
+  properties: "object",
+  required: "object",
+  additionalProperties: "object",
+  patternProperties: "object",
+  propertyNames: "object",
+  minProperties: "object",
+  maxProperties: "object",
+  dependentRequired: "object",
+  dependentSchemas: "object",
+  dependencies: "object",
+  unevaluatedProperties: "object",
+  minLength: "string",
+  maxLength: "string",
+  pattern: "string",
+  minimum: "number",
+  maximum: "number",
+  exclusiveMinimum: "number",
+  exclusiveMaximum: "number",
+  multipleOf: "number",
 };
 
 /** How a keyword holds subschemas: one, a list, or a map of names to schemas. */
 export const SUBSCHEMAS: Readonly<Record<string, "one" | "list" | "map">> = {
-  additionalProperties: "one", items: "one", contains: "one", not: "one", if: "one", then: "one", else: "one", propertyNames: "one",
-  unevaluatedItems: "one", unevaluatedProperties: "one", additionalItems: "one", contentSchema: "one",
-  allOf: "list", anyOf: "list", oneOf: "list", prefixItems: "list",
-  properties: "map", patternProperties: "map", $defs: "map", definitions: "map", dependentSchemas: "map",
+  additionalProperties: "one",
+  items: "one",
+  contains: "one",
+  not: "one",
+  if: "one",
+  then: "one",
+  else: "one",
+  propertyNames: "one",
+  unevaluatedItems: "one",
+  unevaluatedProperties: "one",
+  additionalItems: "one",
+  contentSchema: "one",
+  allOf: "list",
+  anyOf: "list",
+  oneOf: "list",
+  prefixItems: "list",
+  properties: "map",
+  patternProperties: "map",
+  $defs: "map",
+  definitions: "map",
+  dependentSchemas: "map",
 };
 
 const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"];

@@ -89,7 +89,8 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
   // Either the fixtures folder itself or a server's generated folder holding fixtures/.
   const folder = FIXTURES.some(([f]) => existsSync(path.join(dir, f))) ? dir : path.join(dir, "fixtures");
   const present = FIXTURES.filter(([f]) => existsSync(path.join(folder, f)));
-  if (present.length === 0) throw new DiffInputError(source, `no fixtures in this folder (expected ${FIXTURES.map(([f]) => f).join(", ")}, as mcpgen generates them)`);
+  if (present.length === 0)
+    throw new DiffInputError(source, `no fixtures in this folder (expected ${FIXTURES.map(([f]) => f).join(", ")}, as mcpgen generates them)`);
   const surface: Surface = { source, tools: [], resources: [], resourceTemplates: [], prompts: [] };
   for (const [file, key] of present) {
     const shown = path.join(source, path.relative(dir, path.join(folder, file)));
@@ -100,7 +101,11 @@ function surfaceFromFixtures(dir: string, source: string): Surface {
       throw new DiffInputError(shown, `not JSON (${(error as Error).message})`);
     }
     const list = isPlainObject(value) ? value[key] : undefined;
-    if (!Array.isArray(list) || !list.every(isPlainObject)) throw new DiffInputError(shown, `expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`);
+    if (!Array.isArray(list) || !list.every(isPlainObject))
+      throw new DiffInputError(
+        shown,
+        `expected a ${key === "resourceTemplates" ? "resources/templates/list" : `${key}/list`} answer, an object with a \`${key}\` list of objects`,
+      );
     surface[key] = list as JsonObject[];
   }
   // The 2026-07-28 discover answer, when there, has the server's identity and instructions.

@@ -36,8 +36,29 @@ export interface Finding {
 
 /** Keywords the rules below understand. */
 const HANDLED = new Set([
-  "type", "enum", "const", "required", "properties", "additionalProperties", "items", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-  "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "$ref", "$defs", "definitions", "multipleOf", "pattern",
+  "type",
+  "enum",
+  "const",
+  "required",
+  "properties",
+  "additionalProperties",
+  "items",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "$ref",
+  "$defs",
+  "definitions",
+  "multipleOf",
+  "pattern",
 ]);
 
 interface Root {
@@ -83,7 +104,12 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   if (resolvedA === undefined || resolvedB === undefined) {
     // A $ref with siblings, into a pointer deeper than a definition, or elsewhere: equal text is
     // equal meaning only when the definitions it may point into are equal too.
-    if (!equal(a, b) || !rootA.sameDefs) both(out, at, "a $ref that is not followed (siblings, a deep pointer, or not local) changed or points into changed definitions; compatibility is not proven");
+    if (!equal(a, b) || !rootA.sameDefs)
+      both(
+        out,
+        at,
+        "a $ref that is not followed (siblings, a deep pointer, or not local) changed or points into changed definitions; compatibility is not proven",
+      );
     return;
   }
   a = resolvedA;
@@ -111,8 +137,15 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   out.push(...foldIntoTypes(x, y, at, local));
 }
 
-function compareKeywords(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
-
+function compareKeywords(
+  x: Record<string, unknown>,
+  y: Record<string, unknown>,
+  at: string,
+  rootA: Root,
+  rootB: Root,
+  out: Finding[],
+  seen: Set<string>,
+): void {
   // Keywords no rule understands: any change is unproven both ways.
   for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
     if (HANDLED.has(k) || ANNOTATIONS.has(k)) continue;
@@ -168,7 +201,8 @@ function compareKeywords(x: Record<string, unknown>, y: Record<string, unknown>,
  * as an assertion, to be safe on both sides.
  */
 function formatChange(before: unknown, after: unknown, at: string, out: Finding[]): void {
-  if (before === undefined) out.push({ path: at, message: `format ${JSON.stringify(after)} added (asserted by some validators)`, narrows: true, widens: false });
+  if (before === undefined)
+    out.push({ path: at, message: `format ${JSON.stringify(after)} added (asserted by some validators)`, narrows: true, widens: false });
   else if (after === undefined) out.push({ path: at, message: `format ${JSON.stringify(before)} removed`, narrows: false, widens: true });
   else both(out, at, `format changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`);
 }
@@ -182,7 +216,8 @@ function types(x: Record<string, unknown>, y: Record<string, unknown>, at: strin
   const after = typeSet(y.type);
   if (before === undefined && after === undefined) return;
   if (before === undefined) return void out.push({ path: join(at, "type"), message: `now only ${[...after!].join(" or ")}`, narrows: true, widens: false });
-  if (after === undefined) return void out.push({ path: join(at, "type"), message: `no longer only ${[...before].join(" or ")}`, narrows: false, widens: true });
+  if (after === undefined)
+    return void out.push({ path: join(at, "type"), message: `no longer only ${[...before].join(" or ")}`, narrows: false, widens: true });
   // integer is part of number.
   const covers = (set: Set<string>, t: string) => set.has(t) || (t === "integer" && set.has("number"));
   const lost = [...before].filter((t) => !covers(after, t));
@@ -195,12 +230,20 @@ function values(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
   const before = allowed(x);
   const after = allowed(y);
   if (before === undefined && after === undefined) return;
-  if (before === undefined) return void out.push({ path: join(at, "enum"), message: `now one of ${after!.map(show).join(", ")}`, narrows: true, widens: false });
+  if (before === undefined)
+    return void out.push({ path: join(at, "enum"), message: `now one of ${after!.map(show).join(", ")}`, narrows: true, widens: false });
   if (after === undefined) return void out.push({ path: join(at, "enum"), message: "no longer restricted to a list of values", narrows: false, widens: true });
   const removed = before.filter((v) => !after.some((w) => equal(v, w)));
   const added = after.filter((v) => !before.some((w) => equal(v, w)));
-  if (removed.length) out.push({ path: join(at, "enum"), message: `value${removed.length > 1 ? "s" : ""} ${removed.map(show).join(", ")} removed`, narrows: true, widens: false });
-  if (added.length) out.push({ path: join(at, "enum"), message: `value${added.length > 1 ? "s" : ""} ${added.map(show).join(", ")} added`, narrows: false, widens: true });
+  if (removed.length)
+    out.push({
+      path: join(at, "enum"),
+      message: `value${removed.length > 1 ? "s" : ""} ${removed.map(show).join(", ")} removed`,
+      narrows: true,
+      widens: false,
+    });
+  if (added.length)
+    out.push({ path: join(at, "enum"), message: `value${added.length > 1 ? "s" : ""} ${added.map(show).join(", ")} added`, narrows: false, widens: true });
 }
 
 const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
@@ -233,7 +276,7 @@ function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
  */
 function bound(schema: Record<string, unknown>, k: string): unknown {
   const value = schema[k];
-  if (typeof value !== "number" || Math.abs(value) !== Number.MAX_SAFE_INTEGER || (value < 0) !== LOWER.includes(k)) return value;
+  if (typeof value !== "number" || Math.abs(value) !== Number.MAX_SAFE_INTEGER || value < 0 !== LOWER.includes(k)) return value;
   const types = typeSet(schema.type);
   return types !== undefined && types.has("integer") && !types.has("number") && NUMERIC_BOUNDS.has(k) ? undefined : value;
 }
@@ -241,8 +284,10 @@ function bound(schema: Record<string, unknown>, k: string): unknown {
 function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
   const reqA = new Set(Array.isArray(x.required) ? (x.required as string[]) : []);
   const reqB = new Set(Array.isArray(y.required) ? (y.required as string[]) : []);
-  for (const name of reqB) if (!reqA.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is now required`, narrows: true, widens: false });
-  for (const name of reqA) if (!reqB.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is no longer required`, narrows: false, widens: true });
+  for (const name of reqB)
+    if (!reqA.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is now required`, narrows: true, widens: false });
+  for (const name of reqA)
+    if (!reqB.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is no longer required`, narrows: false, widens: true });
 
   const propsA = isPlainObject(x.properties) ? x.properties : {};
   const propsB = isPlainObject(y.properties) ? y.properties : {};
@@ -351,7 +396,6 @@ function join(at: string, key: string): string {
 function show(value: unknown): string {
   return JSON.stringify(value);
 }
-
 
 /** Structural equality of JSON values (object key order does not matter). */
 export function equal(a: unknown, b: unknown): boolean {

@@ -24,7 +24,8 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const member = (doc: string[], signature: string) => members.push(`${docComment(doc, "  ")}  ${signature};\n`);
   /** What each per-tool, per-resource and per-template method calls, as a table for the runtime. */
   const table: string[] = [];
-  const entry = (method: string, kind: "tool" | "resource" | "template", target: string) => table.push(`  ${propertyKey(method)}: { ${kind}: ${stringLiteral(target)} },\n`);
+  const entry = (method: string, kind: "tool" | "resource" | "template", target: string) =>
+    table.push(`  ${propertyKey(method)}: { ${kind}: ${stringLiteral(target)} },\n`);
 
   members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: C;\n`);
 
@@ -35,8 +36,12 @@ export function emitClient(model: ServerModel): OutputFile[] {
     const doc = [
       tool.description ?? "",
       `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolCallError when the tool answers \`isError: true\`.`,
-      ...(support === "required" ? ["It runs only as a task: this starts the task and polls until it ends (aborting `signal` cancels it); `tasks.start` gives the task itself."] : []),
-      ...(support === "optional" ? ["It may run as a task: a 2026-07-28 server's task is polled until it ends (aborting `signal` cancels it); `tasks.start` asks for a task."] : []),
+      ...(support === "required"
+        ? ["It runs only as a task: this starts the task and polls until it ends (aborting `signal` cancels it); `tasks.start` gives the task itself."]
+        : []),
+      ...(support === "optional"
+        ? ["It may run as a task: a 2026-07-28 server's task is polled until it ends (aborting `signal` cancels it); `tasks.start` asks for a task."]
+        : []),
       ...(tool.examples[0] ? [`@example\nawait client.${tool.methodName}(${JSON.stringify(tool.examples[0].arguments)});`] : []),
     ];
     const options = support === undefined ? opts : `options?: ${file.importType(LOCAL.runtimeClient, "TaskCallOptions")}`;
@@ -97,13 +102,16 @@ export function emitClient(model: ServerModel): OutputFile[] {
     name: "createClient",
     text: `<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}<${name}<C>>(new ${engineClass}(sdk, ${definition}, options), methods);\n}`,
   });
-  file.print(`/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`);
+  file.print(
+    `/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`,
+  );
   return [{ path: file.path, content: file.render() }];
 }
 
 /** A tool's `execution.taskSupport`, when it can run as a task. */
 function taskSupport(wire: ServerModel["tools"][number]["wire"]): "optional" | "required" | undefined {
   const execution = wire.execution;
-  const support = typeof execution === "object" && execution !== null && !Array.isArray(execution) ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  const support =
+    typeof execution === "object" && execution !== null && !Array.isArray(execution) ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
   return support === "optional" || support === "required" ? support : undefined;
 }

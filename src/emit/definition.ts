@@ -12,7 +12,12 @@ export function emitDefinition(model: ServerModel): OutputFile[] {
   // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an
   // object literal, and `__proto__` keys stay plain data. One line per tool, resource, prompt: a
   // change shows as that entry's line in a diff; fixtures/ has the same JSON, indented, to read.
-  file.exportDeclaration({ doc: ["The manifest as served on the wire."], kind: "const", name: "definition", text: `: ${type} = JSON.parse(${jsonTemplate(jsonLines(value).join("\n"))});` });
+  file.exportDeclaration({
+    doc: ["The manifest as served on the wire."],
+    kind: "const",
+    name: "definition",
+    text: `: ${type} = JSON.parse(${jsonTemplate(jsonLines(value).join("\n"))});`,
+  });
   return [{ path: file.path, content: file.render() }];
 }
 

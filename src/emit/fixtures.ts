@@ -35,7 +35,10 @@ export function emitFixtures(model: ServerModel): OutputFile[] {
   const { tasks, ...capabilities } = model.capabilities;
   const discover = {
     supportedVersions: ["2026-07-28"],
-    capabilities: tasks === undefined ? capabilities : { ...capabilities, extensions: { ...((capabilities.extensions as JsonObject | undefined) ?? {}), [TASKS_EXTENSION]: {} } },
+    capabilities:
+      tasks === undefined
+        ? capabilities
+        : { ...capabilities, extensions: { ...((capabilities.extensions as JsonObject | undefined) ?? {}), [TASKS_EXTENSION]: {} } },
     ...(model.instructions === undefined ? {} : { instructions: model.instructions }),
     resultType: "complete",
     ...hint("server/discover"),

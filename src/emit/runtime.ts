@@ -21,7 +21,19 @@ let sources: { path: string; source: string }[] | undefined;
  * The runtime files a client needs: none of them imports the SDK's server package, so a
  * client-only output compiles with @modelcontextprotocol/client (or the 1.x SDK) alone.
  */
-const CLIENT_RUNTIME = new Set(["client.ts", "clientTasks.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "errors.ts", "mcp.ts", "patterns.ts", "taskWire.ts", "uriTemplate.ts", "validation.ts"]);
+const CLIENT_RUNTIME = new Set([
+  "client.ts",
+  "clientTasks.ts",
+  "definition.ts",
+  "describeErrors.ts",
+  "dialect.ts",
+  "errors.ts",
+  "mcp.ts",
+  "patterns.ts",
+  "taskWire.ts",
+  "uriTemplate.ts",
+  "validation.ts",
+]);
 
 /** Only for output folders with widgets: it imports @modelcontextprotocol/ext-apps. */
 const WIDGET_RUNTIME = new Set(["widget.ts"]);

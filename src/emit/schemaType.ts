@@ -113,7 +113,12 @@ export function typeOf(schema: JsonSchema, ctx: TypeContext, indent = ""): strin
   if (variants && variants.length <= MAX_VARIANTS) return union(unique(variants.map((v) => typeOf(v as JsonSchema, ctx, indent))));
 
   const parts: string[] = [];
-  const hasOwnShape = schema.type !== undefined || schema.properties !== undefined || schema.items !== undefined || schema.prefixItems !== undefined || schema.additionalProperties !== undefined;
+  const hasOwnShape =
+    schema.type !== undefined ||
+    schema.properties !== undefined ||
+    schema.items !== undefined ||
+    schema.prefixItems !== undefined ||
+    schema.additionalProperties !== undefined;
   if (hasOwnShape) parts.push(shapeOf(schema, ctx, indent));
   for (const key of ["anyOf", "oneOf"]) {
     const list = schema[key];
@@ -145,7 +150,12 @@ function foldRequiredBranches(schema: Schema): Schema[] | undefined {
   const names = (branch: unknown) => ((branch as Schema).required as unknown[]).filter((r): r is string => typeof r === "string");
   const own = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
   // allOf: [{anyOf: [{required: [a]}, {required: [b]}]}] is the parent's own anyOf.
-  const liftable = (branch: unknown) => isPlainObject(branch) && Object.keys(branch).length === 1 && ["anyOf", "oneOf"].some((k) => Array.isArray(branch[k]) && (branch[k] as unknown[]).length > 0 && (branch[k] as unknown[]).every(requiredOnly) && schema[k] === undefined);
+  const liftable = (branch: unknown) =>
+    isPlainObject(branch) &&
+    Object.keys(branch).length === 1 &&
+    ["anyOf", "oneOf"].some(
+      (k) => Array.isArray(branch[k]) && (branch[k] as unknown[]).length > 0 && (branch[k] as unknown[]).every(requiredOnly) && schema[k] === undefined,
+    );
   if (Array.isArray(schema.allOf)) {
     const lift = schema.allOf.find(liftable) as Schema | undefined;
     if (lift) {
@@ -155,7 +165,11 @@ function foldRequiredBranches(schema: Schema): Schema[] | undefined {
   }
   if (Array.isArray(schema.allOf) && schema.allOf.some(requiredOnly)) {
     const rest = schema.allOf.filter((b) => !requiredOnly(b));
-    const folded: Schema = { ...withoutKeys(schema, ["allOf"]), required: [...new Set([...own, ...schema.allOf.filter(requiredOnly).flatMap(names)])], ...(rest.length ? { allOf: rest } : {}) };
+    const folded: Schema = {
+      ...withoutKeys(schema, ["allOf"]),
+      required: [...new Set([...own, ...schema.allOf.filter(requiredOnly).flatMap(names)])],
+      ...(rest.length ? { allOf: rest } : {}),
+    };
     return foldRequiredBranches(folded) ?? [folded];
   }
   for (const key of ["anyOf", "oneOf"]) {
@@ -226,7 +240,10 @@ export function schemaDoc(schema: unknown): string[] {
 }
 
 /** Resolves `#/defs/X` to a def's type, and local `$defs`/`definitions`/`#` to the schema's own. */
-export function refResolver(defTypeNames: ReadonlyMap<string, string>, local?: { rootTypeName: string; localTypeNames: ReadonlyMap<string, string> }): TypeContext {
+export function refResolver(
+  defTypeNames: ReadonlyMap<string, string>,
+  local?: { rootTypeName: string; localTypeNames: ReadonlyMap<string, string> },
+): TypeContext {
   return {
     resolveRef(ref) {
       const target = classifyRef(ref);
@@ -237,7 +254,6 @@ export function refResolver(defTypeNames: ReadonlyMap<string, string>, local?: {
     },
   };
 }
-
 
 function withoutKeys(schema: Schema, keys: string[]): Schema {
   const out: Schema = {};

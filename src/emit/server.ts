@@ -22,24 +22,46 @@ export function emitServer(model: ServerModel): OutputFile[] {
     "One handler per tool: `(args, ctx)`, arguments already checked against inputSchema.",
     model.tools.map((t) => {
       const result = t.output ? type(t.output.typeName) : rt("ToolTextResult");
-      const doc = [t.description ?? "", t.output ? "Return the structured output; it is checked against outputSchema and sent as structuredContent plus a JSON text block." : "Return a string (one text block) or a full CallToolResult.", "Throw ToolError to answer `isError: true` with its message."];
+      const doc = [
+        t.description ?? "",
+        t.output
+          ? "Return the structured output; it is checked against outputSchema and sent as structuredContent plus a JSON text block."
+          : "Return a string (one text block) or a full CallToolResult.",
+        "Throw ToolError to answer `isError: true` with its message.",
+      ];
       return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}) => ${promise(result)}`);
     }),
   );
   group(
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
-    model.resources.filter((r) => !r.content && !r.widget).map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+    model.resources
+      .filter((r) => !r.content && !r.widget)
+      .map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
   );
   group(
     "resourceTemplates",
     "One handler per resource template: `(variables, ctx)`, variables decoded from the requested URI.",
-    model.resourceTemplates.map((t) => member(t.name, [t.description ?? "", `Serves \`${t.uriTemplate}\`.`], `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+    model.resourceTemplates.map((t) =>
+      member(
+        t.name,
+        [t.description ?? "", `Serves \`${t.uriTemplate}\`.`],
+        `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`,
+      ),
+    ),
   );
   group(
     "prompts",
     "One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked.",
-    model.prompts.filter((p) => !p.messages).map((p) => member(p.name, [p.description ?? ""], `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`)),
+    model.prompts
+      .filter((p) => !p.messages)
+      .map((p) =>
+        member(
+          p.name,
+          [p.description ?? ""],
+          `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
+        ),
+      ),
   );
 
   const handled = model.completions.filter((c) => c.handler);
@@ -56,7 +78,9 @@ export function emitServer(model: ServerModel): OutputFile[] {
       ...(byRef("prompt").length ? [`    prompts: {\n${byRef("prompt").join("")}    };\n`] : []),
       ...(byRef("resourceTemplate").length ? [`    resourceTemplates: {\n${byRef("resourceTemplate").join("")}    };\n`] : []),
     ];
-    groups.push(`${docComment(['Completion handlers for the arguments and variables declared with `complete: handler`: `(value, ctx)` -> the values to offer. Without one, the answer is an empty list.'], "  ")}  completions?: {\n${parts.join("")}  };\n`);
+    groups.push(
+      `${docComment(["Completion handlers for the arguments and variables declared with `complete: handler`: `(value, ctx)` -> the values to offer. Without one, the answer is an empty list."], "  ")}  completions?: {\n${parts.join("")}  };\n`,
+    );
   }
 
   const server = file.importType(SDK.server, "Server");

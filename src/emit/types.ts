@@ -37,7 +37,12 @@ export function emitTypes(model: ServerModel): OutputFile[] {
   }
   for (const template of model.resourceTemplates) {
     const members = template.variables.map((v) => `  ${typePropertyKey(v)}: string;\n`).join("");
-    file.exportDeclaration({ doc: [`Variables of resource template \`${template.uriTemplate}\` (${template.name}).`], kind: "interface", name: template.variablesTypeName, text: ` {\n${members}}` });
+    file.exportDeclaration({
+      doc: [`Variables of resource template \`${template.uriTemplate}\` (${template.name}).`],
+      kind: "interface",
+      name: template.variablesTypeName,
+      text: ` {\n${members}}`,
+    });
   }
   for (const prompt of model.prompts) {
     const members = prompt.arguments
@@ -47,19 +52,60 @@ export function emitTypes(model: ServerModel): OutputFile[] {
   }
 
   const map = (doc: string, name: string, entries: [string, string][]) =>
-    file.exportDeclaration({ doc: [doc], kind: "interface", name, text: ` {${entries.length ? `\n${entries.map(([k, v]) => `  ${typePropertyKey(k)}: ${v};\n`).join("")}` : ""}}` });
+    file.exportDeclaration({
+      doc: [doc],
+      kind: "interface",
+      name,
+      text: ` {${entries.length ? `\n${entries.map(([k, v]) => `  ${typePropertyKey(k)}: ${v};\n`).join("")}` : ""}}`,
+    });
   const names = (doc: string, name: string, values: string[]) =>
     file.exportDeclaration({ doc: [doc], kind: "type", name, text: ` = ${values.length ? values.map(stringLiteral).join(" | ") : "never"};` });
 
-  map("Input type of each tool, by MCP name.", "ToolInputs", model.tools.map((t) => [t.name, t.input.typeName]));
-  map("Structured output type of each tool that declares an outputSchema, by MCP name.", "ToolOutputs", model.tools.flatMap((t) => (t.output ? [[t.name, t.output.typeName] as [string, string]] : [])));
-  names("MCP names of the tools.", "ToolName", model.tools.map((t) => t.name));
-  names("Names of the resources.", "ResourceName", model.resources.map((r) => r.name));
-  names("URIs of the resources.", "ResourceUri", model.resources.map((r) => r.uri));
-  map("Variables of each resource template, by name.", "ResourceTemplateVariables", model.resourceTemplates.map((t) => [t.name, t.variablesTypeName]));
-  names("Names of the resource templates.", "ResourceTemplateName", model.resourceTemplates.map((t) => t.name));
-  map("Arguments of each prompt, by name.", "PromptArguments", model.prompts.map((p) => [p.name, p.argumentsTypeName]));
-  names("Names of the prompts.", "PromptName", model.prompts.map((p) => p.name));
+  map(
+    "Input type of each tool, by MCP name.",
+    "ToolInputs",
+    model.tools.map((t) => [t.name, t.input.typeName]),
+  );
+  map(
+    "Structured output type of each tool that declares an outputSchema, by MCP name.",
+    "ToolOutputs",
+    model.tools.flatMap((t) => (t.output ? [[t.name, t.output.typeName] as [string, string]] : [])),
+  );
+  names(
+    "MCP names of the tools.",
+    "ToolName",
+    model.tools.map((t) => t.name),
+  );
+  names(
+    "Names of the resources.",
+    "ResourceName",
+    model.resources.map((r) => r.name),
+  );
+  names(
+    "URIs of the resources.",
+    "ResourceUri",
+    model.resources.map((r) => r.uri),
+  );
+  map(
+    "Variables of each resource template, by name.",
+    "ResourceTemplateVariables",
+    model.resourceTemplates.map((t) => [t.name, t.variablesTypeName]),
+  );
+  names(
+    "Names of the resource templates.",
+    "ResourceTemplateName",
+    model.resourceTemplates.map((t) => t.name),
+  );
+  map(
+    "Arguments of each prompt, by name.",
+    "PromptArguments",
+    model.prompts.map((p) => [p.name, p.argumentsTypeName]),
+  );
+  names(
+    "Names of the prompts.",
+    "PromptName",
+    model.prompts.map((p) => p.name),
+  );
   return [{ path: file.path, content: file.render() }];
 }
 

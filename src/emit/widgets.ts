@@ -28,14 +28,15 @@ function emitScenarios(model: ServerModel): OutputFile {
   for (const widget of model.widgets) {
     for (const name of widget.tools) {
       const tool = model.tools.find((t) => t.name === name)!;
-      for (const example of tool.examples) scenarios.push({ widget: widget.uri, tool: name, arguments: example.arguments, ...(example.result === undefined ? {} : { result: example.result }) });
+      for (const example of tool.examples)
+        scenarios.push({ widget: widget.uri, tool: name, arguments: example.arguments, ...(example.result === undefined ? {} : { result: example.result }) });
     }
   }
   // JSON text, parsed: manifest values stay data (a `__proto__` key is a key).
   file.exportDeclaration({
     doc: [
       "What the widgets of this server are opened with in `mcpgen/harness`: each example of a tool that opens a widget (its arguments, and its result when the example has one; without, the harness calls the tool).",
-      "@example\nimport { serveHarness } from \"mcpgen/harness\";\nconst harness = await serveHarness({ server: createServerFactory(handlers), scenarios });",
+      '@example\nimport { serveHarness } from "mcpgen/harness";\nconst harness = await serveHarness({ server: createServerFactory(handlers), scenarios });',
     ],
     kind: "const",
     name: "scenarios",
@@ -58,7 +59,13 @@ function checkedTools(model: ServerModel, widget: WidgetModel): ToolModel[] {
 function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
   const file = codeFile(model, `widgets/${widget.fileName}.ts`);
   const prefix = widget.typeName;
-  const names = { inputs: `${prefix}ToolInputs`, outputs: `${prefix}ToolOutputs`, callable: `${prefix}CallableTools`, widget: `${prefix}Widget`, create: `create${prefix}Widget` };
+  const names = {
+    inputs: `${prefix}ToolInputs`,
+    outputs: `${prefix}ToolOutputs`,
+    callable: `${prefix}CallableTools`,
+    widget: `${prefix}Widget`,
+    create: `create${prefix}Widget`,
+  };
   file.declare(...Object.values(names));
   const type = (n: string) => file.importType(fromSubfolder(LOCAL.types), n);
   const runtime = fromSubfolder(LOCAL.runtimeWidget);
@@ -116,26 +123,39 @@ const INLINE_HELPERS: Readonly<Record<string, { name: string; code: string }>> =
   },
   'require("ajv/dist/runtime/equal").default': {
     name: "equal",
-    code: "/** Structural equality of JSON values. */\nfunction equal(a, b) {\n  if (a === b) return true;\n  if (typeof a !== \"object\" || typeof b !== \"object\" || a === null || b === null) return a !== a && b !== b;\n  if (Array.isArray(a) !== Array.isArray(b)) return false;\n  const keys = Object.keys(a);\n  if (keys.length !== Object.keys(b).length) return false;\n  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));\n}",
+    code: '/** Structural equality of JSON values. */\nfunction equal(a, b) {\n  if (a === b) return true;\n  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;\n  if (Array.isArray(a) !== Array.isArray(b)) return false;\n  const keys = Object.keys(a);\n  if (keys.length !== Object.keys(b).length) return false;\n  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));\n}',
   },
 };
 
 function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   // ajv's standalone code is plain JavaScript: the file is not type-checked (the pragma must lead it).
-  const file = new CodeFile(`widgets/${widget.fileName}.checks.ts`, `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`);
+  const file = new CodeFile(
+    `widgets/${widget.fileName}.checks.ts`,
+    `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`,
+  );
   const describe = file.importValue(fromSubfolder(LOCAL.runtimeDescribeErrors), "describeErrors");
   const tools = checkedTools(model, widget);
   const plans = model.patterns;
   // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
   const needsRe2 = Object.values(plans).some((plan) => !("regexp" in plan));
   const engine = Object.assign((source: string) => new RegExp(source, "u"), { code: "patternMatcher" });
-  const options = { strict: false, allErrors: true, validateFormats: false, logger: false, ownProperties: true, code: { source: true, esm: true, lines: false, regExp: engine } } as const;
+  const options = {
+    strict: false,
+    allErrors: true,
+    validateFormats: false,
+    logger: false,
+    ownProperties: true,
+    code: { source: true, esm: true, lines: false, regExp: engine },
+  } as const;
   const ajv07 = new Ajv(options);
   const ajv2020 = new Ajv2020(options);
   const exports: Record<string, string> = {};
   const rows: string[] = [];
   let code = "";
-  for (const [draft07, ajv] of [[true, ajv07], [false, ajv2020]] as const) {
+  for (const [draft07, ajv] of [
+    [true, ajv07],
+    [false, ajv2020],
+  ] as const) {
     const mine = tools.filter((t) => isDraft07(t.wire.outputSchema) === draft07);
     if (mine.length === 0) continue;
     const refs: Record<string, string> = {};
@@ -147,7 +167,8 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
     }
     code += standalone.default(ajv, refs);
   }
-  for (const tool of tools) rows.push(`  ${propertyKey(tool.name)}: (value) => (${exports[tool.name]}(value) ? undefined : ${describe}(${exports[tool.name]}.errors)),\n`);
+  for (const tool of tools)
+    rows.push(`  ${propertyKey(tool.name)}: (value) => (${exports[tool.name]}(value) ? undefined : ${describe}(${exports[tool.name]}.errors)),\n`);
   // ajv's runtime helpers become local functions; anything else it would require is a bug to report.
   const helpers = new Set<string>();
   code = code.replace(/"use strict";/g, "").replace(/require\("[^"]+"\)(\.\w+)?/g, (found) => {

@@ -128,7 +128,8 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   async function hostPage(scenario: Scenario, index: number, bridge: "mcp-apps" | "openai"): Promise<string> {
     const tool = tools.get(scenario.tool);
     if (!tool) throw new Error(`scenario ${index}: the server has no tool ${scenario.tool}`);
-    const result = scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result);
+    const result =
+      scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result);
     const config = { index, bridge, tool, arguments: scenario.arguments, result };
     const data = JSON.stringify(config).replace(/</g, "\\u003c");
     return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge})</p>\n<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
@@ -183,7 +184,16 @@ async function bundlePageScripts(): Promise<{ host: string; openai: string }> {
   const { build } = await import("esbuild");
   const source = (name: string) => fileURLToPath(new URL(`../../src/harness/${name}`, import.meta.url));
   const bundle = async (file: string, format: "esm" | "iife") => {
-    const out = await build({ entryPoints: [source(file)], bundle: true, write: false, format, platform: "browser", target: "es2022", minify: true, logLevel: "silent" });
+    const out = await build({
+      entryPoints: [source(file)],
+      bundle: true,
+      write: false,
+      format,
+      platform: "browser",
+      target: "es2022",
+      minify: true,
+      logLevel: "silent",
+    });
     return out.outputFiles[0]!.text;
   };
   const [host, openai] = await Promise.all([bundle("page.ts", "esm"), bundle("openai.ts", "iife")]);
@@ -196,7 +206,10 @@ function asCallToolResult(value: unknown): CallToolResult {
 }
 
 function indexPage(scenarios: readonly Scenario[]): string {
-  const rows = scenarios.map((s, i) => `<li>${escapeHtml(s.tool)} → ${escapeHtml(s.widget)}: <a href="/scenario/${i}">MCP Apps</a> · <a href="/scenario/${i}?bridge=openai">window.openai</a></li>`);
+  const rows = scenarios.map(
+    (s, i) =>
+      `<li>${escapeHtml(s.tool)} → ${escapeHtml(s.widget)}: <a href="/scenario/${i}">MCP Apps</a> · <a href="/scenario/${i}?bridge=openai">window.openai</a></li>`,
+  );
   return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>mcpgen harness</title></head>\n<body>\n<h1>Widgets</h1>\n<ul>\n${rows.join("\n")}\n</ul>\n</body>\n</html>\n`;
 }
 

@@ -39,7 +39,16 @@ if (config.bridge === "mcp-apps") {
     null,
     { name: "mcpgen-harness", version: "1.0.0" },
     { serverTools: {}, openLinks: {}, message: { text: {} }, updateModelContext: { text: {} } },
-    { hostContext: { toolInfo: { id: 1, tool: config.tool as never }, theme: "light", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"], locale: "en-US", platform: "web" } },
+    {
+      hostContext: {
+        toolInfo: { id: 1, tool: config.tool as never },
+        theme: "light",
+        displayMode: "inline",
+        availableDisplayModes: ["inline", "fullscreen"],
+        locale: "en-US",
+        platform: "web",
+      },
+    },
   );
   bridge.oncalltool = async (params) => (await callTool(params.name, params.arguments ?? {})) as never;
   // The view's autoResize: the frame follows its content.
@@ -65,7 +74,15 @@ if (config.bridge === "mcp-apps") {
   // Listening before the frame loads: the view sends ui/initialize as soon as it runs.
   await bridge.connect(new PostMessageTransport(target, target));
 } else {
-  const globals = { toolInput: config.arguments, toolOutput: config.result.structuredContent ?? null, toolResponseMetadata: config.result._meta ?? null, theme: "light", locale: "en-US", displayMode: "inline", maxHeight: 480 };
+  const globals = {
+    toolInput: config.arguments,
+    toolOutput: config.result.structuredContent ?? null,
+    toolResponseMetadata: config.result._meta ?? null,
+    theme: "light",
+    locale: "en-US",
+    displayMode: "inline",
+    maxHeight: 480,
+  };
   const handle = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
     switch (method) {
       case "ready":

@@ -75,21 +75,54 @@ export async function runInit(options: InitOptions): Promise<number> {
     printDiagnostics([
       options.name
         ? { severity: "error", code: "invalid-argument", argument: `--name ${JSON.stringify(options.name)}`, message: "not a server name", fix: NAME_FIX }
-        : { severity: "error", code: "invalid-argument", argument: shown, message: `cannot make a server name from the folder name ${JSON.stringify(folder)}`, fix: NAME_FIX },
+        : {
+            severity: "error",
+            code: "invalid-argument",
+            argument: shown,
+            message: `cannot make a server name from the folder name ${JSON.stringify(folder)}`,
+            fix: NAME_FIX,
+          },
     ]);
     return 2;
   }
   if (existsSync(options.dir) && readdirSync(options.dir).length > 0 && !options.force) {
-    printDiagnostics([{ severity: "error", code: "invalid-argument", argument: shown, message: "the folder is not empty; init writes into an empty folder", fix: "use --force to add the files that are missing (existing files are never overwritten)" }]);
+    printDiagnostics([
+      {
+        severity: "error",
+        code: "invalid-argument",
+        argument: shown,
+        message: "the folder is not empty; init writes into an empty folder",
+        fix: "use --force to add the files that are missing (existing files are never overwritten)",
+      },
+    ]);
     return 1;
   }
   const dependency = options.mcpgen ?? packSelf(options.dir, options.version);
   if (typeof dependency !== "string") {
-    printDiagnostics([{ severity: "error", code: "pack-failed", argument: shown, message: `cannot pack mcpgen for the new project (${dependency.error})`, fix: `give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})` }]);
+    printDiagnostics([
+      {
+        severity: "error",
+        code: "pack-failed",
+        argument: shown,
+        message: `cannot pack mcpgen for the new project (${dependency.error})`,
+        fix: `give the dependency with --mcpgen (a checkout: --mcpgen file:${PACKAGE_ROOT})`,
+      },
+    ]);
     return 1;
   }
   const widget = options.widget === true;
-  const data = { name, title: words(name).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" "), mcpgenDependency: dependency, serverRange: SDK_RANGE, clientRange: SDK_RANGE, appsRange: APPS_RANGE, redisRange: REDIS_RANGE, widget };
+  const data = {
+    name,
+    title: words(name)
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join(" "),
+    mcpgenDependency: dependency,
+    serverRange: SDK_RANGE,
+    clientRange: SDK_RANGE,
+    appsRange: APPS_RANGE,
+    redisRange: REDIS_RANGE,
+    widget,
+  };
   const written: string[] = [];
   const kept: string[] = [];
   for (const [template, target] of [...FILES, ...(widget ? WIDGET_FILES : [])]) {
@@ -106,7 +139,14 @@ export async function runInit(options: InitOptions): Promise<number> {
   for (const rel of kept) process.stderr.write(`mcpgen: kept ${path.join(shown, rel)} (it exists; not overwritten)\n`);
 
   // A first generate, so the project type-checks and builds before anyone runs anything.
-  const result = await runPipeline({ manifests: [path.join(options.dir, "manifests")], out: path.join(options.dir, "generated"), stubs: path.join(options.dir, "src/handlers"), cwd: options.dir, mode: "write", cache: false });
+  const result = await runPipeline({
+    manifests: [path.join(options.dir, "manifests")],
+    out: path.join(options.dir, "generated"),
+    stubs: path.join(options.dir, "src/handlers"),
+    cwd: options.dir,
+    mode: "write",
+    cache: false,
+  });
   printDiagnostics(result.diagnostics);
   printDiagnostics((result.plan?.conflicts ?? []).map((file) => conflictDiagnostic(file, "generated/")));
   if (result.diagnostics.some((d) => d.severity === "error") || (result.plan?.conflicts.length ?? 0) > 0) {
@@ -114,7 +154,10 @@ export async function runInit(options: InitOptions): Promise<number> {
     return 1;
   }
   const step = shown === "." ? "" : `cd ${shown} && `;
-  const from = options.mcpgen === undefined ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)` : `mcpgen comes from ${dependency}`;
+  const from =
+    options.mcpgen === undefined
+      ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)`
+      : `mcpgen comes from ${dependency}`;
   const main = path.join(options.dir, "dist/src/main.js");
   process.stdout.write(
     `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n" : ""}\n` +
@@ -130,13 +173,24 @@ function packSelf(dir: string, version: string): string | { error: string } {
   if (existsSync(path.join(vendor, file))) return `file:vendor/${file}`;
   try {
     mkdirSync(vendor, { recursive: true });
-    const out = execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 });
+    const out = execFileSync(
+      process.platform === "win32" ? "npm.cmd" : "npm",
+      ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
+    );
     const packed = out.trim().split("\n").pop()!.trim();
     if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
     return `file:vendor/${file}`;
   } catch (error) {
     const e = error as { code?: unknown; stderr?: unknown; message?: unknown };
-    return { error: e.code === "ENOENT" ? "npm is not on the PATH" : String(e.stderr ?? e.message).trim().split("\n")[0] ?? "npm pack failed" };
+    return {
+      error:
+        e.code === "ENOENT"
+          ? "npm is not on the PATH"
+          : (String(e.stderr ?? e.message)
+              .trim()
+              .split("\n")[0] ?? "npm pack failed"),
+    };
   }
 }
 

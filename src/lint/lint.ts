@@ -30,7 +30,15 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
     try {
       text = await readFile(absPath, "utf8");
     } catch (error) {
-      diagnostics.push({ severity: "error", code: "file-unreadable", message: `cannot read manifest: ${(error as Error).message}`, file, line: 1, col: 1, path: "" });
+      diagnostics.push({
+        severity: "error",
+        code: "file-unreadable",
+        message: `cannot read manifest: ${(error as Error).message}`,
+        file,
+        line: 1,
+        col: 1,
+        path: "",
+      });
       continue;
     }
     const { diagnostics: found, manifest, model, pulled } = await compile({ absPath, file, display: displayPath(absPath), text });

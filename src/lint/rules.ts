@@ -8,11 +8,14 @@ import type { DocPath } from "../diagnostics.js";
 import { isPlainObject } from "../util/objects.js";
 
 export const LINT_RULES = {
-  "tool-name-length": "the tool name with a `mcp__<server>__` prefix (as Claude Code and other clients build it) is over 64 characters, the limit of OpenAI and Anthropic function names",
+  "tool-name-length":
+    "the tool name with a `mcp__<server>__` prefix (as Claude Code and other clients build it) is over 64 characters, the limit of OpenAI and Anthropic function names",
   "tool-name-characters": "the tool name has characters besides letters, digits, `_` and `-` (MCP allows `.`; OpenAI and Anthropic function names do not)",
-  "input-top-level-composition": "inputSchema has `anyOf`, `oneOf`, `allOf` or `not` at its root, which the Anthropic API refuses and OpenAI's strict mode does not support",
-  "schema-refs": "inputSchema uses `$ref`/`$defs`/`definitions`, which some model APIs (Gemini function declarations, several OpenAI-compatible gateways) refuse or ignore",
-  "type-arrays": "a `type` is a list (`[string, \"null\"]`), which some model APIs (Gemini function declarations) refuse; `anyOf` is understood more widely",
+  "input-top-level-composition":
+    "inputSchema has `anyOf`, `oneOf`, `allOf` or `not` at its root, which the Anthropic API refuses and OpenAI's strict mode does not support",
+  "schema-refs":
+    "inputSchema uses `$ref`/`$defs`/`definitions`, which some model APIs (Gemini function declarations, several OpenAI-compatible gateways) refuse or ignore",
+  "type-arrays": 'a `type` is a list (`[string, "null"]`), which some model APIs (Gemini function declarations) refuse; `anyOf` is understood more widely',
 } as const;
 
 type LintRule = keyof typeof LINT_RULES;
@@ -43,9 +46,10 @@ export function lintTool(tool: Record<string, unknown>, index: number, server: s
     const room = NAME_LIMIT - `mcp__${server}__`.length;
     // Room for the server's name in the client's config: mcp__ + it + __ + the tool's name.
     const clientRoom = NAME_LIMIT - "mcp____".length - name.length;
-    const upstream = clientRoom >= 1
-      ? `the upstream server names this tool: register the server in your client under a name of ${clientRoom} character${clientRoom === 1 ? "" : "s"} or fewer (the prefix uses that name, \`claude mcp add <name> ...\`), or report it upstream`
-      : `the upstream server names this tool, too long for any server name: report it upstream`;
+    const upstream =
+      clientRoom >= 1
+        ? `the upstream server names this tool: register the server in your client under a name of ${clientRoom} character${clientRoom === 1 ? "" : "s"} or fewer (the prefix uses that name, \`claude mcp add <name> ...\`), or report it upstream`
+        : `the upstream server names this tool, too long for any server name: report it upstream`;
     out.push({
       rule: "tool-name-length",
       path: [...at, "name"],
@@ -54,15 +58,23 @@ export function lintTool(tool: Record<string, unknown>, index: number, server: s
   }
   if (!/^[A-Za-z0-9_-]+$/.test(name)) {
     const bad = [...new Set(name.replace(/[A-Za-z0-9_-]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
-    const fix = pulled ? "; the upstream server names this tool: report it there (the typed client calls it by its name either way; a client that hands it to a model may rename or drop it)" : " (use _ or -)";
-    out.push({ rule: "tool-name-characters", path: [...at, "name"], message: `${JSON.stringify(name)} has ${bad}: model APIs accept only letters, digits, _ and - in function names${fix}` });
+    const fix = pulled
+      ? "; the upstream server names this tool: report it there (the typed client calls it by its name either way; a client that hands it to a model may rename or drop it)"
+      : " (use _ or -)";
+    out.push({
+      rule: "tool-name-characters",
+      path: [...at, "name"],
+      message: `${JSON.stringify(name)} has ${bad}: model APIs accept only letters, digits, _ and - in function names${fix}`,
+    });
   }
   const input = tool.inputSchema;
   if (isPlainObject(input)) {
     const schemaAt: DocPath = [...at, "inputSchema"];
     for (const key of ["anyOf", "oneOf", "allOf", "not"]) {
       if (Object.hasOwn(input, key)) {
-        const fix = pulled ? "the upstream server sends it so: report it there (the typed client is not affected; a client that hands the tool to such a model is)" : "make the root one object (optional properties, or one tool per variant)";
+        const fix = pulled
+          ? "the upstream server sends it so: report it there (the typed client is not affected; a client that hands the tool to such a model is)"
+          : "make the root one object (optional properties, or one tool per variant)";
         out.push({
           rule: "input-top-level-composition",
           path: [...schemaAt, key],
@@ -76,20 +88,33 @@ export function lintTool(tool: Record<string, unknown>, index: number, server: s
 }
 
 /** What a consumer can do about a schema finding: the upstream server sends it. */
-const UPSTREAM_SCHEMA = "the upstream server sends it so: report it there (the typed client is not affected; a client that passes the schema to such a model API is)";
+const UPSTREAM_SCHEMA =
+  "the upstream server sends it so: report it there (the typed client is not affected; a client that passes the schema to such a model API is)";
 
 /** `$ref`s and type lists anywhere under inputSchema (keyword by keyword, not into `enum`/`const` values). */
 function walk(schema: Record<string, unknown>, at: DocPath, out: LintFinding[], pulled: boolean): void {
   for (const [key, value] of Object.entries(schema)) {
     const here: DocPath = [...at, key];
     if (key === "$ref" && typeof value === "string") {
-      out.push({ rule: "schema-refs", path: here, message: `\`$ref: ${value}\`: ${pulled ? `some model APIs refuse \`$ref\`; ${UPSTREAM_SCHEMA}` : "inline the definition where the model sees this schema (shared `defs:` of a manifest are sent as `$defs` and `$ref`)"}` });
+      out.push({
+        rule: "schema-refs",
+        path: here,
+        message: `\`$ref: ${value}\`: ${pulled ? `some model APIs refuse \`$ref\`; ${UPSTREAM_SCHEMA}` : "inline the definition where the model sees this schema (shared `defs:` of a manifest are sent as `$defs` and `$ref`)"}`,
+      });
     } else if ((key === "$defs" || key === "definitions") && isPlainObject(value)) {
-      out.push({ rule: "schema-refs", path: here, message: `\`${key}\` in inputSchema: some model APIs refuse it; ${pulled ? UPSTREAM_SCHEMA : "inline the definitions"}` });
+      out.push({
+        rule: "schema-refs",
+        path: here,
+        message: `\`${key}\` in inputSchema: some model APIs refuse it; ${pulled ? UPSTREAM_SCHEMA : "inline the definitions"}`,
+      });
       for (const [name, sub] of Object.entries(value)) if (isPlainObject(sub)) walk(sub, [...here, name], out, pulled);
     } else if (key === "type" && Array.isArray(value)) {
       const alternatives = value.map((t) => `{type: ${JSON.stringify(t)}}`).join(", ");
-      out.push({ rule: "type-arrays", path: here, message: `\`type: ${JSON.stringify(value)}\`: ${pulled ? `some model APIs refuse a list of types; ${UPSTREAM_SCHEMA}` : `write \`anyOf: [${alternatives}]\` instead`}` });
+      out.push({
+        rule: "type-arrays",
+        path: here,
+        message: `\`type: ${JSON.stringify(value)}\`: ${pulled ? `some model APIs refuse a list of types; ${UPSTREAM_SCHEMA}` : `write \`anyOf: [${alternatives}]\` instead`}`,
+      });
     } else if (key === "enum" || key === "const" || key === "examples" || key === "default") {
       continue;
     } else if (key === "properties" || key === "patternProperties" || key === "dependentSchemas") {

@@ -41,7 +41,9 @@ export function upstreamNotes(warnings: readonly Diagnostic[], cwd: string): str
     if (!isPulled(path.resolve(cwd, file))) continue;
     const n = counts.get(file)!;
     const entry = JSON.stringify({ [file]: Object.fromEntries([...codes].sort().map((c) => [c, "off"])) });
-    notes.push(`mcpgen: ${file} was pulled from a server you consume: its ${n} warning${n === 1 ? " is" : "s are"} about that server. Report ${n === 1 ? "it" : "them"} upstream, or turn ${codes.size === 1 ? "the code" : "the codes"} off for it with "diagnostics": ${entry} in the mcpgen config.`);
+    notes.push(
+      `mcpgen: ${file} was pulled from a server you consume: its ${n} warning${n === 1 ? " is" : "s are"} about that server. Report ${n === 1 ? "it" : "them"} upstream, or turn ${codes.size === 1 ? "the code" : "the codes"} off for it with "diagnostics": ${entry} in the mcpgen config.`,
+    );
   }
   return notes;
 }

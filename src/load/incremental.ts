@@ -154,7 +154,17 @@ export class RunRecords {
   }
 
   /** Records a manifest after a successful run wrote (or confirmed) its folder. */
-  record(absPath: string, hash: string, stamp: FileStamp, server: string, deps: string[], outDir: string, stubs: string[], stubDir?: string, warnings: Diagnostic[] = []): void {
+  record(
+    absPath: string,
+    hash: string,
+    stamp: FileStamp,
+    server: string,
+    deps: string[],
+    outDir: string,
+    stubs: string[],
+    stubDir?: string,
+    warnings: Diagnostic[] = [],
+  ): void {
     const dir = path.join(outDir, server);
     const hashOf = (file: string) => {
       try {

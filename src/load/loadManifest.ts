@@ -61,7 +61,8 @@ export function loadManifestText(text: string, absPath: string, file: string, ca
   if (!cache || !NEEDS_FULL_PARSER.test(text)) return parseManifestText(text, absPath, file);
   const cacheKey = cache.key(textHash ?? sha256(text));
   const cached = cache.get(cacheKey);
-  if (cached !== undefined) return { ok: true, manifest: { absPath, file, value: cached, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: true } };
+  if (cached !== undefined)
+    return { ok: true, manifest: { absPath, file, value: cached, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: true } };
   const result = parseManifestText(text, absPath, file);
   if (result.ok) result.manifest.cacheKey = cacheKey;
   return result;
@@ -139,11 +140,18 @@ function syntaxHint(text: string, code: string, line: number, col: number, messa
   const indent = (l: string) => /^ */.exec(l)![0].length;
   const content = (l: string) => l.trim() !== "" && !l.trim().startsWith("#");
   const here = at(line);
-  if (/\{\{/.test(here) && !/["']\s*$/.test(here.trim())) return { line, col, hint: 'a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"' };
+  if (/\{\{/.test(here) && !/["']\s*$/.test(here.trim()))
+    return { line, col, hint: 'a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"' };
   if (code === "TAB_AS_INDENT") return { line, col, hint: "indent with spaces, not tabs" };
   const unclosedHint = () => {
     const open = unclosed(lines, line);
-    return open && { line: open.line, col: open.col, hint: `the ${open.char === '"' || open.char === "'" ? "quote" : `\`${open.char}\``} opened on line ${open.line} is not closed` };
+    return (
+      open && {
+        line: open.line,
+        col: open.col,
+        hint: `the ${open.char === '"' || open.char === "'" ? "quote" : `\`${open.char}\``} opened on line ${open.line} is not closed`,
+      }
+    );
   };
   if (/Flow (map|sequence)/.test(message) || code === "MISSING_CHAR" || code === "UNEXPECTED_TOKEN" || code === "BAD_SCALAR_START") {
     const open = unclosedHint();
@@ -154,7 +162,11 @@ function syntaxHint(text: string, code: string, line: number, col: number, messa
     const nextIndex = lines.findIndex((l, i) => i >= line && content(l));
     const keyValue = /^(\s*)(-\s+)?([^\s:#][^:#]*?):\s+\S/.exec(here);
     if (keyValue && nextIndex !== -1 && indent(lines[nextIndex]!) > indent(here) + (keyValue[2]?.length ?? 0)) {
-      return { line: nextIndex + 1, col: indent(lines[nextIndex]!) + 1, hint: `this line is indented under \`${keyValue[3]!.trim()}:\` (line ${line}), which already has a value; align it with that key, or move the value to its own lines` };
+      return {
+        line: nextIndex + 1,
+        col: indent(lines[nextIndex]!) + 1,
+        hint: `this line is indented under \`${keyValue[3]!.trim()}:\` (line ${line}), which already has a value; align it with that key, or move the value to its own lines`,
+      };
     }
     // A line aligned with no key around it (from this line down to the end of its block).
     for (let n = line; n <= Math.min(lines.length, line + 1); n++) {
@@ -234,7 +246,8 @@ function unclosed(lines: readonly string[], upTo: number): { line: number; col: 
 export function parseManifestText(text: string, absPath: string, file: string): LoadResult {
   // Most manifests take the fast path: positions are computed later, only if a diagnostic needs one.
   const fast = fastParse(text);
-  if (fast !== undefined) return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: false } };
+  if (fast !== undefined)
+    return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: false } };
   const { doc, lineCounter } = parse(text);
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();
@@ -245,18 +258,42 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     lines.add(pos.line);
     const code: DiagnosticCode = error.code === "DUPLICATE_KEY" ? "yaml-duplicate-key" : "yaml-syntax";
     if (code === "yaml-duplicate-key") {
-      diagnostics.push({ severity: "error", code, message: "duplicate key: each key may appear once in a mapping (remove or rename one)", file, line: pos.line, col: pos.col, path: "" });
+      diagnostics.push({
+        severity: "error",
+        code,
+        message: "duplicate key: each key may appear once in a mapping (remove or rename one)",
+        file,
+        line: pos.line,
+        col: pos.col,
+        path: "",
+      });
       continue;
     }
     // Where the parser noticed is often not the line to fix: say which one, and the usual cause.
     const fix = syntaxHint(text, error.code, pos.line, pos.col, error.message);
-    diagnostics.push({ severity: "error", code, message: `YAML syntax error: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}${fix.hint ? `: ${fix.hint}` : ""}`, file, line: fix.line, col: fix.col, path: "" });
+    diagnostics.push({
+      severity: "error",
+      code,
+      message: `YAML syntax error: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}${fix.hint ? `: ${fix.hint}` : ""}`,
+      file,
+      line: fix.line,
+      col: fix.col,
+      path: "",
+    });
   }
   for (const warning of doc.warnings) {
     if (warning.code !== "TAG_RESOLVE_FAILED") continue;
     const pos = lineCounter.linePos(warning.pos[0]);
     const tag = /Unresolved tag: (\S+)/.exec(warning.message)?.[1]?.replace(/^tag:yaml\.org,2002:/, "!!") ?? "a tag";
-    diagnostics.push({ severity: "error", code: "yaml-tag", message: `YAML tags are not supported (found ${tag}): write the value as a plain string, number, list or mapping`, file, line: pos.line, col: pos.col, path: "" });
+    diagnostics.push({
+      severity: "error",
+      code: "yaml-tag",
+      message: `YAML tags are not supported (found ${tag}): write the value as a plain string, number, list or mapping`,
+      file,
+      line: pos.line,
+      col: pos.col,
+      path: "",
+    });
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
 
@@ -269,7 +306,11 @@ export function parseManifestText(text: string, absPath: string, file: string): 
       ok: false,
       diagnostics: [
         {
-          ...fileDiagnostic(file, "yaml-aliases", `too many YAML alias expansions (limit ${MAX_ALIAS_COUNT}): ${firstLine((error as Error).message)}; write the repeated part out or use $ref: '#/defs/Name'`),
+          ...fileDiagnostic(
+            file,
+            "yaml-aliases",
+            `too many YAML alias expansions (limit ${MAX_ALIAS_COUNT}): ${firstLine((error as Error).message)}; write the repeated part out or use $ref: '#/defs/Name'`,
+          ),
           ...firstAliasPosition(doc, lineCounter),
         },
       ],

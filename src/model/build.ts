@@ -15,7 +15,19 @@ import { planPattern } from "../regex/translate.js";
 import type { PatternPlan } from "../runtime/patterns.js";
 import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
-import type { CompletionModel, GenerationOptions, Json, JsonObject, PromptModel, ResourceModel, ResourceTemplateModel, SchemaModel, ServerModel, ToolModel, WidgetModel } from "./types.js";
+import type {
+  CompletionModel,
+  GenerationOptions,
+  Json,
+  JsonObject,
+  PromptModel,
+  ResourceModel,
+  ResourceTemplateModel,
+  SchemaModel,
+  ServerModel,
+  ToolModel,
+  WidgetModel,
+} from "./types.js";
 
 /** Cache hints when the manifest gives none: lists and static contents are the same for everyone. */
 const DEFAULT_CACHE = {
@@ -73,7 +85,9 @@ export async function buildModel(
     }
     const where = locs.get(id);
     const first = where ? ` (line ${manifest.locate(where).line})` : "";
-    diagnostics.push(diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`, { at: side }));
+    diagnostics.push(
+      diagnosticAt(manifest, at, "identifier-collision", `${owner} and ${previous}${first} both become the ${what} ${id}; rename one of them`, { at: side }),
+    );
   }
 
   // Local $defs are named once every other type is: see localDefs.ts.
@@ -115,7 +129,8 @@ export async function buildModel(
     const examples = tool.examples ?? [];
     const visibility = tool.visibility ?? ["model", "app"];
     const widget = tool.widget;
-    if (widget !== undefined || tool.visibility !== undefined) setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgetsByName.get(widget), visibility));
+    if (widget !== undefined || tool.visibility !== undefined)
+      setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgetsByName.get(widget), visibility));
     return {
       name,
       ...optionalString("description", tool.description),
@@ -179,7 +194,12 @@ export async function buildModel(
       typeName,
       fileName: toIdentifier(name, "camel"),
       tools: toolEntries.flatMap((t) => (t.widget === name ? [t.name] : [])),
-      csp: { connectDomains: csp.connectDomains ?? [], resourceDomains: csp.resourceDomains ?? [], frameDomains: csp.frameDomains ?? [], baseUriDomains: csp.baseUriDomains ?? [] },
+      csp: {
+        connectDomains: csp.connectDomains ?? [],
+        resourceDomains: csp.resourceDomains ?? [],
+        frameDomains: csp.frameDomains ?? [],
+        baseUriDomains: csp.baseUriDomains ?? [],
+      },
       ...(widget.chatgpt ? { chatgpt: widget.chatgpt } : {}),
     };
     widgets.push(model);
@@ -228,7 +248,12 @@ export async function buildModel(
       // `complete` is mcpgen's, not MCP's: never on the wire.
       setOwn(wire, key, value);
     }
-    if (prompt.arguments !== undefined) setOwn(wire, "arguments", prompt.arguments.map((a) => omit(a, ["complete"])));
+    if (prompt.arguments !== undefined)
+      setOwn(
+        wire,
+        "arguments",
+        prompt.arguments.map((a) => omit(a, ["complete"])),
+      );
     const args = prompt.arguments ?? [];
     return {
       name,
@@ -260,7 +285,8 @@ export async function buildModel(
     }
   });
   templateEntries.forEach((template) => {
-    for (const [variable, value] of Object.entries(template.complete ?? {})) completions.push({ ref: "resourceTemplate", name: template.name, argument: variable, ...source(value) });
+    for (const [variable, value] of Object.entries(template.complete ?? {}))
+      completions.push({ ref: "resourceTemplate", name: template.name, argument: variable, ...source(value) });
   });
 
   // Declared truthfully: what the manifest serves, plus what it opts into under `capabilities:`.
@@ -279,7 +305,10 @@ export async function buildModel(
   if (taskTools) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
 
   // 2026-07-28 cache hints: the manifest's `cache:` per method, then per resource or template.
-  const hint = (given: CacheHintEntry | undefined, base: CacheHint): CacheHint => ({ ttlMs: given?.ttlMs ?? base.ttlMs, cacheScope: given?.cacheScope ?? base.cacheScope });
+  const hint = (given: CacheHintEntry | undefined, base: CacheHint): CacheHint => ({
+    ttlMs: given?.ttlMs ?? base.ttlMs,
+    cacheScope: given?.cacheScope ?? base.cacheScope,
+  });
   const cacheIn = root.cache ?? {};
   const cache: JsonObject = {};
   for (const method of CACHED_METHODS) setOwn(cache, method, hint(cacheIn[method], DEFAULT_CACHE.static));
@@ -300,7 +329,10 @@ export async function buildModel(
   for (const tool of tools) {
     for (const key of ["inputSchema", "outputSchema"]) {
       forEachSchema(tool.wire[key], (node) => {
-        const sources = [...(typeof node.pattern === "string" ? [node.pattern] : []), ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [])];
+        const sources = [
+          ...(typeof node.pattern === "string" ? [node.pattern] : []),
+          ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : []),
+        ];
         for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source));
       });
     }
@@ -345,7 +377,12 @@ const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmasc
 
 /** Reads a `file:` resource next to the manifest; never a path outside the manifest's folder. */
 /** A path the manifest names (`file:`, a widget's `entry`), resolved: it must stay inside the manifest's folder, links followed. */
-async function resolveInManifestFolder(manifest: LoadedManifest, file: string, at: DocPath, code: "file-content" | "widget-build"): Promise<{ path: string } | { diagnostic: Diagnostic }> {
+async function resolveInManifestFolder(
+  manifest: LoadedManifest,
+  file: string,
+  at: DocPath,
+  code: "file-content" | "widget-build",
+): Promise<{ path: string } | { diagnostic: Diagnostic }> {
   const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, code, message) });
   const dir = path.dirname(manifest.absPath);
   if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
@@ -357,7 +394,8 @@ async function resolveInManifestFolder(manifest: LoadedManifest, file: string, a
     return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to the manifest's folder)`);
   }
   const rel = path.relative(realDir, real);
-  if (rel.startsWith("..") || path.isAbsolute(rel)) return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
+  if (rel.startsWith("..") || path.isAbsolute(rel))
+    return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
   return { path: real };
 }
 

@@ -139,7 +139,8 @@ export function usedLocalDefs(schema: JsonSchema): UsedDefs {
   if (entries.size === 0) return { entries, keys: [] };
   // Refs from the schema itself: every keyword but its own entries.
   const body: Record<string, unknown> = {};
-  for (const key of Object.keys(schema)) if (key !== "$defs" && key !== "definitions") Object.defineProperty(body, key, { value: schema[key], enumerable: true });
+  for (const key of Object.keys(schema))
+    if (key !== "$defs" && key !== "definitions") Object.defineProperty(body, key, { value: schema[key], enumerable: true });
   const start: string[] = [];
   forEachSchema(body, (node) => {
     if (typeof node.$ref !== "string") return;
@@ -220,7 +221,7 @@ function identitiesOf(entries: ReadonlyMap<string, Entry>): Map<string, string |
       }
       if (low.get(key) !== index.get(key)) continue;
       const members: string[] = [];
-      for (let member = ""; member !== key; ) {
+      for (let member = ""; member !== key;) {
         member = stack.pop()!;
         onStack.delete(member);
         members.push(member);
@@ -238,19 +239,27 @@ function identitiesOf(entries: ReadonlyMap<string, Entry>): Map<string, string |
         }
       }
       const own = members.sort().map((m) => [m, entries.get(m)!.canonical]);
-      const hash = createHash("sha256").update(JSON.stringify([own, [...reached].sort()])).digest("hex");
+      const hash = createHash("sha256")
+        .update(JSON.stringify([own, [...reached].sort()]))
+        .digest("hex");
       for (const member of members) component.set(member, { hash, rootRef });
     }
   }
-  return new Map([...entries.keys()].map((key) => {
-    const { hash, rootRef } = component.get(key)!;
-    return [key, rootRef ? undefined : `${hash} ${JSON.stringify(key)}`];
-  }));
+  return new Map(
+    [...entries.keys()].map((key) => {
+      const { hash, rootRef } = component.get(key)!;
+      return [key, rootRef ? undefined : `${hash} ${JSON.stringify(key)}`];
+    }),
+  );
 }
 
 /** JSON with object keys sorted, so that key order makes no difference. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isPlainObject(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  if (isPlainObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(",")}}`;
   return JSON.stringify(value) ?? "null";
 }

@@ -6,8 +6,30 @@ import type { JsonSchema } from "./refs.js";
 
 /** Keywords that can refuse an object (the others only annotate, or apply to other types). */
 const CONSTRAINS_OBJECTS = new Set([
-  "type", "enum", "const", "properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "required", "propertyNames", "minProperties",
-  "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef", "$recursiveRef",
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "required",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
 ]);
 
 /** True when no keyword of `schema` can refuse an object: `true`, `{}`, `{"$schema": ..., "description": ...}`. */

@@ -8,10 +8,27 @@ export type JsonSchema = boolean | { [key: string]: unknown };
 
 /** How a keyword holds subschemas: 1 one schema, 2 a list of schemas, 3 a map of names to schemas. */
 const SUBSCHEMAS: Readonly<Record<string, 1 | 2 | 3 | undefined>> = Object.assign(Object.create(null) as Record<string, 1 | 2 | 3>, {
-  additionalProperties: 1, items: 1, contains: 1, not: 1, if: 1, then: 1, else: 1, propertyNames: 1,
-  unevaluatedItems: 1, unevaluatedProperties: 1, additionalItems: 1, contentSchema: 1,
-  allOf: 2, anyOf: 2, oneOf: 2, prefixItems: 2,
-  properties: 3, patternProperties: 3, $defs: 3, definitions: 3, dependentSchemas: 3,
+  additionalProperties: 1,
+  items: 1,
+  contains: 1,
+  not: 1,
+  if: 1,
+  then: 1,
+  else: 1,
+  propertyNames: 1,
+  unevaluatedItems: 1,
+  unevaluatedProperties: 1,
+  additionalItems: 1,
+  contentSchema: 1,
+  allOf: 2,
+  anyOf: 2,
+  oneOf: 2,
+  prefixItems: 2,
+  properties: 3,
+  patternProperties: 3,
+  $defs: 3,
+  definitions: 3,
+  dependentSchemas: 3,
 });
 
 type SchemaPath = readonly (string | number)[];
@@ -68,8 +85,10 @@ export type RefTarget =
  * as ajv reads it: `#/$defs/a%20b~1c` names the entry `a b/c`. The one place that reads a ref.
  */
 export function classifyRef(ref: string): RefTarget {
-  if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) return { kind: "unsupported", reason: "refs to URLs are not fetched; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
-  if (!ref.startsWith("#")) return { kind: "unsupported", reason: "refs to other files are not followed; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
+  if (/^[a-z][a-z0-9+.-]*:/i.test(ref))
+    return { kind: "unsupported", reason: "refs to URLs are not fetched; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
+  if (!ref.startsWith("#"))
+    return { kind: "unsupported", reason: "refs to other files are not followed; copy the schema into `defs:` and use $ref: '#/defs/Name'" };
   const pointer = percentDecode(ref.slice(1));
   if (typeof pointer !== "string") return { kind: "unsupported", reason: pointer.reason };
   if (pointer === "") return { kind: "root" };

@@ -137,7 +137,11 @@ export class CodeFile {
       const names = [...this.imports.get(module)!].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       lines.push(`import ${nameList(names.map(([name, n]) => [name, n.local, n.typeOnly]))} from ${stringLiteral(module)};`);
     }
-    const exports: string[] = this.reExports.map((r) => (r.all ? `export * from ${stringLiteral(r.module)};` : `export ${nameList([...r.names].map(([name, typeOnly]) => [name, name, typeOnly]))} from ${stringLiteral(r.module)};`));
+    const exports: string[] = this.reExports.map((r) =>
+      r.all
+        ? `export * from ${stringLiteral(r.module)};`
+        : `export ${nameList([...r.names].map(([name, typeOnly]) => [name, name, typeOnly]))} from ${stringLiteral(r.module)};`,
+    );
     if (this.localExports.size > 0) exports.push(`export ${nameList([...this.localExports].map(([exported, n]) => [n.local, exported, n.typeOnly]))};`);
     const block = (rows: string[]) => (rows.length ? `${rows.join("\n")}\n\n` : "");
     const body = this.chunks.join("\n");

@@ -21,7 +21,10 @@ interface FailureContext {
 /** The reason, then what the server wrote that explains it (a line on stdout, the end of its stderr). */
 export function explainFailure(error: unknown, context: FailureContext): string {
   const stray = context.stdio?.strayLine();
-  const said = stray === undefined ? "" : `\nthe server wrote to stdout a line that is not JSON-RPC: ${shownLine(stray)}\n(over stdio, stdout carries JSON-RPC messages only: a banner or log lines belong on stderr; look for a quiet or stdio option of the server)`;
+  const said =
+    stray === undefined
+      ? ""
+      : `\nthe server wrote to stdout a line that is not JSON-RPC: ${shownLine(stray)}\n(over stdio, stdout carries JSON-RPC messages only: a banner or log lines belong on stderr; look for a quiet or stdio option of the server)`;
   return `${describe(error, context)}${said}${tail(context.stderr)}`;
 }
 
@@ -43,7 +46,8 @@ function describe(error: unknown, context: FailureContext): string {
   }
   if (exit !== undefined) return `the server's process ${exit} before it answered`;
   // Under 2026-07-28 the SDK checks every list against the spec's schemas and has no raw read.
-  if (e.code === "INVALID_RESULT" && context.negotiated === "modern") return `${issues(message)} (under MCP ${MODERN}, the SDK's client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)`;
+  if (e.code === "INVALID_RESULT" && context.negotiated === "modern")
+    return `${issues(message)} (under MCP ${MODERN}, the SDK's client checks each list against the spec and cannot read it as sent: pull with --era legacy, which reads the lists verbatim)`;
   // The system error code, however deep (fetch wraps it: probe error -> TypeError -> cause).
   let code: string | undefined;
   for (let c: unknown = error, depth = 0; c && depth < 8 && code === undefined; depth++) {

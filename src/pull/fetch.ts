@@ -11,8 +11,7 @@ import { fitStdio, type FittedStdio } from "./stdio.js";
 import { isPlainObject } from "../util/objects.js";
 
 export type PullTarget =
-  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: "http"; url: URL; headers: Record<string, string> };
+  { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string } | { kind: "http"; url: URL; headers: Record<string, string> };
 
 export interface PullOptions {
   /** Which handshake: "auto" (2026-07-28 where offered, else 2025), "legacy" or "modern". */
@@ -82,7 +81,14 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
     // --era modern has no fallback, so its server/discover probe may run on this very process (the
     // SDK does so for a subclass) instead of a sibling whose exit status and stderr nobody sees.
     const Transport = options.era === "modern" ? class InPlaceProbe extends StdioClientTransport {} : StdioClientTransport;
-    const sdk = new Transport({ command: target.command, args: target.args, env, stderr: "pipe", maxBufferSize: budget.limits.answerBytes, ...(target.cwd ? { cwd: target.cwd } : {}) });
+    const sdk = new Transport({
+      command: target.command,
+      args: target.args,
+      env,
+      stderr: "pipe",
+      maxBufferSize: budget.limits.answerBytes,
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+    });
     sdk.stderr?.on("data", (d: Buffer) => {
       stderr.push(String(d));
       if (stderr.length > 50) stderr.shift();
@@ -94,14 +100,21 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
   }
   const where = options.shown ?? (target.kind === "stdio" ? `\`${shellLine([target.command, ...target.args])}\`` : target.url.origin);
   const context = { era: options.era, stderr, ...(target.kind === "stdio" ? { command: target.command } : {}) };
-  const explain = (error: unknown, doing: string) => new PullError(`${doing} ${where} failed: ${explainFailure(exceeded ?? error, { ...context, ...(stdio ? { stdio } : {}), ...negotiated() })}`);
+  const explain = (error: unknown, doing: string) =>
+    new PullError(`${doing} ${where} failed: ${explainFailure(exceeded ?? error, { ...context, ...(stdio ? { stdio } : {}), ...negotiated() })}`);
   const negotiated = () => {
     const era = client.getProtocolEra();
     return era === "legacy" || era === "modern" ? { negotiated: era } : {};
   };
   const guard = <T>(step: Promise<T>): Promise<T> => Promise.race([step, stopped]);
   try {
-    await guard(withTimeout(client.connect(transport as never, { timeout: options.timeoutMs } as never), options.timeoutMs, `no answer to the handshake within ${options.timeoutMs} ms`)).catch((error: unknown) => {
+    await guard(
+      withTimeout(
+        client.connect(transport as never, { timeout: options.timeoutMs } as never),
+        options.timeoutMs,
+        `no answer to the handshake within ${options.timeoutMs} ms`,
+      ),
+    ).catch((error: unknown) => {
       throw explain(error, "connecting to");
     });
     const era = client.getProtocolEra() ?? "legacy";
@@ -116,23 +129,29 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
       const items: JsonObject[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const result = (await guard(client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never)).catch((error: unknown) => {
+        const result = (await guard(
+          client.request({ method, params: cursor === undefined ? {} : { cursor } } as never, RAW as never, { timeout: options.timeoutMs } as never),
+        ).catch((error: unknown) => {
           // A server that declares a capability but not all its list methods (resources without
           // resources/templates/list is common): nothing of that kind, rather than no manifest.
           if (page === 0 && (error as { code?: unknown }).code === METHOD_NOT_FOUND) {
-            warnings.push(`${serverInfo.name} (${where}) declares \`${capability}\` but answers ${method} with ${METHOD_NOT_FOUND} Method not found: taken as no ${NOUNS[key] ?? key}`);
+            warnings.push(
+              `${serverInfo.name} (${where}) declares \`${capability}\` but answers ${method} with ${METHOD_NOT_FOUND} Method not found: taken as no ${NOUNS[key] ?? key}`,
+            );
             return { [key]: [] };
           }
           throw explain(error, `${method} on`);
         })) as unknown;
-        if (!isPlainObject(result) || !Array.isArray(result[key])) throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
+        if (!isPlainObject(result) || !Array.isArray(result[key]))
+          throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
         try {
           budget.items((result[key] as unknown[]).length);
         } catch (error) {
           throw explain(error, `${method} on`);
         }
         for (const item of result[key] as unknown[]) {
-          if (!isPlainObject(item)) throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
+          if (!isPlainObject(item))
+            throw new PullError(`${where} answered ${method} with an item that is not an object: ${JSON.stringify(item).slice(0, 200)}`);
           items.push(item as JsonObject);
         }
         const next = result.nextCursor;

@@ -81,8 +81,13 @@ export class Budget {
     const what = unit === "line" ? "a line of the server's stdout (one answer) is longer than" : "an answer is larger than";
     const size = declared === undefined ? "" : ` (it says ${declared} bytes)`;
     const raised = this.raised(Math.max(this.limits.answerBytes, declared ?? 0));
-    const how = raised > MAX_ANSWER_BYTES ? `--max-bytes goes up to ${flagSize(MAX_ANSWER_BYTES)}, less than this answer` : `if the server really sends that much, pull again with --max-bytes ${flagSize(raised)}`;
-    return this.exceeded(`${what} ${formatSize(this.limits.answerBytes)}${size}, the most pull reads in one answer (--max-bytes ${flagSize(this.limits.answerBytes)}); ${how}`);
+    const how =
+      raised > MAX_ANSWER_BYTES
+        ? `--max-bytes goes up to ${flagSize(MAX_ANSWER_BYTES)}, less than this answer`
+        : `if the server really sends that much, pull again with --max-bytes ${flagSize(raised)}`;
+    return this.exceeded(
+      `${what} ${formatSize(this.limits.answerBytes)}${size}, the most pull reads in one answer (--max-bytes ${flagSize(this.limits.answerBytes)}); ${how}`,
+    );
   }
 
   /** The next power of two above `bytes` (at least twice the limit), a figure to suggest. */

@@ -31,7 +31,8 @@ export function manifestText(server: PulledServer, source: string, again: string
   if (isPlainObject(caps.resources) && caps.resources.subscribe === true) optIn.resources = { subscribe: true };
   if (isPlainObject(caps.experimental)) optIn.experimental = caps.experimental;
   if (Object.keys(optIn).length > 0) value.capabilities = optIn;
-  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) if (server[key].length > 0) value[key] = server[key] as unknown as JsonObject[];
+  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const)
+    if (server[key].length > 0) value[key] = server[key] as unknown as JsonObject[];
 
   const doc = new Document(value);
   const body = doc.toString({ lineWidth: 0, minContentWidth: 0 });

@@ -42,7 +42,9 @@ const VERSION = String.raw`([\^~]?\d[\w.+-]*|latest|next|beta|alpha|canary|rc|\*
 const PACKAGE = new RegExp(String.raw`^((npm|jsr):)?(@[\w.-]+/[\w.-]+(@${VERSION})?|[a-z0-9][\w.-]*@${VERSION})$|^(npm|jsr):[a-z0-9][\w.-]*$`);
 /** Words that are never secrets: transports, log levels, modes, booleans. */
 const KNOWN_WORDS = new Set(
-  "stdio sse http https streamable-http streamablehttp ws websocket debug info notice warn warning error trace verbose quiet silent true false yes no on off none auto all default production development dev prod test staging local localhost json text yaml bearer basic oauth read-only readonly".split(" "),
+  "stdio sse http https streamable-http streamablehttp ws websocket debug info notice warn warning error trace verbose quiet silent true false yes no on off none auto all default production development dev prod test staging local localhost json text yaml bearer basic oauth read-only readonly".split(
+    " ",
+  ),
 );
 
 /** The command words, each credential-like value as `...`. */
@@ -187,7 +189,8 @@ function redactUrlText(url: string): string {
         return eq === part.length - 1 ? part : `${part.slice(0, eq)}=...`;
       })
       .join("&");
-  const hash = fragment === undefined ? "" : fragment.includes("=") ? `#${params(fragment.slice(1))}` : SECRET_VALUE.test(fragment.slice(1)) ? "#..." : fragment;
+  const hash =
+    fragment === undefined ? "" : fragment.includes("=") ? `#${params(fragment.slice(1))}` : SECRET_VALUE.test(fragment.slice(1)) ? "#..." : fragment;
   return `${scheme}${host}${segments.join("/")}${query === undefined ? "" : `?${params(query.slice(1))}`}${hash}`;
 }
 
@@ -196,12 +199,18 @@ function redactUrlText(url: string): string {
  * `password=X`, `apiKey: 'X'`, `"token":"X"` lose X.
  */
 function redactEmbedded(word: string): string {
-  return word
-    .replace(/\b(Bearer|Basic|Token)(\s+)[^\s"'`,;)}\]]+/gi, "$1$2...")
-    // The lookbehind tries each name once, from its start (else a long word takes quadratic time).
-    .replace(/(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)(["']?\s*[:=]\s*)(["'`]?)([^"'`\s,;&)}\]]+)/g, (all: string, name: string, sep: string, quote: string, value: string) =>
-      isSecretName(name) && !isReference(name) && value !== "..." && !/^(Bearer|Basic|Token)$/i.test(value) && !/^\/\//.test(value) ? `${name}${sep}${quote}...` : all,
-    );
+  return (
+    word
+      .replace(/\b(Bearer|Basic|Token)(\s+)[^\s"'`,;)}\]]+/gi, "$1$2...")
+      // The lookbehind tries each name once, from its start (else a long word takes quadratic time).
+      .replace(
+        /(?<![A-Za-z0-9_-])([A-Za-z0-9_-]+)(["']?\s*[:=]\s*)(["'`]?)([^"'`\s,;&)}\]]+)/g,
+        (all: string, name: string, sep: string, quote: string, value: string) =>
+          isSecretName(name) && !isReference(name) && value !== "..." && !/^(Bearer|Basic|Token)$/i.test(value) && !/^\/\//.test(value)
+            ? `${name}${sep}${quote}...`
+            : all,
+      )
+  );
 }
 
 /**

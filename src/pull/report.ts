@@ -12,7 +12,12 @@ import { shownLine } from "./explain.js";
 type Kind = "tools" | "resources" | "resourceTemplates" | "prompts";
 
 /** What one item of each list is called, and several. */
-const NOUNS: Record<Kind, [string, string]> = { tools: ["tool", "tools"], resources: ["resource", "resources"], resourceTemplates: ["resource template", "resource templates"], prompts: ["prompt", "prompts"] };
+const NOUNS: Record<Kind, [string, string]> = {
+  tools: ["tool", "tools"],
+  resources: ["resource", "resources"],
+  resourceTemplates: ["resource template", "resource templates"],
+  prompts: ["prompt", "prompts"],
+};
 
 /** Definitions named before "and N more". */
 const NAMED = 5;

@@ -39,7 +39,8 @@ export function backtrackingRisk(source: string): BacktrackingRisk | undefined {
 }
 
 function describe(report: Report): BacktrackingRisk {
-  const culprit = report.type === "Self" ? report.parentQuant.raw : report.type === "Trade" ? `${report.startQuant.raw} and ${report.endQuant.raw}` : report.quant.raw;
+  const culprit =
+    report.type === "Self" ? report.parentQuant.raw : report.type === "Trade" ? `${report.startQuant.raw} and ${report.endQuant.raw}` : report.quant.raw;
   const fixed = report.fix();
   return { exponential: report.exponential, culprit, character: report.character.pick, ...(fixed ? { fix: fixed.source } : {}) };
 }

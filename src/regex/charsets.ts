@@ -20,11 +20,24 @@ export const LINE_TERMINATORS = [0x0a, 0x0d, 0x2028, 0x2029];
 
 /** ECMAScript's `\s`: WhiteSpace (with every Zs space) and LineTerminator. */
 export const WHITE_SPACE: readonly Range[] = [
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
-  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
 ];
 const DIGIT: readonly Range[] = [[0x30, 0x39]];
-const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const WORD: readonly Range[] = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
 
 /**
  * ECMAScript's General_Category names and aliases, as RE2 spells them. RE2JS's tables and this
@@ -32,13 +45,48 @@ const WORD: readonly Range[] = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61,
  * to RE2 by name; other properties (scripts, binary properties) are spelled out as ranges.
  */
 const CATEGORIES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {
-  Cased_Letter: "LC", Close_Punctuation: "Pe", Connector_Punctuation: "Pc", Control: "Cc", cntrl: "Cc", Currency_Symbol: "Sc",
-  Dash_Punctuation: "Pd", Decimal_Number: "Nd", digit: "Nd", Enclosing_Mark: "Me", Final_Punctuation: "Pf", Format: "Cf",
-  Initial_Punctuation: "Pi", Letter: "L", Letter_Number: "Nl", Line_Separator: "Zl", Lowercase_Letter: "Ll", Mark: "M",
-  Combining_Mark: "M", Math_Symbol: "Sm", Modifier_Letter: "Lm", Modifier_Symbol: "Sk", Nonspacing_Mark: "Mn", Number: "N",
-  Open_Punctuation: "Ps", Other: "C", Other_Letter: "Lo", Other_Number: "No", Other_Punctuation: "Po", Other_Symbol: "So",
-  Paragraph_Separator: "Zp", Private_Use: "Co", Punctuation: "P", punct: "P", Separator: "Z", Space_Separator: "Zs",
-  Spacing_Mark: "Mc", Surrogate: "Cs", Symbol: "S", Titlecase_Letter: "Lt", Unassigned: "Cn", Uppercase_Letter: "Lu",
+  Cased_Letter: "LC",
+  Close_Punctuation: "Pe",
+  Connector_Punctuation: "Pc",
+  Control: "Cc",
+  cntrl: "Cc",
+  Currency_Symbol: "Sc",
+  Dash_Punctuation: "Pd",
+  Decimal_Number: "Nd",
+  digit: "Nd",
+  Enclosing_Mark: "Me",
+  Final_Punctuation: "Pf",
+  Format: "Cf",
+  Initial_Punctuation: "Pi",
+  Letter: "L",
+  Letter_Number: "Nl",
+  Line_Separator: "Zl",
+  Lowercase_Letter: "Ll",
+  Mark: "M",
+  Combining_Mark: "M",
+  Math_Symbol: "Sm",
+  Modifier_Letter: "Lm",
+  Modifier_Symbol: "Sk",
+  Nonspacing_Mark: "Mn",
+  Number: "N",
+  Open_Punctuation: "Ps",
+  Other: "C",
+  Other_Letter: "Lo",
+  Other_Number: "No",
+  Other_Punctuation: "Po",
+  Other_Symbol: "So",
+  Paragraph_Separator: "Zp",
+  Private_Use: "Co",
+  Punctuation: "P",
+  punct: "P",
+  Separator: "Z",
+  Space_Separator: "Zs",
+  Spacing_Mark: "Mc",
+  Surrogate: "Cs",
+  Symbol: "S",
+  Titlecase_Letter: "Lt",
+  Unassigned: "Cn",
+  Uppercase_Letter: "Lu",
 });
 export const CATEGORY_NAMES = [...new Set(Object.values(CATEGORIES))];
 
@@ -80,7 +128,6 @@ function propertyRanges(escape: string): readonly Range[] {
   return ranges;
 }
 
-
 /** Sorted, merged ranges. */
 export function normalize(ranges: readonly Range[]): Range[] {
   const sorted = [...ranges].sort((x, y) => x[0] - y[0]);
@@ -104,7 +151,6 @@ export function complement(ranges: readonly Range[]): Range[] {
   return out;
 }
 
-
 export function codePointsOf(item: ClassItem): readonly Range[] {
   if ("ranges" in item) return item.ranges;
   const ranges = propertyRanges(`\\p{${item.category}}`);
@@ -124,4 +170,3 @@ export function overlap(a: readonly Range[], b: readonly Range[]): boolean {
   }
   return false;
 }
-

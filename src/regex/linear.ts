@@ -71,4 +71,3 @@ function singleCharacter(node: AST.Node): readonly Range[] | undefined {
     throw error;
   }
 }
-

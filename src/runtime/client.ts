@@ -5,7 +5,15 @@
 import type { JsonObject, ServerDefinition, WireTool } from "./definition.js";
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from "./mcp.js";
 import { OutputValidationError, ToolCallError } from "./errors.js";
-import { PASS_THROUGH, TaskEngine, type ToolTaskState, type TaskRequestOptions, type TaskStartOptions, type TaskWaitOptions, type ToolTask } from "./clientTasks.js";
+import {
+  PASS_THROUGH,
+  TaskEngine,
+  type ToolTaskState,
+  type TaskRequestOptions,
+  type TaskStartOptions,
+  type TaskWaitOptions,
+  type ToolTask,
+} from "./clientTasks.js";
 import type { WireTransport } from "./taskWire.js";
 
 export type { ToolTask, ToolTaskState } from "./clientTasks.js";
@@ -164,9 +172,17 @@ export interface ClientTasks<T extends { [name: string]: { input: unknown; outpu
    * task-augmented tools/call; 2026-07-28: the server may also answer at once, and the handle's
    * `taskId` is then undefined).
    */
-  start<N extends keyof T & string>(name: N, ...rest: {} extends T[N]["input"] ? [args?: T[N]["input"], options?: TaskStartOptions] : [args: T[N]["input"], options?: TaskStartOptions]): Promise<ToolTask<T[N]["output"]>>;
+  start<N extends keyof T & string>(
+    name: N,
+    ...rest: {} extends T[N]["input"] ? [args?: T[N]["input"], options?: TaskStartOptions] : [args: T[N]["input"], options?: TaskStartOptions]
+  ): Promise<ToolTask<T[N]["output"]>>;
   /** Starts a task and waits for its output (polling); aborting `signal` cancels the task. */
-  run<N extends keyof T & string>(name: N, ...rest: {} extends T[N]["input"] ? [args?: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions] : [args: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions]): Promise<T[N]["output"]>;
+  run<N extends keyof T & string>(
+    name: N,
+    ...rest: {} extends T[N]["input"]
+      ? [args?: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions]
+      : [args: T[N]["input"], options?: TaskStartOptions & TaskWaitOptions]
+  ): Promise<T[N]["output"]>;
   /** A handle on a task started earlier, from its id. */
   resume<N extends keyof T & string>(name: N, taskId: string): ToolTask<T[N]["output"]>;
   /** tasks/get of any task. */
@@ -200,11 +216,16 @@ export function clientObject<T extends object>(engine: ManifestClient, methods: 
   const define = (name: string, value: unknown) => Object.defineProperty(client, name, { value, enumerable: true, writable: true, configurable: true });
   const entries: [string, ClientMethodTarget][] = Object.entries(methods);
   define("sdk", engine.sdk);
-  for (const [method, target] of entries) if ("tool" in target) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(target.tool, args, options));
+  for (const [method, target] of entries)
+    if ("tool" in target) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(target.tool, args, options));
   define("callTool", (name: string, args: object | undefined, options?: RequestOptions) => engine.callTool(name, args, options));
   define("readResource", (uri: string, options?: RequestOptions) => engine.readResource(uri, options));
   for (const [method, target] of entries) if ("resource" in target) define(method, (options?: RequestOptions) => engine.readResource(target.resource, options));
-  for (const [method, target] of entries) if ("template" in target) define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) => engine.readTemplate(target.template, { ...variables }, options));
+  for (const [method, target] of entries)
+    if ("template" in target)
+      define(method, (variables: Readonly<Record<string, string>>, options?: RequestOptions) =>
+        engine.readTemplate(target.template, { ...variables }, options),
+      );
   define("getPrompt", (name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions) => engine.getPrompt(name, args, options));
   if (engine.hasTaskTools) {
     const tasks = engine.tasks;

@@ -17,7 +17,9 @@ export function completionMethods(core: EngineCore): MethodEntry[] {
 }
 
 /** A channel for handlers that cannot ask anything (completion on 2026-07-28). */
-const noInput: InputChannel = { ask: (request) => Promise.reject(new Error(`${request.method} cannot be asked while answering completion/complete on MCP 2026-07-28`)) };
+const noInput: InputChannel = {
+  ask: (request) => Promise.reject(new Error(`${request.method} cannot be asked while answering completion/complete on MCP 2026-07-28`)),
+};
 
 class Completions {
   private readonly completions = new Map<string, CompletionEntry>();
@@ -34,7 +36,10 @@ class Completions {
     const ref = params.ref;
     const argument = params.argument;
     if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
-      throw rpcError(ErrorCodes.InvalidParams, expectedFields("completion/complete", params, "'ref' ({type, name} or {type, uri}) and 'argument' ({name, value})"));
+      throw rpcError(
+        ErrorCodes.InvalidParams,
+        expectedFields("completion/complete", params, "'ref' ({type, name} or {type, uri}) and 'argument' ({name, value})"),
+      );
     }
     let entry: CompletionEntry | undefined;
     if (ref.type === "ref/prompt" && typeof ref.name === "string") {

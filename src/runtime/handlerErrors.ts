@@ -11,7 +11,9 @@ import type { ProtocolEra } from "./sdk.js";
 /** The JSON-RPC error code an error carries (-32768 to -32000), if any. */
 export function jsonRpcCode(error: unknown): number | undefined {
   const code = typeof error === "object" && error !== null && !Array.isArray(error) ? (error as JsonObject).code : undefined;
-  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string" ? code : undefined;
+  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string"
+    ? code
+    : undefined;
 }
 
 /** Whether a handler's error goes to the client as it is, on a request of `era`. */
@@ -20,7 +22,13 @@ export function passesThrough(error: unknown, era: ProtocolEra): error is Error 
 }
 
 /** A handler's error as the method answers it: passed through, or logged and -32603. */
-export function handlerFailure(error: unknown, method: string, name: string, era: ProtocolEra, onError: (error: unknown, context: { method: string; name?: string }) => void): Error {
+export function handlerFailure(
+  error: unknown,
+  method: string,
+  name: string,
+  era: ProtocolEra,
+  onError: (error: unknown, context: { method: string; name?: string }) => void,
+): Error {
   if (passesThrough(error, era)) return error;
   onError(error, { method, name });
   return rpcError(ErrorCodes.InternalError, `${method} ${name} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -78,4 +78,3 @@ export interface ServerOptions extends TaskOptions {
   /** How long a requestState stays valid, in ms (default 10 minutes). */
   requestStateTtlMs?: number;
 }
-

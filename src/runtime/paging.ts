@@ -17,7 +17,8 @@ export function pageOf<T>(items: readonly T[], cursor: unknown, pageSize: number
   let start = 0;
   if (cursor !== undefined && cursor !== null) {
     const offset = typeof cursor === "string" ? decodeCursor(cursor, kind) : undefined;
-    if (offset === undefined || offset > items.length || pageSize === undefined) throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
+    if (offset === undefined || offset > items.length || pageSize === undefined)
+      throw rpcError(ErrorCodes.InvalidParams, "Invalid cursor: pass the nextCursor of the previous page, or none for the first page");
     start = offset;
   }
   if (pageSize === undefined) return { items };

@@ -44,17 +44,31 @@ export function scanParamHeaders(schema: unknown): { headers: ParamHeader[]; pro
       const value = obj["x-mcp-header"];
       const where = [...at, "x-mcp-header"];
       if (argPath === undefined || argPath.length === 0) {
-        problems.push({ at: where, message: "x-mcp-header may only mark a property reached from the root through `properties` (not items, $ref, anyOf/oneOf/allOf, if/then/else, or the root itself)" });
+        problems.push({
+          at: where,
+          message:
+            "x-mcp-header may only mark a property reached from the root through `properties` (not items, $ref, anyOf/oneOf/allOf, if/then/else, or the root itself)",
+        });
       } else if (typeof value !== "string" || value === "") {
         problems.push({ at: where, message: "x-mcp-header must be a non-empty string: the {Name} of the Mcp-Param-{Name} header" });
       } else if (!TOKEN.test(value)) {
-        problems.push({ at: where, message: `x-mcp-header ${JSON.stringify(value)} is not a valid header name: use letters, digits and !#$%&'*+-.^_\`|~ only (no spaces, colons or non-ASCII)` });
+        problems.push({
+          at: where,
+          message: `x-mcp-header ${JSON.stringify(value)} is not a valid header name: use letters, digits and !#$%&'*+-.^_\`|~ only (no spaces, colons or non-ASCII)`,
+        });
       } else if (!TYPES.has(obj.type as string)) {
-        problems.push({ at: where, message: `x-mcp-header marks a property of type ${JSON.stringify(obj.type ?? "(none)")}; it must be "string", "integer" or "boolean" (MCP forbids "number")` });
+        problems.push({
+          at: where,
+          message: `x-mcp-header marks a property of type ${JSON.stringify(obj.type ?? "(none)")}; it must be "string", "integer" or "boolean" (MCP forbids "number")`,
+        });
       } else {
         const lower = value.toLowerCase();
         const other = seen.get(lower);
-        if (other !== undefined) problems.push({ at: where, message: `x-mcp-header ${JSON.stringify(value)} repeats ${JSON.stringify(other)} (header names are compared without regard to case)` });
+        if (other !== undefined)
+          problems.push({
+            at: where,
+            message: `x-mcp-header ${JSON.stringify(value)} repeats ${JSON.stringify(other)} (header names are compared without regard to case)`,
+          });
         else {
           seen.set(lower, value);
           headers.push({ header: value, path: argPath, type: obj.type as ParamHeader["type"] });
@@ -98,7 +112,8 @@ function decodeHeaderValue(raw: string): string | undefined {
 export function checkParamHeaders(headers: readonly ParamHeader[], args: unknown, get: { get(name: string): string | null }): string | undefined {
   for (const { header, path, type } of headers) {
     let value: unknown = args;
-    for (const key of path) value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
     if (value === undefined || value === null) continue;
     const raw = get.get(`mcp-param-${header}`);
     if (raw === null) return `the Mcp-Param-${header} header is missing, but the body has ${path.join(".")}`;
@@ -106,7 +121,12 @@ export function checkParamHeaders(headers: readonly ParamHeader[], args: unknown
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return `the Mcp-Param-${header} header is not valid =?base64?...?= encoding`;
     // An integer is written in decimal, as the body's JSON writes it: not 0x5, 5e0, +5 or 5.0.
-    const same = type === "integer" ? /^-?(0|[1-9][0-9]*)$/.test(decoded) && Number(decoded) === value : type === "boolean" ? decoded === String(value) : decoded === value;
+    const same =
+      type === "integer"
+        ? /^-?(0|[1-9][0-9]*)$/.test(decoded) && Number(decoded) === value
+        : type === "boolean"
+          ? decoded === String(value)
+          : decoded === value;
     if (!same) return `the Mcp-Param-${header} header value ${JSON.stringify(decoded)} does not match the body value ${JSON.stringify(value)}`;
   }
   return undefined;

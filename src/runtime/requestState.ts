@@ -37,7 +37,9 @@ export class RequestStateCodec {
     env?: Environment,
   ) {
     const { current, previous } = requestStateKeys(secret, env);
-    this.keys = [current, ...previous].map((raw) => crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
+    this.keys = [current, ...previous].map((raw) =>
+      crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
+    );
   }
 
   async mint(binding: string, state: RoundState): Promise<string> {

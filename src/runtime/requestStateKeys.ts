@@ -46,7 +46,8 @@ export type Environment = Readonly<Record<string, string | undefined>>;
  */
 export function requestStateKeys(option: RequestStateSecret | undefined, env: Environment = processEnvironment()): RequestStateKeys {
   if (option !== undefined) {
-    if (typeof option === "string" || option instanceof Uint8Array) return { current: checked(bytes(option), "requestStateSecret"), previous: [], random: false };
+    if (typeof option === "string" || option instanceof Uint8Array)
+      return { current: checked(bytes(option), "requestStateSecret"), previous: [], random: false };
     return {
       current: checked(bytes(option.current), "requestStateSecret.current"),
       previous: (option.previous ?? []).map((key, i) => checked(bytes(key), `requestStateSecret.previous[${i}]`)),
@@ -59,7 +60,8 @@ export function requestStateKeys(option: RequestStateSecret | undefined, env: En
     .map((key) => key.trim())
     .filter((key) => key !== "");
   if (current === undefined) {
-    if (previous.length > 0) throw new RangeError(`${PREVIOUS_SECRETS_ENV} is set but ${SECRET_ENV} is not: previous keys only verify, a current key must sign (set ${SECRET_ENV})`);
+    if (previous.length > 0)
+      throw new RangeError(`${PREVIOUS_SECRETS_ENV} is set but ${SECRET_ENV} is not: previous keys only verify, a current key must sign (set ${SECRET_ENV})`);
     return { current: crypto.getRandomValues(new Uint8Array(MIN_SECRET_BYTES)), previous: [], random: true };
   }
   return {
@@ -74,7 +76,8 @@ export function keyWeakness(key: Uint8Array): string | undefined {
   // HMAC-SHA256 wants a key at least as long as its output (RFC 2104): a short one can be guessed.
   if (key.length < MIN_SECRET_BYTES) return `must be at least ${MIN_SECRET_BYTES} bytes (got ${key.length})`;
   const distinct = new Set(key).size;
-  if (distinct < MIN_DISTINCT_BYTES) return `has ${distinct} distinct byte value${distinct === 1 ? "" : "s"} (at least ${MIN_DISTINCT_BYTES} wanted): a repeated character is not a key`;
+  if (distinct < MIN_DISTINCT_BYTES)
+    return `has ${distinct} distinct byte value${distinct === 1 ? "" : "s"} (at least ${MIN_DISTINCT_BYTES} wanted): a repeated character is not a key`;
   const period = shortestPeriod(key);
   if (period * 2 <= key.length) return `repeats a ${period}-byte sequence: a repeated pattern is not a key`;
   return undefined;

@@ -17,7 +17,11 @@ export function resourceMethods(core: EngineCore): MethodEntry[] {
   const caps = core.definition.capabilities;
   if (!caps.resources) return [];
   const reads = new ResourceReads(core);
-  const table: MethodEntry[] = [listMethod(core, "resources"), listMethod(core, "resourceTemplates"), { method: "resources/read", handle: (params, call) => reads.readResource(params, call) }];
+  const table: MethodEntry[] = [
+    listMethod(core, "resources"),
+    listMethod(core, "resourceTemplates"),
+    { method: "resources/read", handle: (params, call) => reads.readResource(params, call) },
+  ];
   if (caps.resources.subscribe) table.push(subscription("resources/subscribe", true), subscription("resources/unsubscribe", false));
   return table;
 }
@@ -48,7 +52,11 @@ class ResourceReads {
 
   constructor(private readonly core: EngineCore) {
     for (const { resource, content } of core.definition.resources) {
-      this.resources.set(resource.uri, { name: resource.name, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...(content === undefined ? {} : { content }) });
+      this.resources.set(resource.uri, {
+        name: resource.name,
+        ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }),
+        ...(content === undefined ? {} : { content }),
+      });
     }
     for (const t of core.definition.resourceTemplates) {
       this.templates.push({ name: t.name, matcher: parseUriTemplate(t.uriTemplate), ...(t.mimeType === undefined ? {} : { mimeType: t.mimeType }) });
@@ -67,7 +75,8 @@ class ResourceReads {
     const cache = (template?: string) => (call.era === "modern" ? this.readCache(uri, template) : {});
     const resource = this.resources.get(uri);
     if (resource) {
-      if (resource.content) return { contents: [{ uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...resource.content }], ...cache() };
+      if (resource.content)
+        return { contents: [{ uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...resource.content }], ...cache() };
       const handler = ownFunction(this.core.handlers.resources, resource.name);
       return this.runResourceHandler(handler, undefined, call, uri, resource.mimeType, resource.name, cache());
     }
@@ -101,7 +110,8 @@ class ResourceReads {
     const mime = mimeType === undefined ? {} : { mimeType };
     let answer: unknown = result;
     if (typeof result === "string") answer = { contents: [{ uri, ...mime, text: result }] };
-    else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string") answer = { contents: [{ uri, ...mime, blob: result.blob }] };
+    else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string")
+      answer = { contents: [{ uri, ...mime, blob: result.blob }] };
     // The SDK's own schema, which also checks that blobs are base64.
     const why = schemaProblems(ReadResourceResultSchema, answer);
     if (why === undefined) return { ...(answer as object), ...cache };

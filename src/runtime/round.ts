@@ -12,7 +12,8 @@ import { stateBinding } from "./requestState.js";
 import type { LiveTask } from "./tasks.js";
 
 /** What a handler run ended with, or that it asked a question on a 2026-07-28 request. */
-export type RoundOutcome = { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: LiveTask; running: Promise<{ value: unknown } | { error: unknown }> };
+export type RoundOutcome =
+  { value: unknown } | { error: unknown } | { inputRequired: JsonObject } | { task: LiveTask; running: Promise<{ value: unknown } | { error: unknown }> };
 
 /**
  * Runs a handler for one request. On 2025-era connections questions go to the client on the

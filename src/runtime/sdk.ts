@@ -138,7 +138,9 @@ export interface EventStore {
 
 /** A zod schema of the SDK, for its safeParse. */
 export interface ResultSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
 /**
@@ -173,7 +175,8 @@ function sdkExport<T>(module: object, name: string, from: string): T {
 const specTypes = sdkExport<Record<string, ResultSchema>>(server, "specTypeSchemas", "server");
 function specSchema(name: string): ResultSchema {
   const schema = specTypes[name];
-  if (schema === undefined) throw new Error(`@modelcontextprotocol/server has no spec type schema ${name}: mcpgen's runtime needs @modelcontextprotocol/server ~2.4`);
+  if (schema === undefined)
+    throw new Error(`@modelcontextprotocol/server has no spec type schema ${name}: mcpgen's runtime needs @modelcontextprotocol/server ~2.4`);
   return schema;
 }
 
@@ -188,11 +191,11 @@ export const ListRootsResultSchema = specSchema("ListRootsResult");
 export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServerBase>(server, "Server", "server");
 export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
 export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
-export const legacyStatelessFallback = sdkExport<(factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>>(
-  server,
-  "legacyStatelessFallback",
-  "server",
-);
+export const legacyStatelessFallback = sdkExport<
+  (factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>
+>(server, "legacyStatelessFallback", "server");
 export const isLegacyRequest = sdkExport<(request: Request, parsedBody?: unknown) => Promise<boolean>>(server, "isLegacyRequest", "server");
 export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(server, "isInitializeRequest", "server");
-export const serveStdio = sdkExport<(factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }>(stdio, "serveStdio", "server/stdio");
+export const serveStdio = sdkExport<
+  (factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }
+>(stdio, "serveStdio", "server/stdio");

@@ -12,7 +12,16 @@ import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions }
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks.js";
 
-export type { CompletionHandler, PromptContext, ResourceContext, ResourceHandlerResult, RuntimeHandlers, ServerOptions, ToolContext, ToolTextResult } from "./engine.js";
+export type {
+  CompletionHandler,
+  PromptContext,
+  ResourceContext,
+  ResourceHandlerResult,
+  RuntimeHandlers,
+  ServerOptions,
+  ToolContext,
+  ToolTextResult,
+} from "./engine.js";
 export type { InputOptions, RequestContext } from "./context.js";
 
 export type { ServerFactory } from "./sdk.js";
@@ -55,7 +64,11 @@ class ManifestSdkServer extends SdkServerClass {
  * Builds the factory of SDK Servers for a manifest. The generated createServerFactory passes its
  * typed `Handlers` as they are: any of them is a RuntimeHandlers (the engine calls each by MCP name).
  */
-export function createManifestServerFactory<H extends RuntimeHandlers>(definition: ServerDefinition, handlers: H, options: ServerOptions = {}): ServerFactory & FactoryHooks {
+export function createManifestServerFactory<H extends RuntimeHandlers>(
+  definition: ServerDefinition,
+  handlers: H,
+  options: ServerOptions = {},
+): ServerFactory & FactoryHooks {
   const engine = new Engine(definition, handlers, options);
   let connections = 0;
   const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
@@ -130,7 +143,8 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
       base,
       owner: callOwner,
       ...(era === "legacy" ? { statusSink: statusSink(callOwner) } : {}),
-      legacyChannel: (meta, signal, waiting) => new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
+      legacyChannel: (meta, signal, waiting) =>
+        new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
     };
   };
 
@@ -139,7 +153,8 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   const inFlight = new Set<string | number>();
   const answer = async (method: string, params: JsonObject, sdk: SdkContext): Promise<object> => {
     const key = sdk.mcpReq.id;
-    if (inFlight.has(key)) throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
+    if (inFlight.has(key))
+      throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
     inFlight.add(key);
     try {
       return await engine.handle(method, params, call(sdk), subscriptions);

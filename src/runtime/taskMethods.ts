@@ -31,7 +31,10 @@ class TaskMethods {
     if (call.era === "modern") {
       const caps = call.base.clientCapabilities;
       if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
-        throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`);
+        throw new MissingClientCapabilityError(
+          { extensions: { [TASKS_EXTENSION]: {} } },
+          `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+        );
       }
       const task = await this.core.tasks.get(params.taskId);
       switch (method) {
@@ -58,7 +61,8 @@ class TaskMethods {
       case "tasks/cancel": {
         // Ended meanwhile (here or on another replica): the same answer as ended before.
         const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
-        if (!cancelled) throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id)).status}'`);
+        if (!cancelled)
+          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id)).status}'`);
         return this.core.tasks.legacyView(cancelled);
       }
       case "tasks/result": {

@@ -38,7 +38,8 @@ class ToolCalls {
   }
 
   async callTool(params: JsonObject, call: Call): Promise<object> {
-    if (typeof params.name !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
+    if (typeof params.name !== "string")
+      throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
     const name = params.name;
     const tool = this.tools.get(name);
     if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
@@ -52,8 +53,10 @@ class ToolCalls {
     if (call.era === "legacy" && this.core.taskTools) {
       // 2025-11-25 tool-level negotiation: -32601 for the call a tool's taskSupport rules out.
       const augmented = isObject(params.task);
-      if (augmented && support === "forbidden") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} does not support task-augmented execution (its execution.taskSupport is "forbidden")`);
-      if (!augmented && support === "required") throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} requires task-augmented execution: call it with params.task`);
+      if (augmented && support === "forbidden")
+        throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} does not support task-augmented execution (its execution.taskSupport is "forbidden")`);
+      if (!augmented && support === "required")
+        throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} requires task-augmented execution: call it with params.task`);
       if (augmented) legacyTaskTtl = { ttl: (params.task as JsonObject).ttl };
     }
     // A refused task-augmented call still answers with a task (the client waits for one), ended at once.
@@ -65,7 +68,10 @@ class ToolCalls {
     };
     const extension = call.era === "modern" && isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
     if (call.era === "modern" && support === "required" && !extension) {
-      throw new MissingClientCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } }, `Tool ${name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`);
+      throw new MissingClientCapabilityError(
+        { extensions: { [TASKS_EXTENSION]: {} } },
+        `Tool ${name} runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+      );
     }
 
     let problems: string | undefined;
@@ -114,7 +120,9 @@ class ToolCalls {
       return { task: this.core.tasks.legacyView(task.created) };
     }
 
-    const outcome = await runRound(this.core, "tools/call", name, args, call, extension && support !== "forbidden", (channel, signal, startTask, task) => run({ ...handlerContext(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }));
+    const outcome = await runRound(this.core, "tools/call", name, args, call, extension && support !== "forbidden", (channel, signal, startTask, task) =>
+      run({ ...handlerContext(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }),
+    );
     if ("inputRequired" in outcome) return outcome.inputRequired;
     if ("task" in outcome) {
       this.finishTask(name, outcome.task, outcome.running, settle);
@@ -142,14 +150,22 @@ class ToolCalls {
     if (typeof output === "string") return { content: [{ type: "text", text: output }] };
     const resultProblems = schemaProblems(CallToolResultSchema, output);
     if (isObject(output) && Array.isArray(output.content) && resultProblems === undefined) return output as CallToolResult;
-    return this.badOutput(name, `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`);
+    return this.badOutput(
+      name,
+      `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`,
+    );
   }
 
   /**
    * Records how a task's handler ended, the way the call itself would have answered: a result
    * (isError ones included) completes the task, an error with a JSON-RPC code fails it.
    */
-  private finishTask(name: string, task: LiveTask, running: Promise<{ value: unknown } | { error: unknown }>, settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult): void {
+  private finishTask(
+    name: string,
+    task: LiveTask,
+    running: Promise<{ value: unknown } | { error: unknown }>,
+    settle: (outcome: { value: unknown } | { error: unknown }) => CallToolResult,
+  ): void {
     void running
       .then(async (outcome) => {
         // Cancelled (or expired, or ended elsewhere): the handler's end is nobody's business.
@@ -159,7 +175,13 @@ class ToolCalls {
           ended = { result: settle(outcome) as JsonObject };
         } catch (error) {
           const data = isObject(error) ? error.data : undefined;
-          ended = { error: { code: jsonRpcCode(error) ?? ErrorCodes.InternalError, message: error instanceof Error ? error.message : String(error), ...(data === undefined ? {} : { data }) } };
+          ended = {
+            error: {
+              code: jsonRpcCode(error) ?? ErrorCodes.InternalError,
+              message: error instanceof Error ? error.message : String(error),
+              ...(data === undefined ? {} : { data }),
+            },
+          };
         }
         await this.core.tasks.finish(task, ended);
       })

@@ -95,11 +95,19 @@ function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: 
       return renderTemplate("stubs/resource.ts.hbs", { ...common, resourceName: stringLiteral(entry.key) }, options.templatesDir);
     case "resource-template": {
       const template = model.resourceTemplates.find((t) => t.name === entry.key)!;
-      return renderTemplate("stubs/resource-template.ts.hbs", { ...common, templateName: stringLiteral(entry.key), variablesType: template.variablesTypeName }, options.templatesDir);
+      return renderTemplate(
+        "stubs/resource-template.ts.hbs",
+        { ...common, templateName: stringLiteral(entry.key), variablesType: template.variablesTypeName },
+        options.templatesDir,
+      );
     }
     case "prompt": {
       const prompt = model.prompts.find((p) => p.name === entry.key)!;
-      return renderTemplate("stubs/prompt.ts.hbs", { ...common, promptName: stringLiteral(entry.key), argumentsType: prompt.argumentsTypeName }, options.templatesDir);
+      return renderTemplate(
+        "stubs/prompt.ts.hbs",
+        { ...common, promptName: stringLiteral(entry.key), argumentsType: prompt.argumentsTypeName },
+        options.templatesDir,
+      );
     }
   }
 }
@@ -115,7 +123,10 @@ function describeEntry(entry: StubEntry): string {
  */
 function exportsName(text: string, name: string): boolean {
   const id = name.replace(/\$/g, "\\$");
-  return new RegExp(`^\\s*export\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*|const\\s+|let\\s+|var\\s+)${id}\\b|^\\s*export\\s*\\{[^}]*\\b${id}\\b[^}]*\\}`, "m").test(text);
+  return new RegExp(
+    `^\\s*export\\s+(?:async\\s+)?(?:function\\s*\\*?\\s*|const\\s+|let\\s+|var\\s+)${id}\\b|^\\s*export\\s*\\{[^}]*\\b${id}\\b[^}]*\\}`,
+    "m",
+  ).test(text);
 }
 
 /**

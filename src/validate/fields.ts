@@ -15,7 +15,16 @@ export type FieldSpec = FieldKind & {
  */
 type FieldKind =
   /** `patternIsAdvice`: a value that breaks the pattern is a warning (MCP says SHOULD), not an error. */
-  | { kind: "string"; pattern?: RegExp; patternHint?: string; patternIsAdvice?: boolean; oneOf?: readonly string[]; required?: boolean; nonEmpty?: boolean; expected?: string }
+  | {
+      kind: "string";
+      pattern?: RegExp;
+      patternHint?: string;
+      patternIsAdvice?: boolean;
+      oneOf?: readonly string[];
+      required?: boolean;
+      nonEmpty?: boolean;
+      expected?: string;
+    }
   | { kind: "boolean"; required?: boolean }
   | { kind: "number"; min?: number; max?: number; integer?: boolean; required?: boolean }
   /** Any JSON value; `object: true` requires a mapping. Contents are not checked here. */

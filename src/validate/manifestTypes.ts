@@ -8,7 +8,18 @@ import type { LoadedManifest } from "../load/loadManifest.js";
 import type { JsonSchema } from "../model/refs.js";
 import type { Json, JsonObject } from "../model/types.js";
 import { isPlainObject } from "../util/objects.js";
-import type { cacheHint, FieldSpec, Fields, manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "./fields.js";
+import type {
+  cacheHint,
+  FieldSpec,
+  Fields,
+  manifestFields,
+  promptFields,
+  resourceFields,
+  resourceTemplateFields,
+  serverFields,
+  toolFields,
+  widgetFields,
+} from "./fields.js";
 
 /**
  * The value a field of this spec holds once valid. `json` is JSON data: the loader gives plain

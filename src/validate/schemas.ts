@@ -35,7 +35,11 @@ const loadExamplesAjv = () =>
   (examplesAjv ??= import("../runtime/validation.js").then(({ createAjv, describeErrors }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
     // Examples are checked as the generated server checks arguments: patterns in linear time.
-    return { draft07: () => (instances.draft07 ??= createAjv(true, planPattern)), draft2020: () => (instances.draft2020 ??= createAjv(false, planPattern)), describeErrors };
+    return {
+      draft07: () => (instances.draft07 ??= createAjv(true, planPattern)),
+      draft2020: () => (instances.draft2020 ??= createAjv(false, planPattern)),
+      describeErrors,
+    };
   }));
 
 export async function validateSchemas(manifest: LoadedManifest, options: SchemaCheckOptions = {}): Promise<Diagnostic[]> {
@@ -45,7 +49,8 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
   const tools = Array.isArray(root.tools) ? root.tools : [];
   const ajv = tools.some((tool) => isPlainObject(tool) && Array.isArray(tool.examples) && tool.examples.length > 0) ? await loadExamplesAjv() : undefined;
   const describeErrors = (errors: ErrorObject[] | null | undefined) => ajv!.describeErrors(errors);
-  const report: Report = (path, code, message, side, severity) => out.push(diagnosticAt(manifest, path, code, message, { ...(side ? { at: side } : {}), ...(severity ? { severity } : {}) }));
+  const report: Report = (path, code, message, side, severity) =>
+    out.push(diagnosticAt(manifest, path, code, message, { ...(side ? { at: side } : {}), ...(severity ? { severity } : {}) }));
   const blind = options.pulled ? "warning" : undefined;
 
   for (const [name, def] of defs) {
@@ -65,8 +70,20 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
       const schema = tool[key];
       const path = ["tools", i, key];
       if (typeof schema === "boolean") {
-        if (blind) report(path, "schema-not-object", `${key} is the boolean schema ${String(schema)}, not a mapping with type: "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`, undefined, blind);
-        else report(path, "schema-not-object", `tools[${i}].${key}: must be a JSON Schema mapping with type: "object", not the boolean schema ${String(schema)} (MCP clients reject it)`);
+        if (blind)
+          report(
+            path,
+            "schema-not-object",
+            `${key} is the boolean schema ${String(schema)}, not a mapping with type: "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`,
+            undefined,
+            blind,
+          );
+        else
+          report(
+            path,
+            "schema-not-object",
+            `tools[${i}].${key}: must be a JSON Schema mapping with type: "object", not the boolean schema ${String(schema)} (MCP clients reject it)`,
+          );
         continue;
       }
       if (!isPlainObject(schema)) continue;
@@ -74,11 +91,21 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
         const at = schema.type === undefined ? path : [...path, "type"];
         if (blind) {
           const said = schema.type === undefined ? "has no type" : `has type ${JSON.stringify(schema.type)}`;
-          report(at, "schema-not-object", `${key} ${said}, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`, undefined, blind);
+          report(
+            at,
+            "schema-not-object",
+            `${key} ${said}, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and ${typedAs(key, schema)}`,
+            undefined,
+            blind,
+          );
         } else {
-          report(at, "schema-not-object", key === "inputSchema"
-            ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
-            : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`);
+          report(
+            at,
+            "schema-not-object",
+            key === "inputSchema"
+              ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
+              : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`,
+          );
         }
       }
       const before = errorCount(out);
@@ -106,7 +133,11 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
             report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${describeErrors(validators.outputSchema.errors)}`);
           }
         } else if (typeof example.result !== "string" && !(isPlainObject(example.result) && Array.isArray(example.result.content))) {
-          report([...path, "result"], "invalid-example", "example result of a tool without outputSchema is a string (one text block) or a CallToolResult with `content`");
+          report(
+            [...path, "result"],
+            "invalid-example",
+            "example result of a tool without outputSchema is a string (one text block) or a CallToolResult with `content`",
+          );
         }
       });
     }
@@ -151,11 +182,66 @@ function inComposition(path: readonly (string | number)[]): boolean {
 
 /** JSON Schema keywords (2020-12 and draft-07): a null there is the meta-schema's to report. */
 const KEYWORDS = new Set([
-  "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$comment", "$vocabulary", "definitions", "type", "enum", "const", "properties", "patternProperties",
-  "additionalProperties", "unevaluatedProperties", "required", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies", "items",
-  "prefixItems", "additionalItems", "unevaluatedItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "minimum", "maximum", "exclusiveMinimum",
-  "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "title", "description", "default",
-  "examples", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "contentSchema",
+  "$schema",
+  "$id",
+  "$ref",
+  "$defs",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$comment",
+  "$vocabulary",
+  "definitions",
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "required",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "items",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
 ]);
 
 /** Keywords whose value may be null. */
@@ -186,7 +272,9 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   // A fragment that only lists names (`defs: {ByPhone: {required: [phone]}}`, used in an anyOf)
   // describes no object of its own: its names are declared where it is used.
   if (node.type !== "object" && node.properties === undefined && node.additionalProperties === undefined && node.patternProperties === undefined) return;
-  const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "unevaluatedProperties"].some((k) => node[k] !== undefined);
+  const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "unevaluatedProperties"].some(
+    (k) => node[k] !== undefined,
+  );
   if (composed || isPlainObject(node.additionalProperties)) return;
   const properties = isPlainObject(node.properties) ? node.properties : {};
   const patterns = isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
@@ -196,8 +284,12 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
     const closed = node.additionalProperties === false;
     const declared = Object.keys(properties);
     const near = declared.find((d) => d.toLowerCase() === name.toLowerCase());
-    const fix = near ? `did you mean \`${near}\`?` : `add it under \`properties\` with its schema${declared.length ? ` (declared: ${declared.join(", ")})` : ""}, or remove it from \`required\``;
-    const why = closed ? "with additionalProperties: false, no value can ever be valid" : "a caller can only satisfy it blind, and the generated type says `unknown`";
+    const fix = near
+      ? `did you mean \`${near}\`?`
+      : `add it under \`properties\` with its schema${declared.length ? ` (declared: ${declared.join(", ")})` : ""}, or remove it from \`required\``;
+    const why = closed
+      ? "with additionalProperties: false, no value can ever be valid"
+      : "a caller can only satisfy it blind, and the generated type says `unknown`";
     report([...at(), "required", i], "required-without-schema", `\`${name}\` is required but has no schema: ${why}; ${fix}`, undefined, blind);
   });
 }
@@ -220,15 +312,26 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     }
     const plan = planPattern(source);
     if ("unchecked" in plan) {
-      const fix = blind ? "the generated server and client do not check it (the server's own clients still may)" : "the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler";
+      const fix = blind
+        ? "the generated server and client do not check it (the server's own clients still may)"
+        : "the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler";
       report(at(), "pattern-unsupported", `pattern ${JSON.stringify(source)} cannot run in linear time: ${plan.unchecked}; ${fix}`, side, blind);
       return;
     }
     const risk = backtrackingRisk(source);
     if (risk) {
       const cost = risk.exponential ? "exponential" : "polynomial";
-      const instead = risk.fix === undefined ? "rewrite it so that no two quantifiers can match the same text" : `the same pattern without the risk: ${JSON.stringify(risk.fix)}`;
-      report(at(), "pattern-backtracking", `pattern ${JSON.stringify(source)} can take ${cost} time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): ${risk.culprit} can match a run of ${JSON.stringify(risk.character)} in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; ${instead}`, side, "warning");
+      const instead =
+        risk.fix === undefined
+          ? "rewrite it so that no two quantifiers can match the same text"
+          : `the same pattern without the risk: ${JSON.stringify(risk.fix)}`;
+      report(
+        at(),
+        "pattern-backtracking",
+        `pattern ${JSON.stringify(source)} can take ${cost} time in backtracking regex engines (JavaScript's RegExp, which most MCP clients' validators use): ${risk.culprit} can match a run of ${JSON.stringify(risk.character)} in many ways, so such input plus one character that fails can stall them. mcpgen's server and client match it in linear time; ${instead}`,
+        side,
+        "warning",
+      );
     }
   };
   forEachSchema(schema, (node, path) => {
@@ -238,7 +341,8 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     // names are usually declared by the schema around it.
     if (!inComposition(path())) checkRequired(node, here, report, blind);
     if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
-    if (isPlainObject(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
+    if (isPlainObject(node.patternProperties))
+      for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;
     const at = () => [...base, ...path(), "$ref"];
     if (typeof node.$ref !== "string") return report(at(), "invalid-schema", "$ref must be a string");
@@ -247,7 +351,11 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
       case "def":
         if (!defs.has(target.name)) {
           const known = [...defs.keys()];
-          report(at(), "unresolved-ref", `$ref ${JSON.stringify(node.$ref)} names no def; ${known.length ? `declared defs: ${known.join(", ")}` : "declare it under `defs:` at the top of the manifest"}`);
+          report(
+            at(),
+            "unresolved-ref",
+            `$ref ${JSON.stringify(node.$ref)} names no def; ${known.length ? `declared defs: ${known.join(", ")}` : "declare it under `defs:` at the top of the manifest"}`,
+          );
         }
         return;
       case "local": {
@@ -267,7 +375,12 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
   });
   if (!inDef && isPlainObject(schema) && isPlainObject(schema.$defs)) {
     for (const name of Object.keys(schema.$defs)) {
-      if (defs.has(name)) report([...base, "$defs", name], "invalid-schema", `local $defs entry \`${name}\` has the name of a manifest def, which is bundled under $defs on the wire; rename one of them`);
+      if (defs.has(name))
+        report(
+          [...base, "$defs", name],
+          "invalid-schema",
+          `local $defs entry \`${name}\` has the name of a manifest def, which is bundled under $defs on the wire; rename one of them`,
+        );
     }
   }
 }
@@ -289,8 +402,15 @@ function metaValidate(validate: MetaValidator, schema: JsonSchema, base: DocPath
     if (!kept || (error.keyword === "enum" && kept.keyword !== "enum")) byLocation.set(error.instancePath, error);
   }
   for (const error of byLocation.values()) {
-    const path = error.instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const path = error.instancePath
+      .split("/")
+      .slice(1)
+      .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-    report([...base, ...path], "invalid-schema", `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`);
+    report(
+      [...base, ...path],
+      "invalid-schema",
+      `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`,
+    );
   }
 }

@@ -16,14 +16,31 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   // x-mcp-header (2026-07-28): an invalid annotation makes HTTP clients drop the whole tool.
   (Array.isArray(root.tools) ? root.tools : []).forEach((tool, i) => {
     if (!isPlainObject(tool)) return;
-    for (const problem of scanParamHeaders(tool.inputSchema).problems) out.push(diagnosticAt(manifest, ["tools", i, "inputSchema", ...problem.at], "invalid-value", problem.message));
+    for (const problem of scanParamHeaders(tool.inputSchema).problems)
+      out.push(diagnosticAt(manifest, ["tools", i, "inputSchema", ...problem.at], "invalid-value", problem.message));
     // Wrapped under a key other than `properties`, every annotation inside counts as misplaced.
-    for (const problem of scanParamHeaders({ output: tool.outputSchema }).problems) out.push(diagnosticAt(manifest, ["tools", i, "outputSchema", ...problem.at.slice(1)], "invalid-value", "x-mcp-header marks tool arguments: it has no meaning in an outputSchema"));
+    for (const problem of scanParamHeaders({ output: tool.outputSchema }).problems)
+      out.push(
+        diagnosticAt(
+          manifest,
+          ["tools", i, "outputSchema", ...problem.at.slice(1)],
+          "invalid-value",
+          "x-mcp-header marks tool arguments: it has no meaning in an outputSchema",
+        ),
+      );
   });
   if (isPlainObject(root.defs)) {
     for (const [name, def] of Object.entries(root.defs)) {
       // Defs are reached through $ref, where x-mcp-header is never valid.
-      for (const problem of scanParamHeaders({ def }).problems) out.push(diagnosticAt(manifest, ["defs", name, ...problem.at.slice(1)], "invalid-value", "x-mcp-header cannot be in a def: a property reached through $ref cannot be mirrored in a header; put the property in the tool's inputSchema"));
+      for (const problem of scanParamHeaders({ def }).problems)
+        out.push(
+          diagnosticAt(
+            manifest,
+            ["defs", name, ...problem.at.slice(1)],
+            "invalid-value",
+            "x-mcp-header cannot be in a def: a property reached through $ref cannot be mirrored in a header; put the property in the tool's inputSchema",
+          ),
+        );
     }
   }
 
@@ -36,12 +53,28 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
     if (!isPlainObject(template) || typeof template.uriTemplate !== "string") return;
     const problems = uriTemplateProblems(template.uriTemplate);
     for (const problem of problems) {
-      out.push(diagnosticAt(manifest, ["resourceTemplates", i, "uriTemplate"], "invalid-uri-template", `uriTemplate ${JSON.stringify(template.uriTemplate)}: ${problem}`));
+      out.push(
+        diagnosticAt(
+          manifest,
+          ["resourceTemplates", i, "uriTemplate"],
+          "invalid-uri-template",
+          `uriTemplate ${JSON.stringify(template.uriTemplate)}: ${problem}`,
+        ),
+      );
     }
     if (isPlainObject(template.complete) && problems.length === 0) {
       const variables = [...template.uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
       for (const [name, value] of Object.entries(template.complete)) {
-        if (!variables.includes(name)) out.push(diagnosticAt(manifest, ["resourceTemplates", i, "complete", name], "invalid-value", `\`complete\` names ${JSON.stringify(name)}, which is not a variable of ${template.uriTemplate} (variables: ${variables.join(", ")})`, { at: "key" }));
+        if (!variables.includes(name))
+          out.push(
+            diagnosticAt(
+              manifest,
+              ["resourceTemplates", i, "complete", name],
+              "invalid-value",
+              `\`complete\` names ${JSON.stringify(name)}, which is not a variable of ${template.uriTemplate} (variables: ${variables.join(", ")})`,
+              { at: "key" },
+            ),
+          );
         else checkComplete(value, ["resourceTemplates", i, "complete", name]);
       }
     }
@@ -73,7 +106,14 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
         for (const m of text.matchAll(PLACEHOLDER)) {
           const name = m[1]!;
           if (!declared.has(name)) {
-            out.push(diagnosticAt(manifest, ["prompts", i, "messages", j, ...path], "unknown-placeholder", `placeholder {{${name}}} names no argument of prompt ${JSON.stringify(prompt.name)}; ${declared.size ? `declared: ${[...declared].join(", ")}` : "declare it under `arguments:`"}`));
+            out.push(
+              diagnosticAt(
+                manifest,
+                ["prompts", i, "messages", j, ...path],
+                "unknown-placeholder",
+                `placeholder {{${name}}} names no argument of prompt ${JSON.stringify(prompt.name)}; ${declared.size ? `declared: ${[...declared].join(", ")}` : "declare it under `arguments:`"}`,
+              ),
+            );
           }
         }
       }
@@ -99,33 +139,87 @@ function checkWidgets(manifest: LoadedManifest): Diagnostic[] {
     if (!isPlainObject(tool)) return;
     if (typeof tool.widget === "string") {
       if (names.includes(tool.widget)) opened.add(tool.widget);
-      else out.push(diagnosticAt(manifest, ["tools", i, "widget"], "unknown-widget", `\`widget: ${tool.widget}\` names no widget; ${names.length ? `declared widgets: ${names.join(", ")}` : "declare it under `widgets:` (name, uri, entry)"}`));
+      else
+        out.push(
+          diagnosticAt(
+            manifest,
+            ["tools", i, "widget"],
+            "unknown-widget",
+            `\`widget: ${tool.widget}\` names no widget; ${names.length ? `declared widgets: ${names.join(", ")}` : "declare it under `widgets:` (name, uri, entry)"}`,
+          ),
+        );
     }
     if (Array.isArray(tool.visibility)) {
-      if (tool.visibility.length === 0) out.push(diagnosticAt(manifest, ["tools", i, "visibility"], "invalid-value", "`visibility` lists who may call the tool: model, app or both; an empty list hides it from everyone (remove the tool instead)"));
+      if (tool.visibility.length === 0)
+        out.push(
+          diagnosticAt(
+            manifest,
+            ["tools", i, "visibility"],
+            "invalid-value",
+            "`visibility` lists who may call the tool: model, app or both; an empty list hides it from everyone (remove the tool instead)",
+          ),
+        );
       else if (!tool.visibility.includes("model") && widgets.length === 0) {
-        out.push(diagnosticAt(manifest, ["tools", i, "visibility"], "app-only-tool", "`visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`", { severity: "warning" }));
+        out.push(
+          diagnosticAt(
+            manifest,
+            ["tools", i, "visibility"],
+            "app-only-tool",
+            "`visibility: [app]` hides the tool from the model, but this server has no widget to call it: add a widget under `widgets:`, or add `model`",
+            { severity: "warning" },
+          ),
+        );
       }
     }
     if ((tool.widget !== undefined || tool.visibility !== undefined) && isPlainObject(tool._meta) && tool._meta.ui !== undefined) {
-      out.push(diagnosticAt(manifest, ["tools", i, "_meta", "ui"], "invalid-value", "`_meta.ui` is written by mcpgen from `widget` and `visibility`: set those, or `_meta.ui` by hand, not both", { at: "key" }));
+      out.push(
+        diagnosticAt(
+          manifest,
+          ["tools", i, "_meta", "ui"],
+          "invalid-value",
+          "`_meta.ui` is written by mcpgen from `widget` and `visibility`: set those, or `_meta.ui` by hand, not both",
+          { at: "key" },
+        ),
+      );
     }
   });
   const uris = new Set((Array.isArray(root.resources) ? root.resources : []).flatMap((r) => (isPlainObject(r) && typeof r.uri === "string" ? [r.uri] : [])));
   (Array.isArray(root.widgets) ? root.widgets : []).forEach((widget, i) => {
     if (!isPlainObject(widget)) return;
     if (typeof widget.name === "string" && !opened.has(widget.name)) {
-      out.push(diagnosticAt(manifest, ["widgets", i, "name"], "widget-unused", `no tool opens widget ${JSON.stringify(widget.name)}: add \`widget: ${widget.name}\` to the tool whose result it shows (app-visible tools can still be called from other widgets)`, { severity: "warning" }));
+      out.push(
+        diagnosticAt(
+          manifest,
+          ["widgets", i, "name"],
+          "widget-unused",
+          `no tool opens widget ${JSON.stringify(widget.name)}: add \`widget: ${widget.name}\` to the tool whose result it shows (app-visible tools can still be called from other widgets)`,
+          { severity: "warning" },
+        ),
+      );
     }
     if (typeof widget.uri === "string" && uris.has(widget.uri)) {
-      out.push(diagnosticAt(manifest, ["widgets", i, "uri"], "duplicate-name", `widget uri ${JSON.stringify(widget.uri)} is also a resource's uri; each resource and widget needs its own`));
+      out.push(
+        diagnosticAt(
+          manifest,
+          ["widgets", i, "uri"],
+          "duplicate-name",
+          `widget uri ${JSON.stringify(widget.uri)} is also a resource's uri; each resource and widget needs its own`,
+        ),
+      );
     }
     if (isPlainObject(widget.csp)) {
       for (const [key, list] of Object.entries(widget.csp)) {
         if (!Array.isArray(list)) continue;
         list.forEach((origin, j) => {
           if (typeof origin === "string" && !isCspOrigin(origin)) {
-            out.push(diagnosticAt(manifest, ["widgets", i, "csp", key, j], "invalid-csp", `${JSON.stringify(origin)} is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)`));
+            out.push(
+              diagnosticAt(
+                manifest,
+                ["widgets", i, "csp", key, j],
+                "invalid-csp",
+                `${JSON.stringify(origin)} is not an origin: write the scheme, host and port only, such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443" (no path, no quotes or keywords)`,
+              ),
+            );
           }
         });
       }

@@ -33,7 +33,12 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   if (isPlainObject(root.defs)) {
     for (const name of Object.keys(root.defs)) {
       if (!DEF_NAME.test(name)) {
-        report(["defs", name], "invalid-name", `def name ${JSON.stringify(name)} must match ${DEF_NAME.source} (it becomes a TypeScript type name and a $ref target)`, "key");
+        report(
+          ["defs", name],
+          "invalid-name",
+          `def name ${JSON.stringify(name)} must match ${DEF_NAME.source} (it becomes a TypeScript type name and a $ref target)`,
+          "key",
+        );
       }
     }
   }
@@ -51,10 +56,19 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
       if (!isPlainObject(resource)) return;
       const sources = ["text", "blob", "file"].filter((k) => resource[k] !== undefined);
       if (sources.length > 1) {
-        report(["resources", i, sources[1]!], "invalid-value", `a resource has at most one of text, blob and file (found ${sources.join(", ")}); keep one, or none to serve it from a handler`, "key");
+        report(
+          ["resources", i, sources[1]!],
+          "invalid-value",
+          `a resource has at most one of text, blob and file (found ${sources.join(", ")}); keep one, or none to serve it from a handler`,
+          "key",
+        );
       }
       if (typeof resource.blob === "string" && !isBase64(resource.blob)) {
-        report(["resources", i, "blob"], "invalid-value", "blob must be base64 (RFC 4648, with padding); use text for plain text or file for a file next to the manifest");
+        report(
+          ["resources", i, "blob"],
+          "invalid-value",
+          "blob must be base64 (RFC 4648, with padding); use text for plain text or file for a file next to the manifest",
+        );
       }
     });
   }
@@ -100,7 +114,14 @@ export const QUOTE_IN_YAML = " (quote it in YAML)";
  * mapping in messages (`the manifest`, `the config`). `open`: an MCP object, whose unknown fields
  * are served as they are (a warning), typos aside.
  */
-export function checkRecord(value: Record<string, unknown>, fields: Record<string, FieldSpec>, path: DocPath, what: string, report: Report, open = false): void {
+export function checkRecord(
+  value: Record<string, unknown>,
+  fields: Record<string, FieldSpec>,
+  path: DocPath,
+  what: string,
+  report: Report,
+  open = false,
+): void {
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && value[key] === undefined) {
       report(path, "missing-field", `${what} is missing the required field \`${key}\``);
@@ -111,10 +132,21 @@ export function checkRecord(value: Record<string, unknown>, fields: Record<strin
     if (spec === undefined) {
       const hint = suggest(key, Object.keys(fields));
       if (open && hint === undefined) {
-        report([...path, key], "unknown-field", `field \`${key}\` in ${what} is not one mcpgen knows; it is served as it is (known fields: ${Object.keys(fields).join(", ")})${looksLikeText(key, child) ? `. It looks like text: ${quoteHint(value, key)}` : ""}`, "key", "warning");
+        report(
+          [...path, key],
+          "unknown-field",
+          `field \`${key}\` in ${what} is not one mcpgen knows; it is served as it is (known fields: ${Object.keys(fields).join(", ")})${looksLikeText(key, child) ? `. It looks like text: ${quoteHint(value, key)}` : ""}`,
+          "key",
+          "warning",
+        );
         continue;
       }
-      report([...path, key], "unknown-field", `unknown field \`${key}\` in ${what}${hint ? ` (did you mean \`${hint}\`?)` : ""}; allowed: ${Object.keys(fields).join(", ")}`, "key");
+      report(
+        [...path, key],
+        "unknown-field",
+        `unknown field \`${key}\` in ${what}${hint ? ` (did you mean \`${hint}\`?)` : ""}; allowed: ${Object.keys(fields).join(", ")}`,
+        "key",
+      );
       continue;
     }
     checkValue(child, spec, [...path, key], report);
@@ -127,14 +159,30 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
   if (value === undefined) return;
   switch (spec.kind) {
     case "string":
-      if (typeof value !== "string") return report(path, "invalid-type", `${label} must be ${spec.expected ?? "a string"}, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? QUOTE_IN_YAML : ""}`);
+      if (typeof value !== "string")
+        return report(
+          path,
+          "invalid-type",
+          `${label} must be ${spec.expected ?? "a string"}, not ${describe(value)}${typeof value === "number" || typeof value === "boolean" ? QUOTE_IN_YAML : ""}`,
+        );
       if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
         const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : "";
-        return report(path, "invalid-value", `${label} must be one of ${spec.oneOf.map((v) => JSON.stringify(v)).join(", ")}, not ${JSON.stringify(value)}${extra}`);
+        return report(
+          path,
+          "invalid-value",
+          `${label} must be one of ${spec.oneOf.map((v) => JSON.stringify(v)).join(", ")}, not ${JSON.stringify(value)}${extra}`,
+        );
       }
       if (spec.pattern && !spec.pattern.test(value)) {
-        if (spec.patternIsAdvice && value !== "") return report(path, "invalid-name", `${label} ${JSON.stringify(value)} is not advised: use ${spec.patternHint ?? spec.pattern.source}`, undefined, "warning");
+        if (spec.patternIsAdvice && value !== "")
+          return report(
+            path,
+            "invalid-name",
+            `${label} ${JSON.stringify(value)} is not advised: use ${spec.patternHint ?? spec.pattern.source}`,
+            undefined,
+            "warning",
+          );
         return report(path, "invalid-name", `${label} ${JSON.stringify(value)} is not valid: use ${spec.patternHint ?? spec.pattern.source}`);
       }
       return;
@@ -152,7 +200,8 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       if (spec.object && !isPlainObject(value)) report(path, "invalid-type", `${label} must be ${spec.expected ?? "a mapping"}, not ${describe(value)}`);
       return;
     case "schema":
-      if (!isPlainObject(value) && typeof value !== "boolean") report(path, "invalid-type", `${label} must be a JSON Schema (a mapping), not ${describe(value)}`);
+      if (!isPlainObject(value) && typeof value !== "boolean")
+        report(path, "invalid-type", `${label} must be a JSON Schema (a mapping), not ${describe(value)}`);
       return;
     case "stringList":
       if (!Array.isArray(value)) return report(path, "invalid-type", `${label} must be a list of strings, not ${describe(value)}`);
@@ -187,12 +236,19 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
       const type = value.type;
       const fields = typeof type === "string" && Object.hasOwn(contentFields, type) ? contentFields[type] : undefined;
       if (!fields) {
-        return report(type === undefined ? path : [...path, "type"], type === undefined ? "missing-field" : "invalid-value", `content \`type\` must be one of ${Object.keys(contentFields).map((t) => JSON.stringify(t)).join(", ")}${type === undefined ? "" : `, not ${JSON.stringify(type)}`}`);
+        return report(
+          type === undefined ? path : [...path, "type"],
+          type === undefined ? "missing-field" : "invalid-value",
+          `content \`type\` must be one of ${Object.keys(contentFields)
+            .map((t) => JSON.stringify(t))
+            .join(", ")}${type === undefined ? "" : `, not ${JSON.stringify(type)}`}`,
+        );
       }
       checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report, true);
       if (type === "resource" && isPlainObject(value.resource)) {
         const r = value.resource;
-        if ((r.text === undefined) === (r.blob === undefined)) report([...path, "resource"], "invalid-value", "an embedded resource has exactly one of text and blob");
+        if ((r.text === undefined) === (r.blob === undefined))
+          report([...path, "resource"], "invalid-value", "an embedded resource has exactly one of text and blob");
       }
       return;
     }
@@ -201,7 +257,14 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
 
 function describePath(path: DocPath): string {
   const top = path[0];
-  const names: Record<string, string> = { server: "server", tools: "a tool", resources: "a resource", resourceTemplates: "a resource template", prompts: "a prompt", widgets: "a widget" };
+  const names: Record<string, string> = {
+    server: "server",
+    tools: "a tool",
+    resources: "a resource",
+    resourceTemplates: "a resource template",
+    prompts: "a prompt",
+    widgets: "a widget",
+  };
   if (path.length === 1 && typeof top === "string") return names[top] ?? `\`${top}\``;
   if (path.length === 2 && typeof top === "string" && typeof path[1] === "number") return names[top] ?? "an item";
   const last = path[path.length - 1];
@@ -217,7 +280,12 @@ function checkUnique(list: unknown, key: string, what: string, path: DocPath, re
     const value = item[key] as string;
     const first = seen.get(value);
     if (first === undefined) seen.set(value, i);
-    else report([...path, i, key], "duplicate-name", `duplicate ${what} ${key} ${JSON.stringify(value)}: also declared at line ${line([...path, first, key])} (${pathText([...path, first])}); each ${what} needs a unique ${key}`);
+    else
+      report(
+        [...path, i, key],
+        "duplicate-name",
+        `duplicate ${what} ${key} ${JSON.stringify(value)}: also declared at line ${line([...path, first, key])} (${pathText([...path, first])}); each ${what} needs a unique ${key}`,
+      );
   });
 }
 

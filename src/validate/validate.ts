@@ -11,7 +11,10 @@ import { validateSchemas, type SchemaCheckOptions } from "./schemas.js";
 import { validateSemantics } from "./semantics.js";
 import { validateShape } from "./shape.js";
 
-export async function validateManifest(manifest: LoadedManifest, options: SchemaCheckOptions = {}): Promise<{ diagnostics: Diagnostic[]; valid?: ValidManifest }> {
+export async function validateManifest(
+  manifest: LoadedManifest,
+  options: SchemaCheckOptions = {},
+): Promise<{ diagnostics: Diagnostic[]; valid?: ValidManifest }> {
   const diagnostics = validateShape(manifest);
   if (!isPlainObject(manifest.value)) return { diagnostics };
   // The later checks run even when the shape has errors (each guards the values it reads), so a

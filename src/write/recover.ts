@@ -61,7 +61,10 @@ async function recover(outDir: string, options: { stubsDir?: string; dryRun: boo
   const leftovers = [...(await asideLeftovers(outDir)), ...(options.stubsDir ? await stubLeftovers(options.stubsDir) : [])];
   if (leftovers.length === 0) return {};
   const busy = leftovers.find((l) => isOtherLiveProcess(l.pid));
-  if (busy) return { refused: `another mcpgen run (pid ${busy.pid}) is writing ${shown(outDir)}/ (it left ${shown(busy.path)}); nothing written: run again when it has finished` };
+  if (busy)
+    return {
+      refused: `another mcpgen run (pid ${busy.pid}) is writing ${shown(outDir)}/ (it left ${shown(busy.path)}); nothing written: run again when it has finished`,
+    };
 
   const dry = options.dryRun;
   const steps: string[] = [];

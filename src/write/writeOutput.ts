@@ -60,8 +60,7 @@ export async function planOutput(outDir: string, servers: readonly ServerOutput[
       if (before === file.content) {
         plan.unchanged++;
         same.add(file.path);
-      }
-      else if (before === undefined) plan.changes.push({ kind: "create", file: abs, display, after: file.content });
+      } else if (before === undefined) plan.changes.push({ kind: "create", file: abs, display, after: file.content });
       else if (!isGenerated(file.path, before)) plan.conflicts.push(display);
       else plan.changes.push({ kind: "update", file: abs, display, before, after: file.content });
     }
@@ -123,9 +122,7 @@ async function applyChanges(plan: WritePlan): Promise<void> {
   }
   // 1. Build every changed folder aside; any failure here leaves the output as it was.
   // The folders are built concurrently (the writes wait on the disk, not on each other).
-  const built = plan.folders
-    .filter((folder) => changedDirs.has(folder.dir))
-    .map((folder) => ({ folder, dir: folder.dir, temp: asidePath(folder.dir, "new") }));
+  const built = plan.folders.filter((folder) => changedDirs.has(folder.dir)).map((folder) => ({ folder, dir: folder.dir, temp: asidePath(folder.dir, "new") }));
   const outcomes = await Promise.allSettled(built.map(({ folder, temp }) => buildFolder(folder.dir, temp, folder.files, folder.same)));
   const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
   if (failure) {
@@ -182,7 +179,9 @@ async function buildFolder(dir: string, temp: string, files: readonly OutputFile
   const wanted = new Map(files.map((f) => [f.path, f.content]));
   for (const sub of new Set([...wanted.keys()].map((rel) => path.dirname(path.join(temp, rel))))) await mkdir(sub, { recursive: true });
   // All settle before a failure is thrown, so the caller's cleanup never races a pending write.
-  const writes = await Promise.allSettled([...wanted].map(([rel, content]) => (same.has(rel) ? keep(path.join(dir, rel), path.join(temp, rel)) : writeFile(path.join(temp, rel), content, "utf8"))));
+  const writes = await Promise.allSettled(
+    [...wanted].map(([rel, content]) => (same.has(rel) ? keep(path.join(dir, rel), path.join(temp, rel)) : writeFile(path.join(temp, rel), content, "utf8"))),
+  );
   const failed = writes.find((w): w is PromiseRejectedResult => w.status === "rejected");
   if (failed) throw failed.reason;
   for (const [rel, kind] of existing) {
@@ -219,7 +218,11 @@ async function listFiles(dir: string): Promise<Set<string>> {
  * Everything under `dir` a user may keep there: files, symbolic links (not followed) and empty
  * folders, by path relative to `dir` with `/`. Nothing when `dir` cannot be read.
  */
-export async function listEntries(dir: string, prefix = "", out = new Map<string, "file" | "link" | "folder">()): Promise<Map<string, "file" | "link" | "folder">> {
+export async function listEntries(
+  dir: string,
+  prefix = "",
+  out = new Map<string, "file" | "link" | "folder">(),
+): Promise<Map<string, "file" | "link" | "folder">> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });

@@ -42,7 +42,8 @@ describe.each(ERAS)("capabilities (%s era)", (current: Era) => {
   it("declares exactly what the manifest serves and opts into", async () => {
     const sdk = await connect();
     // Task support: the 2025-11-25 capability, or the 2026-07-28 extension.
-    const tasks = era === "legacy" ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : { extensions: { "io.modelcontextprotocol/tasks": {} } };
+    const tasks =
+      era === "legacy" ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : { extensions: { "io.modelcontextprotocol/tasks": {} } };
     expect(sdk.getServerCapabilities()).toEqual({ tools: {}, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {}, ...tasks });
   });
 
@@ -88,9 +89,19 @@ describe.each(ERAS)("capabilities (%s era)", (current: Era) => {
   it("completes prompt arguments and template variables from lists and handlers", async () => {
     const sdk = await connect();
     const prompt = { type: "ref/prompt" as const, name: "test_prompt_with_arguments" };
-    expect((await sdk.complete({ ref: prompt, argument: { name: "arg1", value: "test-" } })).completion).toEqual({ values: ["test-a", "test-b"], total: 2, hasMore: false });
-    expect((await sdk.complete({ ref: prompt, argument: { name: "arg2", value: "t" } })).completion).toEqual({ values: ["testValue2"], total: 1, hasMore: false });
-    expect((await sdk.complete({ ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: "id", value: "4" } })).completion.values).toEqual(["456"]);
+    expect((await sdk.complete({ ref: prompt, argument: { name: "arg1", value: "test-" } })).completion).toEqual({
+      values: ["test-a", "test-b"],
+      total: 2,
+      hasMore: false,
+    });
+    expect((await sdk.complete({ ref: prompt, argument: { name: "arg2", value: "t" } })).completion).toEqual({
+      values: ["testValue2"],
+      total: 1,
+      hasMore: false,
+    });
+    expect(
+      (await sdk.complete({ ref: { type: "ref/resource", uri: "test://template/{id}/data" }, argument: { name: "id", value: "4" } })).completion.values,
+    ).toEqual(["456"]);
     expect((await sdk.complete({ ref: { type: "ref/prompt", name: "test_simple_prompt" }, argument: { name: "x", value: "" } })).completion.values).toEqual([]);
     await expect(sdk.complete({ ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } })).rejects.toMatchObject({ code: -32602 });
   });
@@ -126,7 +137,8 @@ describe.each(ERAS)("capabilities (%s era)", (current: Era) => {
       return { [key]: items, pages };
     };
     // One page per request (the SDK's listTools() would walk them all itself).
-    const page = (method: "tools/list" | "resources/list" | "prompts/list") => (cursor?: string) => sdk.request({ method, params: cursor ? { cursor } : {} }) as Promise<never>;
+    const page = (method: "tools/list" | "resources/list" | "prompts/list") => (cursor?: string) =>
+      sdk.request({ method, params: cursor ? { cursor } : {} }) as Promise<never>;
     const tools = await walk("tools", page("tools/list"));
     // 2026-07-28 pages carry no execution (the tasks extension replaced it): its own fixture.
     const listed = (name: string) => fixture(era === "modern" ? `2026-07-28/${name}` : name);
@@ -143,7 +155,10 @@ describe.each(ERAS)("capabilities (%s era)", (current: Era) => {
   it("fills placeholders in embedded resource URIs and serves image messages", async () => {
     const sdk = await connect();
     const embedded = await sdk.getPrompt({ name: "test_prompt_with_embedded_resource", arguments: { resourceUri: "test://example-resource" } });
-    expect(embedded.messages[0]!.content).toEqual({ type: "resource", resource: { uri: "test://example-resource", mimeType: "text/plain", text: "Embedded resource content for testing." } });
+    expect(embedded.messages[0]!.content).toEqual({
+      type: "resource",
+      resource: { uri: "test://example-resource", mimeType: "text/plain", text: "Embedded resource content for testing." },
+    });
     const image = await sdk.getPrompt({ name: "test_prompt_with_image" });
     expect(image.messages.map((m) => m.content.type)).toEqual(["image", "text"]);
   });

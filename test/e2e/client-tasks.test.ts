@@ -6,7 +6,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createClient, createServerFactory, TaskEndedError, TaskInputRequiredError, ToolCallError, type ToolTaskState } from "../../generated/mcp-conformance-test-server/index.js";
+import {
+  createClient,
+  createServerFactory,
+  TaskEndedError,
+  TaskInputRequiredError,
+  ToolCallError,
+  type ToolTaskState,
+} from "../../generated/mcp-conformance-test-server/index.js";
 import { serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { createClient as notesClient, createServerFactory as notesServer } from "../../generated/notes-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
@@ -170,7 +177,10 @@ describe("questions during a 2026-07-28 task, answered by hand", () => {
 
 describe("a 2026-07-28 Client that declares the tasks extension itself", () => {
   it("gets the output of a plain call the server turned into a task (the task is awaited)", async () => {
-    const c = await connectInMemory(createServerFactory(handlers, { taskPollIntervalMs: 20 }), { era: "modern", capabilities: { extensions: { [EXTENSION]: {} } } });
+    const c = await connectInMemory(createServerFactory(handlers, { taskPollIntervalMs: 20 }), {
+      era: "modern",
+      capabilities: { extensions: { [EXTENSION]: {} } },
+    });
     closers.push(c.close);
     const client = createClient(c.sdk);
     expect(text(await client.slowCompute({ seconds: 0.05, label: "declared" }))).toBe("Computed declared after 0.05s");

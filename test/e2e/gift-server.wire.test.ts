@@ -25,7 +25,9 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
   const fixture = (name: string) => read(modern ? `2026-07-28/${name}` : name);
   /** A result as it reaches a client of this era (2026-07-28 adds resultType and the server's identity). */
   const wire = (result: Record<string, unknown>, cache: Record<string, unknown> = {}) =>
-    modern ? { ...result, ...cache, resultType: "complete", _meta: { ...(result._meta as object | undefined), "io.modelcontextprotocol/serverInfo": SERVER_INFO } } : result;
+    modern
+      ? { ...result, ...cache, resultType: "complete", _meta: { ...(result._meta as object | undefined), "io.modelcontextprotocol/serverInfo": SERVER_INFO } }
+      : result;
   const STATIC = { ttlMs: 300000, cacheScope: "public" };
 
   async function session(options?: Parameters<typeof createServerFactory>[1], handlers = giftHandlers) {
@@ -39,11 +41,18 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const instructions =
       "Use suggest_gifts to find gift ideas for an occasion and a budget in dollars. The gift_catalog resource lists the categories the suggestions come from.";
     if (!modern) {
-      expect(s.init!.result).toEqual({ protocolVersion: "2025-11-25", capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: SERVER_INFO, instructions });
+      expect(s.init!.result).toEqual({
+        protocolVersion: "2025-11-25",
+        capabilities: { tools: {}, resources: {}, prompts: {} },
+        serverInfo: SERVER_INFO,
+        instructions,
+      });
     } else {
       const discover = await s.request("server/discover");
       expect(discover.result).toEqual(fixture("server-discover.json"));
-      expect(discover.result).toEqual(wire({ supportedVersions: ["2026-07-28"], capabilities: { tools: {}, resources: {}, prompts: {} }, instructions }, STATIC));
+      expect(discover.result).toEqual(
+        wire({ supportedVersions: ["2026-07-28"], capabilities: { tools: {}, resources: {}, prompts: {} }, instructions }, STATIC),
+      );
     }
   });
 
@@ -78,13 +87,25 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const { request } = await session();
     const resources = (await request("resources/list")).result!.resources as Record<string, any>[];
     const entry = resources.find((r) => r.uri === "ui://widget/gifts.html")!;
-    const meta = { ui: { prefersBorder: true }, "openai/widgetDescription": "The gift ideas as cards, each with its details on demand.", "openai/widgetPrefersBorder": true, "openai/widgetCSP": { connect_domains: [], resource_domains: [] } };
-    expect(entry).toEqual({ uri: "ui://widget/gifts.html", name: "gifts", title: "Gift ideas", description: "The gift ideas as cards, each with its details on demand.", mimeType: "text/html;profile=mcp-app", _meta: meta });
+    const meta = {
+      ui: { prefersBorder: true },
+      "openai/widgetDescription": "The gift ideas as cards, each with its details on demand.",
+      "openai/widgetPrefersBorder": true,
+      "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
+    };
+    expect(entry).toEqual({
+      uri: "ui://widget/gifts.html",
+      name: "gifts",
+      title: "Gift ideas",
+      description: "The gift ideas as cards, each with its details on demand.",
+      mimeType: "text/html;profile=mcp-app",
+      _meta: meta,
+    });
     const read = (await request("resources/read", { uri: "ui://widget/gifts.html" })).result!.contents as Record<string, any>[];
     expect(read).toHaveLength(1);
     expect(read[0]).toMatchObject({ uri: "ui://widget/gifts.html", mimeType: "text/html;profile=mcp-app", _meta: meta });
     expect(read[0]!.text).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/);
-    expect(read[0]!.text).toContain('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src \'sha256-');
+    expect(read[0]!.text).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-");
     // The app-only tool: visible to views, not to the model.
     const tools = (await request("tools/list")).result!.tools as Record<string, any>[];
     expect(tools.find((t) => t.name === "gift_details")!._meta).toEqual({ ui: { visibility: ["app"] } });
@@ -153,7 +174,14 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const errors: unknown[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
     try {
-      const s = await session(undefined, { tools: { ...giftHandlers.tools, suggest_gifts: () => { throw new TypeError("catalog offline"); } } });
+      const s = await session(undefined, {
+        tools: {
+          ...giftHandlers.tools,
+          suggest_gifts: () => {
+            throw new TypeError("catalog offline");
+          },
+        },
+      });
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
       expect(response.result).toEqual(wire({ content: [{ type: "text", text: "Tool suggest_gifts failed: catalog offline" }], isError: true }));
       expect(errors).toHaveLength(1);
@@ -171,7 +199,9 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
       const response = await s.request("tools/call", { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 10 } });
       expect(response.result).toEqual(
         wire({
-          content: [{ type: "text", text: "Tool suggest_gifts returned output that does not match its outputSchema: Property 'gifts[0].price' must be number" }],
+          content: [
+            { type: "text", text: "Tool suggest_gifts returned output that does not match its outputSchema: Property 'gifts[0].price' must be number" },
+          ],
           isError: true,
         }),
       );
@@ -184,7 +214,10 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
   it("reads the static resource, and answers an unknown URI with -32602 and data.uri", async () => {
     const { request } = await session();
     expect((await request("resources/read", { uri: "mcp://gift-server/resources/gift_catalog" })).result).toEqual(
-      wire({ contents: [{ uri: "mcp://gift-server/resources/gift_catalog", mimeType: "application/json", text: '{"categories":["boardgames","books"]}' }] }, STATIC),
+      wire(
+        { contents: [{ uri: "mcp://gift-server/resources/gift_catalog", mimeType: "application/json", text: '{"categories":["boardgames","books"]}' }] },
+        STATIC,
+      ),
     );
     // 2026-07-28 requires -32602; the SDK sends it in both eras (2025-11-25 said -32002, which clients still accept).
     expect((await request("resources/read", { uri: "mcp://gift-server/resources/nope" })).error).toEqual({
@@ -220,7 +253,10 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     const { request } = await session();
     expect((await request("tools/col")).error).toEqual({ code: -32601, message: "Method not found" });
     expect((await request("resources/get", { uri: "x" })).error).toEqual({ code: -32601, message: "Method not found" });
-    expect((await request("tools/list", { cursor: "abc" })).error).toEqual({ code: -32602, message: "Invalid cursor: pass the nextCursor of the previous page, or none for the first page" });
+    expect((await request("tools/list", { cursor: "abc" })).error).toEqual({
+      code: -32602,
+      message: "Invalid cursor: pass the nextCursor of the previous page, or none for the first page",
+    });
   });
 
   it("validates arguments with validators compiled once per tool", async () => {

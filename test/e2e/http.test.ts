@@ -25,7 +25,12 @@ afterEach(async () => {
   stop = undefined;
 });
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 
 describe("serveHttp", () => {
   it("answers a body over the size limit with 413 instead of reading it into memory", async () => {
@@ -37,7 +42,12 @@ describe("serveHttp", () => {
     expect((await post(handle.url, INIT)).status).toBe(200);
   });
 
-  const GIFTS = { gifts: [{ name: "Dice set", price: 20 }, { name: "Book: The Hobbit", price: 15 }] };
+  const GIFTS = {
+    gifts: [
+      { name: "Dice set", price: 20 },
+      { name: "Book: The Hobbit", price: 15 },
+    ],
+  };
   for (const stateless of [false, true]) {
     it(`serves a 2025-era client, a 2026-07-28 client and an SDK 1.x client on one endpoint (${stateless ? "stateless" : "sessions"})`, async () => {
       const handle = await serveHttp(giftHandlers, { port: 0, stateless });
@@ -90,15 +100,29 @@ describe("serveHttp", () => {
   describe("2026-07-28 requests, as raw HTTP", () => {
     const modern = (method: string, params: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
       JSON.stringify({ jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: envelope() }, ...extra });
-    const headers = (method: string, name?: string) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
+    const headers = (method: string, name?: string) => ({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    });
 
     it("answers server/discover, an unsupported version -32022, a missing envelope -32602, an unknown method 404", async () => {
       const handle = await serveHttp(giftHandlers, { port: 0 });
       stop = handle.close;
       const discover = await post(handle.url, modern("server/discover"), headers("server/discover"));
       expect(discover.status).toBe(200);
-      expect(JSON.parse(discover.body).result).toMatchObject({ supportedVersions: ["2026-07-28"], resultType: "complete", ttlMs: 300000, cacheScope: "public" });
-      const future = JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } });
+      expect(JSON.parse(discover.body).result).toMatchObject({
+        supportedVersions: ["2026-07-28"],
+        resultType: "complete",
+        ttlMs: 300000,
+        cacheScope: "public",
+      });
+      const future = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/list",
+        params: { _meta: { ...envelope(), "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+      });
       const unsupported = await post(handle.url, future, { ...headers("tools/list"), "mcp-protocol-version": "2099-01-01" });
       expect(unsupported.status).toBe(400);
       expect(JSON.parse(unsupported.body).error).toMatchObject({ code: -32022, data: { supported: ["2026-07-28"], requested: "2099-01-01" } });
@@ -117,14 +141,27 @@ describe("serveHttp", () => {
       const definition: ServerDefinition = {
         serverInfo: { name: "regions", version: "1" },
         capabilities: { tools: {} },
-        tools: [{ name: "deploy", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, count: { type: "integer", "x-mcp-header": "Count" } } } }],
+        tools: [
+          {
+            name: "deploy",
+            inputSchema: {
+              type: "object",
+              properties: { region: { type: "string", "x-mcp-header": "Region" }, count: { type: "integer", "x-mcp-header": "Count" } },
+            },
+          },
+        ],
         resources: [],
         resourceTemplates: [],
         prompts: [],
       };
-      const handle = await serveHttpWith(createManifestServerFactory(definition, { tools: { deploy: (args: { region?: string }) => `to ${args.region}` } }), definition, { port: 0 });
+      const handle = await serveHttpWith(
+        createManifestServerFactory(definition, { tools: { deploy: (args: { region?: string }) => `to ${args.region}` } }),
+        definition,
+        { port: 0 },
+      );
       stop = handle.close;
-      const call = (args: Record<string, unknown>, more: Record<string, string>) => post(handle.url, modern("tools/call", { name: "deploy", arguments: args }), { ...headers("tools/call", "deploy"), ...more });
+      const call = (args: Record<string, unknown>, more: Record<string, string>) =>
+        post(handle.url, modern("tools/call", { name: "deploy", arguments: args }), { ...headers("tools/call", "deploy"), ...more });
       const ok = await call({ region: "eu-west", count: 3 }, { "mcp-param-region": "eu-west", "mcp-param-count": "3" });
       expect((await call({ count: -12 }, { "mcp-param-count": "-12" })).status).toBe(200);
       expect(ok.status).toBe(200);
@@ -173,7 +210,15 @@ describe("serveHttp", () => {
     it("cancels a call when the client closes its stream: the handler's signal aborts", async () => {
       let aborted: (() => void) | undefined;
       const gotAbort = new Promise<void>((resolve) => (aborted = resolve));
-      const handle = await serveHttp({ tools: { ...giftHandlers.tools, suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))) } }, { port: 0 });
+      const handle = await serveHttp(
+        {
+          tools: {
+            ...giftHandlers.tools,
+            suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))),
+          },
+        },
+        { port: 0 },
+      );
       stop = handle.close;
       const sdk = new Client({ name: "http", version: "1" }, { versionNegotiation: { mode: "auto" } });
       await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));

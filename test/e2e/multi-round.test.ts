@@ -39,7 +39,11 @@ describe("multi round-trip requests (2026-07-28)", () => {
       requestState: expect.any(String),
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "mcp-conformance-test-server", version: "1.0.0" } },
     });
-    const second = await s.request("tools/call", { name: "test_input_required_result_elicitation", arguments: {}, inputResponses: { user_name: accept({ name: "Ada" }) } });
+    const second = await s.request("tools/call", {
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+      inputResponses: { user_name: accept({ name: "Ada" }) },
+    });
     expect(second.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Hello, Ada!" }] });
   });
 
@@ -48,11 +52,21 @@ describe("multi round-trip requests (2026-07-28)", () => {
     const tool = "test_input_required_result_multi_round";
     const r1 = await s.request("tools/call", { name: tool, arguments: {} });
     expect(Object.keys(r1.result!.inputRequests as object)).toEqual(["step1"]);
-    const r2 = await s.request("tools/call", { name: tool, arguments: {}, inputResponses: { step1: accept({ name: "Ada" }) }, requestState: r1.result!.requestState });
+    const r2 = await s.request("tools/call", {
+      name: tool,
+      arguments: {},
+      inputResponses: { step1: accept({ name: "Ada" }) },
+      requestState: r1.result!.requestState,
+    });
     expect(Object.keys(r2.result!.inputRequests as object)).toEqual(["step2"]);
     expect(r2.result!.requestState).not.toBe(r1.result!.requestState);
     // Only step2 in this round: step1 comes from the state.
-    const r3 = await s.request("tools/call", { name: tool, arguments: {}, inputResponses: { step2: accept({ color: "green" }) }, requestState: r2.result!.requestState });
+    const r3 = await s.request("tools/call", {
+      name: tool,
+      arguments: {},
+      inputResponses: { step2: accept({ color: "green" }) },
+      requestState: r2.result!.requestState,
+    });
     expect(r3.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Ada likes green" }] });
     // The state is readable (signed, not encrypted): it holds the answers, bound to this call.
     const payload = JSON.parse(Buffer.from(String(r2.result!.requestState).split(".")[0]!, "base64url").toString("utf8"));
@@ -64,7 +78,9 @@ describe("multi round-trip requests (2026-07-28)", () => {
     const r1 = await s.request("tools/call", { name: "test_input_required_result_tampered_state", arguments: {} });
     const state = String(r1.result!.requestState);
     const [payload, mac] = state.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), answers: { confirm: accept({ ok: true }) } })).toString("base64url");
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), answers: { confirm: accept({ ok: true }) } }),
+    ).toString("base64url");
     for (const [requestState, reason] of [
       [`${state}-TAMPERED`, "requestState failed its integrity check"],
       [`${forged}.${mac}`, "requestState failed its integrity check"],
@@ -92,7 +108,11 @@ describe("multi round-trip requests (2026-07-28)", () => {
     const s = await session();
     const first = await s.request("tools/call", { name: "test_input_required_result_multiple_inputs", arguments: {} });
     const requests = first.result!.inputRequests as Record<string, { method: string }>;
-    expect(Object.fromEntries(Object.entries(requests).map(([k, v]) => [k, v.method]))).toEqual({ user_name: "elicitation/create", greeting: "sampling/createMessage", client_roots: "roots/list" });
+    expect(Object.fromEntries(Object.entries(requests).map(([k, v]) => [k, v.method]))).toEqual({
+      user_name: "elicitation/create",
+      greeting: "sampling/createMessage",
+      client_roots: "roots/list",
+    });
     const done = await s.request("tools/call", {
       name: "test_input_required_result_multiple_inputs",
       arguments: {},
@@ -123,7 +143,10 @@ describe("multi round-trip requests (2026-07-28)", () => {
     const prompt = await s.request("prompts/get", { name: "test_input_required_result_prompt" });
     expect(Object.keys(prompt.result!.inputRequests as object)).toEqual(["user_context"]);
     const got = await s.request("prompts/get", { name: "test_input_required_result_prompt", inputResponses: { user_context: accept({ context: "tests" }) } });
-    expect(got.result).toMatchObject({ resultType: "complete", messages: [{ role: "user", content: { type: "text", text: "Write with this context: tests" } }] });
+    expect(got.result).toMatchObject({
+      resultType: "complete",
+      messages: [{ role: "user", content: { type: "text", text: "Write with this context: tests" } }],
+    });
 
     const definition: ServerDefinition = {
       serverInfo: { name: "r", version: "1" },
@@ -147,7 +170,11 @@ describe("multi round-trip requests (2026-07-28)", () => {
     expect(asked.result).toMatchObject({ resultType: "input_required", inputRequests: { "elicitation-1": { method: "elicitation/create" } } });
     // An input_required result carries no cache hint.
     expect(asked.result).not.toHaveProperty("ttlMs");
-    const read = await r.request("resources/read", { uri: "x://secret", inputResponses: { "elicitation-1": accept({ pin: "1234" }) }, requestState: asked.result!.requestState });
+    const read = await r.request("resources/read", {
+      uri: "x://secret",
+      inputResponses: { "elicitation-1": accept({ pin: "1234" }) },
+      requestState: asked.result!.requestState,
+    });
     expect(read.result).toMatchObject({ resultType: "complete", contents: [{ uri: "x://secret", text: "pin 1234" }], ttlMs: 0, cacheScope: "private" });
     // The handler ran once per round: work before a question is done again on each retry.
     expect(runs).toBe(2);

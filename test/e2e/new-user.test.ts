@@ -32,7 +32,10 @@ describe("a new user", () => {
 
   it("packs mcpgen and runs `mcpgen init` from the package", () => {
     run(NPM, ["pack", "--pack-destination", work, "--silent"], ROOT);
-    tarball = path.join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+    tarball = path.join(
+      work,
+      readdirSync(work).find((f) => f.endsWith(".tgz"))!,
+    );
     const out = run(NPM, ["exec", "--yes", `--package=${tarball}`, "--", "mcpgen", "init", "app"], work);
     expect(out).toContain("mcpgen: created app in app");
   }, 300_000);
@@ -101,7 +104,13 @@ describe("a new user", () => {
   it("stops with the message, not a stack trace, when MCP_REQUEST_STATE_SECRET is weak", () => {
     let failure: { status: number | null; stderr: string } | undefined;
     try {
-      execFileSync(process.execPath, ["dist/src/main.js", "--http", "0"], { cwd: app, env: { ...env, MCP_REQUEST_STATE_SECRET: "k".repeat(40) }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
+      execFileSync(process.execPath, ["dist/src/main.js", "--http", "0"], {
+        cwd: app,
+        env: { ...env, MCP_REQUEST_STATE_SECRET: "k".repeat(40) },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 30_000,
+      });
     } catch (error) {
       failure = error as { status: number | null; stderr: string };
     }

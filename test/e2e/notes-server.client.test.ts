@@ -96,7 +96,10 @@ describe.each(RUNS)("notes-server through the SDK Client and the generated clien
     const error = await lying.searchNotes({}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutputValidationError);
     expect((error as Error).message).toBe("Tool 'search_notes' returned output that does not match its outputSchema: Property 'notes' must be array");
-    const trusting = createClient(wrapCallTool(sdk, (r) => ({ ...r, structuredContent: { notes: "none", total: 0 } })), { validate: false });
+    const trusting = createClient(
+      wrapCallTool(sdk, (r) => ({ ...r, structuredContent: { notes: "none", total: 0 } })),
+      { validate: false },
+    );
     expect(await trusting.searchNotes({})).toEqual({ notes: "none", total: 0 });
     expect(await client.searchNotes({ limit: 1 })).toMatchObject({ total: 1 });
   });
@@ -129,7 +132,10 @@ describe.each(RUNS)("notes-server through the SDK Client and the generated clien
     });
     const missing = await client.getPrompt("summarize_note", {} as never).catch((e: unknown) => e);
     // SDK 1.x prefixes the server's message with "MCP error -32602: ".
-    expect(missing).toMatchObject({ code: -32602, message: expect.stringMatching(/^(MCP error -32602: )?Missing required argument 'id' for prompt summarize_note$/) });
+    expect(missing).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^(MCP error -32602: )?Missing required argument 'id' for prompt summarize_note$/),
+    });
   });
 
   it("passes the request's signal to the handler, aborted when the client cancels", async () => {
@@ -155,7 +161,8 @@ describe.each(RUNS)("notes-server through the SDK Client and the generated clien
 function wrapCallTool(sdk: Client, edit: (result: Record<string, unknown>) => Record<string, unknown>): Client {
   return new Proxy(sdk, {
     get(target, key, receiver) {
-      if (key === "callTool") return async (...args: unknown[]) => edit(await (target.callTool as (...a: unknown[]) => Promise<Record<string, unknown>>)(...args));
+      if (key === "callTool")
+        return async (...args: unknown[]) => edit(await (target.callTool as (...a: unknown[]) => Promise<Record<string, unknown>>)(...args));
       return Reflect.get(target, key, receiver);
     },
   });

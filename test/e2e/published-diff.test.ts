@@ -21,7 +21,10 @@ const env = Object.fromEntries(Object.entries(NPM_FREE_ENV).filter(([k]) => !k.s
 beforeAll(() => {
   // Each version under an npm alias; without optional dependencies (220 MB instead of 440 MB, the same zod).
   installPackages(work, [`mongodb-old@npm:mongodb-mcp-server@${OLD}`, `mongodb-new@npm:mongodb-mcp-server@${NEW}`], { flags: ["--omit=optional"], env });
-  for (const [alias, file] of [["mongodb-old", "old.yaml"], ["mongodb-new", "new.yaml"]] as const) {
+  for (const [alias, file] of [
+    ["mongodb-old", "old.yaml"],
+    ["mongodb-new", "new.yaml"],
+  ] as const) {
     const r = mcpgen(["pull", "-o", file, "--env", "MDB_MCP_TELEMETRY=disabled", "--", ...binCommand(work, alias)], work);
     if (r.code !== 0) throw new Error(`pull ${alias} failed: ${r.stderr}`);
   }
@@ -44,18 +47,25 @@ describe(`mongodb-mcp-server ${OLD} -> ${NEW}`, () => {
     // 27 tools, most with an outputSchema: one row per schema, each saying nothing changes meaning.
     expect(dialect.length).toBeGreaterThan(40);
     for (const c of dialect) {
-      expect(c).toMatchObject({ change: expect.stringMatching(/^(input|output)-dialect-changed$/), clients: false, servers: false, message: "JSON Schema dialect draft-07 -> 2020-12: no keyword used here changes meaning" });
+      expect(c).toMatchObject({
+        change: expect.stringMatching(/^(input|output)-dialect-changed$/),
+        clients: false,
+        servers: false,
+        message: "JSON Schema dialect draft-07 -> 2020-12: no keyword used here changes meaning",
+      });
     }
     const breaking = changes.filter((c) => c.clients);
     expect(breaking.every((c) => !c.message.includes("dialect"))).toBe(true);
     // Real narrowings of inputs, as the two versions define them.
     const brief = breaking.map((c) => `${c.name} ${c.path}: ${c.message}`);
-    expect(brief).toEqual(expect.arrayContaining([
-      "mongodb-logs inputSchema.properties.limit.type: no longer accepts number",
-      "mongodb-logs inputSchema.properties.limit.maximum: maximum 1024 added",
-      "drop-index inputSchema.properties.indexName.minLength: minLength 1 added",
-      "aggregate-db inputSchema.properties.pipeline.minItems: minItems 1 added",
-    ]));
+    expect(brief).toEqual(
+      expect.arrayContaining([
+        "mongodb-logs inputSchema.properties.limit.type: no longer accepts number",
+        "mongodb-logs inputSchema.properties.limit.maximum: maximum 1024 added",
+        "drop-index inputSchema.properties.indexName.minLength: minLength 1 added",
+        "aggregate-db inputSchema.properties.pipeline.minItems: minItems 1 added",
+      ]),
+    );
     // 65 before; what is left is real (bounds added, anyOf/oneOf branches changed).
     expect(summary.breakingClients).toBeLessThanOrEqual(14);
     // `taskSupport: forbidden` (2025-11-25 list) and no execution (2026-07-28 list) are the same.

@@ -33,10 +33,23 @@ beforeAll(() => {
 
 /** tsc over use.ts and generated/ under strict (throws with its output when it fails). */
 function compile(): void {
-  writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify({
-    compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", outDir: "dist", skipLibCheck: false, types: ["node"] },
-    include: ["use.ts", "generated/**/*.ts"],
-  }));
+  writeFileSync(
+    path.join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        outDir: "dist",
+        skipLibCheck: false,
+        types: ["node"],
+      },
+      include: ["use.ts", "generated/**/*.ts"],
+    }),
+  );
   writeFileSync(path.join(app, "use.ts"), USE);
   execFileSync(process.execPath, [TSC, "-p", "."], { cwd: app, encoding: "utf8" });
 }
@@ -44,31 +57,46 @@ function compile(): void {
 describe("published servers with quirks", () => {
   it("mcp-server-kubernetes: no resources/templates/list is no templates, with a warning", () => {
     const r = mcpgen(["pull", "-o", "manifests/kubernetes.yaml", "--", ...kubernetes()], app);
-    expect(r.stderr).toBe(`mcpgen: warning: kubernetes (\`${kubernetes().join(" ")}\`) declares \`resources\` but answers resources/templates/list with -32601 Method not found: taken as no resource templates\n`);
+    expect(r.stderr).toBe(
+      `mcpgen: warning: kubernetes (\`${kubernetes().join(" ")}\`) declares \`resources\` but answers resources/templates/list with -32601 Method not found: taken as no resource templates\n`,
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("mcpgen: wrote manifests/kubernetes.yaml from kubernetes (23 tools, 5 resources, 0 templates, 1 prompt, MCP 2025-11-25).\n");
   }, 120_000);
 
   it("@playwright/mcp: inputSchemas without type are warnings, said once for the 25 tools", () => {
     const r = mcpgen(["pull", "-o", "manifests/playwright.yaml", "--", ...playwright()], app);
-    expect(r.stderr).toBe([
-      `mcpgen: -- ${playwright().join(" ")}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
-      "  in what Playwright serves: inputSchema of 25 tools: `browser_close`, `browser_resize`, `browser_console_messages`, `browser_handle_dialog`, `browser_file_upload` and 20 more",
-      "",
-    ].join("\n"));
+    expect(r.stderr).toBe(
+      [
+        `mcpgen: -- ${playwright().join(" ")}: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so: it is kept as it came, and the arguments are typed as an open record (any properties)`,
+        "  in what Playwright serves: inputSchema of 25 tools: `browser_close`, `browser_resize`, `browser_console_messages`, `browser_handle_dialog`, `browser_file_upload` and 20 more",
+        "",
+      ].join("\n"),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("mcpgen: wrote manifests/playwright.yaml from Playwright (25 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
     // Kept as served.
-    expect(readFileSync(path.join(app, "manifests/playwright.yaml"), "utf8")).toContain("  - name: browser_close\n    description: Close the page\n    inputSchema:\n      $schema: http://json-schema.org/draft-07/schema#\n");
+    expect(readFileSync(path.join(app, "manifests/playwright.yaml"), "utf8")).toContain(
+      "  - name: browser_close\n    description: Close the page\n    inputSchema:\n      $schema: http://json-schema.org/draft-07/schema#\n",
+    );
   }, 120_000);
 
   it("generate --client-only compiles under strict, and typed calls reach both live servers", () => {
     const gen = mcpgen(["generate", "--client-only"], app);
     expect(gen.code).toBe(0);
-    expect(gen.stderr).toMatch(/^manifests\/playwright\.yaml:\d+:\d+: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so/m);
-    expect(readFileSync(path.join(app, "generated/playwright/types.ts"), "utf8")).toContain("export interface BrowserCloseInput {\n  [key: string]: unknown;\n}");
+    expect(gen.stderr).toMatch(
+      /^manifests\/playwright\.yaml:\d+:\d+: warning schema-not-object: inputSchema has no type, not "object" as MCP asks; the upstream server serves it so/m,
+    );
+    expect(readFileSync(path.join(app, "generated/playwright/types.ts"), "utf8")).toContain(
+      "export interface BrowserCloseInput {\n  [key: string]: unknown;\n}",
+    );
     compile();
-    const out = execFileSync(process.execPath, ["dist/use.js", JSON.stringify({ kubernetes: kubernetes(), playwright: playwright() })], { cwd: app, env, encoding: "utf8", timeout: 60_000 });
+    const out = execFileSync(process.execPath, ["dist/use.js", JSON.stringify({ kubernetes: kubernetes(), playwright: playwright() })], {
+      cwd: app,
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(JSON.parse(out)).toEqual({
       closed: 'No open pages available. Use the "browser_navigate" tool to navigate to a page first.',
       ping: { content: [] },

@@ -30,7 +30,9 @@ describe(`${PACKAGE}@${VERSION}: tools with the same $defs`, () => {
     expect(pulled).toMatchObject({ code: 0, stderr: "" });
     expect(mcpgen(["generate", "--client-only"], app)).toMatchObject({ code: 0, stderr: "" });
 
-    const manifest = parse(readFileSync(path.join(app, "manifests/notion.yaml"), "utf8")) as { tools: { name: string; inputSchema: { $defs?: Record<string, unknown> } }[] };
+    const manifest = parse(readFileSync(path.join(app, "manifests/notion.yaml"), "utf8")) as {
+      tools: { name: string; inputSchema: { $defs?: Record<string, unknown> } }[];
+    };
     const entries = Object.keys(manifest.tools[0]!.inputSchema.$defs ?? {});
     // What makes this server the case: every tool carries the same entries.
     expect(entries.length).toBeGreaterThan(5);
@@ -47,11 +49,28 @@ describe(`${PACKAGE}@${VERSION}: tools with the same $defs`, () => {
     expect(shared.filter((name) => !entryNames.includes(name))).toEqual([]);
     expect(declared.filter((name) => perTool.includes(name))).toEqual(perTool);
 
-    writeFileSync(path.join(app, "usage.ts"), `import { createClient, type ${shared.join(", type ")} } from "./generated/notion-api/index.js";\nexport type Shared = ${shared.join(" | ")};\nexport { createClient };\n`);
-    writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true, types: [] },
-      include: ["generated/**/*.ts", "usage.ts"],
-    }));
+    writeFileSync(
+      path.join(app, "usage.ts"),
+      `import { createClient, type ${shared.join(", type ")} } from "./generated/notion-api/index.js";\nexport type Shared = ${shared.join(" | ")};\nexport { createClient };\n`,
+    );
+    writeFileSync(
+      path.join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          verbatimModuleSyntax: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: [],
+        },
+        include: ["generated/**/*.ts", "usage.ts"],
+      }),
+    );
     execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: app, encoding: "utf8" });
   }, 120_000);
 });

@@ -32,7 +32,10 @@ const PULLS = {
 beforeAll(() => {
   mkdirSync(shared);
   writeFileSync(path.join(shared, "hello.txt"), "hello from a real server\n");
-  installPackages(servers, ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${VERSION}`));
+  installPackages(
+    servers,
+    ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${VERSION}`),
+  );
   appFolder(app);
 }, 300_000);
 
@@ -89,13 +92,38 @@ describe("published servers over stdio", () => {
     expect(files.filter((f) => /\/(server|serve|handlers)\.ts$/.test(f))).toEqual([]);
     for (const f of files.filter((f) => f.endsWith(".ts"))) expect(readFileSync(path.join(app, f), "utf8"), f).not.toContain("@modelcontextprotocol/server");
 
-    writeFileSync(path.join(app, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", outDir: "dist", skipLibCheck: false, types: ["node"] },
-      include: ["use.ts", "generated/**/*.ts"],
-    }));
+    writeFileSync(
+      path.join(app, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          outDir: "dist",
+          skipLibCheck: false,
+          types: ["node"],
+        },
+        include: ["use.ts", "generated/**/*.ts"],
+      }),
+    );
     writeFileSync(path.join(app, "use.ts"), USE);
     execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: app, encoding: "utf8" });
-    const out = execFileSync(process.execPath, ["dist/use.js", JSON.stringify({ everything: command("server-everything"), memory: command("server-memory"), filesystem: command("server-filesystem", shared), memoryFile })], { cwd: app, env, encoding: "utf8", timeout: 60_000 });
+    const out = execFileSync(
+      process.execPath,
+      [
+        "dist/use.js",
+        JSON.stringify({
+          everything: command("server-everything"),
+          memory: command("server-memory"),
+          filesystem: command("server-filesystem", shared),
+          memoryFile,
+        }),
+      ],
+      { cwd: app, env, encoding: "utf8", timeout: 60_000 },
+    );
     expect(JSON.parse(out)).toEqual({
       echo: "Echo: hi",
       sum: "The sum of 2 and 3 is 5.",
@@ -112,11 +140,17 @@ describe("published servers over stdio", () => {
   }, 180_000);
 
   it("rejects a wrong argument at compile time", () => {
-    writeFileSync(path.join(app, "bad.ts"), `import type { McpServersEverythingClient } from "./generated/mcp-servers-everything/index.js";
+    writeFileSync(
+      path.join(app, "bad.ts"),
+      `import type { McpServersEverythingClient } from "./generated/mcp-servers-everything/index.js";
 declare const everything: McpServersEverythingClient;
 await everything.getStructuredContent({ location: "Paris" });
-`);
-    writeFileSync(path.join(app, "tsconfig.bad.json"), JSON.stringify({ extends: "./tsconfig.json", include: ["bad.ts", "generated/**/*.ts"], compilerOptions: { noEmit: true } }));
+`,
+    );
+    writeFileSync(
+      path.join(app, "tsconfig.bad.json"),
+      JSON.stringify({ extends: "./tsconfig.json", include: ["bad.ts", "generated/**/*.ts"], compilerOptions: { noEmit: true } }),
+    );
     let error = "";
     try {
       execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.bad.json"], { cwd: app, encoding: "utf8" });

@@ -79,8 +79,17 @@ const trail: { method: string; replica: number }[] = [];
 /** One 2026-07-28 request through the proxy (the client declares elicitation and the tasks extension). */
 async function modern(method: string, params: Record<string, unknown>, name?: string): Promise<Served> {
   const at = set.proxy.log.length;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope({ elicitation: {}, extensions: { [EXTENSION]: {} } }) } });
-  const res = await post(set.proxy.url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: ++id,
+    method,
+    params: { ...params, _meta: envelope({ elicitation: {}, extensions: { [EXTENSION]: {} } }) },
+  });
+  const res = await post(set.proxy.url, body, {
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  });
   const routed = set.proxy.log[at];
   if (!routed || res.status !== 200) throw new Error(`${method}: HTTP ${res.status} from replica ${routed?.replica}: ${res.body}`);
   trail.push({ method, replica: routed.replica });
@@ -127,7 +136,12 @@ beforeAll(async () => {
     count: COUNT,
     server: SERVER,
     legacyRouting: "sticky",
-    env: { REDIS_URL: redis.url, MCP_TASKS_REDIS_PREFIX: PREFIX, MCP_TASKS_LEASE_MS: String(LEASE_MS), MCP_REQUEST_STATE_SECRET: randomBytes(32).toString("base64url") },
+    env: {
+      REDIS_URL: redis.url,
+      MCP_TASKS_REDIS_PREFIX: PREFIX,
+      MCP_TASKS_LEASE_MS: String(LEASE_MS),
+      MCP_REQUEST_STATE_SECRET: randomBytes(32).toString("base64url"),
+    },
   });
 }, 90_000);
 
@@ -143,7 +157,10 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     const { taskId, runner } = await startTask("confirm_delete", { filename: "report.txt" });
     // Polled through the two other replicas in turn until the runner's handler has asked its question.
     let turn = 0;
-    const asked = await until(() => via(others(runner)[turn++ % 2]!, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "input_required");
+    const asked = await until(
+      () => via(others(runner)[turn++ % 2]!, "tasks/get", { taskId }, taskId),
+      (r) => r.result?.status === "input_required",
+    );
     // Each of them shows it.
     const seen = await Promise.all(others(runner).map(async (i) => (await via(i, "tasks/get", { taskId }, taskId)).result!.inputRequests));
     expect(seen).toEqual([asked.result!.inputRequests, asked.result!.inputRequests]);
@@ -159,7 +176,10 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect(updated.result).toMatchObject({ resultType: "complete" });
     expect(updated.replica).not.toBe(runner);
 
-    const done = await until(() => taskGet(taskId), (r) => r.result?.status === "completed");
+    const done = await until(
+      () => taskGet(taskId),
+      (r) => r.result?.status === "completed",
+    );
     expect(done.result!.result).toMatchObject({ content: [{ type: "text", text: "Deleted report.txt" }] });
     const everywhere = [];
     for (const i of [0, 1, 2]) everywhere.push((await via(i, "tasks/get", { taskId }, taskId)).result);
@@ -177,11 +197,20 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect((await via(canceller, "tasks/cancel", { taskId }, taskId)).result).toMatchObject({ resultType: "complete" });
 
     // The cancel reached the process running the handler (pub/sub), and only that one ran it.
-    await until(async () => set.replicas[runner]!.stderr, (text) => text.includes(`slow_compute ${label} aborted`), 5_000);
+    await until(
+      async () => set.replicas[runner]!.stderr,
+      (text) => text.includes(`slow_compute ${label} aborted`),
+      5_000,
+    );
     for (const i of others(runner)) expect(set.replicas[i]!.stderr).not.toContain(label);
 
     // Polled past the handler's duration, it stays cancelled: the handler never returned.
-    const polls = await until(() => taskGet(taskId), () => Date.now() - startedAt > seconds * 1000 + 4 * LEASE_MS, 10_000, 100);
+    const polls = await until(
+      () => taskGet(taskId),
+      () => Date.now() - startedAt > seconds * 1000 + 4 * LEASE_MS,
+      10_000,
+      100,
+    );
     expect(polls.result).toMatchObject({ status: "cancelled" });
     expect(set.replicas[runner]!.stderr).not.toContain(`slow_compute ${label} returned`);
     const everywhere = [];
@@ -203,7 +232,11 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
 
     await set.replicas[runner]!.kill();
     const killedAt = Date.now();
-    const failed = await until(() => taskGet(taskId), (r) => r.result?.status !== "working", 5_000);
+    const failed = await until(
+      () => taskGet(taskId),
+      (r) => r.result?.status !== "working",
+      5_000,
+    );
     const failedAfterMs = Date.now() - killedAt;
     expect(failed.replica).not.toBe(runner);
     expect(failed.result).toMatchObject({ taskId, status: "failed", statusMessage: STOPPED, error: { code: -32603, message: STOPPED } });
@@ -212,7 +245,18 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
 
     // In Redis: the record whole and terminal, its error and no result, no lease, still expiring with its ttl.
     const record = await db.hGetAll(taskKey);
-    expect(Object.keys(record).sort()).toEqual(["createdAt", "era", "expiresAt", "id", "lastUpdatedAt", "outcome", "owner", "status", "statusMessage", "ttlMs"]);
+    expect(Object.keys(record).sort()).toEqual([
+      "createdAt",
+      "era",
+      "expiresAt",
+      "id",
+      "lastUpdatedAt",
+      "outcome",
+      "owner",
+      "status",
+      "statusMessage",
+      "ttlMs",
+    ]);
     expect(record).toMatchObject({ id: taskId, era: "modern", status: "failed", statusMessage: STOPPED });
     expect(JSON.parse(record.outcome!)).toEqual({ error: { code: -32603, message: STOPPED } });
     expect(await db.exists(leaseKey)).toBe(0);
@@ -251,13 +295,23 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
       expect(minter).toBeDefined();
       const ANY = { "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) } } as never;
 
-      const created = (await sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.3, label: "legacy" }, task: { ttl: 60_000 } } }, ANY)) as unknown as { task: { taskId: string; status: string } };
+      const created = (await sdk.request(
+        { method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.3, label: "legacy" }, task: { ttl: 60_000 } } },
+        ANY,
+      )) as unknown as { task: { taskId: string; status: string } };
       const taskId = created.task.taskId;
       expect(created.task.status).toBe("working");
       expect(await sdk.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "working" });
       const result = await sdk.request({ method: "tasks/result", params: { taskId } }, ANY);
-      expect(result).toMatchObject({ content: [{ type: "text", text: "Computed legacy after 0.3s" }], _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
-      await until(async () => statuses.filter((s) => s.taskId === taskId).map((s) => s.status), (seen) => seen.includes("completed"), 5_000);
+      expect(result).toMatchObject({
+        content: [{ type: "text", text: "Computed legacy after 0.3s" }],
+        _meta: { "io.modelcontextprotocol/related-task": { taskId } },
+      });
+      await until(
+        async () => statuses.filter((s) => s.taskId === taskId).map((s) => s.status),
+        (seen) => seen.includes("completed"),
+        5_000,
+      );
       expect(statuses.filter((s) => s.taskId === taskId)).toEqual([expect.objectContaining({ taskId, status: "completed" })]);
       expect(await sdk.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "completed" });
 

@@ -39,7 +39,12 @@ const accept = (content: Record<string, unknown>) => ({ action: "accept", conten
 
 /** One round of a 2026-07-28 tools/call through the proxy. */
 async function round(url: string, extra: Record<string, unknown> = {}): Promise<RpcAnswer> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: MULTI_ROUND, arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: MULTI_ROUND, arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) },
+  });
   const res = await post(url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": MULTI_ROUND });
   return answer(res.body);
 }
@@ -55,7 +60,12 @@ async function threeRounds(url: string): Promise<RpcAnswer[]> {
 }
 
 const LEGACY = { "mcp-protocol-version": "2025-11-25" };
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "replicas", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "replicas", version: "1" } },
+});
 
 /** Opens a 2025-era session through the proxy: its id, and a function that sends a request in it. */
 async function legacySession(url: string) {
@@ -117,7 +127,8 @@ describe("three replicas sharing MCP_REQUEST_STATE_SECRET", () => {
     const sessionId = String(init.headers["mcp-session-id"]);
     const minter = set.proxy.log[0]!.replica;
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(await post(set.proxy.url, JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "ping" }), { ...LEGACY, "mcp-session-id": sessionId }));
+    for (let i = 0; i < 3; i++)
+      answers.push(await post(set.proxy.url, JSON.stringify({ jsonrpc: "2.0", id: i + 1, method: "ping" }), { ...LEGACY, "mcp-session-id": sessionId }));
     const routed = set.proxy.log.slice(1);
     expect(new Set(routed.map((r) => r.replica))).toEqual(new Set([0, 1, 2]));
     answers.forEach((res, i) => {
@@ -146,7 +157,11 @@ describe("three replicas sharing MCP_REQUEST_STATE_SECRET", () => {
     expect((await round(set.replicas[2]!.url, step1)).result).toMatchObject({ resultType: "input_required" });
     await set.replicas[2]!.stop();
     await set.replicas[2]!.start({ MCP_REQUEST_STATE_SECRET: NEW });
-    expect((await round(set.replicas[2]!.url, step1)).error).toEqual({ code: -32602, message: "Invalid or expired requestState", data: { reason: "requestState failed its integrity check" } });
+    expect((await round(set.replicas[2]!.url, step1)).error).toEqual({
+      code: -32602,
+      message: "Invalid or expired requestState",
+      data: { reason: "requestState failed its integrity check" },
+    });
   });
 });
 
@@ -172,7 +187,11 @@ describe("three replicas without a shared key (the documented failure mode)", ()
     await victim.kill();
     expect(victim.running).toBe(false);
     set.proxy.resetHits();
-    const discover = () => post(set.proxy.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope() } }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" });
+    const discover = () =>
+      post(set.proxy.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: envelope() } }), {
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "server/discover",
+      });
     for (let i = 0; i < 4; i++) expect((await discover()).status).toBe(200);
     expect(set.proxy.hits).toEqual([2, 0, 2]);
     await victim.start();

@@ -14,7 +14,11 @@ const definition: ServerDefinition = {
   serverInfo: { name: "edges", version: "1" },
   capabilities: { tools: {}, resources: {}, prompts: {} },
   tools: [
-    { name: "structured", inputSchema: { type: "object", properties: { constructor: { type: "string" }, n: { type: "number" } } }, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
+    {
+      name: "structured",
+      inputSchema: { type: "object", properties: { constructor: { type: "string" }, n: { type: "number" } } },
+      outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+    },
     { name: "text", inputSchema: { type: "object", required: ["toString"] } },
     { name: "toString", inputSchema: { type: "object" } },
   ],
@@ -77,15 +81,33 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
 
   it("answers -32603 for malformed resource and prompt results", async () => {
     const resources = [{ contents: [{ text: "no uri" }] }, { blob: "not base64!!" }];
-    const request = await session({ resources: { r: () => resources.shift() }, prompts: { p: () => ({ messages: [{ role: "system", content: { type: "text", text: "x" } }] }) } });
-    expect((await request("resources/read", { uri: "x://r" })).error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Resource r: the handler returned neither text, \{ blob: base64 \} nor a valid ReadResourceResult \(contents\.0/) });
-    expect((await request("resources/read", { uri: "x://r" })).error).toMatchObject({ code: -32603, message: expect.stringContaining("(contents.0.blob Invalid Base64 string)") });
-    expect((await request("prompts/get", { name: "p" })).error).toMatchObject({ code: -32603, message: expect.stringMatching(/^Prompt p: the handler did not return a valid GetPromptResult \(messages\.0\.role/) });
+    const request = await session({
+      resources: { r: () => resources.shift() },
+      prompts: { p: () => ({ messages: [{ role: "system", content: { type: "text", text: "x" } }] }) },
+    });
+    expect((await request("resources/read", { uri: "x://r" })).error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/^Resource r: the handler returned neither text, \{ blob: base64 \} nor a valid ReadResourceResult \(contents\.0/),
+    });
+    expect((await request("resources/read", { uri: "x://r" })).error).toMatchObject({
+      code: -32603,
+      message: expect.stringContaining("(contents.0.blob Invalid Base64 string)"),
+    });
+    expect((await request("prompts/get", { name: "p" })).error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/^Prompt p: the handler did not return a valid GetPromptResult \(messages\.0\.role/),
+    });
   });
 
   it("passes JSON-RPC error codes through, and turns other codes into -32603", async () => {
     const thrown = [Object.assign(new Error("Resource not found"), { code: -32002, data: { uri: "x://r" } }), Object.assign(new Error("nope"), { code: 404 })];
-    const request = await session({ resources: { r: () => { throw thrown.shift(); } } });
+    const request = await session({
+      resources: {
+        r: () => {
+          throw thrown.shift();
+        },
+      },
+    });
     // The SDK sends -32002 as -32602 in both eras (what 2026-07-28 requires); the data goes with it.
     expect((await request("resources/read", { uri: "x://r" })).error).toEqual({ code: -32602, message: "Resource not found", data: { uri: "x://r" } });
     expect((await request("resources/read", { uri: "x://r" })).error).toEqual({ code: -32603, message: "resources/read r failed: nope" });
@@ -94,8 +116,18 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
 
   it("answers a tool's thrown RpcError as that JSON-RPC error, and other errors as isError", async () => {
     const thrown: Error[] = [new RpcError(-32050, "Quota exceeded", { retryAfter: 3 }), new Error("boom")];
-    const request = await session({ tools: { text: () => { throw thrown.shift(); } } });
-    expect((await request("tools/call", { name: "text", arguments: { toString: 1 } })).error).toEqual({ code: -32050, message: "Quota exceeded", data: { retryAfter: 3 } });
+    const request = await session({
+      tools: {
+        text: () => {
+          throw thrown.shift();
+        },
+      },
+    });
+    expect((await request("tools/call", { name: "text", arguments: { toString: 1 } })).error).toEqual({
+      code: -32050,
+      message: "Quota exceeded",
+      data: { retryAfter: 3 },
+    });
     expect(text(await request("tools/call", { name: "text", arguments: { toString: 1 } }))).toBe("Tool text failed: boom");
   });
 
@@ -108,7 +140,11 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
 describe("SchemaValidators", () => {
   it("compiles a schema once and describes problems", () => {
     const v = new SchemaValidators();
-    const schema = { type: "object", properties: { tags: { type: "array", items: { type: "string" } }, mode: { enum: ["a", "b"] } }, additionalProperties: false };
+    const schema = {
+      type: "object",
+      properties: { tags: { type: "array", items: { type: "string" } }, mode: { enum: ["a", "b"] } },
+      additionalProperties: false,
+    };
     expect(v.validator(schema)).toBe(v.validator(schema));
     expect(v.check(schema, { tags: ["x", 2], mode: "c", extra: 1 })).toBe(
       "Unknown property 'extra'; Property 'tags[1]' must be string; Property 'mode' must be one of \"a\", \"b\"",

@@ -70,8 +70,15 @@ tools:
 `;
 
 const STRICT = {
-  target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true, verbatimModuleSyntax: true, skipLibCheck: true, noEmit: true,
+  target: "ES2022",
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  verbatimModuleSyntax: true,
+  skipLibCheck: true,
+  noEmit: true,
 };
 
 function tsc(cwd: string, project: string): string {
@@ -120,7 +127,14 @@ describe("tools with the same $defs", () => {
     const types = readFileSync(path.join(dir, "out/pages/types.ts"), "utf8");
     const declared = [...types.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]);
     expect(declared.slice(0, declared.indexOf("ToolInputs"))).toEqual([
-      "CreatePageInput", "RichText", "Block", "CreatePageOutput", "AppendBlockInput", "GetSelfInput", "SearchInput", "SearchInputRichText",
+      "CreatePageInput",
+      "RichText",
+      "Block",
+      "CreatePageOutput",
+      "AppendBlockInput",
+      "GetSelfInput",
+      "SearchInput",
+      "SearchInputRichText",
     ]);
     expect(types).toContain("  title: RichText[];\n  children?: Block[];\n");
     expect(types).toContain("export interface CreatePageOutput {\n  title: RichText;\n}\n");
@@ -132,10 +146,16 @@ describe("tools with the same $defs", () => {
 
     // The wire schemas are the manifest's, unused entries included, and ajv checks against them.
     const manifest = parse(MANIFEST) as { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] };
-    const fixture = JSON.parse(readFileSync(path.join(dir, "out/pages/fixtures/tools-list.json"), "utf8")) as { tools: { inputSchema: unknown; outputSchema?: unknown }[] };
+    const fixture = JSON.parse(readFileSync(path.join(dir, "out/pages/fixtures/tools-list.json"), "utf8")) as {
+      tools: { inputSchema: unknown; outputSchema?: unknown }[];
+    };
     expect(fixture.tools.map((t) => [t.inputSchema, t.outputSchema])).toEqual(manifest.tools.map((t) => [t.inputSchema, t.outputSchema]));
     const generated = await import(pathToFileURL(path.join(dir, "out/pages/index.ts")).href);
-    const s = await rawSession(generated.createServerFactory({ tools: { create_page: (a: { title: unknown[] }) => ({ title: a.title[0] }), append_block: () => "ok", get_self: () => "me", search: () => "" } }));
+    const s = await rawSession(
+      generated.createServerFactory({
+        tools: { create_page: (a: { title: unknown[] }) => ({ title: a.title[0] }), append_block: () => "ok", get_self: () => "me", search: () => "" },
+      }),
+    );
     const call = async (name: string, args: unknown) => (await s.request("tools/call", { name, arguments: args })).result as { isError?: boolean };
     expect((await call("append_block", { page_id: "p", block: { kind: "paragraph", rich_text: [{ text: "a" }] } })).isError).toBeFalsy();
     expect((await call("append_block", { page_id: "p", block: { kind: "paragraph", rich_text: [{ text: "" }] } })).isError).toBe(true);
@@ -148,7 +168,10 @@ describe("tools with the same $defs", () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/pages.yaml": MANIFEST });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     expect(mcpgen(["generate", "--client-only", "--out", "out"], dir)).toMatchObject({ code: 0, stderr: "" });
-    writeFileSync(path.join(dir, "client.ts"), `import { createClient, type RichText } from "./out/pages/index.js";\nexport const t: RichText = { text: "x" };\nexport { createClient };\n`);
+    writeFileSync(
+      path.join(dir, "client.ts"),
+      `import { createClient, type RichText } from "./out/pages/index.js";\nexport const t: RichText = { text: "x" };\nexport { createClient };\n`,
+    );
     writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...STRICT, types: [] }, files: ["client.ts"] }));
     expect(tsc(dir, "tsconfig.json")).toBe("");
   }, 120_000);

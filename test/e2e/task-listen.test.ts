@@ -42,20 +42,47 @@ afterAll(async () => {
 
 let nextId = 0;
 function headers(method: string, name?: string): Record<string, string> {
-  return { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) };
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name ? { "mcp-name": name } : {}),
+  };
 }
 
-async function modern(url: string, method: string, params: Record<string, unknown>, name?: string): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
-  const response = await fetch(url, { method: "POST", headers: headers(method, name), body: JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params: { ...params, _meta: envelope(CAPS) } }) });
+async function modern(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  name?: string,
+): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: headers(method, name),
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params: { ...params, _meta: envelope(CAPS) } }),
+  });
   const text = await response.text();
-  const data = text.trim().startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6);
+  const data = text.trim().startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .pop()!
+        .slice(6);
   return JSON.parse(data);
 }
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: any; result?: any; error?: any };
 
 /** A subscriptions/listen stream read message by message. */
-async function listen(url: string, id: string | number, notifications: Record<string, unknown>, capabilities: Record<string, unknown> = CAPS, extraHeaders: Record<string, string> = {}) {
+async function listen(
+  url: string,
+  id: string | number,
+  notifications: Record<string, unknown>,
+  capabilities: Record<string, unknown> = CAPS,
+  extraHeaders: Record<string, string> = {},
+) {
   const aborter = new AbortController();
   const response = await fetch(url, {
     method: "POST",
@@ -76,7 +103,10 @@ async function listen(url: string, id: string | number, notifications: Record<st
           if (done) break;
           buffered += decoder.decode(value, { stream: true });
           for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-            const data = buffered.slice(0, end).split("\n").filter((l) => l.startsWith("data: "));
+            const data = buffered
+              .slice(0, end)
+              .split("\n")
+              .filter((l) => l.startsWith("data: "));
             buffered = buffered.slice(end + 2);
             if (data.length > 0) received.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
           }

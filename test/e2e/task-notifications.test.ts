@@ -41,7 +41,9 @@ async function until(check: () => boolean): Promise<void> {
 
 /** The three journeys, on a connected 2025-era client. */
 async function journeys(sdk: Client, statuses: Status[]): Promise<void> {
-  const start = async (name: string, args: Record<string, unknown>) => ((await sdk.request({ method: "tools/call", params: { name, arguments: args, task: { ttl: 60_000 } } }, ANY)) as unknown as { task: { taskId: string } }).task.taskId;
+  const start = async (name: string, args: Record<string, unknown>) =>
+    ((await sdk.request({ method: "tools/call", params: { name, arguments: args, task: { ttl: 60_000 } } }, ANY)) as unknown as { task: { taskId: string } })
+      .task.taskId;
   const of = (taskId: string) => statuses.filter((s) => s.taskId === taskId).map((s) => s.status);
 
   const done = await start("slow_compute", { seconds: 0.1 });
@@ -65,7 +67,11 @@ async function journeys(sdk: Client, statuses: Status[]): Promise<void> {
 describe("notifications/tasks/status (2025 era)", () => {
   it("reaches an SDK v2 Client in memory (the stdio entry) on every status change", async () => {
     const statuses: Status[] = [];
-    const c = await connectInMemory(createServerFactory(handlers), { era: "legacy", capabilities: { elicitation: {} }, setup: (client) => recorder(client, statuses) });
+    const c = await connectInMemory(createServerFactory(handlers), {
+      era: "legacy",
+      capabilities: { elicitation: {} },
+      setup: (client) => recorder(client, statuses),
+    });
     closers.push(c.close);
     await journeys(c.sdk, statuses);
   });
@@ -88,7 +94,11 @@ describe("notifications/tasks/status (2025 era)", () => {
     const a = await connectInMemory(factory, { era: "legacy", capabilities: { elicitation: {} }, setup: (client) => recorder(client, mine) });
     const b = await connectInMemory(factory, { era: "legacy", capabilities: { elicitation: {} }, setup: (client) => recorder(client, theirs) });
     closers.push(a.close, b.close);
-    const taskId = ((await a.sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.05 }, task: {} } }, ANY)) as unknown as { task: { taskId: string } }).task.taskId;
+    const taskId = (
+      (await a.sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.05 }, task: {} } }, ANY)) as unknown as {
+        task: { taskId: string };
+      }
+    ).task.taskId;
     await until(() => mine.some((s) => s.taskId === taskId && s.status === "completed"));
     await sleep(50);
     expect(theirs).toEqual([]);
@@ -107,7 +117,10 @@ describe("notifications/tasks/status across replicas (Redis)", () => {
     try {
       a = await serveHttp(handlers, { port: 0 });
     } finally {
-      for (const [name, value] of [["REDIS_URL", saved.url], ["MCP_TASKS_REDIS_PREFIX", saved.prefix]] as const) {
+      for (const [name, value] of [
+        ["REDIS_URL", saved.url],
+        ["MCP_TASKS_REDIS_PREFIX", saved.prefix],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
@@ -127,7 +140,11 @@ describe("notifications/tasks/status across replicas (Redis)", () => {
     await onB.connect(new StreamableHTTPClientTransport(new URL(b.url)));
     closers.unshift(() => onB.close());
 
-    const taskId = ((await onA.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 }, task: {} } }, ANY)) as unknown as { task: { taskId: string } }).task.taskId;
+    const taskId = (
+      (await onA.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 }, task: {} } }, ANY)) as unknown as {
+        task: { taskId: string };
+      }
+    ).task.taskId;
     expect(await onB.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "working" });
     expect(await onB.request({ method: "tasks/cancel", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "cancelled" });
     await until(() => statuses.some((s) => s.taskId === taskId && s.status === "cancelled"));

@@ -92,7 +92,9 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
       expect([finished, cancelled].filter((w) => w !== undefined)).toHaveLength(1);
       const read = await b.get(live.id);
       expect(read).toEqual(finished ?? cancelled);
-      expect(read.status === "completed" ? read.outcome : { none: true }).toEqual(read.status === "completed" ? { result: { content: [{ type: "text", text: "won" }] } } : { none: true });
+      expect(read.status === "completed" ? read.outcome : { none: true }).toEqual(
+        read.status === "completed" ? { result: { content: [{ type: "text", text: "won" }] } } : { none: true },
+      );
     }
   });
 
@@ -114,21 +116,40 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     expect(await b.cancel(live.id)).toMatchObject({ status: "cancelled" });
     await until(() => live.controller.signal.aborted, Boolean);
     expect(String(live.controller.signal.reason)).toContain("Cancelled by the client");
-    await until(() => sent.length, (n) => n > 0);
-    expect(sent).toEqual([{ taskId: live.id, status: "cancelled", statusMessage: "Cancelled by the client", createdAt: expect.any(String), lastUpdatedAt: expect.any(String), ttl: 3600000, pollInterval: 500 }]);
+    await until(
+      () => sent.length,
+      (n) => n > 0,
+    );
+    expect(sent).toEqual([
+      {
+        taskId: live.id,
+        status: "cancelled",
+        statusMessage: "Cancelled by the client",
+        createdAt: expect.any(String),
+        lastUpdatedAt: expect.any(String),
+        ttl: 3600000,
+        pollInterval: 500,
+      },
+    ]);
   });
 
   it("tasks/update on one replica answers the question waiting on the one running it; tasks/get anywhere shows the questions", async () => {
     const [a, b] = await replicas(kind);
     const live: LiveTask = await a.create("modern", "o", { elicitation: {} });
     const answer = a.channel(live).ask({ method: "elicitation/create", params: FORM }, "who");
-    const asked = await until(() => b.get(live.id), (t) => t.status === "input_required");
+    const asked = await until(
+      () => b.get(live.id),
+      (t) => t.status === "input_required",
+    );
     expect(b.modernView(asked, true).inputRequests).toEqual({ who: { method: "elicitation/create", params: FORM } });
     // An invalid answer is ignored; the valid one reaches the handler.
     await b.update(live.id, { who: { action: "maybe" } });
     await b.update(live.id, { who: { action: "accept", content: { name: "Ada" } } });
     expect(await answer).toEqual({ action: "accept", content: { name: "Ada" } });
-    const after = await until(() => b.get(live.id), (t) => t.status === "working");
+    const after = await until(
+      () => b.get(live.id),
+      (t) => t.status === "working",
+    );
     expect(after.inputRequests).toBeUndefined();
   });
 
@@ -196,7 +217,10 @@ describe("Redis store", () => {
     const first = await tasks.create("legacy", "o", {}, 60_000);
     const second = await elsewhere.create("legacy", "o", {}, 60_000);
     const third = await tasks.create("legacy", "o", {}, 60_000);
-    await expect(elsewhere.create("legacy", "o", {}, 60_000)).rejects.toMatchObject({ code: -32005, message: expect.stringMatching(/3 tasks kept are all running/) });
+    await expect(elsewhere.create("legacy", "o", {}, 60_000)).rejects.toMatchObject({
+      code: -32005,
+      message: expect.stringMatching(/3 tasks kept are all running/),
+    });
     await tasks.finish(first, { result: { content: [] } });
     await tasks.finish(third, { result: { content: [] } });
     const fourth = await elsewhere.create("legacy", "o", {}, 60_000);

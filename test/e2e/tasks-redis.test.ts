@@ -27,14 +27,31 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let id = 0;
 
 /** One 2026-07-28 request to a replica; the JSON-RPC answer (JSON or the last SSE data line). */
-async function modern(url: string, method: string, params: Record<string, unknown>, name?: string): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
+async function modern(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  name?: string,
+): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope({ elicitation: {}, extensions: { [EXTENSION]: {} } }) } }),
   });
   const text = await response.text();
-  const data = text.trim().startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6);
+  const data = text.trim().startsWith("{")
+    ? text
+    : text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .pop()!
+        .slice(6);
   return JSON.parse(data);
 }
 
@@ -60,14 +77,25 @@ describe("2026-07-28 tasks on two replicas sharing Redis", () => {
     const [a, b] = [await replica("r1:"), await replica("r1:")];
     const created = await modern(a.url, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } }, "confirm_delete");
     const taskId = String(created.result!.taskId);
-    const asked = await until(() => modern(b.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "input_required");
+    const asked = await until(
+      () => modern(b.url, "tasks/get", { taskId }, taskId),
+      (r) => r.result?.status === "input_required",
+    );
     const keys = Object.keys(asked.result!.inputRequests);
     expect(keys).toHaveLength(1);
     expect(asked.result!.inputRequests[keys[0]!]).toMatchObject({ method: "elicitation/create", params: { message: "Delete x.txt?" } });
-    expect((await modern(b.url, "tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { confirm: true } } } }, taskId)).result).toMatchObject({ resultType: "complete" });
-    const done = await until(() => modern(a.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "completed");
+    expect(
+      (await modern(b.url, "tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { confirm: true } } } }, taskId)).result,
+    ).toMatchObject({ resultType: "complete" });
+    const done = await until(
+      () => modern(a.url, "tasks/get", { taskId }, taskId),
+      (r) => r.result?.status === "completed",
+    );
     expect(done.result!.result).toMatchObject({ content: [{ type: "text", text: "Deleted x.txt" }] });
-    expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted x.txt" }] } });
+    expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Deleted x.txt" }] },
+    });
   });
 
   it("cancels on B a task running on A", async () => {
@@ -83,7 +111,14 @@ describe("2026-07-28 tasks on two replicas sharing Redis", () => {
     await sleep(500);
     expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "working" });
     await a.close();
-    const failed = await until(() => modern(b.url, "tasks/get", { taskId }, taskId), (r) => r.result?.status === "failed");
-    expect(failed.result).toMatchObject({ status: "failed", statusMessage: "the server process running this task stopped", error: { code: -32603, message: "the server process running this task stopped" } });
+    const failed = await until(
+      () => modern(b.url, "tasks/get", { taskId }, taskId),
+      (r) => r.result?.status === "failed",
+    );
+    expect(failed.result).toMatchObject({
+      status: "failed",
+      statusMessage: "the server process running this task stopped",
+      error: { code: -32603, message: "the server process running this task stopped" },
+    });
   });
 });

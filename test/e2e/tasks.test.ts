@@ -51,7 +51,14 @@ describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
     const s = await session();
     const created = await s.request("tools/call", { name: "slow_compute", arguments: { seconds: 0.2, label: "a" }, task: { ttl: 60000 } });
     const task = created.result!.task as Record<string, unknown>;
-    expect(task).toEqual({ taskId: expect.any(String), status: "working", createdAt: expect.any(String), lastUpdatedAt: expect.any(String), ttl: 60000, pollInterval: 500 });
+    expect(task).toEqual({
+      taskId: expect.any(String),
+      status: "working",
+      createdAt: expect.any(String),
+      lastUpdatedAt: expect.any(String),
+      ttl: 60000,
+      pollInterval: 500,
+    });
     expect((await s.request("tasks/get", { taskId: task.taskId })).result).toMatchObject({ taskId: task.taskId, status: "working" });
     expect(((await s.request("tasks/list")).result!.tasks as { taskId: string }[]).map((t) => t.taskId)).toContain(task.taskId);
     const result = await s.request("tasks/result", { taskId: task.taskId });
@@ -65,7 +72,10 @@ describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
     const taskId = (created.result!.task as { taskId: string }).taskId;
     expect((await s.request("tasks/cancel", { taskId })).result).toMatchObject({ taskId, status: "cancelled" });
     expect((await s.request("tasks/get", { taskId })).result).toMatchObject({ status: "cancelled" });
-    expect((await s.request("tasks/cancel", { taskId })).error).toEqual({ code: -32602, message: "Cannot cancel task: already in terminal status 'cancelled'" });
+    expect((await s.request("tasks/cancel", { taskId })).error).toEqual({
+      code: -32602,
+      message: "Cannot cancel task: already in terminal status 'cancelled'",
+    });
     expect((await s.request("tasks/get", { taskId: "nope" })).error).toMatchObject({ code: -32602 });
   });
 
@@ -73,7 +83,10 @@ describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
     const s = await session();
     const failing = await s.request("tools/call", { name: "failing_job", arguments: {}, task: {} });
     const a = (failing.result!.task as { taskId: string }).taskId;
-    expect((await s.request("tasks/result", { taskId: a })).result).toMatchObject({ isError: true, content: [{ type: "text", text: "The job failed (a tool error)" }] });
+    expect((await s.request("tasks/result", { taskId: a })).result).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "The job failed (a tool error)" }],
+    });
     expect((await s.request("tasks/get", { taskId: a })).result).toMatchObject({ status: "failed" });
     const crashing = await s.request("tools/call", { name: "protocol_error_job", arguments: {}, task: {} });
     const b = (crashing.result!.task as { taskId: string }).taskId;
@@ -82,7 +95,10 @@ describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
 
   it("refuses the call a tool's taskSupport rules out with -32601", async () => {
     const s = await session();
-    expect((await s.request("tools/call", { name: "failing_job", arguments: {} })).error).toEqual({ code: -32601, message: "Tool failing_job requires task-augmented execution: call it with params.task" });
+    expect((await s.request("tools/call", { name: "failing_job", arguments: {} })).error).toEqual({
+      code: -32601,
+      message: "Tool failing_job requires task-augmented execution: call it with params.task",
+    });
     expect((await s.request("tools/call", { name: "greet", arguments: {}, task: {} })).error).toMatchObject({ code: -32601 });
   });
 
@@ -157,22 +173,35 @@ describe("tasks, 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () =
     const s = await session();
     const created = await s.request("tools/call", { name: "multi_input", arguments: {} });
     const taskId = created.result!.taskId;
-    const parked = await until(() => s.request("tasks/get", { taskId }), (r) => r.result?.status === "input_required");
+    const parked = await until(
+      () => s.request("tasks/get", { taskId }),
+      (r) => r.result?.status === "input_required",
+    );
     const keys = Object.keys(parked.result!.inputRequests as object);
     expect(keys).toEqual(["elicitation-1", "elicitation-2"]);
-    expect((await s.request("tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { name: "one" } } } })).result).toMatchObject({ resultType: "complete" });
+    expect((await s.request("tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { name: "one" } } } })).result).toMatchObject({
+      resultType: "complete",
+    });
     const half = await s.request("tasks/get", { taskId });
     expect(half.result).toMatchObject({ status: "input_required" });
     expect(Object.keys(half.result!.inputRequests as object)).toEqual([keys[1]]);
     await s.request("tasks/update", { taskId, inputResponses: { [keys[1]!]: { action: "accept", content: { name: "two" } } } });
-    expect((await terminal(s, taskId)).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: 'Answers: {"name":"one"}, {"name":"two"}' }] } });
+    expect((await terminal(s, taskId)).result).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: 'Answers: {"name":"one"}, {"name":"two"}' }] },
+    });
   });
 
   it("gathers input with input_required before a task starts (MRTR, then the task)", async () => {
     const s = await session();
     const first = await s.request("tools/call", { name: "test_tool_with_task", arguments: {} });
     expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { user_name: { method: "elicitation/create" } } });
-    const second = await s.request("tools/call", { name: "test_tool_with_task", arguments: {}, requestState: first.result!.requestState, inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } } });
+    const second = await s.request("tools/call", {
+      name: "test_tool_with_task",
+      arguments: {},
+      requestState: first.result!.requestState,
+      inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+    });
     expect(second.result).toMatchObject({ resultType: "task", status: "working" });
     expect(second.result).not.toHaveProperty("requestState");
     expect((await terminal(s, second.result!.taskId)).result).toMatchObject({ result: { content: [{ type: "text", text: "Hello, Alice! (from a task)" }] } });
@@ -180,8 +209,14 @@ describe("tasks, 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () =
 
   it("without the extension: a required-task tool is -32021, an optional one runs at once, tasks/* are -32021", async () => {
     const s = await session({});
-    expect((await s.request("tools/call", { name: "failing_job", arguments: {} })).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } } });
-    expect((await s.request("tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Computed result after 0s" }] });
+    expect((await s.request("tools/call", { name: "failing_job", arguments: {} })).error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [EXTENSION]: {} } } },
+    });
+    expect((await s.request("tools/call", { name: "slow_compute", arguments: { seconds: 0 } })).result).toMatchObject({
+      resultType: "complete",
+      content: [{ type: "text", text: "Computed result after 0s" }],
+    });
     expect((await s.request("tasks/get", { taskId: "x" })).error).toMatchObject({ code: -32021 });
     // tasks/result and tasks/list do not exist in the extension.
     const t = await session();
@@ -194,15 +229,25 @@ describe("tasks, 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () =
 describe("tasks over Streamable HTTP, both eras on one server", () => {
   function post(url: string, body: object, headers: Record<string, string>): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } }, (res) => {
-        let text = "";
-        res.on("data", (d) => (text += d));
-        res.on("end", () => {
-          // JSON, or the last data: line of an SSE answer.
-          const data = text.trim().startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data: ")).pop()!.slice(6);
-          resolve(JSON.parse(data) as RawResponse);
-        });
-      });
+      const req = httpRequest(
+        url,
+        { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => {
+            // JSON, or the last data: line of an SSE answer.
+            const data = text.trim().startsWith("{")
+              ? text
+              : text
+                  .split("\n")
+                  .filter((l) => l.startsWith("data: "))
+                  .pop()!
+                  .slice(6);
+            resolve(JSON.parse(data) as RawResponse);
+          });
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify(body));
     });
@@ -215,10 +260,17 @@ describe("tasks over Streamable HTTP, both eras on one server", () => {
     const caps = { extensions: { [EXTENSION]: {} } };
     let id = 0;
     const modern = (method: string, params: Record<string, unknown>, name?: string) =>
-      post(handle.url, { jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope(caps) } }, { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+      post(
+        handle.url,
+        { jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope(caps) } },
+        { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) },
+      );
     const created = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 0.1 } }, "slow_compute");
     const taskId = String(created.result!.taskId);
-    const done = await until(() => modern("tasks/get", { taskId }, taskId), (r) => r.result?.status === "completed");
+    const done = await until(
+      () => modern("tasks/get", { taskId }, taskId),
+      (r) => r.result?.status === "completed",
+    );
     expect(done.result).toMatchObject({ result: { content: [{ type: "text", text: "Computed result after 0.1s" }] } });
     const long = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute");
     const longId = String(long.result!.taskId);
@@ -229,10 +281,18 @@ describe("tasks over Streamable HTTP, both eras on one server", () => {
     const sdk = new Client({ name: "tasks", version: "1" });
     await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
     const any = { "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) } } as never;
-    const task = ((await sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.1 }, task: { ttl: 30000 } } }, any)) as unknown as { task: { taskId: string } }).task;
+    const task = (
+      (await sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.1 }, task: { ttl: 30000 } } }, any)) as unknown as {
+        task: { taskId: string };
+      }
+    ).task;
     const result = (await sdk.request({ method: "tasks/result", params: { taskId: task.taskId } }, any)) as { content: unknown[] };
     expect(result.content).toEqual([{ type: "text", text: "Computed result after 0.1s" }]);
-    const other = ((await sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 }, task: {} } }, any)) as unknown as { task: { taskId: string } }).task;
+    const other = (
+      (await sdk.request({ method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 }, task: {} } }, any)) as unknown as {
+        task: { taskId: string };
+      }
+    ).task;
     expect(await sdk.request({ method: "tasks/cancel", params: { taskId: other.taskId } }, any)).toMatchObject({ status: "cancelled" });
     await sdk.close();
   });
@@ -241,7 +301,9 @@ describe("tasks over Streamable HTTP, both eras on one server", () => {
 describe("tasks over stdio, in a process of its own", () => {
   /** A raw line peer on a child process: one protocol era per connection, as stdio has it. */
   function child() {
-    const proc = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../servers/conformance-stdio.ts", import.meta.url))], { stdio: ["pipe", "pipe", "inherit"] });
+    const proc = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("../servers/conformance-stdio.ts", import.meta.url))], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
     closers.push(async () => void proc.kill());
     let buffer = "";
     const waiting = new Map<number, (m: RawResponse) => void>();
@@ -266,7 +328,14 @@ describe("tasks over stdio, in a process of its own", () => {
     const meta = { _meta: envelope({ extensions: { [EXTENSION]: {} } }) };
     const created = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 0.1 }, ...meta });
     const taskId = created.result!.taskId;
-    expect((await until(() => modern("tasks/get", { taskId, ...meta }), (r) => r.result?.status === "completed")).result).toMatchObject({ result: { content: [{ type: "text", text: "Computed result after 0.1s" }] } });
+    expect(
+      (
+        await until(
+          () => modern("tasks/get", { taskId, ...meta }),
+          (r) => r.result?.status === "completed",
+        )
+      ).result,
+    ).toMatchObject({ result: { content: [{ type: "text", text: "Computed result after 0.1s" }] } });
     const long = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 60 }, ...meta });
     await modern("tasks/cancel", { taskId: long.result!.taskId, ...meta });
     expect((await modern("tasks/get", { taskId: long.result!.taskId, ...meta })).result).toMatchObject({ status: "cancelled" });
@@ -341,7 +410,10 @@ describe("a task handler that throws", () => {
     const modern = await rawSession(factory, { era: "modern", capabilities: { extensions: { [EXTENSION]: {} } } });
     closers.push(modern.close);
     const created = await modern.request("tools/call", { name: "boom", arguments: {} });
-    const done = await until(() => modern.request("tasks/get", { taskId: created.result!.taskId }), (r) => r.result?.status !== "working");
+    const done = await until(
+      () => modern.request("tasks/get", { taskId: created.result!.taskId }),
+      (r) => r.result?.status !== "working",
+    );
     expect(done.result).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "Tool boom failed: disk full" }] } });
 
     const legacy = await rawSession(factory, { era: "legacy" });

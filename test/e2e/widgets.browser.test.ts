@@ -63,7 +63,15 @@ describe.each(["mcp-apps", "openai"] as const)("the gift widget, %s bridge", (br
     await dice.locator("button").click({ timeout: 15_000 });
     await expect.poll(() => dice.locator(".details").textContent(), { timeout: 10_000 }).toBe("Seven polyhedral dice for tabletop games. (games)");
     const calls = harness.calls.slice(before);
-    expect(calls).toEqual([{ tool: "gift_details", arguments: { name: "Dice set" }, result: expect.objectContaining({ structuredContent: { name: "Dice set", description: "Seven polyhedral dice for tabletop games.", category: "games" } }) }]);
+    expect(calls).toEqual([
+      {
+        tool: "gift_details",
+        arguments: { name: "Dice set" },
+        result: expect.objectContaining({
+          structuredContent: { name: "Dice set", description: "Seven polyhedral dice for tabletop games.", category: "games" },
+        }),
+      },
+    ]);
     expect(violations(console)).toEqual([]);
     await page.close();
   });
@@ -82,7 +90,9 @@ describe("the host and the view's sandbox", () => {
       parent.postMessage({ jsonrpc: "2.0", id: 9001, method: "tools/call", params: { name: "suggest_gifts", arguments: { occasion: "x", budget: 1 } } }, "*");
     })`);
     expect(answer).toMatchObject({ id: 9001, error: { message: expect.stringContaining("Tool suggest_gifts is not visible to apps") } });
-    expect(harness.calls.slice(before)).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "x", budget: 1 }, refused: 'Tool suggest_gifts is not visible to apps (its visibility is ["model"])' }]);
+    expect(harness.calls.slice(before)).toEqual([
+      { tool: "suggest_gifts", arguments: { occasion: "x", budget: 1 }, refused: 'Tool suggest_gifts is not visible to apps (its visibility is ["model"])' },
+    ]);
     await page.close();
   });
 
@@ -95,7 +105,9 @@ describe("the host and the view's sandbox", () => {
     expect(policy).not.toContain("unsafe-eval");
     expect(policy).not.toContain("unsafe-inline");
     // What the detector above would catch: code the widget did not ship (here, put in by the test).
-    await frame.evaluate(`{ const script = document.createElement("script"); script.textContent = "document.title = 'injected'"; document.head.append(script); }`);
+    await frame.evaluate(
+      `{ const script = document.createElement("script"); script.textContent = "document.title = 'injected'"; document.head.append(script); }`,
+    );
     await expect.poll(() => violations(console).length, { timeout: 5_000 }).toBeGreaterThan(0);
     expect(await frame.evaluate("document.title")).toBe("Gift ideas");
     await page.close();

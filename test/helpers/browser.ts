@@ -14,6 +14,14 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     // Root in a container: no sandbox. No background traffic: the machine's network is closed.
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }

@@ -40,10 +40,10 @@ export async function connectInMemory(factory: Factory, options: ConnectOptions 
       },
     };
   }
-  const sdk = new Client(
-    { name: "mcpgen-test", version: "1.0.0" },
-    { capabilities: options.capabilities ?? {}, ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}) } as never,
-  );
+  const sdk = new Client({ name: "mcpgen-test", version: "1.0.0" }, {
+    capabilities: options.capabilities ?? {},
+    ...(era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+  } as never);
   options.setup?.(sdk);
   await sdk.connect(clientTransport);
   if (sdk.getProtocolEra() !== era) throw new Error(`connected in the ${sdk.getProtocolEra()} era, not ${era}`);

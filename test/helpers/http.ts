@@ -12,7 +12,13 @@ export function post(url: string, body: string, headers: Record<string, string> 
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const req = request(
-      { host: target.hostname, port: target.port, path: path ?? target.pathname, method: "POST", headers: { host: target.host, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: path ?? target.pathname,
+        method: "POST",
+        headers: { host: target.host, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
       (res) => {
         let text = "";
         res.on("data", (d) => (text += d));

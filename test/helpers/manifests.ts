@@ -18,6 +18,7 @@ function withoutWidgets(text: string): string {
     .replace(/^ {4}# The view that shows its result.*\n/m, "")
     .replace(/^ {4}(widget|visibility): .*\n/gm, "")
     .replace(/^widgets:\n(?: .*\n|\n)*?(?=^\S)/m, "");
-  if (/^ *(widgets?|visibility):/m.test(out)) throw new Error("test/helpers/manifests.ts: the gift manifest's widget was not removed entirely; update withoutWidgets");
+  if (/^ *(widgets?|visibility):/m.test(out))
+    throw new Error("test/helpers/manifests.ts: the gift manifest's widget was not removed entirely; update withoutWidgets");
   return out;
 }

@@ -9,7 +9,13 @@ export async function modelOf(yaml: string): Promise<ServerModel> {
   const loaded = parseManifestText(yaml, "/nowhere/m.yaml", "m.yaml");
   if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join("\n"));
   const { diagnostics: problems, valid } = await validateManifest(loaded.manifest);
-  if (!valid) throw new Error(problems.filter((d) => d.severity === "error").map(formatDiagnostic).join("\n"));
+  if (!valid)
+    throw new Error(
+      problems
+        .filter((d) => d.severity === "error")
+        .map(formatDiagnostic)
+        .join("\n"),
+    );
   const { model, diagnostics } = await buildModel(valid);
   if (!model) throw new Error(diagnostics.map(formatDiagnostic).join("\n"));
   return model;

@@ -7,7 +7,9 @@ import { afterAll } from "vitest";
 import { ROOT } from "./cli.js";
 
 /** This process's environment without npm's own variables (a test may run under `npm test`). */
-export const NPM_FREE_ENV = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].toLowerCase().startsWith("npm_")));
+export const NPM_FREE_ENV = Object.fromEntries(
+  Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].toLowerCase().startsWith("npm_")),
+);
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
 
 /** A temporary folder, removed after the test file (deleting an install can take a minute on a loaded machine). */
@@ -18,10 +20,19 @@ export function workFolder(prefix: string): string {
 }
 
 /** Installs `specs` into `dir` (made, with a private package.json), install scripts off. */
-export function installPackages(dir: string, specs: readonly string[], options: { flags?: readonly string[]; env?: Record<string, string>; timeoutMs?: number } = {}): void {
+export function installPackages(
+  dir: string,
+  specs: readonly string[],
+  options: { flags?: readonly string[]; env?: Record<string, string>; timeoutMs?: number } = {},
+): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "published-servers", private: true }));
-  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...(options.flags ?? []), ...specs], { cwd: dir, env: options.env ?? NPM_FREE_ENV, stdio: "ignore", timeout: options.timeoutMs ?? 240_000 });
+  execFileSync(NPM, ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...(options.flags ?? []), ...specs], {
+    cwd: dir,
+    env: options.env ?? NPM_FREE_ENV,
+    stdio: "ignore",
+    timeout: options.timeoutMs ?? 240_000,
+  });
 }
 
 /** An ESM app folder that uses the repository's node_modules (the client SDK, TypeScript, @types/node). */

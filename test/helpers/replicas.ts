@@ -114,7 +114,11 @@ async function startReplica(index: number, server: string, initialEnv: Record<st
   async function start(newEnv?: Record<string, string>): Promise<void> {
     if (proc) throw new Error(`replica ${index} is already running`);
     if (newEnv) env = newEnv;
-    const child = spawn(process.execPath, ["--import", "tsx", server], { cwd: ROOT, env: { ...baseEnvironment(), ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", server], {
+      cwd: ROOT,
+      env: { ...baseEnvironment(), ...env, PORT: String(port) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     proc = child;
     exited = new Promise((resolve) => child.once("exit", () => resolve()));
     void exited.then(() => {
@@ -204,13 +208,16 @@ async function startProxy(replicas: Replica[], legacyRouting: LegacyRouting): Pr
     const routed: Routed = { replica: index, method: req.method ?? "GET", ...(sessionId === undefined ? {} : { sessionId }), status: 0 };
     log.push(routed);
     // The replica checks Host against its own address (DNS-rebinding protection), as it would behind any proxy that sets Host.
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-      routed.status = answer.statusCode ?? 0;
-      const minted = answer.headers["mcp-session-id"];
-      if (typeof minted === "string" && !sessions.has(minted)) sessions.set(minted, index);
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        routed.status = answer.statusCode ?? 0;
+        const minted = answer.headers["mcp-session-id"];
+        if (typeof minted === "string" && !sessions.has(minted)) sessions.set(minted, index);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => {
       routed.status = 502;
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });

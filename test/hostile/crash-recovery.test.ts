@@ -30,7 +30,12 @@ function mcpgen(dir: string, killAt?: string, args = ARGS) {
 }
 
 function project(): string {
-  const dir = tempProject({ "package.json": "{}", "m/gift.yaml": GIFT, "m/notes.yaml": NOTES, "m/notes-readme.md": readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8") });
+  const dir = tempProject({
+    "package.json": "{}",
+    "m/gift.yaml": GIFT,
+    "m/notes.yaml": NOTES,
+    "m/notes-readme.md": readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8"),
+  });
   expect(mcpgen(dir).code).toBe(0);
   return dir;
 }
@@ -98,7 +103,9 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(
+      `mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): restored out/gift-server from out/.gift-server.mcpgen-old-${killed.pid} and removed out/.gift-server.mcpgen-new-${killed.pid}\n`,
+    );
     expect(definition(dir)).toContain("Gift finder");
     expect(readFileSync(path.join(dir, "out/gift-server/MINE.bin")).equals(MINE)).toBe(true);
     expect(readFileSync(path.join(dir, "out/gift-server/notes/deep/todo.md"), "utf8")).toBe("mine\n");
@@ -131,7 +138,9 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`);
+    expect(again.stderr).toBe(
+      `mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed out/.gift-server.mcpgen-new-${killed.pid}\n`,
+    );
     expect(definition(dir)).toContain("Gift finder");
     expect(leftovers(dir)).toEqual([]);
   });
@@ -166,7 +175,9 @@ describe("generate killed part-way", () => {
 
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
-    expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`);
+    expect(again.stderr).toBe(
+      `mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${pid}): moved 1 file of yours from out/.gift-server.mcpgen-old-${pid} back into out/gift-server and removed out/.gift-server.mcpgen-old-${pid}\n`,
+    );
     expect(snapshot(path.join(dir, "out/gift-server"))).toEqual({ ...before, "late.md": "saved late\n" });
     expect(leftovers(dir)).toEqual([]);
   });
@@ -195,7 +206,9 @@ describe("generate killed part-way", () => {
       for (const args of [ARGS, [...ARGS, "--check"]]) {
         const refused = mcpgen(dir, undefined, args);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toBe(`mcpgen: out/: error write-failed: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`);
+        expect(refused.stderr).toBe(
+          `mcpgen: out/: error write-failed: another mcpgen run (pid ${other.pid}) is writing out/ (it left out/.gift-server.mcpgen-new-${other.pid}); nothing written: run again when it has finished\n`,
+        );
         expect(snapshot(dir)).toEqual(before);
       }
     } finally {

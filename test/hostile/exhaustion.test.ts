@@ -33,7 +33,13 @@ const EXTENSION = "io.modelcontextprotocol/tasks";
 const definition: ServerDefinition = {
   serverInfo: { name: "floods", version: "1" },
   capabilities: { tools: {} },
-  tools: [{ name: "job", inputSchema: { type: "object", properties: { n: { type: "integer" }, hang: { type: "boolean" } }, required: ["n"] }, execution: { taskSupport: "optional" } }],
+  tools: [
+    {
+      name: "job",
+      inputSchema: { type: "object", properties: { n: { type: "integer" }, hang: { type: "boolean" } }, required: ["n"] },
+      execution: { taskSupport: "optional" },
+    },
+  ],
   resources: [],
   resourceTemplates: [],
   prompts: [],
@@ -61,7 +67,11 @@ describe("tasks", () => {
     const running: string[] = [];
     for (let i = 0; i < 5; i++) running.push((await s.request("tools/call", { name: "job", arguments: { n: i, hang: true } })).result!.taskId as string);
     const refused = await s.request("tools/call", { name: "job", arguments: { n: 5, hang: true } });
-    expect(refused.error).toEqual({ code: -32005, message: "Too many tasks: 5 are running (the server's maxRunningTasks); retry when one has ended", data: { limit: 5 } });
+    expect(refused.error).toEqual({
+      code: -32005,
+      message: "Too many tasks: 5 are running (the server's maxRunningTasks); retry when one has ended",
+      data: { limit: 5 },
+    });
     await s.request("tasks/cancel", { taskId: running[0] });
     expect((await s.request("tools/call", { name: "job", arguments: { n: 6, hang: true } })).result).toMatchObject({ resultType: "task", status: "working" });
     // Room for the quick ones below (each runs until its handler returns).
@@ -71,20 +81,31 @@ describe("tasks", () => {
     for (let i = 0; i < 100; i++) quick.push((await s.request("tools/call", { name: "job", arguments: { n: i } })).result!.taskId as string);
     await new Promise((r) => setTimeout(r, 20));
     // 40 kept: the 5 running, the 35 that ended last; the cancelled one and the first quick ones are gone.
-    expect((await s.request("tasks/get", { taskId: quick[0] })).error).toMatchObject({ code: -32602, message: `Failed to retrieve task: Task not found (${quick[0]})` });
+    expect((await s.request("tasks/get", { taskId: quick[0] })).error).toMatchObject({
+      code: -32602,
+      message: `Failed to retrieve task: Task not found (${quick[0]})`,
+    });
     expect((await s.request("tasks/get", { taskId: running[0] })).error).toMatchObject({ code: -32602 });
-    expect((await s.request("tasks/get", { taskId: quick[99] })).result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "done 99" }] } });
+    expect((await s.request("tasks/get", { taskId: quick[99] })).result).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "done 99" }] },
+    });
     expect((await s.request("tasks/get", { taskId: running[4] })).result).toMatchObject({ status: "working" });
   });
 
   it("2025 era: the same caps on task-augmented calls", async () => {
     const s = await rawSession(factory({ maxTasks: 10, maxRunningTasks: 2 }), { era: "legacy" });
     closers.push(s.close);
-    for (let i = 0; i < 2; i++) expect((await s.request("tools/call", { name: "job", arguments: { n: i, hang: true }, task: {} })).result!.task).toMatchObject({ status: "working" });
+    for (let i = 0; i < 2; i++)
+      expect((await s.request("tools/call", { name: "job", arguments: { n: i, hang: true }, task: {} })).result!.task).toMatchObject({ status: "working" });
     expect((await s.request("tools/call", { name: "job", arguments: { n: 2, hang: true }, task: {} })).error).toMatchObject({ code: -32005 });
     const ids: string[] = [];
-    for (let i = 0; i < 2; i++) await s.request("tasks/cancel", { taskId: ((await s.request("tasks/list")).result!.tasks as { taskId: string; status: string }[]).find((t) => t.status === "working")!.taskId });
-    for (let i = 0; i < 20; i++) ids.push(((await s.request("tools/call", { name: "job", arguments: { n: i }, task: {} })).result!.task as { taskId: string }).taskId);
+    for (let i = 0; i < 2; i++)
+      await s.request("tasks/cancel", {
+        taskId: ((await s.request("tasks/list")).result!.tasks as { taskId: string; status: string }[]).find((t) => t.status === "working")!.taskId,
+      });
+    for (let i = 0; i < 20; i++)
+      ids.push(((await s.request("tools/call", { name: "job", arguments: { n: i }, task: {} })).result!.task as { taskId: string }).taskId);
     await new Promise((r) => setTimeout(r, 20));
     expect((await s.request("tasks/list")).result!.tasks).toHaveLength(10);
     expect((await s.request("tasks/result", { taskId: ids[19] })).result).toMatchObject({ content: [{ type: "text", text: "done 19" }] });
@@ -111,8 +132,14 @@ describe("tasks", () => {
       const handle = await serveHttpWith(factory({ maxTasks }), definition, { port: 0 });
       closers.push(handle.close);
       const call = async (n: number) => {
-        const body = JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "job", arguments: { n }, _meta: envelope({ extensions: { [EXTENSION]: {} } }) } });
-        return JSON.parse((await post(handle.url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "job" })).body).result.taskId as string;
+        const body = JSON.stringify({
+          jsonrpc: "2.0",
+          id: n,
+          method: "tools/call",
+          params: { name: "job", arguments: { n }, _meta: envelope({ extensions: { [EXTENSION]: {} } }) },
+        });
+        return JSON.parse((await post(handle.url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "job" })).body).result
+          .taskId as string;
       };
       return { url: handle.url, call };
     };
@@ -124,7 +151,11 @@ describe("tasks", () => {
     for (let n = 1500; n < 4500; n++) await capped.call(n);
     // 3,000 tasks past the cap of 1,000: kept, they would hold about 3 MB (135 MB when each kept its request).
     expect((await heap()) - warm).toBeLessThan(1_500_000);
-    const evicted = await post(capped.url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: first, _meta: envelope({ extensions: { [EXTENSION]: {} } }) } }), { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": first });
+    const evicted = await post(
+      capped.url,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: first, _meta: envelope({ extensions: { [EXTENSION]: {} } }) } }),
+      { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/get", "mcp-name": first },
+    );
     expect(JSON.parse(evicted.body).error).toMatchObject({ code: -32602 });
 
     // What one finished task keeps: its record and result (about 1 KB), not its request (about 45 KB before).
@@ -135,7 +166,12 @@ describe("tasks", () => {
   }, 90_000);
 });
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
 
 /** Starts a 2025-era session: its id. */
 async function initialize(url: string): Promise<string> {
@@ -144,7 +180,8 @@ async function initialize(url: string): Promise<string> {
   return r.headers["mcp-session-id"] as string;
 }
 
-const ping = (url: string, session: string) => post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+const ping = (url: string, session: string) =>
+  post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), { "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
 
 describe("2025-era HTTP sessions", () => {
   it("are capped: a new session closes the one idle the longest, and the heap stays bounded", async () => {
@@ -183,10 +220,19 @@ describe("2025-era HTTP sessions", () => {
       // A GET stream stays open: the session is busy while its client listens.
       await new Promise<void>((resolve) => {
         const target = new URL(handle.url);
-        const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "GET", headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" } }, (res) => {
-          expect(res.statusCode).toBe(200);
-          resolve();
-        });
+        const req = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: "GET",
+            headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+          },
+          (res) => {
+            expect(res.statusCode).toBe(200);
+            resolve();
+          },
+        );
         req.end();
         streams.push(req);
       });
@@ -194,7 +240,10 @@ describe("2025-era HTTP sessions", () => {
     const refused = await post(handle.url, INIT);
     expect(refused.status).toBe(503);
     expect(refused.headers["retry-after"]).toBe("5");
-    expect(JSON.parse(refused.body).error).toEqual({ code: -32005, message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later" });
+    expect(JSON.parse(refused.body).error).toEqual({
+      code: -32005,
+      message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later",
+    });
     for (const s of streams) s.destroy();
     await new Promise((r) => setTimeout(r, 50));
     expect((await post(handle.url, INIT)).status).toBe(200);

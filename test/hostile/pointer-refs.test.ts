@@ -50,7 +50,8 @@ describe("percent-encoded JSON pointers in $ref", () => {
     expect(tool!.inputSchema.properties).toEqual({ spot: { $ref: "#/$defs/a%20b~1c" }, tilde: { $ref: "#/$defs/x~0y" }, label: { $ref: "#/$defs/Label" } });
     expect(Object.keys(tool!.inputSchema.$defs)).toEqual(["a b/c", "x~y", "Label"]);
 
-    const call = async (args: Record<string, unknown>) => (await s.request("tools/call", { name: "place", arguments: args })).result as { isError?: boolean; content: { text: string }[] };
+    const call = async (args: Record<string, unknown>) =>
+      (await s.request("tools/call", { name: "place", arguments: args })).result as { isError?: boolean; content: { text: string }[] };
     expect((await call({ spot: 2, tilde: "on", label: "abc" })).isError).toBeFalsy();
     for (const bad of [{ spot: -1 }, { spot: "2" }, { spot: 2, tilde: "maybe" }, { spot: 2, label: "abcd" }]) {
       expect((await call(bad)).isError, JSON.stringify(bad)).toBe(true);
@@ -59,7 +60,10 @@ describe("percent-encoded JSON pointers in $ref", () => {
   }, 60_000);
 
   it("a malformed percent escape is a diagnostic at the $ref, and nothing is written", async () => {
-    const dir = tempProject({ "package.json": "{}", "m.yaml": MANIFEST.replace("'#/$defs/x~0y'", "'#/$defs/x%zz'").replace("'#/defs/La%62el'", "'#/$defs/%FF'") });
+    const dir = tempProject({
+      "package.json": "{}",
+      "m.yaml": MANIFEST.replace("'#/$defs/x~0y'", "'#/$defs/x%zz'").replace("'#/defs/La%62el'", "'#/$defs/%FF'"),
+    });
     const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "write", cache: false });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
       'm.yaml:10:23: error unsupported-ref: $ref "#/$defs/x%zz" is not supported: "%zz" is not a percent escape (% must be followed by two hex digits; write a literal % as %25)',

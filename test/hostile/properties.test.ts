@@ -31,9 +31,7 @@ const schema: fc.Arbitrary<Record<string, unknown>> = fc.letrec((tie) => ({
   array: fc.record({ type: fc.constant("array"), items: tie("node") }),
   object: fc
     .dictionary(fc.string({ maxLength: 12, unit: "binary" }), tie("node"), { maxKeys: 4 })
-    .chain((properties) =>
-      fc.subarray(Object.keys(properties)).map((required) => ({ type: "object", properties, ...(required.length ? { required } : {}) })),
-    ),
+    .chain((properties) => fc.subarray(Object.keys(properties)).map((required) => ({ type: "object", properties, ...(required.length ? { required } : {}) }))),
 })).object as fc.Arbitrary<Record<string, unknown>>;
 
 const text = fc.string({ maxLength: 40, unit: "binary" });
@@ -52,7 +50,12 @@ const manifest = fc.record({
     { selector: (t) => t.name.toLowerCase(), maxLength: 4 },
   ),
   prompts: fc.uniqueArray(
-    fc.record({ name: toolName, description: text, arguments: fc.constant([{ name: "who", required: true }]), messages: text.map((t) => [{ role: "user", content: { type: "text", text: `${t} {{who}}` } }]) }),
+    fc.record({
+      name: toolName,
+      description: text,
+      arguments: fc.constant([{ name: "who", required: true }]),
+      messages: text.map((t) => [{ role: "user", content: { type: "text", text: `${t} {{who}}` } }]),
+    }),
     { selector: (p) => p.name.toLowerCase(), maxLength: 2 },
   ),
 });
@@ -66,7 +69,18 @@ describe("property-based", () => {
   it("random valid manifests generate compiling code whose fixtures equal the manifest", async () => {
     const dir = tempProject({
       "package.json": '{"type":"module"}',
-      "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include: ["out"] }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ["node"],
+        },
+        include: ["out"],
+      }),
     });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     let generated = 0;
@@ -94,12 +108,33 @@ describe("property-based", () => {
 
   it("random mutations of valid manifests end in diagnostics, never in an exception", async () => {
     const dir = tempProject({ "package.json": "{}" });
-    const bases = ["manifests/gift-server.yaml", "manifests/notes-server.yaml", "manifests/conformance.yaml"].map((f) => parse(readFileSync(path.join(ROOT, f), "utf8")));
+    const bases = ["manifests/gift-server.yaml", "manifests/notes-server.yaml", "manifests/conformance.yaml"].map((f) =>
+      parse(readFileSync(path.join(ROOT, f), "utf8")),
+    );
     const weird = fc.oneof(
-      fc.constantFrom(null, true, 0, -1, 1e308, "", "x", [], {}, { $ref: "#/defs/Nope" }, { $ref: "http://x" }, { type: "object" }, "a".repeat(5000), [[[[]]]], { __proto__: 1 }),
+      fc.constantFrom(
+        null,
+        true,
+        0,
+        -1,
+        1e308,
+        "",
+        "x",
+        [],
+        {},
+        { $ref: "#/defs/Nope" },
+        { $ref: "http://x" },
+        { type: "object" },
+        "a".repeat(5000),
+        [[[[]]]],
+        { __proto__: 1 },
+      ),
       fc.jsonValue({ maxDepth: 3 }),
     );
-    const mutation = fc.record({ base: fc.nat(bases.length - 1), steps: fc.array(fc.tuple(fc.nat(), fc.nat(), weird, fc.constantFrom("set", "delete", "rename")), { minLength: 1, maxLength: 4 }) });
+    const mutation = fc.record({
+      base: fc.nat(bases.length - 1),
+      steps: fc.array(fc.tuple(fc.nat(), fc.nat(), weird, fc.constantFrom("set", "delete", "rename")), { minLength: 1, maxLength: 4 }),
+    });
     let runs = 0;
     await fc.assert(
       fc.asyncProperty(mutation, async ({ base, steps }) => {

@@ -36,14 +36,23 @@ interface Run {
 function pull(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(node, ["--max-old-space-size=256", `--import=${PEAK}`, BIN, "pull", "--timeout", "60000", ...args], { cwd, env: { ...process.env, ...env } });
+    const child = spawn(node, ["--max-old-space-size=256", `--import=${PEAK}`, BIN, "pull", "--timeout", "60000", ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("close", (code) => {
       const peak = /peak-rss-kb=(\d+)\n/.exec(stderr);
-      resolve({ code, stdout, stderr: stderr.replace(/peak-rss-kb=\d+\n/, ""), peakMiB: peak ? Number(peak[1]) / 1024 : Infinity, seconds: (Date.now() - started) / 1000 });
+      resolve({
+        code,
+        stdout,
+        stderr: stderr.replace(/peak-rss-kb=\d+\n/, ""),
+        peakMiB: peak ? Number(peak[1]) / 1024 : Infinity,
+        seconds: (Date.now() - started) / 1000,
+      });
     });
   });
 }
@@ -65,13 +74,17 @@ function expectStopped(run: Run, dir: string, message: string): void {
 async function floodHttp(mode: "chunked" | "declared" | "sse" | "loop" | "many"): Promise<{ url: string; close(): Promise<void> }> {
   const tool = (name: string, size: number) => JSON.stringify({ name, description: "x".repeat(size), inputSchema: { type: "object" } });
   const answer = (res: ServerResponse, message: { id?: unknown; method?: string; params?: { cursor?: string } }) => {
-    const json = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...(body as object) }));
+    const json = (body: unknown) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, ...(body as object) }));
     if (message.id === undefined) return void res.writeHead(202).end();
-    if (message.method === "initialize") return json({ result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "flood-http", version: "1.0.0" } } });
+    if (message.method === "initialize")
+      return json({ result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "flood-http", version: "1.0.0" } } });
     if (message.method !== "tools/list") return json({ error: { code: -32601, message: "Method not found" } });
     const page = Number(message.params?.cursor ?? 0);
-    if (mode === "loop") return json({ result: { tools: Array.from({ length: 20 }, (_, i) => JSON.parse(tool(`p${page}_${i}`, MiB))), nextCursor: String(page + 1) } });
-    if (mode === "many") return json({ result: { tools: Array.from({ length: 1000 }, (_, i) => JSON.parse(tool(`p${page}_${i}`, 10))), nextCursor: String(page + 1) } });
+    if (mode === "loop")
+      return json({ result: { tools: Array.from({ length: 20 }, (_, i) => JSON.parse(tool(`p${page}_${i}`, MiB))), nextCursor: String(page + 1) } });
+    if (mode === "many")
+      return json({ result: { tools: Array.from({ length: 1000 }, (_, i) => JSON.parse(tool(`p${page}_${i}`, 10))), nextCursor: String(page + 1) } });
     // 400 MB, made as it is sent (so this test process stays small), until the client hangs up.
     const total = 400_000_000;
     const sse = mode === "sse";
@@ -118,15 +131,19 @@ describe("mcpgen pull stops at its limits (HTTP)", () => {
     ["a 400 MB answer without a length", "chunked" as const, ""],
     ["a 400 MB answer that says so (refused before reading it)", "declared" as const, " (it says 400000000 bytes)"],
     ["a 400 MB event on an SSE stream", "sse" as const, ""],
-  ])("%s", async (_name, mode, said) => {
-    const server = await floodHttp(mode);
-    try {
-      const dir = tempProject({ "package.json": "{}" });
-      expectStopped(await pull(["--era", "legacy", server.url], dir), dir, answerTooLarge(server.url, said));
-    } finally {
-      await server.close();
-    }
-  }, 90_000);
+  ])(
+    "%s",
+    async (_name, mode, said) => {
+      const server = await floodHttp(mode);
+      try {
+        const dir = tempProject({ "package.json": "{}" });
+        expectStopped(await pull(["--era", "legacy", server.url], dir), dir, answerTooLarge(server.url, said));
+      } finally {
+        await server.close();
+      }
+    },
+    90_000,
+  );
 
   it("pages of 20 MB without end: stops when they add up to twice --max-bytes", async () => {
     const server = await floodHttp("loop");
@@ -161,16 +178,26 @@ describe("mcpgen pull stops at its limits (HTTP)", () => {
     try {
       const dir = tempProject({ "package.json": "{}" });
       const run = await pull(["--era", "legacy", "--max-bytes", "64K", server.url], dir);
-      expectStopped(run, dir, `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: an answer is larger than 64 KiB, the most pull reads in one answer (--max-bytes 64KiB); if the server really sends that much, pull again with --max-bytes 128KiB`);
+      expectStopped(
+        run,
+        dir,
+        `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: an answer is larger than 64 KiB, the most pull reads in one answer (--max-bytes 64KiB); if the server really sends that much, pull again with --max-bytes 128KiB`,
+      );
       const items = await pull(["--era", "legacy", "--max-items", "2500", server.url], dir);
-      expectStopped(items, dir, `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: the server lists more than 2500 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 2500); if it really serves that many, pull again with --max-items 5000`);
+      expectStopped(
+        items,
+        dir,
+        `mcpgen: ${server.url}: error server-failed: tools/list on ${server.url} failed: the server lists more than 2500 definitions (tools, resources, templates and prompts together), the most pull reads (--max-items 2500); if it really serves that many, pull again with --max-items 5000`,
+      );
     } finally {
       await server.close();
     }
     const dir = tempProject({ "package.json": "{}" });
     const raw = fileURLToPath(new URL("../servers/raw-stdio.mjs", import.meta.url));
     expect(await pull(["-o", "raw.yaml", "--max-bytes", "1048576", "--max-items", "50", "--", node, raw], dir)).toMatchObject({ code: 0, stderr: "" });
-    expect(readFileSync(path.join(dir, "raw.yaml"), "utf8").split("\n")[1]).toBe(`# Update it with: mcpgen pull -o raw.yaml --max-bytes 1MiB --max-items 50 -- ${node} ${raw}`);
+    expect(readFileSync(path.join(dir, "raw.yaml"), "utf8").split("\n")[1]).toBe(
+      `# Update it with: mcpgen pull -o raw.yaml --max-bytes 1MiB --max-items 50 -- ${node} ${raw}`,
+    );
   }, 90_000);
 });
 
@@ -207,13 +234,21 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
   it("a server that quits: says its exit code instead of Connection closed", async () => {
     const dir = tempProject({ "package.json": "{}" });
     const run = await pull(["--", node, FLOOD], dir, { FLOOD_MODE: "exit" });
-    expectStopped(run, dir, `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: the server's process exited with code 7 before it answered`);
+    expectStopped(
+      run,
+      dir,
+      `mcpgen: -- ${node} ${FLOOD}: error server-failed: tools/list on ${where} failed: the server's process exited with code 7 before it answered`,
+    );
   }, 90_000);
 
   it("a 100,000-tool page (15 MB on one line, past the SDK's 10 MB) is pulled whole", async () => {
     const dir = tempProject({ "package.json": "{}" });
     const run = await pull(["-o", "flood.yaml", "--", node, FLOOD], dir);
-    expect(run).toMatchObject({ code: 0, stderr: "", stdout: "mcpgen: wrote flood.yaml from flood (100000 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n" });
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: "",
+      stdout: "mcpgen: wrote flood.yaml from flood (100000 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n",
+    });
     expect(readFileSync(path.join(dir, "flood.yaml"), "utf8")).toContain("  - name: t99999\n");
     expect(run.peakMiB).toBeLessThan(1024);
   }, 120_000);
@@ -282,8 +317,8 @@ describe("limits: units", () => {
   it("usage errors for the limits exit 2", async () => {
     const dir = tempProject({});
     for (const [args, message] of [
-      [["--max-bytes", "0"], "--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not \"0\""],
-      [["--max-bytes", "lots"], "--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not \"lots\""],
+      [["--max-bytes", "0"], '--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not "0"'],
+      [["--max-bytes", "lots"], '--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not "lots"'],
       [["--max-bytes", "1G"], "--max-bytes is at most 256MiB (a larger answer cannot be parsed in memory), not 1G"],
       [["--max-items", "-3"], "--max-items takes a positive whole number"],
     ] as const) {

@@ -22,23 +22,65 @@ const hidden: Row[] = [
   ["env NAME=value before the command", { given: ["env", "API_KEY=abc", "node", "server.js"], want: "env API_KEY=... node server.js" }],
   ["NAME=value after the package", { given: ["npx", "-y", "server", "FOO_TOKEN=x"], want: "npx -y server FOO_TOKEN=..." }],
   ["NAME=value whose name says nothing", { given: ["env", "DB=prod-hunter2", "node", "s.js"], want: "env DB=... node s.js" }],
-  ["docker -e NAME=value", { given: ["docker", "run", "-i", "--rm", "-e", "GITHUB_TOKEN=abc123", "ghcr.io/github/github-mcp-server"], want: "docker run -i --rm -e GITHUB_TOKEN=... ghcr.io/github/github-mcp-server" }],
-  ["--header Authorization: Bearer (mcp-remote)", { given: ["npx", "mcp-remote", "https://host/mcp", "--header", "Authorization: Bearer abc"], want: "npx mcp-remote https://host/mcp --header 'Authorization: ...'" }],
-  ["--header Name:value without a space (mcp-remote's form)", { given: ["npx", "mcp-remote", "https://host/mcp", "--header", "Authorization:Bearer abc"], want: "npx mcp-remote https://host/mcp --header Authorization:..." }],
+  [
+    "docker -e NAME=value",
+    {
+      given: ["docker", "run", "-i", "--rm", "-e", "GITHUB_TOKEN=abc123", "ghcr.io/github/github-mcp-server"],
+      want: "docker run -i --rm -e GITHUB_TOKEN=... ghcr.io/github/github-mcp-server",
+    },
+  ],
+  [
+    "--header Authorization: Bearer (mcp-remote)",
+    {
+      given: ["npx", "mcp-remote", "https://host/mcp", "--header", "Authorization: Bearer abc"],
+      want: "npx mcp-remote https://host/mcp --header 'Authorization: ...'",
+    },
+  ],
+  [
+    "--header Name:value without a space (mcp-remote's form)",
+    {
+      given: ["npx", "mcp-remote", "https://host/mcp", "--header", "Authorization:Bearer abc"],
+      want: "npx mcp-remote https://host/mcp --header Authorization:...",
+    },
+  ],
   ["-H X-Api-Key (curl's form)", { given: ["bridge", "-H", "X-Api-Key: abc"], want: "bridge -H 'X-Api-Key: ...'" }],
   ["--header=Name: value inline", { given: ["bridge", "--header=X-Api-Key: abc"], want: "bridge '--header=X-Api-Key: ...'" }],
   ["any header's value, not only credential-named ones", { given: ["bridge", "--header", "X-Tenant: acme-7731"], want: "bridge --header 'X-Tenant: ...'" }],
-  ["--headers as a JSON object", { given: ["bridge", "--headers", '{"Authorization":"Bearer x","X-Trace":"1"}'], want: `bridge --headers '{"Authorization":"...","X-Trace":"..."}'` }],
-  ["a URL's user, password and query values", { given: ["npx", "mcp-remote", "https://u:p@host/mcp?key=abc"], want: "npx mcp-remote 'https://...:...@host/mcp?key=...'" }],
-  ["every query value of a URL", { given: ["npx", "mcp-remote", "https://host/mcp?token=abc&tenant=acme"], want: "npx mcp-remote 'https://host/mcp?token=...&tenant=...'" }],
+  [
+    "--headers as a JSON object",
+    { given: ["bridge", "--headers", '{"Authorization":"Bearer x","X-Trace":"1"}'], want: `bridge --headers '{"Authorization":"...","X-Trace":"..."}'` },
+  ],
+  [
+    "a URL's user, password and query values",
+    { given: ["npx", "mcp-remote", "https://u:p@host/mcp?key=abc"], want: "npx mcp-remote 'https://...:...@host/mcp?key=...'" },
+  ],
+  [
+    "every query value of a URL",
+    { given: ["npx", "mcp-remote", "https://host/mcp?token=abc&tenant=acme"], want: "npx mcp-remote 'https://host/mcp?token=...&tenant=...'" },
+  ],
   ["a URL's user alone", { given: ["bridge", "https://abc123@host/mcp"], want: "bridge https://...@host/mcp" }],
-  ["a key-shaped URL path segment", { given: ["npx", "mcp-remote", "https://mcp.example.com/s/sk-abcdef1234567890/mcp"], want: "npx mcp-remote https://mcp.example.com/s/.../mcp" }],
+  [
+    "a key-shaped URL path segment",
+    { given: ["npx", "mcp-remote", "https://mcp.example.com/s/sk-abcdef1234567890/mcp"], want: "npx mcp-remote https://mcp.example.com/s/.../mcp" },
+  ],
   ["a URL fragment's values", { given: ["bridge", "https://host/cb#access_token=abc&state=1"], want: "bridge 'https://host/cb#access_token=...&state=...'" }],
-  ["a URL as a variable's value", { given: ["env", "DATABASE_URL=postgres://admin:pw@db:5432/app", "mcp-postgres"], want: "env DATABASE_URL=postgres://...:...@db:5432/app mcp-postgres" }],
+  [
+    "a URL as a variable's value",
+    { given: ["env", "DATABASE_URL=postgres://admin:pw@db:5432/app", "mcp-postgres"], want: "env DATABASE_URL=postgres://...:...@db:5432/app mcp-postgres" },
+  ],
   ["a URL as a flag's value", { given: ["server", "--url", "https://u:p@host/x?sig=abc"], want: "server --url 'https://...:...@host/x?sig=...'" }],
   ["a JSON argument", { given: ["server", '{"apiKey":"abc"}'], want: `server '{"apiKey":"..."}'` }],
-  ["nested JSON", { given: ["server", '{"server":{"auth":{"token":"abc"}},"port":3000,"name":"demo"}'], want: `server '{"server":{"auth":{"token":"..."}},"port":3000,"name":"demo"}'` }],
-  ["JSON arrays, URLs and key-shaped strings in JSON", { given: ["server", '[{"url":"https://u:p@h/x"},"sk-abcdef1234567890"]'], want: `server '[{"url":"https://...:...@h/x"},"..."]'` }],
+  [
+    "nested JSON",
+    {
+      given: ["server", '{"server":{"auth":{"token":"abc"}},"port":3000,"name":"demo"}'],
+      want: `server '{"server":{"auth":{"token":"..."}},"port":3000,"name":"demo"}'`,
+    },
+  ],
+  [
+    "JSON arrays, URLs and key-shaped strings in JSON",
+    { given: ["server", '[{"url":"https://u:p@h/x"},"sk-abcdef1234567890"]'], want: `server '[{"url":"https://...:...@h/x"},"..."]'` },
+  ],
   ["a secret-named JSON key holding a number", { given: ["server", '{"pin":1234,"retries":3}'], want: `server '{"pin":"...","retries":3}'` }],
   ["JSON as a flag's inline value", { given: ["server", '--config={"password":"abc"}'], want: `server '--config={"password":"..."}'` }],
   ["code after -e", { given: ["node", "-e", "fetch(u,{headers:{Authorization:'Bearer abc'}})"], want: "node -e ..." }],
@@ -52,22 +94,67 @@ const hidden: Row[] = [
 
 /** What must stay visible for the header to be useful (and did before). */
 const kept: Row[] = [
-  ["a scoped package after npx -y", { given: ["npx", "-y", "@modelcontextprotocol/server-everything"], want: "npx -y @modelcontextprotocol/server-everything" }],
+  [
+    "a scoped package after npx -y",
+    { given: ["npx", "-y", "@modelcontextprotocol/server-everything"], want: "npx -y @modelcontextprotocol/server-everything" },
+  ],
   ["a package with a version, --port", { given: ["npx", "-y", "@scope/pkg@1.2.3", "--port", "3000"], want: "npx -y @scope/pkg@1.2.3 --port 3000" }],
-  ["an unscoped package and a plain URL", { given: ["npx", "-y", "mcp-remote@latest", "https://example.com/mcp"], want: "npx -y mcp-remote@latest https://example.com/mcp" }],
-  ["file paths and -p PORT", { given: ["node", "/srv/mcp/server.js", "-p", "3000", "-c", "./config.yaml"], want: "node /srv/mcp/server.js -p 3000 -c ./config.yaml" }],
-  ["python -m module", { given: ["python3", "-m", "mcp_server_time", "--local-timezone", "America/New_York"], want: "python3 -m mcp_server_time --local-timezone America/New_York" }],
+  [
+    "an unscoped package and a plain URL",
+    { given: ["npx", "-y", "mcp-remote@latest", "https://example.com/mcp"], want: "npx -y mcp-remote@latest https://example.com/mcp" },
+  ],
+  [
+    "file paths and -p PORT",
+    { given: ["node", "/srv/mcp/server.js", "-p", "3000", "-c", "./config.yaml"], want: "node /srv/mcp/server.js -p 3000 -c ./config.yaml" },
+  ],
+  [
+    "python -m module",
+    {
+      given: ["python3", "-m", "mcp_server_time", "--local-timezone", "America/New_York"],
+      want: "python3 -m mcp_server_time --local-timezone America/New_York",
+    },
+  ],
   ["uvx and a long flag's value", { given: ["uvx", "mcp-server-fetch", "--user-agent", "my-bot"], want: "uvx mcp-server-fetch --user-agent my-bot" }],
-  ["docker: -e VARIABLE (its value comes from the environment), volumes, an image", { given: ["docker", "run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "-v", "/data:/data", "ghcr.io/github/github-mcp-server:v1"], want: "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN -v /data:/data ghcr.io/github/github-mcp-server:v1" }],
+  [
+    "docker: -e VARIABLE (its value comes from the environment), volumes, an image",
+    {
+      given: ["docker", "run", "-i", "--rm", "-e", "GITHUB_PERSONAL_ACCESS_TOKEN", "-v", "/data:/data", "ghcr.io/github/github-mcp-server:v1"],
+      want: "docker run -i --rm -e GITHUB_PERSONAL_ACCESS_TOKEN -v /data:/data ghcr.io/github/github-mcp-server:v1",
+    },
+  ],
   ["deno -A jsr:", { given: ["deno", "run", "-A", "jsr:@scope/server"], want: "deno run -A jsr:@scope/server" }],
-  ["harmless variables", { given: ["env", "NODE_ENV=production", "LOG_LEVEL=debug", "PORT=8080", "CONFIG=/etc/mcp.json", "node", "s.js"], want: "env NODE_ENV=production LOG_LEVEL=debug PORT=8080 CONFIG=/etc/mcp.json node s.js" }],
+  [
+    "harmless variables",
+    {
+      given: ["env", "NODE_ENV=production", "LOG_LEVEL=debug", "PORT=8080", "CONFIG=/etc/mcp.json", "node", "s.js"],
+      want: "env NODE_ENV=production LOG_LEVEL=debug PORT=8080 CONFIG=/etc/mcp.json node s.js",
+    },
+  ],
   ["a transport word after -t", { given: ["server", "-t", "stdio", "-v"], want: "server -t stdio -v" }],
-  ["where a credential is, not the credential", { given: ["server", "--token-file", "/run/secrets/token", "--api-key-env", "MY_API_KEY", "API_KEY_FILE=/run/k"], want: "server --token-file /run/secrets/token --api-key-env MY_API_KEY API_KEY_FILE=/run/k" }],
+  [
+    "where a credential is, not the credential",
+    {
+      given: ["server", "--token-file", "/run/secrets/token", "--api-key-env", "MY_API_KEY", "API_KEY_FILE=/run/k"],
+      want: "server --token-file /run/secrets/token --api-key-env MY_API_KEY API_KEY_FILE=/run/k",
+    },
+  ],
   ["--no-auth takes no value", { given: ["server", "--no-auth", "server.js"], want: "server --no-auth server.js" }],
   ["a Windows path", { given: ["node", "C:\\mcp\\server.js", "-d", "C:\\data"], want: "node 'C:\\mcp\\server.js' -d 'C:\\data'" }],
-  ["a URL path with @ and a harmless bare query word", { given: ["bridge", "https://unpkg.com/@scope/pkg@1.0.0/x?debug"], want: "bridge 'https://unpkg.com/@scope/pkg@1.0.0/x?debug'" }],
-  ["JSON without credentials", { given: ["server", '{"mode":"read-only","limit":10,"tags":["a","b"]}'], want: `server '{"mode":"read-only","limit":10,"tags":["a","b"]}'` }],
-  ["what was redacted before still is", { given: ["server", "--api-key", "hunter2", "--token=abc", "-token", "abc", "sk-live-0123456789abcdef"], want: "server --api-key ... --token=... -token ... ..." }],
+  [
+    "a URL path with @ and a harmless bare query word",
+    { given: ["bridge", "https://unpkg.com/@scope/pkg@1.0.0/x?debug"], want: "bridge 'https://unpkg.com/@scope/pkg@1.0.0/x?debug'" },
+  ],
+  [
+    "JSON without credentials",
+    { given: ["server", '{"mode":"read-only","limit":10,"tags":["a","b"]}'], want: `server '{"mode":"read-only","limit":10,"tags":["a","b"]}'` },
+  ],
+  [
+    "what was redacted before still is",
+    {
+      given: ["server", "--api-key", "hunter2", "--token=abc", "-token", "abc", "sk-live-0123456789abcdef"],
+      want: "server --api-key ... --token=... -token ... ...",
+    },
+  ],
 ];
 
 describe("redaction of a server's command line", () => {
@@ -81,8 +168,12 @@ describe("redaction of a server's command line", () => {
         .map((w) => `'${w.replace(/'/g, "'\\''")}'`)
         .join(" ");
       const shown = showCommand(given).slice(1, -1);
-      const words = execFileSync("sh", ["-c", `for w in ${shown}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" }).split("\0").slice(0, -1);
-      const expected = execFileSync("sh", ["-c", `for w in ${line}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" }).split("\0").slice(0, -1);
+      const words = execFileSync("sh", ["-c", `for w in ${shown}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" })
+        .split("\0")
+        .slice(0, -1);
+      const expected = execFileSync("sh", ["-c", `for w in ${line}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" })
+        .split("\0")
+        .slice(0, -1);
       expect(words, name).toEqual(expected);
       expect(words.length, name).toBe(given.length);
     }
@@ -110,20 +201,34 @@ describe("mcpgen pull writes no secret from the server's command line", () => {
     const node = process.execPath;
     const dir = tempProject({ "package.json": "{}" });
     const server = [
-      "env", "API_KEY=s3cr3t01", "node", raw,
-      "-k", "s3cr3t02", "FOO_TOKEN=s3cr3t03",
-      "--header", "Authorization: Bearer s3cr3t04", "-H", "X-Api-Key: s3cr3t05",
-      "https://u:s3cr3t06@host/mcp?key=s3cr3t07", '{"apiKey":"s3cr3t08","nested":{"token":"s3cr3t09"}}',
+      "env",
+      "API_KEY=s3cr3t01",
+      "node",
+      raw,
+      "-k",
+      "s3cr3t02",
+      "FOO_TOKEN=s3cr3t03",
+      "--header",
+      "Authorization: Bearer s3cr3t04",
+      "-H",
+      "X-Api-Key: s3cr3t05",
+      "https://u:s3cr3t06@host/mcp?key=s3cr3t07",
+      '{"apiKey":"s3cr3t08","nested":{"token":"s3cr3t09"}}',
     ];
     const r = mcpgen(["pull", "-o", "raw.yaml", "--", ...server], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
     const text = readFileSync(path.join(dir, "raw.yaml"), "utf8");
     expect(text).not.toMatch(/s3cr3t/);
     const shown = `env API_KEY=... node ${raw} -k ... FOO_TOKEN=... --header 'Authorization: ...' -H 'X-Api-Key: ...' 'https://...:...@host/mcp?key=...' '{"apiKey":"...","nested":{"token":"..."}}'`;
-    expect(text.split("\n").slice(0, 2)).toEqual([`# Pulled by mcpgen from \`${shown}\` (MCP 2025-11-25).`, `# Update it with: mcpgen pull -o raw.yaml -- ${shown}`]);
+    expect(text.split("\n").slice(0, 2)).toEqual([
+      `# Pulled by mcpgen from \`${shown}\` (MCP 2025-11-25).`,
+      `# Update it with: mcpgen pull -o raw.yaml -- ${shown}`,
+    ]);
     // The Update line is a command: a shell splits it into mcpgen's words and the server's, each credential as ...
     const again = text.split("\n")[1]!.slice("# Update it with: ".length);
-    const words = execFileSync("sh", ["-c", `for w in ${again}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" }).split("\0").slice(0, -1);
+    const words = execFileSync("sh", ["-c", `for w in ${again}; do printf '%s\\0' "$w"; done`], { encoding: "utf8" })
+      .split("\0")
+      .slice(0, -1);
     expect(words).toEqual(["mcpgen", "pull", "-o", "raw.yaml", "--", ...redactCommand(server)]);
     expect(words.slice(5)).toHaveLength(server.length);
   });

@@ -74,7 +74,9 @@ describe("patterns run in linear time", () => {
     // The server's own definition of `shout` has no outputSchema: it sends whatever the handler returns.
     const { outputSchema: _, ...bare } = def.tools[1]!;
     const serverDef: ServerDefinition = { ...def, tools: [def.tools[0]!, bare] };
-    const factory = createManifestServerFactory(serverDef, { tools: { word: () => "ok", shout: () => ({ content: [{ type: "text", text: "x" }], structuredContent: { text: EVIL_A } }) } } as never);
+    const factory = createManifestServerFactory(serverDef, {
+      tools: { word: () => "ok", shout: () => ({ content: [{ type: "text", text: "x" }], structuredContent: { text: EVIL_A } }) },
+    } as never);
     for (const era of ERAS) {
       const { sdk, close } = await connectInMemory(factory, { era });
       closers.push(close);

@@ -38,7 +38,12 @@ describe("refusals", () => {
   it("answers an absolute-form request target (POST http://evil.example/mcp) with 400, not 500, and keeps serving", async () => {
     const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never), definition, { port: 0 });
     closers.push(handle.close);
-    const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const INIT = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
     const errors: unknown[] = [];
     const original = console.error;
     console.error = (...args: unknown[]) => void errors.push(args);
@@ -46,7 +51,11 @@ describe("refusals", () => {
       for (const target of ["http://evil.example/mcp", "*"]) {
         const refused = await post(handle.url, INIT, {}, target);
         expect(refused.status, target).toBe(400);
-        expect(JSON.parse(refused.body)).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Bad Request: the request target must be a path such as /mcp" } });
+        expect(JSON.parse(refused.body)).toEqual({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Bad Request: the request target must be a path such as /mcp" },
+        });
       }
     } finally {
       console.error = original;
@@ -57,11 +66,15 @@ describe("refusals", () => {
   });
 
   it.each([[""], ["short"], ["x".repeat(31)], [new Uint8Array(16)]])("refuses requestStateSecret %j: an HMAC key must have 32 bytes", (secret) => {
-    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: secret })).toThrow(/^requestStateSecret must be at least 32 bytes \(got \d+\)/);
+    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: secret })).toThrow(
+      /^requestStateSecret must be at least 32 bytes \(got \d+\)/,
+    );
   });
 
   it("refuses a requestStateSecret of one repeated character, accepts 32 random bytes", () => {
-    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: "k".repeat(32) })).toThrow(/^requestStateSecret has 1 distinct byte value/);
+    expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: "k".repeat(32) })).toThrow(
+      /^requestStateSecret has 1 distinct byte value/,
+    );
     expect(() => createManifestServerFactory(definition, handlers as never, { requestStateSecret: crypto.getRandomValues(new Uint8Array(32)) })).not.toThrow();
   });
 

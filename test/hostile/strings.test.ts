@@ -21,7 +21,18 @@ describe("hostile strings", () => {
   it("compile, run no code at import, and reach the wire byte for byte", async () => {
     const dir = tempProject({
       "package.json": '{"type":"module"}',
-      "tsconfig.json": JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include: ["out"] }),
+      "tsconfig.json": JSON.stringify({
+        compilerOptions: {
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          target: "ES2022",
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          types: ["node"],
+        },
+        include: ["out"],
+      }),
     });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     const result = await runPipeline({ manifests: [MANIFEST], out: "out", cwd: dir, mode: "write", cache: false });
@@ -49,7 +60,7 @@ describe("hostile strings", () => {
     expect(read.result).toEqual({ contents: [{ uri: "x://a?b=</script>", text: "</script><script>globalThis.__pwned = 7</script>" }] });
     const prompt = await s.request("prompts/get", { name: "p", arguments: { tone: "${globalThis.__pwned = 9}" } });
     expect((prompt.result!.messages as { content: { text: string } }[])[0]!.content.text).toBe(
-      "Be ${globalThis.__pwned = 9}: `${globalThis.__pwned = 8}` \\ \" \u2028 */",
+      'Be ${globalThis.__pwned = 9}: `${globalThis.__pwned = 8}` \\ " \u2028 */',
     );
     expect(g.__pwned).toBeUndefined();
     await s.close();

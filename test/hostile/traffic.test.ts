@@ -18,7 +18,10 @@ const definition: ServerDefinition = {
   tools: [
     { name: "echo", inputSchema: { type: "object" } },
     { name: "slow", inputSchema: { type: "object", properties: { ms: { type: "number" } } } },
-    { name: "tree", inputSchema: { type: "object", properties: { node: { $ref: "#/$defs/node" } }, $defs: { node: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+    {
+      name: "tree",
+      inputSchema: { type: "object", properties: { node: { $ref: "#/$defs/node" } }, $defs: { node: { type: "array", items: { $ref: "#/$defs/node" } } } },
+    },
     { name: "boom", inputSchema: { type: "object" } },
   ],
   resources: [],
@@ -59,7 +62,8 @@ async function peer(era: Era) {
     throw new Error(`no answer to ${id}`);
   };
   /** A result as this era's client gets it. */
-  const wire = (result: object) => (era === "modern" ? { ...result, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "hostile", version: "1" } } } : result);
+  const wire = (result: object) =>
+    era === "modern" ? { ...result, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": { name: "hostile", version: "1" } } } : result;
   return { send, received, waitFor, wire, close: session.close, init: session.init };
 }
 
@@ -100,7 +104,9 @@ describe.each(ERAS)("hostile traffic (in memory, %s era)", (era: Era) => {
     const p = await peer(era);
     close = p.close;
     const ids = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `s${i}` : i));
-    await Promise.all(ids.map((id, i) => p.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { ms: (i * 7) % 13, n: i } } })));
+    await Promise.all(
+      ids.map((id, i) => p.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { ms: (i * 7) % 13, n: i } } })),
+    );
     for (const [i, id] of ids.entries()) {
       const [answer] = await p.waitFor(id);
       expect(answer!.result).toEqual(p.wire({ content: [{ type: "text", text: `n=${i}` }] }));
@@ -125,7 +131,9 @@ describe.each(ERAS)("hostile traffic (in memory, %s era)", (era: Era) => {
     const deep = JSON.parse("[".repeat(100_000) + "]".repeat(100_000));
     await p.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tree", arguments: { node: deep } } });
     const [nested] = await p.waitFor(1);
-    expect(nested!.result).toEqual(p.wire({ content: [{ type: "text", text: "Invalid arguments for tool tree: Arguments are nested too deeply to check" }], isError: true }));
+    expect(nested!.result).toEqual(
+      p.wire({ content: [{ type: "text", text: "Invalid arguments for tool tree: Arguments are nested too deeply to check" }], isError: true }),
+    );
     await p.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: { deep } } });
     const [second] = await p.waitFor(2);
     expect(second!.result).toEqual(p.wire({ content: [{ type: "text", text: '["deep"]' }] }));
@@ -147,7 +155,11 @@ function giftOverStdio() {
   const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, MAX_MESSAGE_BYTES: "2000" } });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
-  const lines = () => out.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Message);
+  const lines = () =>
+    out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Message);
   const until = async (n: number) => {
     for (let i = 0; i < 400 && lines().length < n; i++) await new Promise((r) => setTimeout(r, 10));
     return lines();
@@ -159,7 +171,9 @@ describe("hostile traffic over stdio", () => {
   it("answers invalid JSON -32700, non-JSON-RPC -32600 and oversized lines -32600, and keeps serving", async () => {
     const { child, until } = giftOverStdio();
     try {
-      child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
+      child.stdin.write(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n',
+      );
       await until(1);
       child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
       child.stdin.write("{this is not json\n");
@@ -192,12 +206,19 @@ describe("hostile traffic over stdio", () => {
       child.stdin.write(`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"_meta":${meta},"pad":"${"x".repeat(5000)}"}}\n`);
       child.stdin.write(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"_meta":${meta},"tool":"suggest_gifts","args":{}}}\n`);
       child.stdin.write('{"jsonrpc":"2.0","id":6,"method":"tools/list","params":{}}\n');
-      child.stdin.write(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${meta},"name":"suggest_gifts","arguments":{"occasion":"x","budget":20}}}\n`);
+      child.stdin.write(
+        `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":${meta},"name":"suggest_gifts","arguments":{"occasion":"x","budget":20}}}\n`,
+      );
       const got = await until(7);
       expect(got[0]!.result!.resultType).toBe("complete");
       // Answers may overtake each other (a refused envelope is answered before a handler runs).
       const byId = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
-      expect(got.slice(1).map((m) => [m.id, m.error?.code ?? "ok"]).sort(byId)).toEqual([
+      expect(
+        got
+          .slice(1)
+          .map((m) => [m.id, m.error?.code ?? "ok"])
+          .sort(byId),
+      ).toEqual([
         [3, -32600],
         [5, -32602],
         // A request without the envelope on a 2026-07-28 connection.

@@ -4,7 +4,14 @@
  */
 import type { CallToolResult, McpConformanceTestServerClient } from "../../generated/mcp-conformance-test-server/index.js";
 import type { ClientMethods } from "../../src/runtime/client.js";
-import { ToolCallError, ToolError, type NotesServerClient, type SearchNotesOutput, type ToolTask, type ToolTaskState } from "../../generated/notes-server/index.js";
+import {
+  ToolCallError,
+  ToolError,
+  type NotesServerClient,
+  type SearchNotesOutput,
+  type ToolTask,
+  type ToolTaskState,
+} from "../../generated/notes-server/index.js";
 
 export async function tasks(notes: NotesServerClient, conformance: McpConformanceTestServerClient): Promise<void> {
   // A task's result is the tool's output: the checked structuredContent of a tool with outputSchema...

@@ -20,7 +20,10 @@ describe("clientObject", () => {
       prompts: [],
     };
     type Client = Record<string, (...args: unknown[]) => Promise<unknown>> & { sdk: SdkClientV1 };
-    const client = clientObject<Client>(new ManifestClient(sdk, definition), JSON.parse('{"aB": {"tool": "a.b"}, "__proto__": {"tool": "a.b"}, "readX": {"resource": "x://1"}, "readT": {"template": "x://t/{id}"}}'));
+    const client = clientObject<Client>(
+      new ManifestClient(sdk, definition),
+      JSON.parse('{"aB": {"tool": "a.b"}, "__proto__": {"tool": "a.b"}, "readX": {"resource": "x://1"}, "readT": {"template": "x://t/{id}"}}'),
+    );
 
     expect(Object.getPrototypeOf(client)).toBe(Object.prototype);
     // In the order of the generated interface: sdk, tool methods, callTool, readResource, resource and template readers, getPrompt.
@@ -68,13 +71,21 @@ describe("clientObject", () => {
     };
     const seen: unknown[][] = [];
     const answer = { content: [], structuredContent: { ok: 1 } };
-    const v2 = { getProtocolEra: () => "modern", callTool: async (...args: unknown[]) => (seen.push(args), answer), readResource: async () => ({}), getPrompt: async () => ({}) };
+    const v2 = {
+      getProtocolEra: () => "modern",
+      callTool: async (...args: unknown[]) => (seen.push(args), answer),
+      readResource: async () => ({}),
+      getPrompt: async () => ({}),
+    };
     const v1 = { callTool: async (...args: unknown[]) => (seen.push(args), answer), readResource: async () => ({}), getPrompt: async () => ({}) };
     const signal = new AbortController().signal;
     await new ManifestClient(v2 as never, definition).callToolOutput("t", { r: "x" }, { signal });
     await new ManifestClient(v1 as never, definition).callToolOutput("t", { r: "x" }, { signal });
     expect(seen).toEqual([
-      [{ name: "t", arguments: { r: "x" } }, { signal, toolDefinition: { name: "t", inputSchema: definition.tools[0]!.inputSchema } }],
+      [
+        { name: "t", arguments: { r: "x" } },
+        { signal, toolDefinition: { name: "t", inputSchema: definition.tools[0]!.inputSchema } },
+      ],
       [{ name: "t", arguments: { r: "x" } }, undefined, { signal }],
     ]);
   });

@@ -101,7 +101,9 @@ describe("CodeFile exports", () => {
   it("refuses a declaration whose name an import already uses (the name was not reserved first)", () => {
     const file = new CodeFile("x.ts", "// h\n");
     file.importType("./a.js", "A");
-    expect(() => file.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = 1;" })).toThrow("mcpgen: x.ts would declare A, the local name of an import");
+    expect(() => file.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = 1;" })).toThrow(
+      "mcpgen: x.ts would declare A, the local name of an import",
+    );
   });
 });
 
@@ -114,7 +116,8 @@ tools:
 /** The names an `export` statement of `text` makes public (declarations and lists). */
 function exportedNames(text: string): string[] {
   const names: string[] = [];
-  for (const m of text.matchAll(/^export (?:type )?\{ ([^}]*) \}/gm)) for (const s of m[1]!.split(", ")) names.push(s.replace(/^type /, "").replace(/.* as /, ""));
+  for (const m of text.matchAll(/^export (?:type )?\{ ([^}]*) \}/gm))
+    for (const s of m[1]!.split(", ")) names.push(s.replace(/^type /, "").replace(/.* as /, ""));
   for (const m of text.matchAll(/^export (?:async )?(?:function|interface|type|const|class) (\w+)/gm)) names.push(m[1]!);
   return names;
 }
@@ -147,7 +150,10 @@ describe("public API table", () => {
     expect(BUILTIN_TYPE_NAMES).toContain("ToolError");
     expect(BUILTIN_TYPE_NAMES).toContain("StdioHandle");
     expect(BUILTIN_TYPE_NAMES).not.toContain("createServer");
-    const typeNames = publicApi("ShopClient").flatMap((m) => m.names).filter((n) => n.kind !== "value").map((n) => n.name);
+    const typeNames = publicApi("ShopClient")
+      .flatMap((m) => m.names)
+      .filter((n) => n.kind !== "value")
+      .map((n) => n.name);
     const defs = typeNames.map((n) => `  ${n}: {type: string}\n`).join("");
     const loaded = parseManifestText(`${MANIFEST}defs:\n${defs}`, "/nowhere/m.yaml", "m.yaml");
     if (!loaded.ok) throw new Error("unparsable");

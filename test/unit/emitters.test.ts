@@ -120,7 +120,7 @@ describe("emitClient", () => {
 describe("emitDefinition", () => {
   it("carries static content and prompt messages next to the wire objects", async () => {
     const text = only(emitDefinition(await modelOf(STATIC_ONLY)));
-    expect(text).toContain("export const definition: ServerDefinition = JSON.parse(String.raw`{\n\"serverInfo\": {");
+    expect(text).toContain('export const definition: ServerDefinition = JSON.parse(String.raw`{\n"serverInfo": {');
     expect(text).toContain('\n"resources": [\n{"resource":{"uri":"a://x","name":"x"},"content":{"text":"hello"}}\n],\n');
     const expression = text.slice(text.indexOf("= ") + 2, text.lastIndexOf(";"));
     const value = new Function(`return ${expression};`)();
@@ -151,11 +151,17 @@ describe("emitFixtures", () => {
       _meta: { "io.modelcontextprotocol/serverInfo": { name: "static-only", version: "1" } },
     });
     expect(files[2]!.content).toBe('{\n  "resourceTemplates": []\n}\n');
-    expect(JSON.parse(files[6]!.content)).toMatchObject({ supportedVersions: ["2026-07-28"], capabilities: { resources: {}, prompts: {} }, resultType: "complete" });
+    expect(JSON.parse(files[6]!.content)).toMatchObject({
+      supportedVersions: ["2026-07-28"],
+      capabilities: { resources: {}, prompts: {} },
+      resultType: "complete",
+    });
   });
 
   it("shows tools without execution in 2026-07-28, and the tasks extension instead of the tasks capability", async () => {
-    const files = emitFixtures(await modelOf(`server: {name: s, version: '1'}\ntools:\n  - {name: t, inputSchema: {type: object}, execution: {taskSupport: optional}}\n`));
+    const files = emitFixtures(
+      await modelOf(`server: {name: s, version: '1'}\ntools:\n  - {name: t, inputSchema: {type: object}, execution: {taskSupport: optional}}\n`),
+    );
     const read = (p: string) => JSON.parse(files.find((f) => f.path === p)!.content);
     expect(read("fixtures/tools-list.json").tools).toEqual([{ name: "t", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } }]);
     expect(read("fixtures/2026-07-28/tools-list.json").tools).toEqual([{ name: "t", inputSchema: { type: "object" } }]);
@@ -166,23 +172,67 @@ describe("emitFixtures", () => {
 describe("emitIndex and emitRuntime", () => {
   it("re-exports the public surface", async () => {
     const text = only(emitIndex(await modelOf(MIXED)));
-    expect(text).toContain('export { createClient, type MixedClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";');
-    expect(text).toContain('export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "../_runtime/errors.js";');
+    expect(text).toContain(
+      'export { createClient, type MixedClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";',
+    );
+    expect(text).toContain(
+      'export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "../_runtime/errors.js";',
+    );
     expect(text).toContain("export { createServer, createServerFactory, ");
   });
 
   it("copies the runtime once per output folder, with its own header", () => {
     const files = emitRuntime();
     const all = [
-      "client.ts", "clientTasks.ts", "completion.ts", "context.ts", "definition.ts", "describeErrors.ts", "dialect.ts", "engine.ts", "engineCore.ts", "errors.ts", "handlerErrors.ts",
-      "handlerTypes.ts", "http.ts", "lists.ts", "mcp.ts", "options.ts", "paging.ts", "paramHeaders.ts", "patterns.ts", "placeholders.ts", "prompts.ts", "redisTaskStore.ts", "requestState.ts", "requestStateKeys.ts", "resources.ts", "round.ts",
-      "sdk.ts", "serve.ts", "server.ts", "taskListen.ts", "taskMethods.ts", "taskStore.ts", "taskViews.ts", "taskWire.ts", "tasks.ts", "tools.ts", "uriTemplate.ts", "validation.ts",
+      "client.ts",
+      "clientTasks.ts",
+      "completion.ts",
+      "context.ts",
+      "definition.ts",
+      "describeErrors.ts",
+      "dialect.ts",
+      "engine.ts",
+      "engineCore.ts",
+      "errors.ts",
+      "handlerErrors.ts",
+      "handlerTypes.ts",
+      "http.ts",
+      "lists.ts",
+      "mcp.ts",
+      "options.ts",
+      "paging.ts",
+      "paramHeaders.ts",
+      "patterns.ts",
+      "placeholders.ts",
+      "prompts.ts",
+      "redisTaskStore.ts",
+      "requestState.ts",
+      "requestStateKeys.ts",
+      "resources.ts",
+      "round.ts",
+      "sdk.ts",
+      "serve.ts",
+      "server.ts",
+      "taskListen.ts",
+      "taskMethods.ts",
+      "taskStore.ts",
+      "taskViews.ts",
+      "taskWire.ts",
+      "tasks.ts",
+      "tools.ts",
+      "uriTemplate.ts",
+      "validation.ts",
     ];
     expect(files.map((f) => f.path)).toEqual(all);
     // The widgets' engine (it imports @modelcontextprotocol/ext-apps) only where a server has widgets.
     expect(emitRuntime({ widgets: true }).map((f) => f.path)).toEqual([...all, "widget.ts"]);
-    for (const f of files) expect(f.content.startsWith("// Generated by mcpgen: the runtime the servers of this folder share. Do not edit: regenerate with `mcpgen generate`.\n\n/**")).toBe(true);
+    for (const f of files)
+      expect(
+        f.content.startsWith("// Generated by mcpgen: the runtime the servers of this folder share. Do not edit: regenerate with `mcpgen generate`.\n\n/**"),
+      ).toBe(true);
     // The command of the run, when it says.
-    expect(emitRuntime({ command: "mcpgen generate --client-only", clientOnly: true })[0]!.content.split("\n")[0]).toBe("// Generated by mcpgen: the runtime the servers of this folder share. Do not edit: regenerate with `mcpgen generate --client-only`.");
+    expect(emitRuntime({ command: "mcpgen generate --client-only", clientOnly: true })[0]!.content.split("\n")[0]).toBe(
+      "// Generated by mcpgen: the runtime the servers of this folder share. Do not edit: regenerate with `mcpgen generate --client-only`.",
+    );
   });
 });

@@ -4,14 +4,23 @@ import type { WireTool } from "../../src/runtime/definition.js";
 import { definition, fakeCall } from "./engineTestKit.js";
 
 const echo: WireTool = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
-const sum: WireTool = { name: "sum", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] } };
+const sum: WireTool = {
+  name: "sum",
+  inputSchema: { type: "object" },
+  outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+};
 const slow: WireTool = { name: "slow", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } };
 
 describe("the method table", () => {
   it.each([
     ["nothing", {}, [], []],
     ["tools", { capabilities: { tools: {} }, tools: [echo] }, ["tools/list", "tools/call"], ["tools/list", "tools/call"]],
-    ["resources", { capabilities: { resources: {} } }, ["resources/list", "resources/templates/list", "resources/read"], ["resources/list", "resources/templates/list", "resources/read"]],
+    [
+      "resources",
+      { capabilities: { resources: {} } },
+      ["resources/list", "resources/templates/list", "resources/read"],
+      ["resources/list", "resources/templates/list", "resources/read"],
+    ],
     [
       "resources with subscribe (2025 era only)",
       { capabilities: { resources: { subscribe: true } } },
@@ -70,13 +79,23 @@ describe("tools/call", () => {
   const tools = [echo, sum];
   it("checks arguments, runs the handler and checks its output", async () => {
     const onError = vi.fn();
-    const engine = new Engine(definition({ capabilities: { tools: {} }, tools }), { tools: { echo: (args: { text: string }) => args.text.toUpperCase(), sum: () => ({ total: "many" }) } }, { onError });
+    const engine = new Engine(
+      definition({ capabilities: { tools: {} }, tools }),
+      { tools: { echo: (args: { text: string }) => args.text.toUpperCase(), sum: () => ({ total: "many" }) } },
+      { onError },
+    );
     const call = (params: object) => engine.handle("tools/call", params as never, fakeCall("legacy"), new Set());
     expect(await call({ name: "echo", arguments: { text: "hi" } })).toEqual({ content: [{ type: "text", text: "HI" }] });
-    expect(await call({ name: "echo", arguments: {} })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("Invalid arguments for tool echo") }] });
+    expect(await call({ name: "echo", arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringContaining("Invalid arguments for tool echo") }],
+    });
     expect(await call({ name: "sum" })).toMatchObject({ isError: true, content: [{ text: expect.stringContaining("does not match its outputSchema") }] });
     expect(onError).toHaveBeenCalledTimes(1);
-    await expect(call({ tool: "echo", args: {} })).rejects.toMatchObject({ code: -32602, message: "Invalid params for tools/call: expected 'name' (string) and optional 'arguments' (object); got 'tool', 'args'" });
+    await expect(call({ tool: "echo", args: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: "Invalid params for tools/call: expected 'name' (string) and optional 'arguments' (object); got 'tool', 'args'",
+    });
     await expect(call({ name: "nope" })).rejects.toMatchObject({ code: -32602, message: "Unknown tool: nope" });
   });
 
@@ -91,8 +110,14 @@ describe("tools/call", () => {
       },
     };
     const engine = new Engine(definition({ capabilities: { tools: {} }, tools }), { tools: handlers }, { onError });
-    await expect(engine.handle("tools/call", { name: "echo", arguments: { text: "x" } }, fakeCall("modern"), new Set())).rejects.toMatchObject({ code: -32002, message: "gone" });
-    expect(await engine.handle("tools/call", { name: "sum" }, fakeCall("modern"), new Set())).toEqual({ content: [{ type: "text", text: "Tool sum failed: boom" }], isError: true });
+    await expect(engine.handle("tools/call", { name: "echo", arguments: { text: "x" } }, fakeCall("modern"), new Set())).rejects.toMatchObject({
+      code: -32002,
+      message: "gone",
+    });
+    expect(await engine.handle("tools/call", { name: "sum" }, fakeCall("modern"), new Set())).toEqual({
+      content: [{ type: "text", text: "Tool sum failed: boom" }],
+      isError: true,
+    });
     expect(onError).toHaveBeenCalledTimes(1);
   });
 });
@@ -123,7 +148,12 @@ describe("2025-era tasks", () => {
 describe("prompts, resources and completion", () => {
   const parts = {
     capabilities: { prompts: {}, resources: {}, completions: {} },
-    prompts: [{ prompt: { name: "greet", description: "Says hello", arguments: [{ name: "who", required: true }] }, messages: [{ role: "user", content: { type: "text", text: "Hello {{who}}" } }] }],
+    prompts: [
+      {
+        prompt: { name: "greet", description: "Says hello", arguments: [{ name: "who", required: true }] },
+        messages: [{ role: "user", content: { type: "text", text: "Hello {{who}}" } }],
+      },
+    ],
     resources: [{ resource: { uri: "mem://readme", name: "readme", mimeType: "text/plain" }, content: { text: "read me" } }],
     resourceTemplates: [{ uriTemplate: "mem://notes/{id}", name: "note" }],
     completions: [{ ref: "prompt" as const, name: "greet", argument: "who", values: ["ann", "bob", "anna"] }],
@@ -135,19 +165,31 @@ describe("prompts, resources and completion", () => {
       description: "Says hello",
       messages: [{ role: "user", content: { type: "text", text: "Hello Ann" } }],
     });
-    await expect(engine.handle("prompts/get", { name: "greet" }, fakeCall("legacy"), new Set())).rejects.toMatchObject({ code: -32602, message: "Missing required argument 'who' for prompt greet" });
+    await expect(engine.handle("prompts/get", { name: "greet" }, fakeCall("legacy"), new Set())).rejects.toMatchObject({
+      code: -32602,
+      message: "Missing required argument 'who' for prompt greet",
+    });
   });
 
   it("reads static resources and templates through their handler, and -32602 for an unknown URI", async () => {
     const engine = new Engine(definition(parts), { resourceTemplates: { note: (vars: { id: string }) => `note ${vars.id}` } }, {});
-    expect(await engine.handle("resources/read", { uri: "mem://readme" }, fakeCall("modern"), new Set())).toEqual({ contents: [{ uri: "mem://readme", mimeType: "text/plain", text: "read me" }] });
-    expect(await engine.handle("resources/read", { uri: "mem://notes/7" }, fakeCall("legacy"), new Set())).toEqual({ contents: [{ uri: "mem://notes/7", text: "note 7" }] });
-    await expect(engine.handle("resources/read", { uri: "mem://other" }, fakeCall("legacy"), new Set())).rejects.toMatchObject({ code: -32602, message: "Resource not found", data: { uri: "mem://other" } });
+    expect(await engine.handle("resources/read", { uri: "mem://readme" }, fakeCall("modern"), new Set())).toEqual({
+      contents: [{ uri: "mem://readme", mimeType: "text/plain", text: "read me" }],
+    });
+    expect(await engine.handle("resources/read", { uri: "mem://notes/7" }, fakeCall("legacy"), new Set())).toEqual({
+      contents: [{ uri: "mem://notes/7", text: "note 7" }],
+    });
+    await expect(engine.handle("resources/read", { uri: "mem://other" }, fakeCall("legacy"), new Set())).rejects.toMatchObject({
+      code: -32602,
+      message: "Resource not found",
+      data: { uri: "mem://other" },
+    });
   });
 
   it("completes from the static values, and refuses an unknown prompt", async () => {
     const engine = new Engine(definition(parts), {}, {});
-    const complete = (ref: object, value: string) => engine.handle("completion/complete", { ref, argument: { name: "who", value } }, fakeCall("modern"), new Set());
+    const complete = (ref: object, value: string) =>
+      engine.handle("completion/complete", { ref, argument: { name: "who", value } }, fakeCall("modern"), new Set());
     expect(await complete({ type: "ref/prompt", name: "greet" }, "an")).toEqual({ completion: { values: ["ann", "anna"], total: 2, hasMore: false } });
     expect(await complete({ type: "ref/resource", uri: "mem://notes/{id}" }, "")).toEqual({ completion: { values: [], total: 0, hasMore: false } });
     await expect(complete({ type: "ref/prompt", name: "nope" }, "")).rejects.toMatchObject({ code: -32602, message: "Unknown prompt: nope" });

@@ -10,7 +10,15 @@ export function fakeCall(era: ProtocolEra, options: { clientCapabilities?: Call[
     era,
     owner: options.owner ?? "test",
     sdk: { mcpReq: { id: 1, method: "test", requestState: () => undefined, signal, send: noClient, notify: async () => {}, log: async () => {} } },
-    base: { requestId: 1, era, clientCapabilities: options.clientCapabilities ?? {}, log: async () => {}, progress: async () => {}, notifyResourceUpdated: async () => {}, closeSSEStream: () => {} },
+    base: {
+      requestId: 1,
+      era,
+      clientCapabilities: options.clientCapabilities ?? {},
+      log: async () => {},
+      progress: async () => {},
+      notifyResourceUpdated: async () => {},
+      closeSSEStream: () => {},
+    },
     legacyChannel: () => ({ ask: noClient }),
   };
 }

@@ -51,7 +51,15 @@ describe("jsonTemplate", () => {
   const evaluate = (source: string): unknown => JSON.parse(new Function(`return ${source};`)() as string);
 
   it("cannot be left early, and JSON.parse reads back the value", () => {
-    const hostile = { a: "`); process.exit(1); (`", b: "${process.exit(1)}", c: "end\\", d: "\\`", e: "</script>\u2028\u2029", f: "\r\n\u0000\ud800", "`k${": ["$", "{", "\\u0060"] };
+    const hostile = {
+      a: "`); process.exit(1); (`",
+      b: "${process.exit(1)}",
+      c: "end\\",
+      d: "\\`",
+      e: "</script>\u2028\u2029",
+      f: "\r\n\u0000\ud800",
+      "`k${": ["$", "{", "\\u0060"],
+    };
     const source = jsonTemplate(JSON.stringify(hostile));
     expect(source).toMatch(/^String\.raw`[^`]*`$/);
     expect(source).not.toContain("${");

@@ -14,7 +14,17 @@ function manifest(tools: [string, string][], extra = ""): string {
 
 /** The names types.ts declares, in order, without the name maps every types.ts has. */
 function declared(text: string): string[] {
-  const maps = new Set(["ToolInputs", "ToolOutputs", "ToolName", "ResourceName", "ResourceUri", "ResourceTemplateVariables", "ResourceTemplateName", "PromptArguments", "PromptName"]);
+  const maps = new Set([
+    "ToolInputs",
+    "ToolOutputs",
+    "ToolName",
+    "ResourceName",
+    "ResourceUri",
+    "ResourceTemplateVariables",
+    "ResourceTemplateName",
+    "PromptArguments",
+    "PromptName",
+  ]);
   return [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!).filter((n) => !maps.has(n));
 }
 
@@ -28,27 +38,53 @@ describe("local $defs types", () => {
   const cases: [string, { given: string; want: string[] }][] = [
     [
       "the same entry in two tools is one type, named after the entry, declared with the first tool",
-      { given: manifest([["create", withRich(RICH)], ["update", withRich(RICH)]]), want: ["CreateInput", "RichText", "UpdateInput"] },
+      {
+        given: manifest([
+          ["create", withRich(RICH)],
+          ["update", withRich(RICH)],
+        ]),
+        want: ["CreateInput", "RichText", "UpdateInput"],
+      },
     ],
     [
       "key order makes no difference",
-      { given: manifest([["create", withRich(RICH)], ["update", withRich(RICH_REORDERED)]]), want: ["CreateInput", "RichText", "UpdateInput"] },
+      {
+        given: manifest([
+          ["create", withRich(RICH)],
+          ["update", withRich(RICH_REORDERED)],
+        ]),
+        want: ["CreateInput", "RichText", "UpdateInput"],
+      },
     ],
     [
       "an entry of one tool keeps the tool's prefix",
-      { given: manifest([["create", withRich(RICH)], ["other", "{type: object}"]]), want: ["CreateInput", "CreateInputRichText", "OtherInput"] },
+      {
+        given: manifest([
+          ["create", withRich(RICH)],
+          ["other", "{type: object}"],
+        ]),
+        want: ["CreateInput", "CreateInputRichText", "OtherInput"],
+      },
     ],
     [
       "different entries with one name: the first in manifest order gets the name, the other its tool's prefix",
       {
-        given: manifest([["a", withRich(RICH)], ["b", withRich("{type: string}")], ["c", withRich(RICH)], ["d", withRich("{type: string}")]]),
+        given: manifest([
+          ["a", withRich(RICH)],
+          ["b", withRich("{type: string}")],
+          ["c", withRich(RICH)],
+          ["d", withRich("{type: string}")],
+        ]),
         want: ["AInput", "RichText", "BInput", "BInputRichText", "CInput", "DInput"],
       },
     ],
     [
       "unused entries get no type, even shared ones",
       {
-        given: manifest([["none", "{type: object, $defs: {richText: " + RICH + ", unused: {type: string}}}"], ["some", withRich(RICH)]]),
+        given: manifest([
+          ["none", "{type: object, $defs: {richText: " + RICH + ", unused: {type: string}}}"],
+          ["some", withRich(RICH)],
+        ]),
         want: ["NoneInput", "SomeInput", "RichText"],
       },
     ],
@@ -56,8 +92,18 @@ describe("local $defs types", () => {
       "an entry used only through another entry is kept, and shared with it",
       {
         given: manifest([
-          ["a", "{type: object, $defs: {block: {type: object, properties: {text: {$ref: '#/$defs/richText'}}}, richText: " + RICH + ", unused: {$ref: '#/$defs/richText'}}, properties: {b: {$ref: '#/$defs/block'}}}"],
-          ["b", "{type: object, $defs: {block: {type: object, properties: {text: {$ref: '#/$defs/richText'}}}, richText: " + RICH + "}, properties: {b: {$ref: '#/$defs/block'}}}"],
+          [
+            "a",
+            "{type: object, $defs: {block: {type: object, properties: {text: {$ref: '#/$defs/richText'}}}, richText: " +
+              RICH +
+              ", unused: {$ref: '#/$defs/richText'}}, properties: {b: {$ref: '#/$defs/block'}}}",
+          ],
+          [
+            "b",
+            "{type: object, $defs: {block: {type: object, properties: {text: {$ref: '#/$defs/richText'}}}, richText: " +
+              RICH +
+              "}, properties: {b: {$ref: '#/$defs/block'}}}",
+          ],
         ]),
         want: ["AInput", "Block", "RichText", "BInput"],
       },
@@ -77,8 +123,14 @@ describe("local $defs types", () => {
       "recursive entries are shared too",
       {
         given: manifest([
-          ["a", "{type: object, $defs: {node: {type: object, properties: {children: {type: array, items: {$ref: '#/$defs/node'}}}}}, properties: {tree: {$ref: '#/$defs/node'}}}"],
-          ["b", "{type: object, $defs: {node: {type: object, properties: {children: {type: array, items: {$ref: '#/$defs/node'}}}}}, properties: {root: {$ref: '#/$defs/node'}}}"],
+          [
+            "a",
+            "{type: object, $defs: {node: {type: object, properties: {children: {type: array, items: {$ref: '#/$defs/node'}}}}}, properties: {tree: {$ref: '#/$defs/node'}}}",
+          ],
+          [
+            "b",
+            "{type: object, $defs: {node: {type: object, properties: {children: {type: array, items: {$ref: '#/$defs/node'}}}}}, properties: {root: {$ref: '#/$defs/node'}}}",
+          ],
         ]),
         want: ["AInput", "Node", "BInput"],
       },
@@ -87,9 +139,18 @@ describe("local $defs types", () => {
       "entries that refer to each other are shared together, or not at all when one of them differs",
       {
         given: manifest([
-          ["a", "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}}, properties: {n: {$ref: '#/$defs/even'}}}"],
-          ["b", "{type: object, $defs: {odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}, even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}}, properties: {n: {$ref: '#/$defs/odd'}}}"],
-          ["c", "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}, last: {type: boolean}}}}, properties: {n: {$ref: '#/$defs/even'}}}"],
+          [
+            "a",
+            "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}}, properties: {n: {$ref: '#/$defs/even'}}}",
+          ],
+          [
+            "b",
+            "{type: object, $defs: {odd: {type: object, properties: {next: {$ref: '#/$defs/even'}}}, even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}}, properties: {n: {$ref: '#/$defs/odd'}}}",
+          ],
+          [
+            "c",
+            "{type: object, $defs: {even: {type: object, properties: {next: {$ref: '#/$defs/odd'}}}, odd: {type: object, properties: {next: {$ref: '#/$defs/even'}, last: {type: boolean}}}}, properties: {n: {$ref: '#/$defs/even'}}}",
+          ],
         ]),
         want: ["AInput", "Even", "Odd", "BInput", "CInput", "CInputEven", "CInputOdd"],
       },
@@ -98,8 +159,14 @@ describe("local $defs types", () => {
       "an entry that reaches the root (`#`) through another entry is each tool's own, and so is that entry",
       {
         given: manifest([
-          ["a", "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}"],
-          ["b", "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}"],
+          [
+            "a",
+            "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}",
+          ],
+          [
+            "b",
+            "{type: object, $defs: {outer: {items: {$ref: '#/$defs/inner'}}, inner: {properties: {up: {$ref: '#'}}}, leaf: {type: string}}, properties: {o: {$ref: '#/$defs/outer'}, l: {$ref: '#/$defs/leaf'}}}",
+          ],
         ]),
         want: ["AInput", "AInputOuter", "AInputInner", "Leaf", "BInput", "BInputOuter", "BInputInner"],
       },
@@ -127,14 +194,23 @@ describe("local $defs types", () => {
     [
       "$defs and definitions are different entries",
       {
-        given: manifest([["a", withRich(RICH)], ["b", `{type: object, definitions: {richText: ${RICH}}, properties: {title: {$ref: '#/definitions/richText'}}}`]]),
+        given: manifest([
+          ["a", withRich(RICH)],
+          ["b", `{type: object, definitions: {richText: ${RICH}}, properties: {title: {$ref: '#/definitions/richText'}}}`],
+        ]),
         want: ["AInput", "AInputRichText", "BInput", "BInputRichText"],
       },
     ],
     [
       "a name taken by another type: the shared entry is named as the first tool's",
       {
-        given: manifest([["a", withRich(RICH)], ["b", withRich(RICH)]], "defs:\n  RichText: {type: string}\n"),
+        given: manifest(
+          [
+            ["a", withRich(RICH)],
+            ["b", withRich(RICH)],
+          ],
+          "defs:\n  RichText: {type: string}\n",
+        ),
         want: ["RichText", "AInput", "AInputRichText", "BInput"],
       },
     ],
@@ -155,7 +231,12 @@ describe("local $defs types", () => {
   });
 
   it("per-tool types refer to the shared type", async () => {
-    const text = await typesOf(manifest([["create", withRich(RICH)], ["update", withRich(RICH, "{type: array, items: {$ref: '#/$defs/richText'}}")]]));
+    const text = await typesOf(
+      manifest([
+        ["create", withRich(RICH)],
+        ["update", withRich(RICH, "{type: array, items: {$ref: '#/$defs/richText'}}")],
+      ]),
+    );
     expect(text).toContain("export interface CreateInput {\n  title?: RichText;\n}\n");
     expect(text).toContain("export interface UpdateInput {\n  title?: RichText[];\n}\n");
     expect(text).toContain("export interface RichText {\n  text: string;\n  link?: string | null;\n}\n");
@@ -167,7 +248,10 @@ describe("local $defs types", () => {
   });
 
   it("the wire schemas keep their $defs, used or not", async () => {
-    const yaml = manifest([["none", `{type: object, $defs: {richText: ${RICH}}}`], ["some", withRich(RICH)]]);
+    const yaml = manifest([
+      ["none", `{type: object, $defs: {richText: ${RICH}}}`],
+      ["some", withRich(RICH)],
+    ]);
     const model = await modelOf(yaml);
     expect(model.tools.map((t) => Object.keys((t.wire.inputSchema as { $defs: object }).$defs))).toEqual([["richText"], ["richText"]]);
     expect(model.tools.map((t) => [...t.input.localTypeNames])).toEqual([[], [["$defs/richText", "RichText"]]]);
@@ -175,7 +259,12 @@ describe("local $defs types", () => {
   });
 
   it("generating twice gives the same text", async () => {
-    const yaml = manifest([["a", withRich(RICH)], ["b", withRich("{type: string}")], ["c", withRich(RICH)], ["d", withRich("{type: string}")]]);
+    const yaml = manifest([
+      ["a", withRich(RICH)],
+      ["b", withRich("{type: string}")],
+      ["c", withRich(RICH)],
+      ["d", withRich("{type: string}")],
+    ]);
     expect(await typesOf(yaml)).toBe(await typesOf(yaml));
   });
 });
@@ -201,7 +290,16 @@ describe("usedLocalDefs", () => {
 
 describe("canonicalJson", () => {
   const cases: [string, { given: [unknown, unknown]; same: boolean }][] = [
-    ["key order", { given: [{ a: 1, b: { c: 2, d: 3 } }, { b: { d: 3, c: 2 }, a: 1 }], same: true }],
+    [
+      "key order",
+      {
+        given: [
+          { a: 1, b: { c: 2, d: 3 } },
+          { b: { d: 3, c: 2 }, a: 1 },
+        ],
+        same: true,
+      },
+    ],
     ["array order counts", { given: [{ enum: [1, 2] }, { enum: [2, 1] }], same: false }],
     ["a key named __proto__", { given: [JSON.parse('{"__proto__": 1, "a": 2}'), JSON.parse('{"a": 2, "__proto__": 1}')], same: true }],
     ["a string and a number", { given: [{ a: "1" }, { a: 1 }], same: false }],

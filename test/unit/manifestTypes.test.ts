@@ -9,7 +9,16 @@ import { parseManifestText } from "../../src/load/loadManifest.js";
 import type { JsonSchema } from "../../src/model/refs.js";
 import type { Json, JsonObject } from "../../src/model/types.js";
 import { manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "../../src/validate/fields.js";
-import type { Manifest, PromptArgumentEntry, PromptEntry, ResourceEntry, ResourceTemplateEntry, ServerEntry, ToolEntry, WidgetEntry } from "../../src/validate/manifestTypes.js";
+import type {
+  Manifest,
+  PromptArgumentEntry,
+  PromptEntry,
+  ResourceEntry,
+  ResourceTemplateEntry,
+  ServerEntry,
+  ToolEntry,
+  WidgetEntry,
+} from "../../src/validate/manifestTypes.js";
 import { validateManifest } from "../../src/validate/validate.js";
 
 /** The keys a type declares, without the index signature of an MCP object's other fields. */
@@ -17,12 +26,82 @@ type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K]
 /** One `true` per known key: a list with a key missing or one too many does not compile. */
 type KeyList<T> = { [K in KnownKeys<T>]-?: true };
 
-const manifestKeys: KeyList<Manifest> = { server: true, capabilities: true, cache: true, defs: true, tools: true, resources: true, resourceTemplates: true, prompts: true, widgets: true };
-const serverKeys: KeyList<ServerEntry> = { name: true, folder: true, version: true, title: true, description: true, websiteUrl: true, icons: true, instructions: true };
-const toolKeys: KeyList<ToolEntry> = { name: true, title: true, description: true, inputSchema: true, outputSchema: true, annotations: true, execution: true, icons: true, _meta: true, examples: true, widget: true, visibility: true };
-const widgetKeys: KeyList<WidgetEntry> = { name: true, uri: true, entry: true, title: true, description: true, csp: true, permissions: true, domain: true, prefersBorder: true, chatgpt: true, _meta: true, cache: true };
-const resourceKeys: KeyList<ResourceEntry> = { uri: true, name: true, title: true, description: true, mimeType: true, size: true, annotations: true, icons: true, _meta: true, text: true, blob: true, file: true, cache: true };
-const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = { uriTemplate: true, name: true, title: true, description: true, mimeType: true, annotations: true, icons: true, _meta: true, complete: true, cache: true };
+const manifestKeys: KeyList<Manifest> = {
+  server: true,
+  capabilities: true,
+  cache: true,
+  defs: true,
+  tools: true,
+  resources: true,
+  resourceTemplates: true,
+  prompts: true,
+  widgets: true,
+};
+const serverKeys: KeyList<ServerEntry> = {
+  name: true,
+  folder: true,
+  version: true,
+  title: true,
+  description: true,
+  websiteUrl: true,
+  icons: true,
+  instructions: true,
+};
+const toolKeys: KeyList<ToolEntry> = {
+  name: true,
+  title: true,
+  description: true,
+  inputSchema: true,
+  outputSchema: true,
+  annotations: true,
+  execution: true,
+  icons: true,
+  _meta: true,
+  examples: true,
+  widget: true,
+  visibility: true,
+};
+const widgetKeys: KeyList<WidgetEntry> = {
+  name: true,
+  uri: true,
+  entry: true,
+  title: true,
+  description: true,
+  csp: true,
+  permissions: true,
+  domain: true,
+  prefersBorder: true,
+  chatgpt: true,
+  _meta: true,
+  cache: true,
+};
+const resourceKeys: KeyList<ResourceEntry> = {
+  uri: true,
+  name: true,
+  title: true,
+  description: true,
+  mimeType: true,
+  size: true,
+  annotations: true,
+  icons: true,
+  _meta: true,
+  text: true,
+  blob: true,
+  file: true,
+  cache: true,
+};
+const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = {
+  uriTemplate: true,
+  name: true,
+  title: true,
+  description: true,
+  mimeType: true,
+  annotations: true,
+  icons: true,
+  _meta: true,
+  complete: true,
+  cache: true,
+};
 const promptKeys: KeyList<PromptEntry> = { name: true, title: true, description: true, arguments: true, icons: true, _meta: true, messages: true };
 const promptArgumentKeys: KeyList<PromptArgumentEntry> = { name: true, title: true, description: true, required: true, complete: true };
 

@@ -33,13 +33,25 @@ describe("describePulledProblems", () => {
   const lists = { tools: ["a", "b", "c", "d", "e", "f", "g"].map((name) => ({ name })), resources: [], resourceTemplates: [], prompts: [{ name: "p\u202eq" }] };
 
   it("says one problem once, listing the definitions, five by name", () => {
-    expect(describePulledProblems(["a", "b", "c", "d", "e", "f", "g"].map((_, i) => at(`tools[${i}].inputSchema`)), lists, "S", "-- s").map(formatDiagnostic)).toEqual([
-      "mcpgen: -- s: warning schema-not-object: m\n  in what S serves: inputSchema of 7 tools: `a`, `b`, `c`, `d`, `e` and 2 more",
-    ]);
+    expect(
+      describePulledProblems(
+        ["a", "b", "c", "d", "e", "f", "g"].map((_, i) => at(`tools[${i}].inputSchema`)),
+        lists,
+        "S",
+        "-- s",
+      ).map(formatDiagnostic),
+    ).toEqual(["mcpgen: -- s: warning schema-not-object: m\n  in what S serves: inputSchema of 7 tools: `a`, `b`, `c`, `d`, `e` and 2 more"]);
   });
 
   it("names each place apart, escapes names, and keeps paths outside the lists", () => {
-    expect(describePulledProblems([at("tools[1].inputSchema.properties.q"), at("tools[2]"), at("prompts[0].arguments[0]"), at("server.name", "n")], lists, "S", "-- s").map(formatDiagnostic)).toEqual([
+    expect(
+      describePulledProblems(
+        [at("tools[1].inputSchema.properties.q"), at("tools[2]"), at("prompts[0].arguments[0]"), at("server.name", "n")],
+        lists,
+        "S",
+        "-- s",
+      ).map(formatDiagnostic),
+    ).toEqual([
       'mcpgen: -- s: warning schema-not-object: m\n  in what S serves: inputSchema.properties.q of tool `b`; tool `c`; arguments[0] of prompt "p\\u202eq"',
       "mcpgen: -- s: warning schema-not-object: n\n  in what S serves: server.name",
     ]);

@@ -17,7 +17,17 @@ describe("forEachSchema", () => {
     };
     const seen: string[] = [];
     forEachSchema(schema, (_node, path) => seen.push(path().join(".")));
-    expect(seen).toEqual(["", "properties.a", "properties.a.items.0", "properties.a.items.1", "properties.a.items.1.not", "properties.b", "properties.b.anyOf.0", "$defs.D", "$defs.D.additionalProperties"]);
+    expect(seen).toEqual([
+      "",
+      "properties.a",
+      "properties.a.items.0",
+      "properties.a.items.1",
+      "properties.a.items.1.not",
+      "properties.b",
+      "properties.b.anyOf.0",
+      "$defs.D",
+      "$defs.D.additionalProperties",
+    ]);
   });
 });
 
@@ -74,7 +84,10 @@ describe("classifyRef", () => {
     ["an encoded $ in the container", { given: "#/%24defs/X", want: { kind: "local", container: "$defs", name: "X" } }],
     ["an encoded literal %", { given: "#/$defs/100%25", want: { kind: "local", container: "$defs", name: "100%" } }],
     ["%2F is a pointer separator, so this is a deep pointer", { given: "#/$defs/a%2Fb", want: /use \$ref: '#\/defs\/Name'/ }],
-    ["a malformed escape", { given: "#/$defs/%zz", want: /^"%zz" is not a percent escape \(% must be followed by two hex digits; write a literal % as %25\)$/ }],
+    [
+      "a malformed escape",
+      { given: "#/$defs/%zz", want: /^"%zz" is not a percent escape \(% must be followed by two hex digits; write a literal % as %25\)$/ },
+    ],
     ["a % at the end", { given: "#/$defs/50%", want: /^"%" is not a percent escape/ }],
     ["escapes that are not UTF-8", { given: "#/$defs/%FF", want: /not UTF-8/ }],
     ["an anchor", { given: "#foo", want: /use \$ref: '#\/defs\/Name'/ }],
@@ -137,7 +150,8 @@ describe("a percent-encoded pointer, read the same everywhere", () => {
     // diff reads wire schemas: every ref local.
     const before = bundleSchema(schema, defs);
     const after = bundleSchema({ ...schema, $defs: { "a b/c": { type: "integer", minimum: 0 } } }, new Map([["Odd one", { type: "string", maxLength: 4 }]]));
-    expect(diffSchemas(before, after)).toEqual([{ path: "properties.x.minimum", message: "minimum 0 added", narrows: true, widens: false },
+    expect(diffSchemas(before, after)).toEqual([
+      { path: "properties.x.minimum", message: "minimum 0 added", narrows: true, widens: false },
       { path: "properties.y.maxLength", message: "maxLength 3 -> 4", narrows: false, widens: true },
     ]);
     const broken = { type: "object", properties: { x: { $ref: "#/$defs/%zz" } } };

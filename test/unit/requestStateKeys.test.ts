@@ -31,7 +31,9 @@ describe("requestState key rotation", () => {
 
   it("refuses a token minted with a key that was removed", async () => {
     const { binding, token } = await minted(new RequestStateCodec(OLD, TTL));
-    expect(await new RequestStateCodec({ current: NEW, previous: [OTHER] }, TTL).open(binding, token)).toEqual({ refused: "requestState failed its integrity check" });
+    expect(await new RequestStateCodec({ current: NEW, previous: [OTHER] }, TTL).open(binding, token)).toEqual({
+      refused: "requestState failed its integrity check",
+    });
     expect(await new RequestStateCodec(NEW, TTL).open(binding, token)).toEqual({ refused: "requestState failed its integrity check" });
   });
 
@@ -68,14 +70,23 @@ describe("weak requestState keys", () => {
   });
 
   it("accepts random keys: 32 bytes, base64url text, hex text", () => {
-    for (const key of [randomBytes(32), randomBytes(32).toString("base64url"), randomBytes(16).toString("hex"), randomBytes(32).toString("hex")]) expect(keyWeakness(typeof key === "string" ? new TextEncoder().encode(key) : key)).toBeUndefined();
+    for (const key of [randomBytes(32), randomBytes(32).toString("base64url"), randomBytes(16).toString("hex"), randomBytes(32).toString("hex")])
+      expect(keyWeakness(typeof key === "string" ? new TextEncoder().encode(key) : key)).toBeUndefined();
   });
 
   it("names where a weak key came from: a previous key, or an environment variable", () => {
-    expect(() => new RequestStateCodec({ current: NEW, previous: [OLD, "x".repeat(40)] }, TTL)).toThrow(/^requestStateSecret\.previous\[1\] has 1 distinct byte value/);
+    expect(() => new RequestStateCodec({ current: NEW, previous: [OLD, "x".repeat(40)] }, TTL)).toThrow(
+      /^requestStateSecret\.previous\[1\] has 1 distinct byte value/,
+    );
     expect(() => new RequestStateCodec({ current: "short", previous: [] }, TTL)).toThrow(/^requestStateSecret\.current must be at least 32 bytes/);
-    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_SECRET: "" })).toThrow(/^MCP_REQUEST_STATE_SECRET must be at least 32 bytes \(got 0\)/);
-    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_SECRET: NEW, MCP_REQUEST_STATE_PREVIOUS_SECRETS: `${OLD},tiny` })).toThrow(/^MCP_REQUEST_STATE_PREVIOUS_SECRETS \(key 2\) must be at least 32 bytes \(got 4\)/);
-    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_PREVIOUS_SECRETS: OLD })).toThrow(/^MCP_REQUEST_STATE_PREVIOUS_SECRETS is set but MCP_REQUEST_STATE_SECRET is not/);
+    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_SECRET: "" })).toThrow(
+      /^MCP_REQUEST_STATE_SECRET must be at least 32 bytes \(got 0\)/,
+    );
+    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_SECRET: NEW, MCP_REQUEST_STATE_PREVIOUS_SECRETS: `${OLD},tiny` })).toThrow(
+      /^MCP_REQUEST_STATE_PREVIOUS_SECRETS \(key 2\) must be at least 32 bytes \(got 4\)/,
+    );
+    expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_PREVIOUS_SECRETS: OLD })).toThrow(
+      /^MCP_REQUEST_STATE_PREVIOUS_SECRETS is set but MCP_REQUEST_STATE_SECRET is not/,
+    );
   });
 });

@@ -11,7 +11,12 @@ import { diffSchemas, type Schema } from "../../src/diff/schemaDiff.js";
 
 const narrows = (a: Schema, b: Schema) => diffSchemas(a, b).some((f) => f.narrows);
 const widens = (a: Schema, b: Schema) => diffSchemas(a, b).some((f) => f.widens);
-const obj = (properties: Record<string, Schema>, required: string[] = [], extra: Record<string, unknown> = {}): Schema => ({ type: "object", properties, required, ...extra });
+const obj = (properties: Record<string, Schema>, required: string[] = [], extra: Record<string, unknown> = {}): Schema => ({
+  type: "object",
+  properties,
+  required,
+  ...extra,
+});
 
 describe("diffSchemas on crafted pairs", () => {
   it("finds nothing between equal schemas, whatever their key order", () => {
@@ -36,21 +41,34 @@ describe("diffSchemas on crafted pairs", () => {
   it("types: integer is part of number; a type list gained or lost", () => {
     expect(diffSchemas({ type: "integer" }, { type: "number" })).toEqual([{ path: "type", message: "now accepts number", narrows: false, widens: true }]);
     expect(diffSchemas({ type: "number" }, { type: "integer" })).toEqual([{ path: "type", message: "no longer accepts number", narrows: true, widens: false }]);
-    expect(diffSchemas({ type: ["string", "null"] }, { type: "string" })).toEqual([{ path: "type", message: "no longer accepts null", narrows: true, widens: false }]);
+    expect(diffSchemas({ type: ["string", "null"] }, { type: "string" })).toEqual([
+      { path: "type", message: "no longer accepts null", narrows: true, widens: false },
+    ]);
   });
 
   it("bounds: a raised minimum narrows, a raised maximum widens, a removed one widens", () => {
     expect(diffSchemas({ type: "number", minimum: 0 }, { type: "number", minimum: 10 })[0]).toMatchObject({ path: "minimum", narrows: true, widens: false });
     expect(diffSchemas({ type: "number", maximum: 5 }, { type: "number", maximum: 6 })[0]).toMatchObject({ path: "maximum", narrows: false, widens: true });
-    expect(diffSchemas({ type: "string", maxLength: 5 }, { type: "string" })[0]).toMatchObject({ path: "maxLength", message: "maxLength 5 removed", narrows: false, widens: true });
+    expect(diffSchemas({ type: "string", maxLength: 5 }, { type: "string" })[0]).toMatchObject({
+      path: "maxLength",
+      message: "maxLength 5 removed",
+      narrows: false,
+      widens: true,
+    });
   });
 
   it("a property removed from a closed object narrows; added to a closed object widens; to an open one, by what it allows", () => {
     const closed = (p: Record<string, Schema>) => obj(p, [], { additionalProperties: false });
-    expect(diffSchemas(closed({ a: { type: "string" }, b: {} }), closed({ a: { type: "string" } }))).toEqual([{ path: "properties.b", message: "property b removed (no longer accepted)", narrows: true, widens: false }]);
-    expect(diffSchemas(closed({ a: { type: "string" } }), closed({ a: { type: "string" }, b: {} }))).toEqual([{ path: "properties.b", message: "property b added", narrows: false, widens: true }]);
+    expect(diffSchemas(closed({ a: { type: "string" }, b: {} }), closed({ a: { type: "string" } }))).toEqual([
+      { path: "properties.b", message: "property b removed (no longer accepted)", narrows: true, widens: false },
+    ]);
+    expect(diffSchemas(closed({ a: { type: "string" } }), closed({ a: { type: "string" }, b: {} }))).toEqual([
+      { path: "properties.b", message: "property b added", narrows: false, widens: true },
+    ]);
     // Open: b could hold anything before; typing it narrows.
-    expect(diffSchemas(obj({}), obj({ b: { type: "string" } }))).toEqual([{ path: "properties.b", message: "property b added: was unconstrained, now constrained", narrows: true, widens: false, undeclared: true }]);
+    expect(diffSchemas(obj({}), obj({ b: { type: "string" } }))).toEqual([
+      { path: "properties.b", message: "property b added: was unconstrained, now constrained", narrows: true, widens: false, undeclared: true },
+    ]);
   });
 
   // Found in review: each pair was reported unchanged although ajv tells them apart.
@@ -61,7 +79,9 @@ describe("diffSchemas on crafted pairs", () => {
   });
 
   it("const and enum together allow what both allow", () => {
-    expect(diffSchemas({ enum: [1, 2], const: 1 }, { enum: [2], const: 1 })).toEqual([{ path: "enum", message: "value 1 removed", narrows: true, widens: false }]);
+    expect(diffSchemas({ enum: [1, 2], const: 1 }, { enum: [2], const: 1 })).toEqual([
+      { path: "enum", message: "value 1 removed", narrows: true, widens: false },
+    ]);
     expect(widens({ enum: [2], const: 1 }, { const: 1 })).toBe(true);
   });
 
@@ -75,7 +95,9 @@ describe("diffSchemas on crafted pairs", () => {
   it("unevaluatedProperties/Items make the keywords around them count; format is taken as asserted", () => {
     expect(narrows({ additionalProperties: true, unevaluatedProperties: false }, { unevaluatedProperties: false })).toBe(true);
     expect(narrows({ items: true, unevaluatedItems: false }, { unevaluatedItems: false })).toBe(true);
-    expect(diffSchemas({ type: "string" }, { type: "string", format: "email" })).toEqual([{ path: "format", message: 'format "email" added (asserted by some validators)', narrows: true, widens: false }]);
+    expect(diffSchemas({ type: "string" }, { type: "string", format: "email" })).toEqual([
+      { path: "format", message: 'format "email" added (asserted by some validators)', narrows: true, widens: false },
+    ]);
     expect(narrows({}, { format: "email" })).toBe(true);
   });
 
@@ -89,16 +111,27 @@ describe("diffSchemas on crafted pairs", () => {
   });
 
   it("follows local $refs on both sides, recursive ones included", () => {
-    const tree = (leaf: Schema): Schema => ({ $defs: { node: obj({ value: leaf, children: { type: "array", items: { $ref: "#/$defs/node" } } }) }, $ref: "#/$defs/node" });
+    const tree = (leaf: Schema): Schema => ({
+      $defs: { node: obj({ value: leaf, children: { type: "array", items: { $ref: "#/$defs/node" } } }) },
+      $ref: "#/$defs/node",
+    });
     expect(diffSchemas(tree({ type: "string" }), tree({ type: "string" }))).toEqual([]);
-    expect(diffSchemas(tree({ type: "string" }), tree({ type: "string", maxLength: 3 }))).toEqual([{ path: "properties.value.maxLength", message: "maxLength 3 added", narrows: true, widens: false }]);
+    expect(diffSchemas(tree({ type: "string" }), tree({ type: "string", maxLength: 3 }))).toEqual([
+      { path: "properties.value.maxLength", message: "maxLength 3 added", narrows: true, widens: false },
+    ]);
   });
 
   it("says both ways where it proves nothing: a changed anyOf, a changed pattern, an unknown keyword", () => {
     for (const [a, b] of [
       [{ anyOf: [{ type: "string" }] }, { anyOf: [{ type: "number" }] }],
-      [{ type: "string", pattern: "^a" }, { type: "string", pattern: "^b" }],
-      [{ type: "string", "x-weird": 1 }, { type: "string", "x-weird": 2 }],
+      [
+        { type: "string", pattern: "^a" },
+        { type: "string", pattern: "^b" },
+      ],
+      [
+        { type: "string", "x-weird": 1 },
+        { type: "string", "x-weird": 2 },
+      ],
     ] as [Schema, Schema][]) {
       expect(narrows(a, b) && widens(a, b)).toBe(true);
     }
@@ -113,7 +146,10 @@ const leaf: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
   fc.record({ type: fc.constant("integer"), minimum: fc.integer({ min: -2, max: 4 }), maximum: fc.integer({ min: 0, max: 6 }) }, { requiredKeys: ["type"] }),
   fc.record({ type: fc.constant("string"), minLength: fc.integer({ min: 0, max: 2 }), maxLength: fc.integer({ min: 0, max: 3 }) }, { requiredKeys: ["type"] }),
   fc.record({ enum: fc.uniqueArray(fc.constantFrom<unknown>("x", "y", 1, 2, true, null), { minLength: 1, maxLength: 4 }) }),
-  fc.record({ enum: fc.uniqueArray(fc.constantFrom<unknown>("x", 1, 2), { minLength: 1, maxLength: 3 }), const: fc.constantFrom<unknown>("x", 1, 2) }, { requiredKeys: ["const"] }),
+  fc.record(
+    { enum: fc.uniqueArray(fc.constantFrom<unknown>("x", 1, 2), { minLength: 1, maxLength: 3 }), const: fc.constantFrom<unknown>("x", 1, 2) },
+    { requiredKeys: ["const"] },
+  ),
   fc.record({ type: fc.constant(["string", "null"]) }),
   fc.constant({}),
 );
@@ -130,7 +166,16 @@ const { schema } = fc.letrec<{ schema: Record<string, unknown> }>((tie) => ({
       },
       { requiredKeys: ["type"] },
     ),
-    fc.record({ type: fc.constant("array"), items: tie("schema"), minItems: fc.integer({ min: 0, max: 2 }), maxItems: fc.integer({ min: 1, max: 3 }), uniqueItems: fc.boolean() }, { requiredKeys: ["type"] }),
+    fc.record(
+      {
+        type: fc.constant("array"),
+        items: tie("schema"),
+        minItems: fc.integer({ min: 0, max: 2 }),
+        maxItems: fc.integer({ min: 1, max: 3 }),
+        uniqueItems: fc.boolean(),
+      },
+      { requiredKeys: ["type"] },
+    ),
   ),
 }));
 
@@ -194,7 +239,11 @@ describe("diffSchemas soundness on generated schema pairs (ajv as the judge)", (
         let b = mutate(a, seeded(seed), fresh);
         // Half the pairs go through a $ref into $defs, as mcpgen bundles shared definitions.
         if (seed % 2 === 0) {
-          const wrap = (s: Record<string, unknown>) => ({ $defs: { node: s }, type: "object", properties: { a: { type: "array", items: { $ref: "#/$defs/node" } } } });
+          const wrap = (s: Record<string, unknown>) => ({
+            $defs: { node: s },
+            type: "object",
+            properties: { a: { type: "array", items: { $ref: "#/$defs/node" } } },
+          });
           [a, b] = [wrap(a), wrap(b)];
         }
         const findings = diffSchemas(a, b);
@@ -202,11 +251,13 @@ describe("diffSchemas soundness on generated schema pairs (ajv as the judge)", (
         const validB = ajv.compile(b);
         if (!findings.some((f) => f.narrows)) {
           checkedNarrow++;
-          for (const v of values) if (validA(v)) expect(validB(v), `${JSON.stringify(v)} valid for ${JSON.stringify(a)} but not for ${JSON.stringify(b)}`).toBe(true);
+          for (const v of values)
+            if (validA(v)) expect(validB(v), `${JSON.stringify(v)} valid for ${JSON.stringify(a)} but not for ${JSON.stringify(b)}`).toBe(true);
         }
         if (!findings.some((f) => f.widens)) {
           checkedWiden++;
-          for (const v of values) if (validB(v)) expect(validA(v), `${JSON.stringify(v)} valid for ${JSON.stringify(b)} but not for ${JSON.stringify(a)}`).toBe(true);
+          for (const v of values)
+            if (validB(v)) expect(validA(v), `${JSON.stringify(v)} valid for ${JSON.stringify(b)} but not for ${JSON.stringify(a)}`).toBe(true);
         }
       }),
       { numRuns: 2000, seed: 20261203 },

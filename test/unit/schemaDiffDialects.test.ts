@@ -20,7 +20,9 @@ const D2019 = "https://json-schema.org/draft/2019-09/schema";
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const as = (dialect: string, schema: Record<string, unknown>): Schema => ({ $schema: dialect, ...schema });
 const breaking = (a: Schema, b: Schema) => diffSchemas(a, b).filter((f) => f.narrows || f.widens);
-const SAME = (from: string, to: string) => [{ path: "$schema", message: `JSON Schema dialect ${from} -> ${to}: no keyword used here changes meaning`, narrows: false, widens: false, dialect: true }];
+const SAME = (from: string, to: string) => [
+  { path: "$schema", message: `JSON Schema dialect ${from} -> ${to}: no keyword used here changes meaning`, narrows: false, widens: false, dialect: true },
+];
 
 describe("dialects: the same meaning in other keywords is no change", () => {
   it("draft-07 tuple items and additionalItems are 2020-12 prefixItems and items", () => {
@@ -33,13 +35,29 @@ describe("dialects: the same meaning in other keywords is no change", () => {
   });
 
   it("dependencies is dependentRequired and dependentSchemas; definitions is $defs, a location only", () => {
-    const d07 = as(D07, { type: "object", dependencies: { a: ["b"], c: { required: ["d"] } }, definitions: { X: { type: "string" } }, properties: { p: { $ref: "#/definitions/X" } } });
-    const d2020 = as(D2020, { type: "object", dependentRequired: { a: ["b"] }, dependentSchemas: { c: { required: ["d"] } }, $defs: { X: { type: "string" } }, properties: { p: { $ref: "#/$defs/X" } } });
+    const d07 = as(D07, {
+      type: "object",
+      dependencies: { a: ["b"], c: { required: ["d"] } },
+      definitions: { X: { type: "string" } },
+      properties: { p: { $ref: "#/definitions/X" } },
+    });
+    const d2020 = as(D2020, {
+      type: "object",
+      dependentRequired: { a: ["b"] },
+      dependentSchemas: { c: { required: ["d"] } },
+      $defs: { X: { type: "string" } },
+      properties: { p: { $ref: "#/$defs/X" } },
+    });
     expect(diffSchemas(d07, d2020)).toEqual(SAME("draft-07", "2020-12"));
   });
 
   it("draft-04: boolean exclusiveMinimum is a number; id is $id", () => {
-    expect(diffSchemas(as(D04, { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }), as(D2020, { type: "number", exclusiveMinimum: 0, maximum: 9 }))).toEqual(SAME("draft-04", "2020-12"));
+    expect(
+      diffSchemas(
+        as(D04, { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false }),
+        as(D2020, { type: "number", exclusiveMinimum: 0, maximum: 9 }),
+      ),
+    ).toEqual(SAME("draft-04", "2020-12"));
     expect(diffSchemas(as(D04, { id: "urn:x", type: "string" }), as(D2020, { $id: "urn:x", type: "string" }))).toEqual(SAME("draft-04", "2020-12"));
   });
 
@@ -47,12 +65,21 @@ describe("dialects: the same meaning in other keywords is no change", () => {
     expect(diffSchemas({ type: "string" }, as(D2020, { type: "string" }))).toEqual([]);
     expect(diffSchemas(as(D07, { type: "string" }), as("http://json-schema.org/draft-07/schema", { type: "string" }))).toEqual([]);
     expect(diffSchemas(as("https://example.com/my-dialect", { type: "string" }), as(D2020, { type: "string" }))).toEqual([
-      { path: "$schema", message: "the JSON Schema dialect changed from https://example.com/my-dialect to https://json-schema.org/draft/2020-12/schema, which mcpgen does not know; compatibility is not proven", narrows: true, widens: true },
+      {
+        path: "$schema",
+        message:
+          "the JSON Schema dialect changed from https://example.com/my-dialect to https://json-schema.org/draft/2020-12/schema, which mcpgen does not know; compatibility is not proven",
+        narrows: true,
+        widens: true,
+      },
     ]);
   });
 
   it("real changes next to a dialect change are still found, with nothing else", () => {
-    const findings = diffSchemas(as(D07, { type: "object", properties: { q: { type: "string" } } }), as(D2020, { type: "object", properties: { q: { type: "string", minLength: 1 } } }));
+    const findings = diffSchemas(
+      as(D07, { type: "object", properties: { q: { type: "string" } } }),
+      as(D2020, { type: "object", properties: { q: { type: "string", minLength: 1 } } }),
+    );
     expect(findings).toEqual([...SAME("draft-07", "2020-12"), { path: "properties.q.minLength", message: "minLength 1 added", narrows: true, widens: false }]);
   });
 });
@@ -61,14 +88,30 @@ describe("dialects: a keyword whose meaning changes is reported where it is, wit
   it("dependencies kept as is under 2020-12 (no keyword there by the spec)", () => {
     const text = { type: "object", dependencies: { a: ["b"] } };
     const findings = diffSchemas(as(D07, text), as(D2020, text));
-    expect(findings[0]).toMatchObject({ path: "$schema", dialect: true, narrows: false, widens: false, message: "JSON Schema dialect draft-07 -> 2020-12: keywords that change meaning: `dependencies` at the root" });
-    expect(findings).toContainEqual({ path: "dependencies", message: "`dependencies` changed; compatibility is not proven (`dependencies` is not a 2020-12 keyword: ignored by the spec, though ajv applies it)", narrows: true, widens: true });
+    expect(findings[0]).toMatchObject({
+      path: "$schema",
+      dialect: true,
+      narrows: false,
+      widens: false,
+      message: "JSON Schema dialect draft-07 -> 2020-12: keywords that change meaning: `dependencies` at the root",
+    });
+    expect(findings).toContainEqual({
+      path: "dependencies",
+      message: "`dependencies` changed; compatibility is not proven (`dependencies` is not a 2020-12 keyword: ignored by the spec, though ajv applies it)",
+      narrows: true,
+      widens: true,
+    });
   });
 
   it("keywords beside $ref: ignored by draft-07, applied by 2020-12", () => {
     const text = { $defs: { X: { type: "string" } }, type: "object", properties: { p: { $ref: "#/$defs/X", minLength: 2 } } };
     expect(breaking(as(D07, text), as(D2020, text))).toEqual([
-      { path: "properties.p.$ref", message: "keywords beside `$ref` are ignored by draft-07 (though ajv applies them) and applied by 2020-12; compatibility is not proven", narrows: true, widens: true },
+      {
+        path: "properties.p.$ref",
+        message: "keywords beside `$ref` are ignored by draft-07 (though ajv applies them) and applied by 2020-12; compatibility is not proven",
+        narrows: true,
+        widens: true,
+      },
     ]);
     // An annotation beside $ref means nothing in either.
     const described = { $defs: { X: { type: "string" } }, type: "object", properties: { p: { $ref: "#/$defs/X", description: "p" } } };
@@ -77,7 +120,14 @@ describe("dialects: a keyword whose meaning changes is reported where it is, wit
 
   it("prefixItems in draft-07 (ignored) and a list of items in 2020-12 (not valid there)", () => {
     const tuple = { type: "array", prefixItems: [{ type: "string" }] };
-    expect(breaking(as(D07, tuple), as(D2020, tuple))).toEqual([{ path: "prefixItems", message: "`prefixItems` changed; compatibility is not proven (`prefixItems` is not a draft-07 keyword: ignored there)", narrows: true, widens: true }]);
+    expect(breaking(as(D07, tuple), as(D2020, tuple))).toEqual([
+      {
+        path: "prefixItems",
+        message: "`prefixItems` changed; compatibility is not proven (`prefixItems` is not a draft-07 keyword: ignored there)",
+        narrows: true,
+        widens: true,
+      },
+    ]);
     const list = { type: "array", items: [{ type: "string" }] };
     const findings = breaking(as(D07, list), as(D2020, list));
     expect(findings.map((f) => f.path)).toEqual(["prefixItems", "items"]);
@@ -85,10 +135,27 @@ describe("dialects: a keyword whose meaning changes is reported where it is, wit
   });
 
   it("a tool's dialect change is its own compatible row; a meaning change is breaking at its keyword", () => {
-    const surface = (tools: Record<string, unknown>[]): Surface => ({ source: "x", tools: tools as Surface["tools"], resources: [], resourceTemplates: [], prompts: [] });
-    const tool = (dialect: string, extra: Record<string, unknown> = {}) => ({ name: "t", inputSchema: { $schema: dialect, type: "object", properties: { q: { type: "string" } }, ...extra } });
+    const surface = (tools: Record<string, unknown>[]): Surface => ({
+      source: "x",
+      tools: tools as Surface["tools"],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    });
+    const tool = (dialect: string, extra: Record<string, unknown> = {}) => ({
+      name: "t",
+      inputSchema: { $schema: dialect, type: "object", properties: { q: { type: "string" } }, ...extra },
+    });
     expect(classify(surface([tool(D07)]), surface([tool(D2020)]))).toEqual([
-      { kind: "tool", name: "t", path: "inputSchema.$schema", change: "input-dialect-changed", message: "JSON Schema dialect draft-07 -> 2020-12: no keyword used here changes meaning", clients: false, servers: false },
+      {
+        kind: "tool",
+        name: "t",
+        path: "inputSchema.$schema",
+        change: "input-dialect-changed",
+        message: "JSON Schema dialect draft-07 -> 2020-12: no keyword used here changes meaning",
+        clients: false,
+        servers: false,
+      },
     ]);
     const changed = classify(surface([tool(D07, { dependencies: { q: ["r"] } })]), surface([tool(D2020, { dependencies: { q: ["r"] } })]));
     expect(changed.filter((c) => c.clients).map((c) => c.path)).toEqual(["inputSchema.dependentRequired", "inputSchema.dependencies"]);
@@ -109,7 +176,9 @@ describe("findings a type change explains are folded into it", () => {
       { path: "type", message: "no longer accepts object (with its properties)", narrows: true, widens: false },
       { path: "type", message: "now accepts string (with its maxLength)", narrows: false, widens: true },
     ]);
-    expect(diffSchemas({ type: ["string", "array"], minItems: 1 }, { type: ["string", "array"], minItems: 2 })).toEqual([{ path: "minItems", message: "minItems 1 -> 2", narrows: true, widens: false }]);
+    expect(diffSchemas({ type: ["string", "array"], minItems: 1 }, { type: ["string", "array"], minItems: 2 })).toEqual([
+      { path: "minItems", message: "minItems 1 -> 2", narrows: true, widens: false },
+    ]);
     expect(diffSchemas({ type: "integer", maximum: 5 }, { type: "number", maximum: 3 })).toEqual([
       { path: "type", message: "now accepts number", narrows: false, widens: true },
       { path: "maximum", message: "maximum 5 -> 3", narrows: true, widens: false },
@@ -117,7 +186,9 @@ describe("findings a type change explains are folded into it", () => {
   });
 
   it("a keyword for a kind neither version accepts changes nothing", () => {
-    expect(diffSchemas({ type: "string", minItems: 1 }, { type: "string" })).toEqual([{ path: "minItems", message: "minItems 1 removed (it applies to arrays, which neither version accepts)", narrows: false, widens: false }]);
+    expect(diffSchemas({ type: "string", minItems: 1 }, { type: "string" })).toEqual([
+      { path: "minItems", message: "minItems 1 removed (it applies to arrays, which neither version accepts)", narrows: false, widens: false },
+    ]);
   });
 });
 
@@ -126,15 +197,24 @@ describe("integer bounds of ±(2^53-1) are no bound", () => {
   it("adding or removing them on an integer is no change; on a number it is", () => {
     expect(diffSchemas({ type: "integer" }, { type: "integer", minimum: -MAX, maximum: MAX })).toEqual([]);
     expect(diffSchemas({ type: ["integer", "null"], maximum: MAX }, { type: ["integer", "null"] })).toEqual([]);
-    expect(diffSchemas({ type: "number" }, { type: "number", maximum: MAX })).toEqual([{ path: "maximum", message: `maximum ${MAX} added`, narrows: true, widens: false }]);
+    expect(diffSchemas({ type: "number" }, { type: "number", maximum: MAX })).toEqual([
+      { path: "maximum", message: `maximum ${MAX} added`, narrows: true, widens: false },
+    ]);
     // Only the side of the bound: a maximum of -(2^53-1) is a real bound.
-    expect(diffSchemas({ type: "integer" }, { type: "integer", maximum: -MAX })).toEqual([{ path: "maximum", message: `maximum ${-MAX} added`, narrows: true, widens: false }]);
+    expect(diffSchemas({ type: "integer" }, { type: "integer", maximum: -MAX })).toEqual([
+      { path: "maximum", message: `maximum ${-MAX} added`, narrows: true, widens: false },
+    ]);
   });
 
   it("a real bound in place of one is reported as added", () => {
-    expect(diffSchemas({ type: "integer", maximum: MAX }, { type: "integer", maximum: 100 })).toEqual([{ path: "maximum", message: "maximum 100 added", narrows: true, widens: false }]);
+    expect(diffSchemas({ type: "integer", maximum: MAX }, { type: "integer", maximum: 100 })).toEqual([
+      { path: "maximum", message: "maximum 100 added", narrows: true, widens: false },
+    ]);
     // zod's positive int, from a plain number: the type and the lower bound, not the maximum.
-    expect(diffSchemas({ type: "number" }, { type: "integer", exclusiveMinimum: 0, maximum: MAX }).map((f) => f.message)).toEqual(["no longer accepts number", "exclusiveMinimum 0 added"]);
+    expect(diffSchemas({ type: "number" }, { type: "integer", exclusiveMinimum: 0, maximum: MAX }).map((f) => f.message)).toEqual([
+      "no longer accepts number",
+      "exclusiveMinimum 0 added",
+    ]);
   });
 });
 
@@ -169,7 +249,14 @@ const { schema2020 } = fc.letrec<{ schema2020: S }>((tie) => ({
       { requiredKeys: ["type"] },
     ),
     fc.record({ type: fc.constant("array"), items: tie("schema2020"), minItems: fc.integer({ min: 0, max: 2 }) }, { requiredKeys: ["type"] }),
-    fc.record({ type: fc.constant("array"), prefixItems: fc.array(tie("schema2020"), { minLength: 1, maxLength: 2 }), items: fc.oneof(fc.constant(false), tie("schema2020")) }, { requiredKeys: ["type", "prefixItems"] }),
+    fc.record(
+      {
+        type: fc.constant("array"),
+        prefixItems: fc.array(tie("schema2020"), { minLength: 1, maxLength: 2 }),
+        items: fc.oneof(fc.constant(false), tie("schema2020")),
+      },
+      { requiredKeys: ["type", "prefixItems"] },
+    ),
   ),
 }));
 
@@ -191,7 +278,8 @@ function toDraft07(s: unknown): unknown {
 }
 
 /** Half the schemas sit behind a $ref, as mcpgen bundles shared definitions. */
-const wrap = (s: S, ref: boolean): S => (ref ? { $defs: { node: s }, type: "object", properties: { a: { type: "array", items: { $ref: "#/$defs/node" } } } } : s);
+const wrap = (s: S, ref: boolean): S =>
+  ref ? { $defs: { node: s }, type: "object", properties: { a: { type: "array", items: { $ref: "#/$defs/node" } } } } : s;
 
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -223,9 +311,15 @@ describe("dialects on generated schemas (ajv as the judge)", () => {
         // The two writings mean the same to ajv, or the generator is wrong.
         const [v07, v2020] = [compile(d07)!, compile(d2020)!];
         for (const v of values) expect(v07(v), JSON.stringify({ d07, d2020, v })).toBe(v2020(v));
-        for (const [a, b] of [[d07, d2020], [d2020, d07]] as [Schema, Schema][]) {
+        for (const [a, b] of [
+          [d07, d2020],
+          [d2020, d07],
+        ] as [Schema, Schema][]) {
           const findings = diffSchemas(a, b);
-          expect(findings.filter((f) => f.narrows || f.widens), JSON.stringify({ a, b })).toEqual([]);
+          expect(
+            findings.filter((f) => f.narrows || f.widens),
+            JSON.stringify({ a, b }),
+          ).toEqual([]);
           expect(findings.filter((f) => f.dialect)).toHaveLength(1);
         }
       }),
@@ -243,27 +337,48 @@ describe("dialects on generated schemas (ajv as the judge)", () => {
       fc.record({ $defs: fc.record({ X: leaf }), type: fc.constant("object"), properties: fc.record({ a: leaf.map((l) => ({ $ref: "#/$defs/X", ...l })) }) }),
     );
     fc.assert(
-      fc.property(text, text, fc.constantFrom<[string, string]>([D07, D2020], [D2020, D07]), fc.nat(3), fc.array(value, { minLength: 20, maxLength: 40 }), (t0, other0, [from, to], edit, values0) => {
-        const [t, other, values] = plain([t0, other0, values0]);
-        // The new side: the same text, the other generated one, or the same with one keyword dropped or replaced.
-        const keys = Object.keys(t);
-        const changed = edit === 0 ? t : edit === 1 ? other : edit === 2 && keys.length ? Object.fromEntries(Object.entries(t).filter(([k]) => k !== keys[0])) : { ...t, ...other };
-        const a = { $schema: from, ...t };
-        const b = { $schema: to, ...changed };
-        const validA = compile(a);
-        const validB = compile(b);
-        // A list of items is not valid 2020-12: ajv refuses to compile it, there is nothing to judge.
-        fc.pre(validA !== undefined && validB !== undefined);
-        const findings = diffSchemas(a, b);
-        const narrowed = values.find((v) => validA!(v) && !validB!(v));
-        const widened = values.find((v) => !validA!(v) && validB!(v));
-        if (narrowed !== undefined) {
-          narrowingsSeen++;
-          expect(findings.some((f) => f.narrows), `${JSON.stringify(narrowed)} valid for ${JSON.stringify(a)} but not for ${JSON.stringify(b)}`).toBe(true);
-        }
-        if (widened !== undefined) expect(findings.some((f) => f.widens), `${JSON.stringify(widened)} valid for ${JSON.stringify(b)} but not for ${JSON.stringify(a)}`).toBe(true);
-        if (!findings.some((f) => f.narrows)) provenNoNarrowing++;
-      }),
+      fc.property(
+        text,
+        text,
+        fc.constantFrom<[string, string]>([D07, D2020], [D2020, D07]),
+        fc.nat(3),
+        fc.array(value, { minLength: 20, maxLength: 40 }),
+        (t0, other0, [from, to], edit, values0) => {
+          const [t, other, values] = plain([t0, other0, values0]);
+          // The new side: the same text, the other generated one, or the same with one keyword dropped or replaced.
+          const keys = Object.keys(t);
+          const changed =
+            edit === 0
+              ? t
+              : edit === 1
+                ? other
+                : edit === 2 && keys.length
+                  ? Object.fromEntries(Object.entries(t).filter(([k]) => k !== keys[0]))
+                  : { ...t, ...other };
+          const a = { $schema: from, ...t };
+          const b = { $schema: to, ...changed };
+          const validA = compile(a);
+          const validB = compile(b);
+          // A list of items is not valid 2020-12: ajv refuses to compile it, there is nothing to judge.
+          fc.pre(validA !== undefined && validB !== undefined);
+          const findings = diffSchemas(a, b);
+          const narrowed = values.find((v) => validA!(v) && !validB!(v));
+          const widened = values.find((v) => !validA!(v) && validB!(v));
+          if (narrowed !== undefined) {
+            narrowingsSeen++;
+            expect(
+              findings.some((f) => f.narrows),
+              `${JSON.stringify(narrowed)} valid for ${JSON.stringify(a)} but not for ${JSON.stringify(b)}`,
+            ).toBe(true);
+          }
+          if (widened !== undefined)
+            expect(
+              findings.some((f) => f.widens),
+              `${JSON.stringify(widened)} valid for ${JSON.stringify(b)} but not for ${JSON.stringify(a)}`,
+            ).toBe(true);
+          if (!findings.some((f) => f.narrows)) provenNoNarrowing++;
+        },
+      ),
       { numRuns: 600, seed: 20261205 },
     );
     // Not vacuous: ajv found narrowings to check, and diff said "no narrowing" on others.

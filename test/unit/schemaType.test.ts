@@ -15,8 +15,14 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
   ["array", { given: { type: "array", items: { type: "string" } }, want: "string[]" }],
   ["array of unions", { given: { type: "array", items: { type: ["string", "number"] } }, want: "(string | number)[]" }],
   ["array without items", { given: { type: "array" }, want: "unknown[]" }],
-  ["tuple (2020-12)", { given: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 1 }, want: "[string, number?]" }],
-  ["tuple (draft-07) with rest", { given: { type: "array", items: [{ type: "string" }], additionalItems: { type: "boolean" } }, want: "[string?, ...boolean[]]" }],
+  [
+    "tuple (2020-12)",
+    { given: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false, minItems: 1 }, want: "[string, number?]" },
+  ],
+  [
+    "tuple (draft-07) with rest",
+    { given: { type: "array", items: [{ type: "string" }], additionalItems: { type: "boolean" } }, want: "[string?, ...boolean[]]" },
+  ],
   ["manifest def ref", { given: { $ref: "#/defs/Gift" }, want: "Gift" }],
   ["local ref", { given: { $ref: "#/$defs/Point" }, want: "RootPoint" }],
   ["root ref", { given: { $ref: "#" }, want: "Root" }],
@@ -24,7 +30,10 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
   ["bare object", { given: { type: "object" }, want: "{\n  [key: string]: unknown;\n}" }],
   [
     "object with required, optional and quoted keys",
-    { given: { type: "object", properties: { a: { type: "string" }, "b-c": { type: "number" } }, required: ["a"] }, want: '{\n  a: string;\n  "b-c"?: number;\n}' },
+    {
+      given: { type: "object", properties: { a: { type: "string" }, "b-c": { type: "number" } }, required: ["a"] },
+      want: '{\n  a: string;\n  "b-c"?: number;\n}',
+    },
   ],
   ["closed object", { given: { type: "object", properties: {}, additionalProperties: false }, want: "{\n  [key: string]: never;\n}" }],
   ["map", { given: { type: "object", additionalProperties: { type: "number" } }, want: "{\n  [key: string]: number;\n}" }],
@@ -34,7 +43,10 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
   [
     "brackets and quotes in descriptions do not change precedence",
     {
-      given: { type: "array", items: { anyOf: [{ type: "object", properties: { n: { type: "integer", description: 'must be > 0 (or "("' } } }, { type: "null" }] } },
+      given: {
+        type: "array",
+        items: { anyOf: [{ type: "object", properties: { n: { type: "integer", description: 'must be > 0 (or "("' } } }, { type: "null" }] },
+      },
       want: '({\n  /** must be > 0 (or "(" */\n  n?: number;\n} | null)[]',
     },
   ],
@@ -55,13 +67,29 @@ const cases: [string, { given: JsonSchema; want: string }][] = [
   [
     "anyOf of required-only branches (also under allOf) requires what each branch requires: one variant per branch",
     {
-      given: { type: "object", properties: { phone: { type: "string" }, email: { type: "string" } }, allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }] },
+      given: {
+        type: "object",
+        properties: { phone: { type: "string" }, email: { type: "string" } },
+        allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      },
       want: "{\n  phone: string;\n  email?: string;\n} | {\n  phone?: string;\n  email: string;\n}",
     },
   ],
-  ["allOf of required-only branches adds to required", { given: { type: "object", properties: { a: { type: "string" } }, allOf: [{ required: ["a"] }] }, want: "{\n  a: string;\n}" }],
-  ["a required property of a closed object with no schema is never", { given: { type: "object", required: ["x"], additionalProperties: false }, want: "{\n  x: never;\n  [key: string]: never;\n}" }],
-  ["doc comments on properties", { given: { type: "object", properties: { a: { type: "string", description: "The */ a", default: "x" } } }, want: '{\n  /**\n   * The *\\/ a\n   *\n   * @default "x"\n   */\n  a?: string;\n}' }],
+  [
+    "allOf of required-only branches adds to required",
+    { given: { type: "object", properties: { a: { type: "string" } }, allOf: [{ required: ["a"] }] }, want: "{\n  a: string;\n}" },
+  ],
+  [
+    "a required property of a closed object with no schema is never",
+    { given: { type: "object", required: ["x"], additionalProperties: false }, want: "{\n  x: never;\n  [key: string]: never;\n}" },
+  ],
+  [
+    "doc comments on properties",
+    {
+      given: { type: "object", properties: { a: { type: "string", description: "The */ a", default: "x" } } },
+      want: '{\n  /**\n   * The *\\/ a\n   *\n   * @default "x"\n   */\n  a?: string;\n}',
+    },
+  ],
 ];
 
 describe("JSON Schema to TypeScript", () => {

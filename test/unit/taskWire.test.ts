@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { acceptTaskAnswers, CARRIED_TASK, TASK_MARK, type WireTransport } from "../../src/runtime/taskWire.js";
 
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
-const TASK = { resultType: "task", taskId: "t1", status: "working", ttlMs: 1000, pollIntervalMs: 50, _meta: { "io.modelcontextprotocol/serverInfo": { name: "s" } } };
+const TASK = {
+  resultType: "task",
+  taskId: "t1",
+  status: "working",
+  ttlMs: 1000,
+  pollIntervalMs: 50,
+  _meta: { "io.modelcontextprotocol/serverInfo": { name: "s" } },
+};
 
 function fakeTransport() {
   const sent: unknown[] = [];
@@ -15,14 +22,21 @@ function fakeTransport() {
   return { transport, sent, received, deliver: (message: unknown) => transport.onmessage?.(message) };
 }
 
-const call = (id: number, meta: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "t", arguments: {}, _meta: { [CAPS]: { elicitation: {} }, ...meta } } });
+const call = (id: number, meta: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "t", arguments: {}, _meta: { [CAPS]: { elicitation: {} }, ...meta } },
+});
 
 describe("taskWire", () => {
   it("drops the mark, declares the tasks extension when asked, and turns the CreateTaskResult into a result carrying the task", async () => {
     const t = fakeTransport();
     acceptTaskAnswers(t.transport);
     await t.transport.send(call(1, { [TASK_MARK]: { declare: true } }));
-    expect(t.sent).toEqual([{ ...call(1, {}), params: { name: "t", arguments: {}, _meta: { [CAPS]: { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } } } }]);
+    expect(t.sent).toEqual([
+      { ...call(1, {}), params: { name: "t", arguments: {}, _meta: { [CAPS]: { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } } } },
+    ]);
     t.deliver({ jsonrpc: "2.0", id: 1, result: TASK });
     const { resultType: _, _meta, ...task } = TASK;
     expect(t.received).toEqual([{ jsonrpc: "2.0", id: 1, result: { resultType: "complete", content: [], _meta: { ..._meta, [CARRIED_TASK]: task } } }]);
