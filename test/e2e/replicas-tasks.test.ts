@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "../helpers/http.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { startReplicas, type ReplicaSet } from "../helpers/replicas.js";
-import { envelope } from "../helpers/wire.js";
+import { envelope, httpAnswer } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/replica-tasks-http.ts", import.meta.url));
 const PREFIX = "e2e-replicas:";
@@ -56,19 +56,6 @@ async function until<T>(get: () => Promise<T>, done: (value: T) => boolean, ms =
   }
 }
 
-/** The JSON-RPC answer in a JSON body or an SSE stream (the last data line that holds one). */
-function answer(body: string): RpcAnswer {
-  if (body.trimStart().startsWith("{")) return JSON.parse(body) as RpcAnswer;
-  const found = body
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => JSON.parse(line.slice(5)) as RpcAnswer & { id?: unknown })
-    .filter((m) => "result" in m || "error" in m)
-    .pop();
-  if (!found) throw new Error(`no JSON-RPC answer in: ${body}`);
-  return found;
-}
-
 let redis: RedisServer;
 let set: ReplicaSet;
 let db: ReturnType<typeof createClient>;
@@ -93,7 +80,7 @@ async function modern(method: string, params: Record<string, unknown>, name?: st
   const routed = set.proxy.log[at];
   if (!routed || res.status !== 200) throw new Error(`${method}: HTTP ${res.status} from replica ${routed?.replica}: ${res.body}`);
   trail.push({ method, replica: routed.replica });
-  return { ...answer(res.body), replica: routed.replica };
+  return { ...httpAnswer<RpcAnswer>(res.body), replica: routed.replica };
 }
 
 /** The replica the round-robin proxy picks next: the first running one after the last it used. */

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers as conformance } from "../../conformance/handlers.js";
-import { envelope } from "../helpers/wire.js";
+import { envelope, modernHeaders, postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
@@ -40,37 +40,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-let nextId = 0;
-function headers(method: string, name?: string): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": method,
-    ...(name ? { "mcp-name": name } : {}),
-  };
-}
-
-async function modern(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  name?: string,
-): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: headers(method, name),
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++nextId, method, params: { ...params, _meta: envelope(CAPS) } }),
-  });
-  const text = await response.text();
-  const data = text.trim().startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .filter((l) => l.startsWith("data: "))
-        .pop()!
-        .slice(6);
-  return JSON.parse(data);
+/** One 2026-07-28 request (the client declares elicitation and the tasks extension). */
+function modern(url: string, method: string, params: Record<string, unknown>, name?: string) {
+  return postModern(url, method, params, { ...(name === undefined ? {} : { name }), capabilities: CAPS });
 }
 
 type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: any; result?: any; error?: any };
@@ -86,7 +58,7 @@ async function listen(
   const aborter = new AbortController();
   const response = await fetch(url, {
     method: "POST",
-    headers: { ...headers("subscriptions/listen"), ...extraHeaders },
+    headers: { ...modernHeaders("subscriptions/listen"), ...extraHeaders },
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: envelope(capabilities) } }),
     signal: aborter.signal,
   });

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers } from "../../conformance/handlers.js";
-import { envelope } from "../helpers/wire.js";
+import { postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;
@@ -24,35 +24,10 @@ afterEach(async () => {
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-let id = 0;
 
-/** One 2026-07-28 request to a replica; the JSON-RPC answer (JSON or the last SSE data line). */
-async function modern(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  name?: string,
-): Promise<{ result?: Record<string, any>; error?: { code: number; message: string } }> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": method,
-      ...(name ? { "mcp-name": name } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope({ elicitation: {}, extensions: { [EXTENSION]: {} } }) } }),
-  });
-  const text = await response.text();
-  const data = text.trim().startsWith("{")
-    ? text
-    : text
-        .split("\n")
-        .filter((l) => l.startsWith("data: "))
-        .pop()!
-        .slice(6);
-  return JSON.parse(data);
+/** One 2026-07-28 request to a replica (the client declares elicitation and the tasks extension). */
+function modern(url: string, method: string, params: Record<string, unknown>, name?: string) {
+  return postModern(url, method, params, { ...(name === undefined ? {} : { name }), capabilities: { elicitation: {}, extensions: { [EXTENSION]: {} } } });
 }
 
 async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {

@@ -74,3 +74,44 @@ export async function rawSession(factory: Factory, options: RawSessionOptions = 
     },
   };
 }
+
+/** The headers of a 2026-07-28 request over Streamable HTTP (Mcp-Name when the method names a target). */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  };
+}
+
+/** The JSON-RPC answer in an HTTP body: the body itself, or the last SSE data line that holds an answer. */
+export function httpAnswer<T = RawResponse>(body: string): T {
+  if (body.trimStart().startsWith("{")) return JSON.parse(body) as T;
+  const found = body
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+    .filter((m) => "result" in m || "error" in m)
+    .pop();
+  if (!found) throw new Error(`no JSON-RPC answer in: ${body}`);
+  return found as T;
+}
+
+let modernIds = 0;
+
+/** One 2026-07-28 request over Streamable HTTP with the `_meta` envelope of these client capabilities; its JSON-RPC answer. */
+export async function postModern(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: { name?: string; capabilities?: Record<string, unknown> } = {},
+): Promise<{ result?: Record<string, any>; error?: { code: number; message: string; data?: unknown } }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: modernHeaders(method, options.name),
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++modernIds, method, params: { ...params, _meta: envelope(options.capabilities) } }),
+  });
+  return httpAnswer(await response.text());
+}
