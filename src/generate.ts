@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { applyLevels, formatDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "./diagnostics.js";
 import { RunRecords, sha256, stampOf, type FileStamp, type ManifestRecord } from "./load/incremental.js";
-import { diagnosticAt } from "./load/loadManifest.js";
+import { diagnosticAt, unreadableManifest } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
 import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
@@ -217,15 +217,7 @@ async function readManifests(
       stamp = stampOf(info, Date.now());
       text = await readFile(absPath, "utf8");
     } catch (error) {
-      run.diagnostics.push({
-        severity: "error",
-        code: "file-unreadable",
-        message: `cannot read manifest: ${(error as Error).message}`,
-        file,
-        line: 1,
-        col: 1,
-        path: "",
-      });
+      run.diagnostics.push(unreadableManifest(file, error));
       continue;
     }
     const hash = sha256(text);

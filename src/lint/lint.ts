@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { applyLevels, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "../diagnostics.js";
 import { displayPath, resolveManifests } from "../generate.js";
 import { compile } from "../compile.js";
-import { diagnosticAt } from "../load/loadManifest.js";
+import { diagnosticAt, unreadableManifest } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
 import { toPosix } from "../util/paths.js";
 
@@ -30,15 +30,7 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
     try {
       text = await readFile(absPath, "utf8");
     } catch (error) {
-      diagnostics.push({
-        severity: "error",
-        code: "file-unreadable",
-        message: `cannot read manifest: ${(error as Error).message}`,
-        file,
-        line: 1,
-        col: 1,
-        path: "",
-      });
+      diagnostics.push(unreadableManifest(file, error));
       continue;
     }
     const { diagnostics: found, manifest, model, pulled } = await compile({ absPath, file, display: displayPath(absPath), text });

@@ -47,7 +47,7 @@ export async function loadManifest(absPath: string, file: string, cache?: ParseC
   try {
     text = await readFile(absPath, "utf8");
   } catch (error) {
-    return { ok: false, diagnostics: [fileDiagnostic(file, "file-unreadable", `cannot read manifest: ${(error as Error).message}`)] };
+    return { ok: false, diagnostics: [unreadableManifest(file, error)] };
   }
   return loadManifestText(text, absPath, file, cache);
 }
@@ -318,6 +318,11 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   }
 
   return { ok: true, manifest: { absPath, file, value, mayHoldNonFinite: NON_FINITE.test(text), locate: makeLocator(doc, lineCounter), fromCache: false } };
+}
+
+/** A manifest file that cannot be read (generate, validate, lint, diff). */
+export function unreadableManifest(file: string, error: unknown): Diagnostic {
+  return fileDiagnostic(file, "file-unreadable", `cannot read manifest: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
