@@ -10,7 +10,8 @@ import type { Server } from "@modelcontextprotocol/server";
 import type { JsonObject, ServerCapabilities, ServerDefinition } from "./definition.js";
 import { LegacyChannel } from "./context.js";
 import { ErrorCodes, rpcError } from "./errors.js";
-import { Engine, isObject, type Call, type RuntimeHandlers, type ServerOptions } from "./engine.js";
+import { Engine, isObject, type Call } from "./engine.js";
+import type { RuntimeHandlers, ServerOptions } from "./handlerTypes.js";
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks.js";
 
@@ -23,7 +24,7 @@ export type {
   ServerOptions,
   ToolContext,
   ToolTextResult,
-} from "./engine.js";
+} from "./handlerTypes.js";
 export type { InputOptions, RequestContext } from "./context.js";
 
 export type { ServerFactory } from "./sdk.js";

@@ -24,16 +24,6 @@ import { Tasks } from "./tasks.js";
 import { taskSupport, toolMethods } from "./tools.js";
 import { SchemaValidators } from "./validation.js";
 
-export type {
-  CompletionHandler,
-  PromptContext,
-  ResourceContext,
-  ResourceHandlerResult,
-  RuntimeHandlers,
-  ServerOptions,
-  ToolContext,
-  ToolTextResult,
-} from "./handlerTypes.js";
 export { isObject, type Call } from "./engineCore.js";
 
 /**
