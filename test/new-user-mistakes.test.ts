@@ -173,7 +173,7 @@ describe("handler stubs and the incremental records", () => {
     expect(r.stdout.trimEnd().split("\n")).toEqual([
       'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
       'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
-      "mcpgen: 1 server -> src/generated/: 56 written, 0 unchanged.",
+      "mcpgen: 1 server -> src/generated/: 59 written, 0 unchanged.",
     ]);
   });
 
@@ -185,7 +185,7 @@ describe("handler stubs and the incremental records", () => {
     expect(first.stdout.split("\n")[0]).toBe(
       'mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
     );
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 54 unchanged.\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 57 unchanged.\n");
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);

@@ -33,9 +33,11 @@ import {
   type TaskStore,
 } from "./taskStore.js";
 import { legacyTaskView, modernTaskView } from "./taskViews.js";
+import { TaskAudience, type StatusSink } from "./taskAudience.js";
 import { positiveOption } from "./options.js";
 
 export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
+export type { StatusSink } from "./taskAudience.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -57,9 +59,6 @@ export interface TaskOptions {
   /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in the README). */
   taskStore?: TaskStore;
 }
-
-/** Sends a 2025-era task's `notifications/tasks/status` to the connection that created it. */
-export type StatusSink = (params: JsonObject) => Promise<void>;
 
 /** What a task running in this process holds: its handler's signal, its questions. Dropped when the task ends. */
 export interface LiveTask {
@@ -87,12 +86,8 @@ export class Tasks {
   private ownsStore: boolean;
   private fixed: boolean;
   private readonly live = new Map<string, LiveTask>();
-  /** The 2025-era connections that created tasks, by owner id. */
-  private readonly sinks = new Map<string, StatusSink>();
-  /** tasks/result requests waiting for a task's end. */
-  private readonly waiters = new Map<string, Set<() => void>>();
-  /** Listeners to every change of every task (subscriptions/listen streams). */
-  private readonly watchers = new Set<(task: TaskRecord) => void>();
+  /** Who hears of changes here: tasks/result waiters, listen streams, 2025-era owners. */
+  private readonly audience = new TaskAudience();
   /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Tasks kept at once (maxTasks): the in-memory store's bound, and the one a store from the environment gets. */
@@ -171,7 +166,7 @@ export class Tasks {
     const live: LiveTask = { id: record.id, era, created: record, controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities };
     // Counted at once: concurrent creations see it.
     this.live.set(live.id, live);
-    if (sink) this.sinks.set(owner, sink);
+    if (sink) this.audience.addSink(owner, sink);
     try {
       await this.store.create(record);
     } catch (error) {
@@ -189,13 +184,12 @@ export class Tasks {
 
   /** Calls `listener` with each task record written, here or by another replica; answers how to stop. */
   watch(listener: (task: TaskRecord) => void): () => void {
-    this.watchers.add(listener);
-    return () => void this.watchers.delete(listener);
+    return this.audience.watch(listener);
   }
 
   /** The connection of `owner` is gone: its tasks' notifications have nowhere to go. */
   forgetOwner(owner: string): void {
-    this.sinks.delete(owner);
+    this.audience.forgetOwner(owner);
   }
 
   /** The task, or -32602 as MCP requires for an unknown or expired id; a task whose process stopped is failed first. */
@@ -219,22 +213,7 @@ export class Tasks {
       const task = await this.get(taskId);
       if (isTerminal(task.status)) return task;
       if (signal.aborted) throw signal.reason;
-      await new Promise<void>((resolve, reject) => {
-        let waiting = this.waiters.get(taskId);
-        if (!waiting) this.waiters.set(taskId, (waiting = new Set()));
-        const set = waiting;
-        const done = () => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          set.delete(done);
-          if (set.size === 0 && this.waiters.get(taskId) === set) this.waiters.delete(taskId);
-        };
-        const wake = () => (done(), resolve());
-        const onAbort = () => (done(), reject(signal.reason));
-        const timer = setTimeout(wake, this.recheckMs());
-        set.add(wake);
-        signal.addEventListener("abort", onAbort, { once: true });
-      });
+      await this.audience.endOrTimeout(taskId, signal, this.recheckMs());
     }
   }
 
@@ -373,15 +352,9 @@ export class Tasks {
     else void this.events.publish({ kind: "cancel", taskId, message }).catch(this.report);
   }
 
-  /** A record changed (here or elsewhere): tasks/result waiters wake at its end; a 2025-era owner here is notified. */
+  /** A record changed (here or elsewhere): everyone here who follows it hears of it. */
   private announce(task: TaskRecord): void {
-    if (isTerminal(task.status)) {
-      const waiting = this.waiters.get(task.id);
-      if (waiting) for (const wake of [...waiting]) wake();
-    }
-    for (const watcher of this.watchers) watcher(task);
-    const sink = task.era === "legacy" ? this.sinks.get(task.owner) : undefined;
-    if (sink) void sink(this.legacyView(task)).catch(() => {});
+    this.audience.announce(task, (t) => this.legacyView(t));
   }
 
   /** The task's live state goes: its waiting questions fail, its signal aborts (when it did not end by itself). */
