@@ -13,47 +13,11 @@
  */
 import type { JsonObject } from "../model/types.js";
 import { hintDifferences } from "./hints.js";
-import { diffSchemas, equal, type Schema } from "./schemaDiff.js";
+import { diffSchemas, type Schema } from "./schemaDiff.js";
+import { jsonEqual } from "../util/objects.js";
+import type { Difference, DifferenceKind, Surface } from "./difference.js";
 
-/** One side of a diff: the four lists as served (manifest defs bundled into each schema). */
-export interface Surface {
-  /** What it was read from, for messages. */
-  source: string;
-  tools: JsonObject[];
-  resources: JsonObject[];
-  resourceTemplates: JsonObject[];
-  prompts: JsonObject[];
-  /** serverInfo and instructions, when the side has them. */
-  server?: { info: JsonObject; instructions?: string };
-  /** From a manifest: resources served from its text/blob/file, prompts with messages (no handler to write). */
-  staticResources?: Set<string>;
-  staticPrompts?: Set<string>;
-}
-
-/** What a difference is about. */
-export type DifferenceKind = "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
-
-/**
- * One classified difference between the two sides (a schema-level one is a schemaDiff `Finding`;
- * a file to write or delete is src/write's `Change`). `mcpgen diff --json` lists these under
- * `changes`, with these field names.
- */
-export interface Difference {
-  kind: DifferenceKind;
-  /** The tool, resource (URI), template (uriTemplate) or prompt name. */
-  name: string;
-  /** Where in its definition: `inputSchema.properties.budget`, `arguments.tone`, or "". */
-  path: string;
-  /** A stable code: tool-removed, input-narrowed, output-widened, argument-now-required, ... */
-  change: string;
-  message: string;
-  /** Breaking for code that calls the server. */
-  clients: boolean;
-  /** Breaking for the server's handlers. */
-  servers: boolean;
-  /** Breaks no call, but clients act on it on their own (approval, retries): annotation hints. */
-  behaviour?: boolean;
-}
+export type { Difference, DifferenceKind, Surface } from "./difference.js";
 
 export function classify(before: Surface, after: Surface): Difference[] {
   const out: Difference[] = [];
@@ -74,7 +38,7 @@ const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
 function infoDifferences(kind: DifferenceKind, name: string, a: JsonObject, b: JsonObject, out: Difference[]): void {
   for (const field of INFO_FIELDS) {
     if (field === "annotations" && kind === "tool") out.push(...hintDifferences(name, a.annotations, b.annotations));
-    else if (!equal(a[field], b[field]))
+    else if (!jsonEqual(a[field], b[field]))
       out.push({
         kind,
         name,
@@ -94,7 +58,7 @@ function server(before: Surface, after: Surface, out: Difference[]): void {
   const b = after.server.info;
   const name = String(b.name ?? a.name ?? "");
   for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
-    if (equal(a[key], b[key])) continue;
+    if (jsonEqual(a[key], b[key])) continue;
     const shown = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? JSON.stringify(v) : "(changed)");
     out.push({
       kind: "server",
@@ -126,9 +90,9 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
         const other = b.get(n)!;
         return (
           !renamedTo.has(n) &&
-          equal(other.inputSchema, tool.inputSchema) &&
-          equal(other.outputSchema, tool.outputSchema) &&
-          (telling(tool) || (tool.description !== undefined && equal(other.description, tool.description)))
+          jsonEqual(other.inputSchema, tool.inputSchema) &&
+          jsonEqual(other.outputSchema, tool.outputSchema) &&
+          (telling(tool) || (tool.description !== undefined && jsonEqual(other.description, tool.description)))
         );
       });
       if (twin !== undefined) {
@@ -183,7 +147,7 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
       });
     }
     // taskSupport compared above (absent is "forbidden"): the rest of execution here.
-    if (!equal(executionBeyondSupport(tool), executionBeyondSupport(next)))
+    if (!jsonEqual(executionBeyondSupport(tool), executionBeyondSupport(next)))
       out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
     infoDifferences("tool", name, tool, next, out);
   }
@@ -261,7 +225,7 @@ function resources(before: Surface, after: Surface, out: Difference[]): void {
         clients: true,
         servers: true,
       });
-    if (!equal(r.mimeType, next.mimeType))
+    if (!jsonEqual(r.mimeType, next.mimeType))
       out.push({
         kind: "resource",
         name: uri,
@@ -315,7 +279,7 @@ function templates(before: Surface, after: Surface, out: Difference[]): void {
         clients: true,
         servers: true,
       });
-    if (!equal(t.mimeType, next.mimeType))
+    if (!jsonEqual(t.mimeType, next.mimeType))
       out.push({
         kind: "resourceTemplate",
         name: uri,
@@ -377,7 +341,7 @@ function prompts(before: Surface, after: Surface, out: Difference[]): void {
           clients: false,
           servers: true,
         });
-      else if (!equal(x, y))
+      else if (!jsonEqual(x, y))
         out.push({
           kind: "prompt",
           name,

@@ -2,7 +2,7 @@
  * `mcpgen diff`, the printing half: the changes as a table for people or JSON for tools, the
  * summary, and whether they fail the run under `--fail-on`.
  */
-import type { Difference } from "./classify.js";
+import type { Difference } from "./difference.js";
 
 /**
  * What fails the run: `breaking` (= `clients`, as buf and oasdiff mean it: breaking for the code

@@ -5,8 +5,8 @@
  * is a `behaviour` change, its own class; the other annotation fields (title) are informative.
  */
 import type { Json, JsonObject } from "../model/types.js";
-import type { Difference } from "./classify.js";
-import { equal } from "./schemaDiff.js";
+import type { Difference } from "./difference.js";
+import { jsonEqual } from "../util/objects.js";
 
 /** Each hint with its default (what an absent hint means) and what clients do when it becomes true or false. */
 const HINTS: readonly { hint: string; fallback: boolean; becomesTrue: string; becomesFalse: string }[] = [
@@ -53,7 +53,7 @@ export function hintDifferences(name: string, before: Json | undefined, after: J
     });
   }
   const rest = (o: JsonObject) => Object.fromEntries(Object.entries(o).filter(([k]) => !HINTS.some((h) => h.hint === k)));
-  if (!equal(rest(a), rest(b)))
+  if (!jsonEqual(rest(a), rest(b)))
     out.push({ kind: "tool", name, path: "annotations", change: "annotations-changed", message: "annotations changed", clients: false, servers: false });
   return out;
 }

@@ -10,7 +10,7 @@
  * schema pairs and values.
  */
 import { classifyRef } from "../model/refs.js";
-import { isPlainObject } from "../util/objects.js";
+import { isPlainObject, jsonEqual } from "../util/objects.js";
 import { alignDialects } from "./dialect.js";
 import { foldIntoTypes } from "./fold.js";
 import { ANNOTATIONS, typeSet } from "./keywords.js";
@@ -76,7 +76,7 @@ export function diffSchemas(original: Schema, changed: Schema): Finding[] {
   const { before, after } = aligned;
   const out: Finding[] = [];
   const defs = (s: Schema) => (isPlainObject(s) ? [s.$defs, s.definitions] : []);
-  const sameDefs = equal(defs(before), defs(after));
+  const sameDefs = jsonEqual(defs(before), defs(after));
   compare(before, after, "", { schema: before, sameDefs }, { schema: after, sameDefs }, out, new Set());
   return aligned.finish(out);
 }
@@ -104,7 +104,7 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   if (resolvedA === undefined || resolvedB === undefined) {
     // A $ref with siblings, into a pointer deeper than a definition, or elsewhere: equal text is
     // equal meaning only when the definitions it may point into are equal too.
-    if (!equal(a, b) || !rootA.sameDefs)
+    if (!jsonEqual(a, b) || !rootA.sameDefs)
       both(
         out,
         at,
@@ -115,7 +115,7 @@ function compareResolved(a: Schema, b: Schema, at: string, rootA: Root, rootB: R
   a = resolvedA;
   b = resolvedB;
   // Equal text is equal meaning unless a `$ref` in it points into definitions that differ.
-  if (equal(a, b) && (rootA.sameDefs || !hasRef(a))) return;
+  if (jsonEqual(a, b) && (rootA.sameDefs || !hasRef(a))) return;
 
   if (a === true || isEmpty(a)) {
     if (!(b === true || isEmpty(b))) out.push({ path: at, message: "was unconstrained, now constrained", narrows: true, widens: false });
@@ -149,11 +149,11 @@ function compareKeywords(
   // Keywords no rule understands: any change is unproven both ways.
   for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) {
     if (HANDLED.has(k) || ANNOTATIONS.has(k)) continue;
-    if (!equal(x[k], y[k])) both(out, join(at, k), `\`${k}\` changed; compatibility is not proven`);
+    if (!jsonEqual(x[k], y[k])) both(out, join(at, k), `\`${k}\` changed; compatibility is not proven`);
     else if (!rootA.sameDefs && hasRef(x[k])) both(out, join(at, k), `a definition \`${k}\` refers to changed; compatibility is not proven`);
   }
   for (const k of ANNOTATIONS) {
-    if (equal(x[k], y[k])) continue;
+    if (jsonEqual(x[k], y[k])) continue;
     if (k === "$schema") both(out, join(at, k), "the JSON Schema dialect changed");
     // They change what a $ref resolves to.
     else if (k === "$id" || k === "$anchor") both(out, join(at, k), `${k} changed; compatibility is not proven`);
@@ -163,7 +163,7 @@ function compareKeywords(
   // unevaluatedProperties/Items depend on every keyword that evaluates (properties,
   // additionalProperties: true, items, composition...): any other change there is not reasoned about.
   for (const k of ["unevaluatedProperties", "unevaluatedItems"]) {
-    if ((x[k] !== undefined || y[k] !== undefined) && equal(x[k], y[k]) && !equal(withoutAnnotations(x), withoutAnnotations(y))) {
+    if ((x[k] !== undefined || y[k] !== undefined) && jsonEqual(x[k], y[k]) && !jsonEqual(withoutAnnotations(x), withoutAnnotations(y))) {
       both(out, join(at, k), `the keywords around \`${k}\` changed; compatibility is not proven`);
     }
   }
@@ -171,12 +171,12 @@ function compareKeywords(
   types(x, y, at, out);
   values(x, y, at, out);
   bounds(x, y, at, out);
-  if (!equal(x.pattern, y.pattern)) {
+  if (!jsonEqual(x.pattern, y.pattern)) {
     if (x.pattern === undefined) out.push({ path: join(at, "pattern"), message: `pattern ${JSON.stringify(y.pattern)} added`, narrows: true, widens: false });
     else if (y.pattern === undefined) out.push({ path: join(at, "pattern"), message: "pattern removed", narrows: false, widens: true });
     else both(out, join(at, "pattern"), `pattern changed from ${JSON.stringify(x.pattern)} to ${JSON.stringify(y.pattern)}`);
   }
-  if (!equal(x.multipleOf, y.multipleOf)) {
+  if (!jsonEqual(x.multipleOf, y.multipleOf)) {
     if (x.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf added", narrows: true, widens: false });
     else if (y.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf removed", narrows: false, widens: true });
     else both(out, join(at, "multipleOf"), "multipleOf changed");
@@ -190,7 +190,8 @@ function compareKeywords(
   objects(x, y, at, rootA, rootB, out, seen);
   if (x.items !== undefined || y.items !== undefined) {
     if (Array.isArray(x.items) || Array.isArray(y.items)) {
-      if (!equal(x.items, y.items) || (!rootA.sameDefs && hasRef(x.items))) both(out, join(at, "items"), "tuple items changed; compatibility is not proven");
+      if (!jsonEqual(x.items, y.items) || (!rootA.sameDefs && hasRef(x.items)))
+        both(out, join(at, "items"), "tuple items changed; compatibility is not proven");
     } else compare((x.items ?? true) as Schema, (y.items ?? true) as Schema, join(at, "items"), rootA, rootB, out, seen);
   }
 }
@@ -233,8 +234,8 @@ function values(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
   if (before === undefined)
     return void out.push({ path: join(at, "enum"), message: `now one of ${after!.map(show).join(", ")}`, narrows: true, widens: false });
   if (after === undefined) return void out.push({ path: join(at, "enum"), message: "no longer restricted to a list of values", narrows: false, widens: true });
-  const removed = before.filter((v) => !after.some((w) => equal(v, w)));
-  const added = after.filter((v) => !before.some((w) => equal(v, w)));
+  const removed = before.filter((v) => !after.some((w) => jsonEqual(v, w)));
+  const added = after.filter((v) => !before.some((w) => jsonEqual(v, w)));
   if (removed.length)
     out.push({
       path: join(at, "enum"),
@@ -255,7 +256,7 @@ function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: stri
   for (const k of [...LOWER, ...UPPER]) {
     const p = bound(x, k);
     const q = bound(y, k);
-    if (equal(p, q)) continue;
+    if (jsonEqual(p, q)) continue;
     const isLower = LOWER.includes(k);
     // draft-04 style boolean exclusive bounds: not reasoned about.
     if ((p !== undefined && typeof p !== "number") || (q !== undefined && typeof q !== "number")) {
@@ -312,7 +313,7 @@ function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: str
         const sub: Finding[] = [];
         compare(propsA[name] as Schema, extraB, where, rootA, rootB, sub, seen);
         out.push(...(sub.length ? sub.map((f) => ({ ...f, message: `property ${name} removed: ${f.message}` })) : []));
-        if (!sub.length && !equal(propsA[name], extraB)) out.push({ path: where, message: `property ${name} removed`, narrows: false, widens: false });
+        if (!sub.length && !jsonEqual(propsA[name], extraB)) out.push({ path: where, message: `property ${name} removed`, narrows: false, widens: false });
       }
     } else {
       if (extraA === false) out.push({ path: where, message: `property ${name} added`, narrows: false, widens: true });
@@ -333,7 +334,7 @@ function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: str
 function allowed(schema: Record<string, unknown>): unknown[] | undefined {
   const list = Array.isArray(schema.enum) ? schema.enum : undefined;
   if (!Object.hasOwn(schema, "const")) return list;
-  return list === undefined || list.some((v) => equal(v, schema.const)) ? [schema.const] : [];
+  return list === undefined || list.some((v) => jsonEqual(v, schema.const)) ? [schema.const] : [];
 }
 
 /** A local $ref followed (`#`, `#/$defs/X`, `#/definitions/X`); undefined when it cannot be. */
@@ -395,15 +396,4 @@ function join(at: string, key: string): string {
 
 function show(value: unknown): string {
   return JSON.stringify(value);
-}
-
-/** Structural equality of JSON values (object key order does not matter). */
-export function equal(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((v, i) => equal(v, (b as unknown[])[i]));
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }

@@ -2,10 +2,8 @@
  * Stage 3, build the normalized model from a validated manifest: wire JSON (with defs bundled),
  * identifiers (with every clash reported), static resource contents.
  */
-import { readFile, realpath } from "node:fs/promises";
-import * as path from "node:path";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
-import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
+import { diagnosticAt } from "../load/loadManifest.js";
 import type { CacheHintEntry, CompletionSource, Manifest, ValidManifest } from "../validate/manifestTypes.js";
 import { isPlainObject, setOwn } from "../util/objects.js";
 import { BUILTIN_TYPE_NAMES } from "../serverFolder/publicApi.js";
@@ -15,6 +13,7 @@ import { planPattern } from "../regex/translate.js";
 import type { PatternPlan } from "../runtime/patterns.js";
 import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
+import { readResourceFile, resolveInManifestFolder } from "./manifestFiles.js";
 import type {
   CompletionModel,
   GenerationOptions,
@@ -371,60 +370,4 @@ function optionalString<K extends string>(key: K, value: string | undefined): Pa
   const out: Partial<Record<K, string>> = {};
   if (value !== undefined) out[key] = value;
   return out;
-}
-
-const TEXT_MIME = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|ecmascript|ld\+json|graphql|toml|sql)\b|[^;]*\+(json|xml|yaml)\b)/i;
-
-/** Reads a `file:` resource next to the manifest; never a path outside the manifest's folder. */
-/** A path the manifest names (`file:`, a widget's `entry`), resolved: it must stay inside the manifest's folder, links followed. */
-async function resolveInManifestFolder(
-  manifest: LoadedManifest,
-  file: string,
-  at: DocPath,
-  code: "file-content" | "widget-build",
-): Promise<{ path: string } | { diagnostic: Diagnostic }> {
-  const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, code, message) });
-  const dir = path.dirname(manifest.absPath);
-  if (path.isAbsolute(file) || file.includes("\0")) return fail(`file ${JSON.stringify(file)} must be a relative path inside the manifest's folder`);
-  let real: string;
-  let realDir: string;
-  try {
-    [real, realDir] = await Promise.all([realpath(path.resolve(dir, file)), realpath(dir)]);
-  } catch {
-    return fail(`file ${JSON.stringify(file)} does not exist (paths are relative to the manifest's folder)`);
-  }
-  const rel = path.relative(realDir, real);
-  if (rel.startsWith("..") || path.isAbsolute(rel))
-    return fail(`file ${JSON.stringify(file)} resolves outside the manifest's folder; copy it next to the manifest`);
-  return { path: real };
-}
-
-async function readResourceFile(
-  manifest: LoadedManifest,
-  file: string,
-  mimeType: string | undefined,
-  at: DocPath,
-): Promise<{ content: { text: string } | { blob: string }; source: string } | { diagnostic: Diagnostic }> {
-  const resolved = await resolveInManifestFolder(manifest, file, at, "file-content");
-  if ("diagnostic" in resolved) return resolved;
-  const real = resolved.path;
-  const fail = (message: string) => ({ diagnostic: diagnosticAt(manifest, at, "file-content", message) });
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(real);
-  } catch (error) {
-    return fail(`cannot read file ${JSON.stringify(file)}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const textual = typeof mimeType === "string" ? TEXT_MIME.test(mimeType) : isUtf8Text(bytes);
-  return { content: textual ? { text: bytes.toString("utf8") } : { blob: bytes.toString("base64") }, source: real };
-}
-
-function isUtf8Text(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return false;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -14,6 +14,7 @@ import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
 import { planPattern } from "../regex/translate.js";
 import { compilePlan } from "../runtime/patterns.js";
+import { KEYWORDS, NULL_ALLOWED } from "./schemaKeywords.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key", severity?: "warning") => void;
@@ -179,73 +180,6 @@ function inComposition(path: readonly (string | number)[]): boolean {
   }
   return false;
 }
-
-/** JSON Schema keywords (2020-12 and draft-07): a null there is the meta-schema's to report. */
-const KEYWORDS = new Set([
-  "$schema",
-  "$id",
-  "$ref",
-  "$defs",
-  "$anchor",
-  "$dynamicRef",
-  "$dynamicAnchor",
-  "$comment",
-  "$vocabulary",
-  "definitions",
-  "type",
-  "enum",
-  "const",
-  "properties",
-  "patternProperties",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "required",
-  "propertyNames",
-  "minProperties",
-  "maxProperties",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "unevaluatedItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
-
-/** Keywords whose value may be null. */
-const NULL_ALLOWED = new Set(["const", "default"]);
 
 /** Keys YAML made from text (see flowText.ts), which would be served as keywords. */
 function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Report): void {

@@ -1,0 +1,42 @@
+/** What diff compares (a Surface per side) and what it reports (a Difference per change). */
+import type { JsonObject } from "../model/types.js";
+
+/** One side of a diff: the four lists as served (manifest defs bundled into each schema). */
+export interface Surface {
+  /** What it was read from, for messages. */
+  source: string;
+  tools: JsonObject[];
+  resources: JsonObject[];
+  resourceTemplates: JsonObject[];
+  prompts: JsonObject[];
+  /** serverInfo and instructions, when the side has them. */
+  server?: { info: JsonObject; instructions?: string };
+  /** From a manifest: resources served from its text/blob/file, prompts with messages (no handler to write). */
+  staticResources?: Set<string>;
+  staticPrompts?: Set<string>;
+}
+
+/** What a difference is about. */
+export type DifferenceKind = "server" | "tool" | "resource" | "resourceTemplate" | "prompt";
+
+/**
+ * One classified difference between the two sides (a schema-level one is a schemaDiff `Finding`;
+ * a file to write or delete is src/write's `Change`). `mcpgen diff --json` lists these under
+ * `changes`, with these field names.
+ */
+export interface Difference {
+  kind: DifferenceKind;
+  /** The tool, resource (URI), template (uriTemplate) or prompt name. */
+  name: string;
+  /** Where in its definition: `inputSchema.properties.budget`, `arguments.tone`, or "". */
+  path: string;
+  /** A stable code: tool-removed, input-narrowed, output-widened, argument-now-required, ... */
+  change: string;
+  message: string;
+  /** Breaking for code that calls the server. */
+  clients: boolean;
+  /** Breaking for the server's handlers. */
+  servers: boolean;
+  /** Breaks no call, but clients act on it on their own (approval, retries): annotation hints. */
+  behaviour?: boolean;
+}
