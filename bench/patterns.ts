@@ -3,7 +3,7 @@
  * server for 100 synthetic tools whose schemas have `pattern`s in arguments and output (an id,
  * dates, a Unicode name, an item id: on RegExp, which mcpgen proves linear for them; tags with a
  * group and zod's email with its lookaheads: on RE2JS), with the generated runtime as it is
- * (src/runtime/patterns.ts) and with its one option that hands ajv the pattern engine taken out
+ * (src/runtime/shared/patterns.ts) and with its one option that hands ajv the pattern engine taken out
  * (ajv's default: JavaScript's backtracking RegExp for every pattern, what the runtime did
  * before), the same compiled code otherwise, in rotating rounds in one process, both protocol
  * eras. Prints a BENCH line (calls per second, the median round) and a summary; `npm run bench`
@@ -51,7 +51,7 @@ execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: DIR, stdio: 
 
 // The backtracking build: the same JavaScript, ajv left with its default RegExp.
 cpSync(path.join(DIR, "linear"), path.join(DIR, "backtracking"), { recursive: true });
-const validation = path.join(DIR, "backtracking", "_runtime", "validation.js");
+const validation = path.join(DIR, "backtracking", "_runtime", "shared", "validation.js");
 const engineOption = /,?\s*code: \{ regExp: patternEngine\(patterns\) \},?/;
 const source = readFileSync(validation, "utf8");
 if (!engineOption.test(source)) throw new Error(`bench/patterns.ts: ${validation} no longer hands ajv its engine as this bench expects; update the bench`);

@@ -5,8 +5,11 @@ import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
+import { emitRuntime } from "../src/emit/runtime.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;
+/** The files of the gift server's output: its own folder (15) and the runtime of a server output (what src/runtime holds). */
+const GIFT_FILES = 15 + emitRuntime().length;
 
 describe("mcpgen CLI", () => {
   it("prints help with exit 0, and usage errors with exit 2", () => {
@@ -69,7 +72,7 @@ describe("mcpgen CLI", () => {
     const first = mcpgen(["generate"], dir);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe("mcpgen: 1 server -> generated/: 56 written, 0 unchanged.\n");
+    expect(first.stdout).toBe(`mcpgen: 1 server -> generated/: ${GIFT_FILES} written, 0 unchanged.\n`);
     const types = path.join(dir, "generated/gift-server/types.ts");
     // The output is the committed example, byte for byte (server.ts: the widget, left out here, does not change it).
     expect(readFileSync(path.join(dir, "generated/gift-server/server.ts"), "utf8")).toBe(
@@ -77,7 +80,7 @@ describe("mcpgen CLI", () => {
     );
     const before = statSync(types).mtimeMs;
     const second = mcpgen(["generate"], dir);
-    expect(second.stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 56 unchanged.\n");
+    expect(second.stdout).toBe(`mcpgen: 1 server -> generated/: 0 written, ${GIFT_FILES} unchanged.\n`);
     expect(statSync(types).mtimeMs).toBe(before);
   });
 
@@ -86,7 +89,7 @@ describe("mcpgen CLI", () => {
     expect(mcpgen(["generate", "--manifests", "m", "--out", "out"], dir).code).toBe(0);
     const ok = mcpgen(["generate", "--manifests", "m", "--out", "out", "--check"], dir);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toBe("mcpgen: out/ is up to date (1 server, 56 files).\n");
+    expect(ok.stdout).toBe(`mcpgen: out/ is up to date (1 server, ${GIFT_FILES} files).\n`);
 
     writeFileSync(path.join(dir, "m/gift.yaml"), GIFT.replace("title: Gift ideas generator", "title: Gift finder"));
     const fixture = path.join(dir, "out/gift-server/fixtures/tools-list.json");

@@ -23,18 +23,15 @@ describe("client-only output", () => {
     const fixtures = ["tools-list.json", "2026-07-28/tools-list.json"].map((f) => readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8"));
     const r = mcpgen(["generate", "--client-only"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(list(path.join(dir, "generated"))).toEqual([
-      "_runtime/client.ts",
-      "_runtime/clientTasks.ts",
-      "_runtime/definition.ts",
-      "_runtime/describeErrors.ts",
-      "_runtime/dialect.ts",
-      "_runtime/errors.ts",
-      "_runtime/mcp.ts",
-      "_runtime/patterns.ts",
-      "_runtime/taskWire.ts",
-      "_runtime/uriTemplate.ts",
-      "_runtime/validation.ts",
+    // The runtime by layer folder: shared/ and client/, as they are in src/runtime, and nothing of server/ or widget/.
+    const written = list(path.join(dir, "generated"));
+    expect(written.filter((f) => f.startsWith("_runtime/"))).toEqual(
+      list(path.join(ROOT, "src/runtime"))
+        .filter((f) => f.startsWith("shared/") || f.startsWith("client/"))
+        .map((f) => `_runtime/${f}`),
+    );
+    expect(written.some((f) => f.startsWith("_runtime/shared/")) && written.some((f) => f.startsWith("_runtime/client/"))).toBe(true);
+    expect(written.filter((f) => !f.startsWith("_runtime/"))).toEqual([
       "gift-server/client.ts",
       "gift-server/definition.ts",
       "gift-server/fixtures/2026-07-28/prompts-list.json",
@@ -50,7 +47,7 @@ describe("client-only output", () => {
       "gift-server/types.ts",
     ]);
     // Every header names the command that made it, flags that matter included.
-    for (const f of ["gift-server/client.ts", "_runtime/client.ts"])
+    for (const f of ["gift-server/client.ts", "_runtime/client/client.ts"])
       expect(readFileSync(path.join(dir, "generated", f), "utf8").split("\n")[0], f).toMatch(
         / Do not edit: regenerate with `mcpgen generate --client-only`\.$/,
       );
@@ -85,7 +82,7 @@ describe("client-only output", () => {
     expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
     const files = list(path.join(dir, "generated"));
     expect(files).toContain("gift-server/server.ts");
-    expect(files).toContain("_runtime/server.ts");
+    expect(files).toContain("_runtime/server/server.ts");
     expect(files.filter((f) => f.startsWith("notes-server/") && !f.includes("fixtures/"))).toEqual([
       "notes-server/client.ts",
       "notes-server/definition.ts",

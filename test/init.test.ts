@@ -52,7 +52,12 @@ describe("mcpgen init", () => {
     expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
     const listing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-0.1.0.tgz")], { encoding: "utf8" }).split("\n");
     expect(listing).toEqual(
-      expect.arrayContaining(["package/package.json", "package/dist/cli/bin.js", "package/src/runtime/engine.ts", "package/templates/init/package.json.hbs"]),
+      expect.arrayContaining([
+        "package/package.json",
+        "package/dist/cli/bin.js",
+        "package/src/runtime/server/engine.ts",
+        "package/templates/init/package.json.hbs",
+      ]),
     );
     expect(mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8")).devDependencies.mcpgen).toBe("file:../mcpgen");
@@ -74,7 +79,7 @@ describe("mcpgen init", () => {
       "src/harness.ts",
       "generated/shop/widgets/greeting.ts",
       "generated/shop/widgets/scenarios.ts",
-      "generated/_runtime/widget.ts",
+      "generated/_runtime/widget/widget.ts",
     ])
       expect(existsSync(path.join(dir, file)), file).toBe(true);
     const manifest = readFileSync(path.join(dir, "manifests/shop.yaml"), "utf8");

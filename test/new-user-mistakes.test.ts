@@ -10,6 +10,10 @@ import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
+import { emitRuntime } from "../src/emit/runtime.js";
+
+/** The runtime files of a server output (`<out>/_runtime/`, what src/runtime holds, widgets aside). */
+const RUNTIME_FILES = emitRuntime().length;
 
 const server = "server: {name: s, version: '1'}\n";
 
@@ -173,7 +177,7 @@ describe("handler stubs and the incremental records", () => {
     expect(r.stdout.trimEnd().split("\n")).toEqual([
       'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
       'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
-      "mcpgen: 1 server -> src/generated/: 59 written, 0 unchanged.",
+      `mcpgen: 1 server -> src/generated/: ${18 + RUNTIME_FILES} written, 0 unchanged.`,
     ]);
   });
 
@@ -185,7 +189,7 @@ describe("handler stubs and the incremental records", () => {
     expect(first.stdout.split("\n")[0]).toBe(
       'mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
     );
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe("mcpgen: 1 server -> generated/: 0 written, 57 unchanged.\n");
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe(`mcpgen: 1 server -> generated/: 0 written, ${16 + RUNTIME_FILES} unchanged.\n`);
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);

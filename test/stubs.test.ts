@@ -36,7 +36,7 @@ const ADD_ITEM_STUB = `// This file is yours: mcpgen created it once and never c
 // schema change in the manifest shows up here as a type error.
 import type { AddItemInput, AddItemOutput } from "../../../../generated/shop/types.js";
 import type { ToolContext } from "../../../../generated/shop/server.js";
-import { ToolError } from "../../../../generated/_runtime/errors.js";
+import { ToolError } from "../../../../generated/_runtime/shared/errors.js";
 
 export async function addItem(args: AddItemInput, ctx: ToolContext): Promise<AddItemOutput> {
   throw new ToolError("Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts");
@@ -178,7 +178,7 @@ export async function emptyTheCart(args: object, ctx: ToolContext) {
 import type { ToolContext } from "../../../../generated/shop/server.js";
 import type { ClearInput } from "../../../../generated/shop/types.js";
 import type { ToolTextResult } from "../../../../generated/shop/server.js";
-import { ToolError } from "../../../../generated/_runtime/errors.js";
+import { ToolError } from "../../../../generated/_runtime/shared/errors.js";
 
 export async function emptyTheCart(args: object, ctx: ToolContext) {
   return "done";

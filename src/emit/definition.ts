@@ -1,6 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
 import type { CompletionModel, Json, ServerModel } from "../model/types.js";
-import type { PatternTable } from "../runtime/patterns.js";
+import type { PatternTable } from "../runtime/shared/patterns.js";
 import { jsonTemplate } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 

@@ -9,7 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import type { Json, ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
-import { isDraft07 } from "../runtime/dialect.js";
+import { isDraft07 } from "../runtime/shared/dialect.js";
 import { CodeFile } from "../print/codeFile.js";
 import { codeFile, fromSubfolder, header, LOCAL, type OutputFile } from "./common.js";
 

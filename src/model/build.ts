@@ -10,7 +10,7 @@ import { BUILTIN_TYPE_NAMES } from "../serverFolder/publicApi.js";
 import { IdentifierScope, RESERVED_CLIENT_MEMBERS, toIdentifier } from "./identifiers.js";
 import { nameLocalDefs, type LocalDefsOwner } from "./localDefs.js";
 import { planPattern } from "../regex/translate.js";
-import type { PatternPlan } from "../runtime/patterns.js";
+import type { PatternPlan } from "../runtime/shared/patterns.js";
 import { bundleSchema, forEachSchema, type JsonSchema } from "./refs.js";
 import { toolUiMeta, WIDGET_MIME_TYPE, widgetResourceMeta } from "./widgets.js";
 import { readResourceFile, resolveInManifestFolder } from "./manifestFiles.js";

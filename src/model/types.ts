@@ -2,7 +2,7 @@
  * The normalized model: everything emitters need, decided once. Emitters read only this, never
  * the YAML: identifiers are chosen, refs are resolved, wire JSON is built.
  */
-import type { PatternTable } from "../runtime/patterns.js";
+import type { PatternTable } from "../runtime/shared/patterns.js";
 import type { JsonSchema } from "./refs.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

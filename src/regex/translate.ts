@@ -1,6 +1,6 @@
 /**
  * ECMAScript patterns (as JSON Schema and ajv read them: the `u` flag, no other) translated into
- * plans for the generated code's linear-time engine (src/runtime/patterns.ts), keeping
+ * plans for the generated code's linear-time engine (src/runtime/shared/patterns.ts), keeping
  * ECMAScript's meaning: `.` excludes the four line terminators, `\s` is JavaScript's white space,
  * Unicode properties are the code points JavaScript gives them (read off this Node's engine), and
  * captures, laziness and group names, which a yes/no test cannot see, are dropped.
@@ -12,7 +12,7 @@
  */
 import { RegExpParser, type AST } from "@eslint-community/regexpp";
 import { RE2JS } from "re2js";
-import type { PatternPlan } from "../runtime/patterns.js";
+import type { PatternPlan } from "../runtime/shared/patterns.js";
 import { LINE_TERMINATORS, MAX_CODE_POINT, normalize, setItem, Unsupported, type ClassItem, type Range } from "./charsets.js";
 import { backtracksLinearly } from "./linear.js";
 

@@ -10,7 +10,10 @@
  */
 export const RUNTIME_FOLDER = "_runtime";
 
-/** A runtime module as a file of a server's folder (`<out>/<server>/`) imports it. */
+/**
+ * A runtime module (its path under `<out>/_runtime/`, by layer folder: `shared/errors`) as a file
+ * of a server's folder (`<out>/<server>/`) imports it.
+ */
 function runtimeModule(name: string): string {
   return `../${RUNTIME_FOLDER}/${name}.js`;
 }
@@ -26,24 +29,24 @@ export const LOCAL = {
   client: "./client.js",
   serve: "./serve.js",
   handlers: "./handlers.js",
-  runtimeServer: runtimeModule("server"),
-  runtimeClient: runtimeModule("client"),
-  runtimeErrors: runtimeModule("errors"),
-  runtimeDefinition: runtimeModule("definition"),
-  runtimeServe: runtimeModule("serve"),
-  runtimeHttp: runtimeModule("http"),
-  runtimeRedisTaskStore: runtimeModule("redisTaskStore"),
-  runtimeTaskStore: runtimeModule("taskStore"),
+  runtimeServer: runtimeModule("server/server"),
+  runtimeClient: runtimeModule("client/client"),
+  runtimeErrors: runtimeModule("shared/errors"),
+  runtimeDefinition: runtimeModule("shared/definition"),
+  runtimeServe: runtimeModule("server/transport/serve"),
+  runtimeHttp: runtimeModule("server/transport/http"),
+  runtimeRedisTaskStore: runtimeModule("server/tasks/redis/redisTaskStore"),
+  runtimeTaskStore: runtimeModule("server/tasks/taskStore"),
   /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
-  runtimeMcp: runtimeModule("mcp"),
-  runtimeWidget: runtimeModule("widget"),
-  runtimeDescribeErrors: runtimeModule("describeErrors"),
-  runtimePatterns: runtimeModule("patterns"),
+  runtimeMcp: runtimeModule("shared/mcp"),
+  runtimeWidget: runtimeModule("widget/widget"),
+  runtimeDescribeErrors: runtimeModule("shared/describeErrors"),
+  runtimePatterns: runtimeModule("shared/patterns"),
 } as const;
 
 /**
  * A relative specifier of a server's folder (one of LOCAL) as a file one folder deeper imports
- * it (`widgets/*.ts`): `./types.js` -> `../types.js`, `../_runtime/mcp.js` -> `../../_runtime/mcp.js`.
+ * it (`widgets/*.ts`): `./types.js` -> `../types.js`, `../_runtime/shared/mcp.js` -> `../../_runtime/shared/mcp.js`.
  */
 export function fromSubfolder(module: string): string {
   if (module.startsWith("./")) return `../${module.slice(2)}`;

@@ -71,7 +71,7 @@ function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: 
     functionName: entry.functionName,
     typesModule: stringLiteral(modulePath(from, path.join(generated, "types.js"))),
     serverModule: stringLiteral(modulePath(from, path.join(generated, "server.js"))),
-    errorsModule: stringLiteral(modulePath(from, path.join(options.outDir, RUNTIME_FOLDER, "errors.js"))),
+    errorsModule: stringLiteral(modulePath(from, path.join(options.outDir, RUNTIME_FOLDER, "shared", "errors.js"))),
     notImplemented: stringLiteral(`${describeEntry(entry)} is not implemented yet: write it in ${toPosix(path.relative(options.cwd, abs))}`),
   };
   switch (entry.kind) {

@@ -7,13 +7,13 @@ import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
 import { admitsAnyObject } from "../model/openSchema.js";
-import { isDraft07 } from "../runtime/dialect.js";
+import { isDraft07 } from "../runtime/shared/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
 import { planPattern } from "../regex/translate.js";
-import { compilePlan } from "../runtime/patterns.js";
+import { compilePlan } from "../runtime/shared/patterns.js";
 import { KEYWORDS, NULL_ALLOWED } from "./schemaKeywords.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
@@ -31,9 +31,10 @@ export interface SchemaCheckOptions {
  * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
  * one instance per dialect for the whole run, created on first use (each costs tens of ms).
  */
-let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; describeErrors: typeof import("../runtime/validation.js").describeErrors }> | undefined;
+let examplesAjv:
+  Promise<{ draft07: () => Ajv; draft2020: () => Ajv; describeErrors: typeof import("../runtime/shared/validation.js").describeErrors }> | undefined;
 const loadExamplesAjv = () =>
-  (examplesAjv ??= import("../runtime/validation.js").then(({ createAjv, describeErrors }) => {
+  (examplesAjv ??= import("../runtime/shared/validation.js").then(({ createAjv, describeErrors }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
     // Examples are checked as the generated server checks arguments: patterns in linear time.
     return {

@@ -4,9 +4,9 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { scanParamHeaders } from "../runtime/paramHeaders.js";
-import { PLACEHOLDER } from "../runtime/placeholders.js";
-import { uriTemplateProblems } from "../runtime/uriTemplate.js";
+import { scanParamHeaders } from "../runtime/server/transport/paramHeaders.js";
+import { PLACEHOLDER } from "../runtime/server/methods/placeholders.js";
+import { uriTemplateProblems } from "../runtime/shared/uriTemplate.js";
 import { isPlainObject } from "../util/objects.js";
 
 export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {

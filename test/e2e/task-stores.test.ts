@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
-import { STOPPED, Tasks, type LiveTask } from "../../src/runtime/tasks.js";
-import { memoryTaskStore, type TaskStore } from "../../src/runtime/taskStore.js";
-import { redisTaskStore } from "../../src/runtime/redisTaskStore.js";
+import { STOPPED, Tasks, type LiveTask } from "../../src/runtime/server/tasks/tasks.js";
+import { memoryTaskStore, type TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
+import { redisTaskStore } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;

@@ -8,9 +8,9 @@ import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/definition.js";
-import { serveHttpWith } from "../../src/runtime/http.js";
-import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server.js";
+import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
 import { post } from "../helpers/http.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { definitionValue } from "../../src/emit/definition.js";
-import { ManifestClient } from "../../src/runtime/client.js";
-import type { ServerDefinition } from "../../src/runtime/definition.js";
-import { OutputValidationError } from "../../src/runtime/errors.js";
-import { createManifestServerFactory } from "../../src/runtime/server.js";
+import { ManifestClient } from "../../src/runtime/client/client.js";
+import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { OutputValidationError } from "../../src/runtime/shared/errors.js";
+import { createManifestServerFactory } from "../../src/runtime/server/server.js";
 import { connectInMemory, ERAS } from "../helpers/connect.js";
 import { modelOf } from "../helpers/model.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { Engine } from "../../src/runtime/engine.js";
-import type { WireTool } from "../../src/runtime/definition.js";
+import { Engine } from "../../src/runtime/server/engine.js";
+import type { WireTool } from "../../src/runtime/shared/definition.js";
 import { definition, fakeCall } from "./engineTestKit.js";
 
 const echo: WireTool = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };

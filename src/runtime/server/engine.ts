@@ -1,0 +1,77 @@
+/**
+ * The generated server's engine: answers MCP requests from a ServerDefinition and the user's
+ * handlers, in both protocol eras. One engine serves every SDK Server instance a factory makes
+ * (one per 2026-07-28 request, per 2025-era connection or session), so validators and tasks are
+ * shared. The SDK owns the protocol (initialize, server/discover, the envelope, resultType,
+ * transports, subscriptions/listen); the engine owns every method the manifest serves.
+ *
+ * One method table drives both what the engine offers and how it answers: each capability module
+ * gives its rows (tools.ts, resources.ts, prompts.ts, completion.ts, taskMethods.ts), none when
+ * the manifest does not serve the capability, each row for both eras or for one.
+ */
+import type { JsonObject, ServerDefinition } from "../shared/definition.js";
+import { ErrorCodes, rpcError } from "../shared/errors.js";
+import { completionMethods } from "./methods/completion.js";
+import type { Call, EngineCore, MethodEntry, MethodHandler } from "./engine/engineCore.js";
+import type { RuntimeHandlers, ServerOptions } from "./engine/handlerTypes.js";
+import { manifestLists } from "./engine/lists.js";
+import { promptMethods } from "./methods/prompts.js";
+import { RequestStateCodec } from "./engine/requestState.js";
+import { resourceMethods } from "./methods/resources.js";
+import type { ProtocolEra } from "./engine/sdk.js";
+import { taskMethods } from "./methods/taskMethods.js";
+import { Tasks } from "./tasks/tasks.js";
+import { taskSupport, toolMethods } from "./methods/tools.js";
+import { SchemaValidators } from "../shared/validation.js";
+
+export { isObject, type Call } from "./engine/engineCore.js";
+
+/**
+ * Every method the manifest serves, in the order they are registered with the SDK: when each is
+ * offered (its capability, and its era when it has one) and what answers it.
+ */
+function methodTable(core: EngineCore): MethodEntry[] {
+  return [...toolMethods(core), ...resourceMethods(core), ...promptMethods(core), ...completionMethods(core), ...taskMethods(core)];
+}
+
+export class Engine {
+  readonly tasks: Tasks;
+  /** Whether any tool declares task support (the `tasks` capability, or the extension). */
+  readonly taskTools: boolean;
+  /** The method table, by era: what methods() lists and handle() answers. */
+  private readonly routes: Record<ProtocolEra, Map<string, MethodHandler>> = { legacy: new Map(), modern: new Map() };
+
+  constructor(
+    readonly definition: ServerDefinition,
+    handlers: RuntimeHandlers,
+    options: ServerOptions,
+  ) {
+    const core: EngineCore = {
+      definition,
+      handlers,
+      options,
+      validators: new SchemaValidators(definition.patterns),
+      lists: manifestLists(definition),
+      onError: options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error)),
+      states: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
+      tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" })),
+      taskTools: definition.tools.some((t) => taskSupport(t) !== "forbidden"),
+    };
+    this.tasks = core.tasks;
+    this.taskTools = core.taskTools;
+    for (const entry of methodTable(core)) {
+      for (const era of entry.era === undefined ? (["legacy", "modern"] as const) : [entry.era]) this.routes[era].set(entry.method, entry.handle);
+    }
+  }
+
+  /** The methods this server answers, in the era given (the SDK answers -32601 for the others). */
+  methods(era: ProtocolEra): string[] {
+    return [...this.routes[era].keys()];
+  }
+
+  async handle(method: string, params: JsonObject, call: Call, subscriptions: Set<string>): Promise<object> {
+    const handler = this.routes[call.era].get(method);
+    if (!handler) throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+    return handler(params, call, subscriptions);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * What the engine's capability modules share: the request as the engine sees it (Call), the
+ * engine's state (EngineCore), the method table's row, and the small helpers every method uses.
+ */
+import type { JsonObject, ServerDefinition } from "../../shared/definition.js";
+import { inputMethods, type InputChannel, type RequestContext } from "./context.js";
+import type { AnyFunction, RuntimeHandlers, ServerOptions } from "./handlerTypes.js";
+import type { ListKind } from "./lists.js";
+import type { RequestStateCodec } from "./requestState.js";
+import type { ProtocolEra, ResultSchema, SdkContext } from "./sdk.js";
+import type { StatusSink, Tasks } from "../tasks/tasks.js";
+import type { SchemaValidators } from "../../shared/validation.js";
+
+/** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
+export interface Call {
+  era: ProtocolEra;
+  sdk: SdkContext;
+  /** The context fields that do not depend on the method (built by server.ts). */
+  base: Omit<RequestContext, "elicit" | "sample" | "listRoots" | "signal">;
+  /** How a 2025-era handler asks the client (a real request on the connection). */
+  legacyChannel: (meta: JsonObject | undefined, signal: AbortSignal, waiting?: (on: boolean) => void) => InputChannel;
+  /** Who owns tasks created by this call (for tasks/list): unique across processes. */
+  owner: string;
+  /** 2025 era: sends a task's notifications/tasks/status on this connection (or session). */
+  statusSink?: StatusSink;
+}
+
+/** The engine's state, shared by one factory's servers: one per createServerFactory. */
+export interface EngineCore {
+  readonly definition: ServerDefinition;
+  readonly handlers: RuntimeHandlers;
+  readonly options: ServerOptions;
+  readonly validators: SchemaValidators;
+  readonly states: RequestStateCodec;
+  readonly tasks: Tasks;
+  /** Whether any tool declares task support (the `tasks` capability, or the extension). */
+  readonly taskTools: boolean;
+  /** The manifest's lists as they go out (frozen). */
+  readonly lists: Record<ListKind, readonly object[]>;
+  /** Where unexpected handler failures are reported. */
+  readonly onError: NonNullable<ServerOptions["onError"]>;
+}
+
+/** Answers one method for one request (`subscriptions`: the 2025-era connection's). */
+export type MethodHandler = (params: JsonObject, call: Call, subscriptions: Set<string>) => Promise<object> | object;
+
+/** One row of the method table: a method, the era it is offered in (both when absent), its handler. */
+export interface MethodEntry {
+  method: string;
+  era?: ProtocolEra;
+  handle: MethodHandler;
+}
+
+/** The context a handler gets: the call's fields, its signal, and questions on `channel`. */
+export function handlerContext(call: Call, channel: InputChannel, signal: AbortSignal): RequestContext {
+  // One object, filled in place: cheaper than spreading the base into a new one per call.
+  const ctx = inputMethods(channel) as RequestContext;
+  Object.assign(ctx, call.base);
+  ctx.signal = signal;
+  return ctx;
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A handler the user defined on the object itself, never one inherited from Object.prototype. */
+export function ownFunction(table: { [name: string]: AnyFunction } | undefined, name: string): AnyFunction | undefined {
+  if (!table || !Object.hasOwn(table, name)) return undefined;
+  const fn = table[name];
+  return typeof fn === "function" ? fn : undefined;
+}
+
+/** The seed's classic mistake (`tool`/`args` instead of `name`/`arguments`) gets named. */
+export function expectedFields(method: string, params: JsonObject, expected: string): string {
+  const got = Object.keys(params).filter((k) => k !== "_meta");
+  return `Invalid params for ${method}: expected ${expected}; got ${got.length ? got.map((k) => `'${k}'`).join(", ") : "no fields"}`;
+}
+
+/** Undefined when `value` matches one of the SDK's result schemas, else its first problems in words. */
+export function schemaProblems(schema: ResultSchema, value: unknown): string | undefined {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return undefined;
+  return parsed.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join(".") || "result"} ${i.message}`)
+    .join("; ");
+}

@@ -1,0 +1,80 @@
+/**
+ * The engine's public types: what the user's handlers get and answer, and the server options.
+ * The generated `Handlers` type is a typed view of RuntimeHandlers.
+ */
+import type { RequestContext } from "./context.js";
+import type { CallToolResult, ReadResourceResult } from "../../shared/mcp.js";
+import type { RequestStateSecret } from "./requestStateKeys.js";
+import type { TaskOptions } from "../tasks/tasks.js";
+
+export interface ToolContext extends RequestContext {
+  /** The tool's MCP name. */
+  tool: string;
+  /**
+   * Tools with `execution.taskSupport`: turns this call into a task. On 2026-07-28 requests whose
+   * client declared the tasks extension, the client gets a CreateTaskResult now and the handler
+   * goes on in the background (questions asked before this point were asked with input_required,
+   * those after it wait in tasks/get). A no-op otherwise (a 2025-era task-augmented call is a task
+   * from the start; a call without tasks simply goes on).
+   */
+  startTask(): Promise<void>;
+  /** The task this call runs as, once it is one. */
+  task?: { id: string };
+}
+
+export interface ResourceContext extends RequestContext {
+  /** The URI being read. */
+  uri: string;
+}
+
+export type PromptContext = RequestContext;
+
+/** A resource handler answers the text, `{ blob: base64 }`, or a full ReadResourceResult. */
+export type ResourceHandlerResult = string | { blob: string } | ReadResourceResult;
+
+/** A tool without outputSchema answers a string (one text block) or a full CallToolResult. */
+export type ToolTextResult = string | CallToolResult;
+
+type Awaitable<T> = T | Promise<T>;
+export type AnyFunction = (...args: never[]) => Awaitable<unknown>;
+
+/** A completion handler: the values that start (or match) what the user typed so far. */
+export type CompletionHandler = (
+  value: string,
+  ctx: RequestContext & { arguments: Record<string, string> },
+) => Awaitable<readonly string[] | { values: readonly string[]; total?: number; hasMore?: boolean }>;
+
+/** The untyped view of the generated `Handlers` type. */
+export interface RuntimeHandlers {
+  tools?: { [name: string]: AnyFunction };
+  resources?: { [name: string]: AnyFunction };
+  resourceTemplates?: { [name: string]: AnyFunction };
+  prompts?: { [name: string]: AnyFunction };
+  completions?: {
+    prompts?: { [name: string]: { [argument: string]: AnyFunction } };
+    resourceTemplates?: { [name: string]: { [variable: string]: AnyFunction } };
+  };
+}
+
+export interface ServerOptions extends TaskOptions {
+  /**
+   * How arguments that break a tool's inputSchema are answered: `"tool-error"` (default) is a
+   * result with `isError: true` that the model can read and correct, as MCP advises;
+   * `"protocol-error"` is a JSON-RPC error -32602 with the same message.
+   */
+  invalidArguments?: "tool-error" | "protocol-error";
+  /** Where unexpected handler failures are reported. Default: a line on stderr. */
+  onError?: (error: unknown, context: { method: string; name?: string }) => void;
+  /** Items per page of every list method (default: all in one page). */
+  pageSize?: number;
+  /**
+   * HMAC key of the 2026-07-28 `requestState` (see README): one key (at least 32 bytes), or
+   * `{ current, previous }` to rotate keys (the current one signs, previous ones still verify).
+   * Share it between processes that answer the same clients. Absent: the environment's
+   * `MCP_REQUEST_STATE_SECRET` (and `MCP_REQUEST_STATE_PREVIOUS_SECRETS`, comma-separated), else
+   * a random key per process. A weak key is refused when the server is made.
+   */
+  requestStateSecret?: RequestStateSecret;
+  /** How long a requestState stays valid, in ms (default 10 minutes). */
+  requestStateTtlMs?: number;
+}

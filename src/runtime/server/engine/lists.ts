@@ -1,0 +1,51 @@
+/**
+ * The list methods (tools/list, resources/list, resources/templates/list, prompts/list): the
+ * manifest's lists, frozen once, served a page at a time; 2026-07-28 answers carry the list's
+ * cache hint.
+ */
+import type { CacheHint, ServerDefinition } from "../../shared/definition.js";
+import type { EngineCore, MethodEntry } from "./engineCore.js";
+import { pageOf } from "./paging.js";
+
+export type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
+
+const LIST_METHOD: Record<ListKind, "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"> = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resourceTemplates: "resources/templates/list",
+  prompts: "prompts/list",
+};
+
+/** The four lists as they go out, frozen (handlers cannot change what the next client sees). */
+export function manifestLists(definition: ServerDefinition): Record<ListKind, readonly object[]> {
+  return deepFreeze({
+    tools: definition.tools,
+    resources: definition.resources.map((r) => r.resource),
+    resourceTemplates: definition.resourceTemplates,
+    prompts: definition.prompts.map((p) => p.prompt),
+  });
+}
+
+/**
+ * The method-table row of one list. Without pageSize, everything in one page (the fixture,
+ * verbatim); with it, an opaque cursor in nextCursor (see paging.ts).
+ */
+export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
+  const method = LIST_METHOD[kind];
+  return {
+    method,
+    handle: (params, call) => {
+      const page = pageOf(core.lists[kind], params.cursor, core.options.pageSize, kind);
+      const cache: CacheHint | object = call.era === "modern" ? (core.definition.cache?.[method] ?? {}) : {};
+      return { [kind]: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cache };
+    },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}

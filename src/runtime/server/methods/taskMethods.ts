@@ -1,0 +1,80 @@
+/**
+ * tasks/* in the form of the request's era: 2025-11-25 tasks/get, tasks/result, tasks/list and
+ * tasks/cancel; 2026-07-28 tasks/get, tasks/update and tasks/cancel, for clients that declare
+ * the tasks extension. Offered when a tool declares task support.
+ */
+import type { JsonObject } from "../../shared/definition.js";
+import { ErrorCodes, MissingClientCapabilityError, rpcError } from "../../shared/errors.js";
+import { isObject, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
+import { pageOf } from "../engine/paging.js";
+import { RELATED_TASK, TASKS_EXTENSION } from "../tasks/tasks.js";
+import { isTerminal } from "../tasks/taskStore.js";
+
+const LEGACY = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
+const MODERN = ["tasks/get", "tasks/update", "tasks/cancel"];
+
+/** The rows of the method table for tasks (none without a task tool). */
+export function taskMethods(core: EngineCore): MethodEntry[] {
+  if (!core.taskTools) return [];
+  const tasks = new TaskMethods(core);
+  return [
+    ...LEGACY.map((method): MethodEntry => ({ method, era: "legacy", handle: (params, call) => tasks.taskMethod(method, params, call) })),
+    ...MODERN.map((method): MethodEntry => ({ method, era: "modern", handle: (params, call) => tasks.taskMethod(method, params, call) })),
+  ];
+}
+
+class TaskMethods {
+  constructor(private readonly core: EngineCore) {}
+
+  /** tasks/*, in the form of the request's era. */
+  async taskMethod(method: string, params: JsonObject, call: Call): Promise<object> {
+    if (call.era === "modern") {
+      const caps = call.base.clientCapabilities;
+      if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
+        throw new MissingClientCapabilityError(
+          { extensions: { [TASKS_EXTENSION]: {} } },
+          `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+        );
+      }
+      const task = await this.core.tasks.get(params.taskId);
+      switch (method) {
+        case "tasks/get":
+          return this.core.tasks.modernView(task, true);
+        case "tasks/update":
+          // The SDK lifts `inputResponses` out of every request's params (they are MRTR's field).
+          await this.core.tasks.update(task.id, params.inputResponses ?? call.sdk.mcpReq.inputResponses);
+          return {};
+        case "tasks/cancel":
+          await this.core.tasks.cancel(task.id);
+          return {};
+      }
+      throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+    }
+    if (method === "tasks/list") {
+      const page = pageOf(await this.core.tasks.list(call.owner), params.cursor, this.core.options.pageSize, "tasks");
+      return { tasks: page.items.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+    }
+    const task = await this.core.tasks.get(params.taskId);
+    switch (method) {
+      case "tasks/get":
+        return this.core.tasks.legacyView(task);
+      case "tasks/cancel": {
+        // Ended meanwhile (here or on another replica): the same answer as ended before.
+        const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
+        if (!cancelled)
+          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id)).status}'`);
+        return this.core.tasks.legacyView(cancelled);
+      }
+      case "tasks/result": {
+        // Waits for the end, then answers what the call itself would have answered.
+        const ended = await this.core.tasks.ended(task.id, call.sdk.mcpReq.signal);
+        const outcome = ended.outcome;
+        const related = { [RELATED_TASK]: { taskId: task.id } };
+        if (ended.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);
+        if ("error" in outcome) throw rpcError(outcome.error.code, outcome.error.message, outcome.error.data);
+        return { ...outcome.result, _meta: { ...(outcome.result._meta as JsonObject | undefined), ...related } };
+      }
+    }
+    throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
+  }
+}

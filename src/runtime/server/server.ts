@@ -1,0 +1,171 @@
+/**
+ * The generated server on the official SDK v2's low-level Server: a factory that makes one Server
+ * per 2026-07-28 request, per 2025-era connection or session, all answered by one Engine. Every
+ * method the manifest serves is registered with a pass-through params schema, so the engine sees
+ * the request as sent (its own -32602 messages), and list answers are the manifest's JSON as is.
+ */
+import type { Server } from "@modelcontextprotocol/server";
+import type { JsonObject, ServerCapabilities, ServerDefinition } from "../shared/definition.js";
+import { LegacyChannel } from "./engine/context.js";
+import { ErrorCodes, rpcError } from "../shared/errors.js";
+import { Engine, isObject, type Call } from "./engine.js";
+import type { RuntimeHandlers, ServerOptions } from "./engine/handlerTypes.js";
+import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./engine/sdk.js";
+import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
+
+export type {
+  CompletionHandler,
+  PromptContext,
+  ResourceContext,
+  ResourceHandlerResult,
+  RuntimeHandlers,
+  ServerOptions,
+  ToolContext,
+  ToolTextResult,
+} from "./engine/handlerTypes.js";
+export type { InputOptions, RequestContext } from "./engine/context.js";
+
+export type { ServerFactory } from "./engine/sdk.js";
+
+/** What serving code (serve.ts, http.ts) adds to a factory or finds on it. */
+export interface FactoryHooks {
+  /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP). */
+  publishResourceUpdated?: (uri: string) => void;
+  /** The factory's tasks: serving code opens and closes them (tasks/openTasks.ts picks their store). */
+  readonly tasks?: Tasks;
+}
+
+/** Tells this process's connections from other replicas' in task owner ids (tasks/list, notifications). */
+const PROCESS = crypto.randomUUID();
+
+/** Params as sent: the SDK hands them to the handler unchanged (its Standard Schema interface). */
+const RAW: StandardSchema = { "~standard": { version: 1, vendor: "mcpgen", validate: (value) => ({ value }) } };
+
+/** The SDK's Server, except that the methods mcpgen serves skip the SDK's own wrapping of them. */
+class ManifestSdkServer extends SdkServerClass {
+  /** Methods whose handlers the engine owns entirely. */
+  readonly owned = new Set<string>();
+
+  /**
+   * The SDK's Server wraps a registered tools/call handler to re-validate its request (with its
+   * own message for a missing `name`) and result (dropping unknown keys in content blocks,
+   * refusing a task result), and prompts/get and resources/read to run its own multi round-trip
+   * machinery. The engine does each of these itself, the same way in both eras, so its handlers
+   * go in as they are; everything else (initialize, server/discover, logging/setLevel) keeps the
+   * SDK's wrapping. `_wrapHandler` is the SDK's documented hook for subclasses.
+   */
+  override _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler {
+    // The SDK's constructor registers its own methods before this class's fields exist.
+    if (this.owned?.has(method)) return handler;
+    return super._wrapHandler(method, handler);
+  }
+}
+
+/**
+ * Builds the factory of SDK Servers for a manifest. The generated createServerFactory passes its
+ * typed `Handlers` as they are: any of them is a RuntimeHandlers (the engine calls each by MCP name).
+ */
+export function createManifestServerFactory<H extends RuntimeHandlers>(
+  definition: ServerDefinition,
+  handlers: H,
+  options: ServerOptions = {},
+): ServerFactory & FactoryHooks {
+  const engine = new Engine(definition, handlers, options);
+  let connections = 0;
+  const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
+  const factory: ServerFactory & FactoryHooks = Object.assign(build, engine.taskTools ? { tasks: engine.tasks } : {});
+  return factory;
+}
+
+/** The capabilities a Server declares in one era: 2025-11-25 `tasks`, or the 2026-07-28 tasks extension. */
+function eraCapabilities(capabilities: ServerCapabilities, era: ProtocolEra, taskTools: boolean): JsonObject {
+  const { tasks, ...rest } = capabilities;
+  if (!taskTools) return rest;
+  if (era === "legacy") return { ...rest, tasks: tasks ?? { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
+  const extensions = isObject(rest.extensions) ? rest.extensions : {};
+  return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+}
+
+function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, connection: number): Server {
+  const definition = engine.definition;
+  const capabilities = eraCapabilities(definition.capabilities, era, engine.taskTools);
+  const discoverHint = definition.cache?.["server/discover"];
+  const server = new ManifestSdkServer(definition.serverInfo, {
+    capabilities,
+    ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
+    ...(discoverHint === undefined ? {} : { cacheHints: { "server/discover": discoverHint } }),
+  });
+  // 2025-era state of this connection (or session): its resources/subscribe subscriptions.
+  const subscriptions = new Set<string>();
+  const owner = `connection-${PROCESS}-${connection}`;
+  // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
+  const owners = new Set<string>();
+  if (era === "legacy") {
+    server.onclose = () => {
+      for (const one of owners) engine.tasks.forgetOwner(one);
+    };
+  }
+  const statusSink = (taskOwner: string): StatusSink => {
+    owners.add(taskOwner);
+    return (params) => server.notification({ method: "notifications/tasks/status", params });
+  };
+
+  const call = (sdk: SdkContext): Call => {
+    const progressToken = sdk.mcpReq._meta?.progressToken;
+    const clientCapabilities = (era === "modern" ? sdk.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] : server.getClientCapabilities()) ?? {};
+    const base: Call["base"] = {
+      requestId: sdk.mcpReq.id,
+      era,
+      ...(sdk.sessionId === undefined ? {} : { sessionId: sdk.sessionId }),
+      ...(sdk.mcpReq._meta === undefined ? {} : { meta: sdk.mcpReq._meta }),
+      clientCapabilities,
+      // The SDK applies the era's level rule: logging/setLevel, or the request's logLevel.
+      log: (level, data, logger) => sdk.mcpReq.log(level, data, logger),
+      progress: async (progress, total, message) => {
+        if (typeof progressToken !== "string" && typeof progressToken !== "number") return;
+        await sdk.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+        });
+      },
+      notifyResourceUpdated: async (uri) => {
+        if (era === "legacy") {
+          if (subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
+        } else if (hooks.publishResourceUpdated) hooks.publishResourceUpdated(uri);
+        // On stdio the SDK routes the pinned Server's own updates to the listen streams.
+        else await server.sendResourceUpdated({ uri });
+      },
+      closeSSEStream: () => sdk.http?.closeSSE?.(),
+    };
+    const callOwner = sdk.sessionId ?? owner;
+    return {
+      era,
+      sdk,
+      base,
+      owner: callOwner,
+      ...(era === "legacy" ? { statusSink: statusSink(callOwner) } : {}),
+      legacyChannel: (meta, signal, waiting) =>
+        new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
+    };
+  };
+
+  // JSON-RPC ids must be unique among the requests in flight on a connection.
+  // A Set tells 7 from "7" as JSON-RPC does.
+  const inFlight = new Set<string | number>();
+  const answer = async (method: string, params: JsonObject, sdk: SdkContext): Promise<object> => {
+    const key = sdk.mcpReq.id;
+    if (inFlight.has(key))
+      throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
+    inFlight.add(key);
+    try {
+      return await engine.handle(method, params, call(sdk), subscriptions);
+    } finally {
+      inFlight.delete(key);
+    }
+  };
+  for (const method of engine.methods(era)) {
+    server.owned.add(method);
+    server.setRequestHandler(method, { params: RAW }, (params, sdk) => answer(method, params, sdk));
+  }
+  return sdkServerOf(server);
+}

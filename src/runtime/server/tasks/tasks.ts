@@ -1,0 +1,399 @@
+/**
+ * Tasks: tool calls that outlive their request, polled by the client. Two wire forms share one
+ * store (taskStore.ts: this process's memory by default, or Redis for several replicas):
+ *
+ * - MCP 2025-11-25 (2025-era clients): `tools/call` with `params.task` answers `{task}` at once;
+ *   `tasks/get`, `tasks/result` (waits for the end), `tasks/list`, `tasks/cancel`; an `isError`
+ *   result makes the task `failed`; every status change is sent to the connection that created
+ *   it as `notifications/tasks/status`.
+ * - The `io.modelcontextprotocol/tasks` extension of 2026-07-28: the server answers a flat
+ *   CreateTaskResult (`resultType: "task"`) when the handler calls `ctx.startTask()`; `tasks/get`
+ *   inlines the result, the error or the pending questions; `tasks/update` answers questions;
+ *   `tasks/cancel` is an acknowledgement; an `isError` result is `completed`.
+ *
+ * What every replica sees is the record in the store; what only this process has (the handler's
+ * AbortController, its questions' resolvers) is its `live` state. A tasks/cancel or tasks/update
+ * that reaches another replica travels to this one as a store event. A task whose process stops
+ * (its lease lapses) is failed by the first reader.
+ */
+import type { JsonObject } from "../../shared/definition.js";
+import { ErrorCodes, rpcError } from "../../shared/errors.js";
+import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "../engine/context.js";
+import type { ProtocolEra } from "../engine/sdk.js";
+import {
+  isTerminal,
+  memoryTaskStore,
+  type TaskChange,
+  type TaskEvent,
+  type TaskEventLink,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskStore,
+} from "./taskStore.js";
+import { legacyTaskView, modernTaskView } from "./taskViews.js";
+import { TaskAudience, type StatusSink } from "./taskAudience.js";
+import { positiveOption } from "../engine/options.js";
+
+export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
+export type { StatusSink } from "./taskAudience.js";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+/** The error of a task whose process stopped while it ran (its lease lapsed). */
+export const STOPPED = "the server process running this task stopped";
+
+export interface TaskOptions {
+  /** How long a task is kept from its creation, in ms (default one hour; a 2025-era client may ask for less). A task still running then is cancelled. */
+  taskTtlMs?: number;
+  /** The poll interval suggested to clients, in ms (default 500). */
+  taskPollIntervalMs?: number;
+  /**
+   * Tasks kept at once in memory, running and finished (default 10,000). A new task evicts the
+   * finished task that ended first. (The Redis store keeps each task for its ttl.)
+   */
+  maxTasks?: number;
+  /** Tasks running at once in this process (default 1,000); past it a new task is refused with -32005 until one ends. */
+  maxRunningTasks?: number;
+  /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in the README). */
+  taskStore?: TaskStore;
+}
+
+/** What a task running in this process holds: its handler's signal, its questions. Dropped when the task ends. */
+export interface LiveTask {
+  readonly id: string;
+  readonly era: ProtocolEra;
+  /** The record as created (the store has the current one). */
+  readonly created: TaskRecord;
+  /** Aborted by tasks/cancel or expiry; the handler's ctx.signal. */
+  readonly controller: AbortController;
+  /** Questions waiting for the client, by key (2026-07-28 tasks). */
+  readonly questions: Map<string, { request: InputRequest; answer: (response: unknown) => void; fail: (error: Error) => void }>;
+  readonly usedKeys: Set<string>;
+  readonly capabilities: JsonObject | undefined;
+}
+
+const MAX_TTL_MS = 24 * 3600_000;
+
+export class Tasks {
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly maxRunning: number;
+  private store: TaskStore;
+  private events: TaskEventLink;
+  /** Whether this engine made its store (and so closes it). */
+  private ownsStore: boolean;
+  private fixed: boolean;
+  private readonly live = new Map<string, LiveTask>();
+  /** Who hears of changes here: tasks/result waiters, listen streams, 2025-era owners. */
+  private readonly audience = new TaskAudience();
+  /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
+  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Tasks kept at once (maxTasks): the in-memory store's bound, and the one a store from the environment gets. */
+  readonly maxTasks: number;
+
+  constructor(
+    options: TaskOptions,
+    private readonly report: (error: unknown) => void,
+  ) {
+    this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
+    this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
+    const maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
+    this.maxTasks = maxTasks;
+    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), maxTasks);
+    this.ownsStore = options.taskStore === undefined;
+    this.fixed = !this.ownsStore;
+    this.store = options.taskStore ?? memoryTaskStore({ maxTasks });
+    this.events = this.store.link((event) => this.onEvent(event));
+  }
+
+  /** Whether the store is chosen (by the options, or already from the environment): the environment does not choose it then. */
+  get chosen(): boolean {
+    return this.fixed;
+  }
+
+  /** Swaps in a store (from the environment) before serving; this engine then closes it. */
+  useStore(store: TaskStore): void {
+    if (this.live.size > 0) throw new Error("the task store cannot change while tasks run");
+    this.events.close();
+    void this.store.close();
+    this.store = store;
+    this.ownsStore = true;
+    this.fixed = true;
+    this.events = store.link((event) => this.onEvent(event));
+  }
+
+  /** Connects the store: serving starts after it (a store that cannot connect stops the start). */
+  open(): Promise<void> {
+    return this.store.open();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    for (const live of [...this.live.values()]) this.end(live, "the server is closing", new Error("The server is closing"));
+    this.events.close();
+    if (this.ownsStore) await this.store.close();
+  }
+
+  /** Tasks running in this process (for tests and monitoring). */
+  get running(): number {
+    return this.live.size;
+  }
+
+  /** A new running task, or -32005 when maxRunningTasks run here. `sink`: where its status changes go (2025 era). */
+  async create(era: ProtocolEra, owner: string, capabilities: JsonObject | undefined, requestedTtl?: unknown, sink?: StatusSink): Promise<LiveTask> {
+    if (this.live.size >= this.maxRunning) {
+      throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, {
+        limit: this.maxRunning,
+      });
+    }
+    const ttl =
+      typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
+    const now = new Date().toISOString();
+    // Unguessable: without an authorization context, the id is what protects a task.
+    const record: TaskRecord = {
+      id: crypto.randomUUID(),
+      era,
+      owner,
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: ttl,
+      expiresAt: Date.now() + ttl,
+    };
+    const live: LiveTask = { id: record.id, era, created: record, controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities };
+    // Counted at once: concurrent creations see it.
+    this.live.set(live.id, live);
+    if (sink) this.audience.addSink(owner, sink);
+    try {
+      await this.store.create(record);
+    } catch (error) {
+      this.live.delete(live.id);
+      throw error;
+    }
+    if (this.timer === undefined) {
+      const leaseMs = this.store.leaseMs;
+      this.timer = setInterval(() => this.tick(), leaseMs === undefined ? SWEEP_MS : Math.min(SWEEP_MS, Math.max(50, Math.floor(leaseMs / 3))));
+      // The timer alone never keeps the process alive.
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+    return live;
+  }
+
+  /** Calls `listener` with each task record written, here or by another replica; answers how to stop. */
+  watch(listener: (task: TaskRecord) => void): () => void {
+    return this.audience.watch(listener);
+  }
+
+  /** The connection of `owner` is gone: its tasks' notifications have nowhere to go. */
+  forgetOwner(owner: string): void {
+    this.audience.forgetOwner(owner);
+  }
+
+  /** The task, or -32602 as MCP requires for an unknown or expired id; a task whose process stopped is failed first. */
+  async get(taskId: unknown): Promise<TaskRecord> {
+    if (typeof taskId !== "string") throw rpcError(ErrorCodes.InvalidParams, "Invalid params: expected 'taskId' (string)");
+    const stored = await this.store.get(taskId);
+    if (!stored) throw rpcError(ErrorCodes.InvalidParams, `Failed to retrieve task: Task not found (${taskId})`);
+    return stored.orphaned && !this.live.has(taskId) ? this.failOrphan(stored.task) : stored.task;
+  }
+
+  /** Tasks an owner may see, oldest first. */
+  async list(owner: string): Promise<TaskRecord[]> {
+    const found = await this.store.list(owner);
+    const tasks = await Promise.all(found.map((s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
+    return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  /** Waits until the task ends (tasks/result), rechecking the store now and then (a lost event, a stopped process). */
+  async ended(taskId: string, signal: AbortSignal): Promise<TaskRecord> {
+    for (;;) {
+      const task = await this.get(taskId);
+      if (isTerminal(task.status)) return task;
+      if (signal.aborted) throw signal.reason;
+      await this.audience.endOrTimeout(taskId, signal, this.recheckMs());
+    }
+  }
+
+  /** Records how the handler ended (the record as written); nothing changes when the task has already ended (cancelled, expired). */
+  async finish(live: LiveTask, outcome: TaskOutcome): Promise<TaskRecord | undefined> {
+    const isError = "result" in outcome && outcome.result.isError === true;
+    // 2025-11-25: an isError result fails the task. The extension: it completed (with isError).
+    const status = "error" in outcome || (isError && live.era === "legacy") ? "failed" : "completed";
+    try {
+      return await this.change(live.id, { status, outcome });
+    } finally {
+      this.end(live, "the task ended");
+    }
+  }
+
+  /** Cancels a task wherever it runs: the record says cancelled at once, its handler's signal aborts. Undefined when it had already ended. */
+  async cancel(taskId: string, message = "Cancelled by the client"): Promise<TaskRecord | undefined> {
+    const written = await this.change(taskId, { status: "cancelled", statusMessage: message });
+    if (!written) return undefined;
+    this.abort(taskId, message);
+    return written;
+  }
+
+  /** The 2025-era status change while a handler waits for the client (or stops waiting). */
+  waiting(live: LiveTask, on: boolean): void {
+    if (!this.live.has(live.id)) return;
+    void this.change(live.id, { status: on ? "input_required" : "working" }).catch(this.report);
+  }
+
+  /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update. */
+  channel(live: LiveTask): InputChannel {
+    return {
+      ask: (request, wanted) => {
+        const missing = checkCapability(request, live.capabilities);
+        if (missing) return rejected(missing);
+        if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
+        // Keys are never reused over a task's life, so a client never mistakes an old answer.
+        let key = wanted;
+        for (let n = 2; live.usedKeys.has(key); n++) key = `${wanted}-${n}`;
+        live.usedKeys.add(key);
+        return new Promise((resolve, reject) => {
+          live.questions.set(key, { request, answer: resolve, fail: reject });
+          void this.showQuestions(live).catch(this.report);
+        });
+      },
+    };
+  }
+
+  /** tasks/update: answers the questions it names, here or on the replica running the task; others (unknown, answered, invalid) are ignored. */
+  async update(taskId: string, responses: unknown): Promise<void> {
+    if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+      throw rpcError(ErrorCodes.InvalidParams, "Invalid params for tasks/update: expected 'taskId' (string) and 'inputResponses' (object)");
+    }
+    const live = this.live.get(taskId);
+    if (live) await this.answer(live, responses as JsonObject);
+    else await this.events.publish({ kind: "update", taskId, responses: responses as JsonObject });
+  }
+
+  /** A Task as 2025-11-25 shows it (tasks/get, tasks/list, tasks/cancel, CreateTaskResult.task, notifications/tasks/status). */
+  legacyView(task: TaskRecord): JsonObject {
+    return legacyTaskView(task, this.pollIntervalMs);
+  }
+
+  /** A Task as the 2026-07-28 extension shows it; `detailed` adds result, error or questions (tasks/get, notifications/tasks). */
+  modernView(task: TaskRecord, detailed: boolean): JsonObject {
+    return modernTaskView(task, this.pollIntervalMs, detailed);
+  }
+
+  /** Writes a change; when it applied, this process and the others hear of it. */
+  private async change(taskId: string, change: TaskChange, ifOrphaned = false): Promise<TaskRecord | undefined> {
+    const written = await this.store.transition(taskId, change, new Date().toISOString(), ifOrphaned);
+    if (written) {
+      this.announce(written);
+      void this.events.publish({ kind: "status", task: written }).catch(this.report);
+    }
+    return written;
+  }
+
+  /** The task's process stopped: failed with -32603 (by one reader only; the others read what it wrote). */
+  private async failOrphan(task: TaskRecord): Promise<TaskRecord> {
+    const written = await this.change(
+      task.id,
+      { status: "failed", statusMessage: STOPPED, outcome: { error: { code: ErrorCodes.InternalError, message: STOPPED } } },
+      true,
+    );
+    return written ?? (await this.store.get(task.id))?.task ?? task;
+  }
+
+  /** The current questions of a 2026-07-28 task, written to its record (tasks/get on any replica shows them). */
+  private async showQuestions(live: LiveTask): Promise<void> {
+    if (!this.live.has(live.id)) return;
+    if (live.questions.size === 0) {
+      await this.change(live.id, { status: "working" });
+      return;
+    }
+    const inputRequests = Object.fromEntries([...live.questions].map(([key, q]) => [key, q.request]));
+    await this.change(live.id, { status: "input_required", inputRequests });
+  }
+
+  private async answer(live: LiveTask, responses: JsonObject): Promise<void> {
+    let answered = false;
+    for (const [key, response] of Object.entries(responses)) {
+      const question = live.questions.get(key);
+      if (!question || responseProblem(question.request, response) !== undefined) continue;
+      live.questions.delete(key);
+      question.answer(response);
+      answered = true;
+    }
+    if (answered) await this.showQuestions(live);
+  }
+
+  private onEvent(event: TaskEvent): void {
+    if (event.kind === "status") {
+      // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
+      const here = isTerminal(event.task.status) ? this.live.get(event.task.id) : undefined;
+      if (here)
+        this.end(
+          here,
+          "the task ended",
+          new Error(
+            event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`,
+          ),
+        );
+      return this.announce(event.task);
+    }
+    const live = this.live.get(event.taskId);
+    if (!live) return;
+    if (event.kind === "cancel") this.abort(event.taskId, event.message);
+    else void this.answer(live, event.responses).catch(this.report);
+  }
+
+  /** A task ended by another call: its handler here stops, or the replica running it hears of it. */
+  private abort(taskId: string, message: string): void {
+    const live = this.live.get(taskId);
+    if (live) this.end(live, "The task was cancelled", new Error(`The task was cancelled: ${message}`));
+    else void this.events.publish({ kind: "cancel", taskId, message }).catch(this.report);
+  }
+
+  /** A record changed (here or elsewhere): everyone here who follows it hears of it. */
+  private announce(task: TaskRecord): void {
+    this.audience.announce(task, (t) => this.legacyView(t));
+  }
+
+  /** The task's live state goes: its waiting questions fail, its signal aborts (when it did not end by itself). */
+  private end(live: LiveTask, why: string, abort?: Error): void {
+    if (this.live.get(live.id) !== live) return;
+    this.live.delete(live.id);
+    if (live.questions.size > 0) {
+      const error = new Error(why);
+      for (const question of live.questions.values()) question.fail(error);
+      live.questions.clear();
+    }
+    if (abort) live.controller.abort(abort);
+    if (this.live.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  /** Renews the leases of the tasks running here; cancels those past their ttl. */
+  private tick(): void {
+    const now = Date.now();
+    const ids: string[] = [];
+    for (const live of this.live.values()) {
+      if (live.created.expiresAt <= now) void this.expire(live).catch(this.report);
+      else ids.push(live.id);
+    }
+    if (this.store.leaseMs !== undefined && ids.length > 0) void this.store.renewLeases(ids).catch(this.report);
+  }
+
+  private async expire(live: LiveTask): Promise<void> {
+    const message = "Expired: its ttl has passed";
+    await this.change(live.id, { status: "cancelled", statusMessage: message });
+    this.end(live, "The task was cancelled", new Error(`The task was cancelled: ${message}`));
+  }
+
+  /** How long tasks/result waits before reading the store again (a lost event, a stopped process). */
+  private recheckMs(): number {
+    const leaseMs = this.store.leaseMs;
+    return leaseMs === undefined ? 5000 : Math.max(100, Math.min(2000, Math.floor(leaseMs / 2)));
+  }
+}
+
+/** How often running tasks are checked for their ttl. */
+const SWEEP_MS = 1000;

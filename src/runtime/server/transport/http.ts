@@ -1,0 +1,305 @@
+/**
+ * Streamable HTTP for a generated server, in both protocol eras on one endpoint, bound to
+ * loopback by default with DNS-rebinding protection (requests whose Host or Origin is not this
+ * server are refused).
+ *
+ * - 2026-07-28 requests (they carry the per-request envelope) go to the SDK's createMcpHandler:
+ *   a fresh Server per request, no sessions, `subscriptions/listen`, the standard header checks.
+ *   mcpgen checks the `Mcp-Param-*` headers of tools with `x-mcp-header` arguments itself.
+ * - 2025-era clients get sessions (`Mcp-Session-Id`) on the SDK's Streamable HTTP transport, or
+ *   the SDK's stateless serving with `stateless: true`.
+ *
+ * Bodies are read here under a size limit and handed to the SDK parsed; a body that is not JSON
+ * gets 400 with -32700, and the server keeps serving.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ServerFactory, FactoryHooks } from "../server.js";
+import type { JsonObject, ServerDefinition } from "../../shared/definition.js";
+import { ErrorCodes } from "../../shared/errors.js";
+import { checkParamHeaders, paramHeaderDeclarations, type ParamHeader } from "./paramHeaders.js";
+import { DEFAULT_MAX_MESSAGE_BYTES, positiveOption } from "../engine/options.js";
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  serverView,
+  WebHttpTransportClass,
+  type EventStore,
+  type SdkWebHttpTransport,
+} from "../engine/sdk.js";
+import { openTasks } from "../tasks/openTasks.js";
+import { TaskListens } from "../tasks/taskListen.js";
+import { memoryEventStore, SessionTable } from "./httpSessions.js";
+
+export type { EventStore };
+
+export interface HttpOptions {
+  /** Port to listen on (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Path of the MCP endpoint (default /mcp). */
+  path?: string;
+  /** 2025-era clients without sessions: every request gets a fresh server (default false: sessions with Mcp-Session-Id). 2026-07-28 requests never have sessions. */
+  stateless?: boolean;
+  /** Host header values accepted besides this server's own address (e.g. a public name). */
+  allowedHosts?: string[];
+  /** Origin header values accepted besides http(s)://localhost|127.0.0.1|[::1] on this port. */
+  allowedOrigins?: string[];
+  /**
+   * Resumability for 2025-era sessions (SEP-1699): keep sent events so a client that lost its SSE
+   * stream can replay them with Last-Event-ID. `true` keeps them in memory; or pass an EventStore
+   * of your own. (2026-07-28 has no resumable streams.)
+   */
+  eventStore?: boolean | EventStore;
+  /** Milliseconds a client should wait before reconnecting a closed SSE stream (the `retry` field). */
+  retryInterval?: number;
+  /** Largest accepted request body in bytes (default 4 MiB); a larger one gets 413. */
+  maxMessageBytes?: number;
+  /**
+   * 2025-era sessions kept at once (default 10,000; each holds an SDK Server, about 20 KB). When
+   * full, a new session closes the one idle the longest; when every session has a request in
+   * flight, initialize is refused with HTTP 503 and -32005.
+   */
+  maxSessions?: number;
+  /**
+   * A 2025-era session with no request in flight for this long is closed (default 30 minutes); its
+   * client then gets 404 and starts a new session, as MCP prescribes.
+   */
+  sessionIdleTimeoutMs?: number;
+  /** 2026-07-28 subscriptions/listen streams naming taskIds open at once (default 1,024, as the SDK's own listen streams); past it, 503 and -32005. */
+  maxTaskListenStreams?: number;
+}
+
+export interface HttpHandle {
+  /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
+  url: string;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** Serves a factory's servers over Streamable HTTP, to both eras. */
+export async function serveHttpWith(factory: ServerFactory & FactoryHooks, definition: ServerDefinition, options: HttpOptions = {}): Promise<HttpHandle> {
+  const host = options.host ?? "127.0.0.1";
+  const endpoint = options.path ?? "/mcp";
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
+  const closeTasks = await openTasks(factory.tasks, process.env);
+  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
+  factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
+  const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
+  const taskListens = factory.tasks ? new TaskListens(factory.tasks, modern.bus, (request, opts) => modern.fetch(request, opts), maxListens) : undefined;
+  const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
+  const sessions = new SessionTable(
+    positiveOption(options.maxSessions, 10_000, "maxSessions"),
+    positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"),
+  );
+  const headerDeclarations = new Map<string, ParamHeader[]>();
+  const declarations = (tool: string): ParamHeader[] => {
+    let found = headerDeclarations.get(tool);
+    if (found === undefined) {
+      const schema = definition.tools.find((t) => t.name === tool)?.inputSchema;
+      found = schema === undefined ? [] : paramHeaderDeclarations(schema);
+      headerDeclarations.set(tool, found);
+    }
+    return found;
+  };
+  let port = options.port ?? 3000;
+
+  const http = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error("[mcpgen] HTTP request failed:", error);
+      if (!res.headersSent) reply(res, 500, -32603, "Internal error");
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
+    if (!req.url?.startsWith("/")) return reply(res, 400, -32600, `Bad Request: the request target must be a path such as ${endpoint}`);
+    const url = new URL(req.url, "http://placeholder");
+    if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
+    if (!hostAllowed(req.headers.host)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin)) return reply(res, 403, -32600, "Forbidden: Origin not allowed");
+    if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
+      res.writeHead(405, { allow: "POST, GET, DELETE" }).end();
+      return;
+    }
+
+    // POST bodies are read here, under the size limit, and handed to the SDK already parsed.
+    let body: unknown;
+    let text: string | undefined;
+    if (req.method === "POST") {
+      if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
+        return reply(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      const read = await readBody(req, maxBytes);
+      if (read === "too-large") return reply(res, 413, -32600, `Invalid Request: body larger than ${maxBytes} bytes`);
+      text = read;
+      try {
+        body = JSON.parse(read);
+      } catch {
+        return reply(res, 400, -32700, "Parse error: the body is not JSON");
+      }
+    }
+    // Aborted when the client goes away: on 2026-07-28 that cancels the request.
+    const aborter = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) aborter.abort();
+    });
+    const request = toWebRequest(req, text, aborter.signal);
+
+    const sessionId = req.headers["mcp-session-id"];
+    if (typeof sessionId === "string") {
+      const transport = sessions.use(sessionId, res);
+      if (!transport) return reply(res, 404, -32001, "Session not found");
+      return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
+    }
+    if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
+      const mismatch = paramMismatch(body, request);
+      if (mismatch) return send(res, mismatch, aborter);
+      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
+      return send(res, await modern.fetch(request, { parsedBody: body }), aborter);
+    }
+    if (stateless) return send(res, await stateless(request, { parsedBody: body }), aborter);
+    if (req.method !== "POST") return reply(res, 405, -32000, "Method Not Allowed: without an Mcp-Session-Id, only POST is served");
+    if (!isInitializeRequest(body))
+      return reply(res, 400, -32000, "Bad Request: a 2025-era session starts with an initialize request (2026-07-28 requests carry the _meta envelope)");
+    if (!sessions.makeRoom()) {
+      res.setHeader("retry-after", "5");
+      return reply(res, 503, ErrorCodes.LimitExceeded, `Service Unavailable: ${sessions.max} sessions are busy (the server's maxSessions); retry later`);
+    }
+    const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
+    const transport: SdkWebHttpTransport = new WebHttpTransportClass({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id: string) => sessions.add(id, transport, res),
+      ...(eventStore ? { eventStore } : {}),
+      ...(options.retryInterval === undefined ? {} : { retryInterval: options.retryInterval }),
+    });
+    // Set before connect, which chains the SDK Server's own close after it.
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.forget(transport.sessionId, transport);
+    };
+    const server = serverView(factory({ era: "legacy" }));
+    await server.connect(transport);
+    return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
+  }
+
+  /** 2026-07-28 tools/call of a tool with `x-mcp-header` arguments: the Mcp-Param-* headers must agree with the body. */
+  function paramMismatch(body: unknown, request: Request): Response | undefined {
+    if (!isObject(body) || body.method !== "tools/call" || !isObject(body.params) || typeof body.params.name !== "string") return undefined;
+    const found = declarations(body.params.name);
+    if (found.length === 0) return undefined;
+    const problem = checkParamHeaders(found, body.params.arguments, request.headers);
+    if (problem === undefined) return undefined;
+    const id = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
+    return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCodes.HeaderMismatch, message: `Header mismatch: ${problem}` } }, { status: 400 });
+  }
+
+  function hostAllowed(value: string | undefined): boolean {
+    if (value === undefined) return false;
+    const own = [`${host}:${port}`, ...(LOOPBACK.has(host) || host === "0.0.0.0" ? [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`] : [])];
+    return own.includes(value.toLowerCase()) || (options.allowedHosts ?? []).includes(value.toLowerCase());
+  }
+
+  function originAllowed(value: string): boolean {
+    if ((options.allowedOrigins ?? []).includes(value)) return true;
+    try {
+      const o = new URL(value);
+      return (o.protocol === "http:" || o.protocol === "https:") && LOOPBACK.has(o.hostname) && Number(o.port || (o.protocol === "https:" ? 443 : 80)) === port;
+    } catch {
+      return false;
+    }
+  }
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once("error", reject);
+      http.listen(port, host, () => resolve());
+    });
+  } catch (error) {
+    await closeTasks();
+    throw error;
+  }
+  port = (http.address() as AddressInfo).port;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}${endpoint}`,
+    close: async () => {
+      await sessions.closeAll();
+      taskListens?.closeAll();
+      await modern.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await closeTasks();
+    },
+  };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The Node request as a web-standard Request (the SDK's HTTP entries speak fetch). */
+function toWebRequest(req: IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
+  return new Request(url, { method: req.method ?? "GET", headers, signal, ...(body === undefined ? {} : { body }) });
+}
+
+/** Writes a web Response to the Node response, streaming an SSE body as it comes. */
+async function send(res: ServerResponse, response: Response, aborter: AbortController): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  aborter.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
+  // Each SSE frame goes out as soon as the SDK writes it.
+  res.flushHeaders();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
+    }
+  } catch {
+    // The client went away mid-stream.
+  }
+  res.end();
+}
+
+function reply(res: ServerResponse, status: number, code: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+/** The body as text, or "too-large" past `maxBytes` (the rest is read and dropped, not kept). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers["content-length"]);
+    let tooLarge = Number.isFinite(declared) && declared > maxBytes;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooLarge ? "too-large" : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
