@@ -164,7 +164,7 @@ describe("TypeScript snippets in the docs", () => {
       });
     expect(errors).toEqual([]);
     expect(run.status).toBe(0);
-  }, 120_000);
+  }, 240_000);
 });
 
 // Not fetched, but kept honest: a README that no longer says how to run the tests breaks .ci/run.
