@@ -6,60 +6,84 @@ import * as path from "node:path";
 
 type Severity = "error" | "warning";
 
-/** Stable, documented problem codes (see the README's "Diagnostics" table). */
-export const DIAGNOSTIC_CODES = [
-  "file-unreadable",
-  "yaml-syntax",
-  "yaml-duplicate-key",
-  "yaml-aliases",
-  "yaml-tag",
-  "not-a-mapping",
-  "missing-field",
-  "unknown-field",
-  "invalid-type",
-  "invalid-value",
-  "invalid-name",
-  "duplicate-name",
-  "invalid-schema",
-  "schema-not-object",
-  "unresolved-ref",
-  "unsupported-ref",
-  "invalid-example",
-  "unknown-placeholder",
-  "invalid-uri-template",
-  "identifier-collision",
-  "file-content",
-  "duplicate-server",
-  "config",
-  "stub-orphan",
-  "required-without-schema",
-  "suspicious-key",
-  "pattern-unsupported",
-  "pattern-backtracking",
-  "unknown-widget",
-  "widget-unused",
-  "app-only-tool",
-  "invalid-csp",
-  "widget-build",
-  // The command line and the output folder (generate, init, pull).
-  "invalid-argument",
-  "not-generated",
-  "stale-output",
-  "write-failed",
-  "interrupted-run",
-  "watch-failed",
-  "pack-failed",
-  "server-failed",
-  "diff-input",
-  // Portability lint (mcpgen lint): see src/lint/rules.ts.
-  "tool-name-length",
-  "tool-name-characters",
-  "input-top-level-composition",
-  "schema-refs",
-  "type-arrays",
-] as const;
+/**
+ * Every problem code, with what it means: stable, and the one source of the diagnostics reference
+ * (docs/reference/diagnostics.md, written by `npm run docs`). The lint rules' own words are in
+ * lint/rules.ts.
+ */
+export const DIAGNOSTICS = {
+  "file-unreadable": "The manifest path does not exist or cannot be read; or the file `pull` would compare with or overwrite cannot be read.",
+  "yaml-syntax":
+    "A YAML syntax error, pointed at the line to change (often not where the parser stopped), with the usual cause: an unquoted `: ` in a value (and the quoted value to write), a line indented under a key that already has a value, a tab, the line where an unclosed quote or bracket opened, an unquoted `{{placeholder}}`.",
+  "yaml-duplicate-key": "The same key twice in one mapping.",
+  "yaml-aliases": "YAML aliases expanded beyond 100 (a billion-laughs document).",
+  "yaml-tag": "A YAML tag such as `!!binary`: a value JSON cannot carry.",
+  "not-a-mapping": "The manifest (or a part that must be a mapping) is not a mapping.",
+  "missing-field": "A required field is missing.",
+  "unknown-field":
+    'A field mcpgen does not know. Inside an MCP object (a tool, resource, template, prompt, prompt argument, `annotations`, `icons`, `execution`, `server`, a content block) it is a warning and the field is served as written, unless it is one edit away from a known field (`descripton`): then an error with a "did you mean". Elsewhere (the top of the manifest, mcpgen\'s own keys, the config) always an error.',
+  "invalid-type": "A value of the wrong type (a list where a mapping belongs, a number where a string does).",
+  "invalid-value": "A value outside the allowed ones: not one of the listed values, out of range, `.inf`/`.nan`, a broken `x-mcp-header` rule.",
+  "invalid-name":
+    "A name (or another value with a pattern) breaks its rule: `server.name`, a def's name, a widget's `name` or `uri`. A tool name outside MCP's `^[A-Za-z0-9._-]{1,128}$` is a warning.",
+  "duplicate-name": "The same name twice in one list; the message names the line of the other declaration.",
+  "invalid-schema": "A JSON Schema breaks its meta-schema (2020-12, or draft-07 when it says so), pointed at the offending keyword.",
+  "schema-not-object":
+    "A tool's inputSchema or outputSchema is not `type: object` at the root (MCP clients reject other tool input schemas). A warning in a manifest written by `mcpgen pull`: the schema is kept as the server serves it, and typed as it admits.",
+  "unresolved-ref": "A `$ref` to a def or `$defs` entry that does not exist.",
+  "unsupported-ref": "A `$ref` to a file, a URL or a pointer mcpgen does not resolve (nothing is fetched or read).",
+  "invalid-example": "A tool example whose arguments or result break the tool's schema.",
+  "unknown-placeholder": "A `{{name}}` in a prompt message that names no argument of the prompt.",
+  "invalid-uri-template": "A resource template beyond RFC 6570 level 1 (`{+path}`, `{?q}`), unbalanced, or without variables.",
+  "identifier-collision":
+    "Two declarations (or one and a name mcpgen generates or reserves) would become the same TypeScript identifier (`suggest_gifts` and `suggest-gifts`); the message names both.",
+  "file-content": "A `file:` resource that is missing, or outside the manifest's folder (a symbolic link leading out included).",
+  "duplicate-server": "Two manifests of one run with the same output folder (`server.name`, or `server.folder`).",
+  config:
+    "A bad config file: a bad `diagnostics` or `lint` entry (an error code given a level, a code set in both), a missing `--config` file, two config files at once. Its unknown keys and bad values are `unknown-field`, `invalid-type` and `invalid-value`, as in a manifest.",
+  "stub-orphan":
+    "A warning: a handler stub that nothing in the manifest needs any more (its tool was removed or renamed). Move the code, then delete the file.",
+  "required-without-schema":
+    "A name in `required` of an object schema (one with `type: object`, `properties`, `additionalProperties` or `patternProperties`) that no subschema describes (not in `properties`, no matching `patternProperties`, no `additionalProperties` schema): a caller can only send it blind. Composition branches (`anyOf: [{required: [a]}, ...]`) and required-only fragments (`defs: {ByPhone: {required: [phone]}}`) are not checked. A warning in a manifest written by `mcpgen pull`. The generated type has the property either way, typed as the validator admits it.",
+  "suspicious-key":
+    "A warning: a key in a JSON Schema that YAML made from text (a key with the value null, or one that reads like prose: spaces, a final `.`), other than JSON Schema keywords (a bad value there is an `invalid-schema` error) and `x-` extensions. In `{description: ISO date, YYYY-MM-DD.}` the comma ends the description and `YYYY-MM-DD.` would be served as a keyword; the message gives the quoted text to write. The same case on a field of an MCP object adds this hint to its `unknown-field` warning.",
+  "pattern-unsupported":
+    "A `pattern` or `patternProperties` key the linear-time engine cannot run (a backreference, a lookahead not right after a leading `^`, the `v` flag's set operations, over 10,000 repetitions): the server would not check it. A warning in a manifest written by `mcpgen pull`, whose server and client then do not check that pattern.",
+  "pattern-backtracking":
+    "A warning: a pattern that takes exponential or polynomial time in backtracking engines (JavaScript's `RegExp`, used by most MCP clients' validators). The message names the quantifiers and, when there is one, an equivalent pattern without the risk.",
+  "unknown-widget": "A tool's `widget:` names no widget.",
+  "widget-unused": "A warning: a widget no tool opens.",
+  "app-only-tool": "A warning: `visibility: [app]` on a server without widgets, so no view can call the tool.",
+  "invalid-csp": "A `csp` entry that is not an origin (a path, a keyword such as `'self'` or `'unsafe-eval'`, a wildcard alone).",
+  "widget-build":
+    "A widget's entry is missing or outside the manifest's folder, or its code has an error (esbuild's, at its own file:line:col; a missing package with the command that installs it).",
+  "invalid-argument":
+    "A command-line value mcpgen cannot use, located at the argument as typed: `init --name` that is not a server name (or a folder no name can be made from), `init` into a folder that is not empty (without `--force`), `pull --cwd` that is no folder (`mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder ...`).",
+  "not-generated":
+    "A file mcpgen did not write and would overwrite: in the output folder (`generate`, `init`'s first generate), or the file `pull` would write (without `--force`). Refused; nothing is written.",
+  "stale-output":
+    "`generate --check`: a generated file (or handler stub) missing, no longer generated or out of date, at its first differing line, with a short diff. `pull --check` of a file that does not exist.",
+  "write-failed":
+    "The output cannot be written: a file system error, another run writing the same folder, or (with `--check`) a killed run's half-written output; located at the output folder. `pull` that cannot write its file, at the file.",
+  "interrupted-run":
+    "A warning: a run killed part-way left the output half-written, and this run put it back in order before writing; located at the output folder.",
+  "watch-failed": "`generate --watch` cannot watch a folder (changes there are not seen); located at the folder.",
+  "pack-failed": "`init` cannot `npm pack` mcpgen for the new project's dependency, located at the folder; give one with `--mcpgen`.",
+  "server-failed":
+    "`pull`: the server cannot be reached, or answers what pull cannot read; located at the server argument (`mcpgen: -- node server.js: error server-failed: connecting to ... failed: ...`).",
+  "diff-input": "`diff`: a side that cannot be read or is not a valid manifest (its errors listed under it); located at the side as given.",
+  // Portability lint (mcpgen lint): what each rule finds is in src/lint/rules.ts.
+  "tool-name-length": "Portability lint (`mcpgen lint` only).",
+  "tool-name-characters": "Portability lint (`mcpgen lint` only).",
+  "input-top-level-composition": "Portability lint (`mcpgen lint` only).",
+  "schema-refs": "Portability lint (`mcpgen lint` only).",
+  "type-arrays": "Portability lint (`mcpgen lint` only).",
+} as const satisfies Record<string, string>;
 
-export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+export type DiagnosticCode = keyof typeof DIAGNOSTICS;
+
+/** Every code, in the order of the table. */
+export const DIAGNOSTIC_CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[];
 
 /**
  * The codes that are (or can be) warnings: the ones a config or `lint --rule` may set to off, warn

@@ -75,7 +75,7 @@ import type { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { createServerFactory } from "./tricky/index.js";
 // An optional property named like an Object.prototype member must be given (TypeScript compares a
-// missing one with Object's own member): see the README's known limitations.
+// missing one with Object's own member): see docs/reference/known-limitations.md.
 export const input: DeleteInput = { constructor: 1, "content-type": "text/plain", "2fa": true, "with space": 1, pair: ["a", 1], mode: "*/ end", shape: { kind: "circle", r: 1 } };
 export const tree: Tree = { value: null, children: [{ value: "leaf" }] };
 export function use(sdk: Client, v1: V1Client) {

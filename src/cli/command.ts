@@ -30,9 +30,14 @@ export interface CommandSpec<T> {
 
 export interface Command {
   name: string;
+  about: string;
   summary: string;
   synopsis: string[];
+  /** Its own usage lines (the synopsis unless the spec gives others). */
+  usage: string[];
+  details?: string;
   options: OptionTable;
+  footer: string;
   help(): string;
   /** Parses argv (a CliUsageError when it does not fit) and gives the run. */
   prepare(argv: readonly string[]): (cwd: string) => Promise<number>;
@@ -44,9 +49,13 @@ export function defineCommand<T>(spec: CommandSpec<T>): Command {
   const options: OptionTable = { ...spec.options, help: HELP_OPTION };
   return {
     name: spec.name,
+    about: spec.about,
     summary: spec.summary,
     synopsis: spec.synopsis,
+    usage: spec.usage ?? spec.synopsis,
+    ...(spec.details ? { details: spec.details } : {}),
     options,
+    footer: spec.footer,
     help: () =>
       [
         `mcpgen ${spec.name}: ${spec.about}`,

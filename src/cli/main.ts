@@ -11,8 +11,8 @@ import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { version } from "./version.js";
 
-/** Every command, in the order the help lists them. */
-const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];
+/** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
+export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];
 
 const NAMES = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)

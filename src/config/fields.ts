@@ -20,17 +20,19 @@ export const configFields: Record<string, FieldSpec> = {
   },
   out: path("The output folder, relative to the config file (default: generated)."),
   stubs: path("The folder of your handler stubs, created once and never overwritten (default: none)."),
-  templates: path("A folder whose files override the built-in templates by name."),
+  templates: path(
+    "A folder whose files override the built-in templates by name (`stubs/tool.ts.hbs`, `init/main.ts.hbs`, …). Templates are handlebars compiled with `noEscape` and `strict`; they receive only checked identifiers, string literals made by mcpgen, and relative import paths.",
+  ),
   invalidArguments: {
     kind: "string",
     oneOf: ["tool-error", "protocol-error"],
-    doc: "What the generated server answers to arguments that do not match a tool's inputSchema: a tool result with isError (default), or a JSON-RPC error.",
+    doc: "The default of the generated server's `invalidArguments` option: what it answers to arguments that do not match a tool's inputSchema, a tool result with isError (`tool-error`, the default) or a JSON-RPC error (`protocol-error`).",
   },
   header: {
     kind: "anyOf",
     of: [{ kind: "string" }, { kind: "stringList" }],
     expected: "a string or a list of strings (comment lines added under the generated header)",
-    doc: "Comment lines added under the header of every generated file.",
+    doc: "Comment lines (`//`) added under the header of every generated file, such as an `eslint-disable`.",
   },
   clientOnly: {
     kind: "anyOf",
@@ -49,6 +51,6 @@ export const configFields: Record<string, FieldSpec> = {
     kind: "json",
     object: true,
     expected: 'a mapping of rule names to "off", "warn" or "error" (see mcpgen lint --help)',
-    doc: "Levels of the portability lint rules, as `diagnostics` sets them for every manifest (the older spelling).",
+    doc: "Levels of the portability lint rules, as `diagnostics` sets them for every manifest (the older spelling; a rule set in both is an error).",
   },
 };

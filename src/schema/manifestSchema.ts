@@ -3,7 +3,8 @@
  * derived from the same field tables the validator uses, so the two cannot disagree.
  * Written to schema/manifest.schema.json by `npm run schema`; a test checks it is current.
  */
-import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "../validate/fields.js";
+import { contentFields } from "../validate/contentFields.js";
+import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "../validate/fields.js";
 
 type Schema = Record<string, unknown>;
 

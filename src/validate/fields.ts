@@ -47,37 +47,45 @@ type FieldKind =
 /** A table of fields. The tables below keep their literal types (`as const`): validate/manifestTypes.ts derives the validated manifest's type from them. */
 export type Fields = Readonly<Record<string, FieldSpec>>;
 
-const meta = { kind: "json", object: true } as const satisfies FieldSpec;
+export const meta = {
+  kind: "json",
+  object: true,
+  doc: "Served as written (vendor keys such as `openai/outputTemplate` included).",
+} as const satisfies FieldSpec;
 
-const icon = {
+/** An MCP Icon; the reference (src/docs) documents it once, as a shared object. */
+export const icon = {
   kind: "record",
   open: true,
+  doc: "An icon clients may show (MCP `Icon`), served as written.",
   fields: {
-    src: { kind: "string", required: true },
-    mimeType: { kind: "string" },
-    sizes: { kind: "stringList" },
-    theme: { kind: "string", oneOf: ["light", "dark"] },
+    src: { kind: "string", required: true, doc: "The image's URL (`https:` or a `data:` URI)." },
+    mimeType: { kind: "string", doc: "Its MIME type, when the URL does not say." },
+    sizes: { kind: "stringList", doc: "The sizes it is drawn for (`48x48`, `any`)." },
+    theme: { kind: "string", oneOf: ["light", "dark"], doc: "The background it is made for." },
   },
 } as const satisfies FieldSpec;
-const icons = { kind: "list", item: icon } as const satisfies FieldSpec;
+const icons = { kind: "list", item: icon, doc: "Icons clients may show, served as written." } as const satisfies FieldSpec;
 
 /** Annotations on resources, templates and content blocks. */
-const annotations = {
+export const annotations = {
   kind: "record",
   open: true,
+  doc: "Hints for clients about the content (MCP `Annotations`), served as written.",
   fields: {
-    audience: { kind: "list", item: { kind: "string", oneOf: ["user", "assistant"] } },
-    priority: { kind: "number", min: 0, max: 1 },
-    lastModified: { kind: "string" },
+    audience: { kind: "list", item: { kind: "string", oneOf: ["user", "assistant"] }, doc: "Who the content is for." },
+    priority: { kind: "number", min: 0, max: 1, doc: "How important it is, from 0 (least) to 1 (most)." },
+    lastModified: { kind: "string", doc: "When it last changed (ISO 8601)." },
   },
 } as const satisfies FieldSpec;
 
 /** A 2026-07-28 cache hint: `ttlMs` and `cacheScope` on list and read results. */
 export const cacheHint = {
   kind: "record",
+  doc: "A 2026-07-28 cache hint (mcpgen's key, not served as such): sent as `ttlMs` and `cacheScope` on the answer; never sent to 2025-era clients.",
   fields: {
-    ttlMs: { kind: "number", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true },
-    cacheScope: { kind: "string", oneOf: ["public", "private"] },
+    ttlMs: { kind: "number", min: 0, max: Number.MAX_SAFE_INTEGER, integer: true, doc: "How long a client may reuse the answer, in whole milliseconds." },
+    cacheScope: { kind: "string", oneOf: ["public", "private"], doc: "`public`: the same for every user; `private`: for this user only." },
   },
 } as const satisfies FieldSpec;
 
@@ -87,19 +95,26 @@ export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
 export const serverFields = {
   /** Checked against SERVER_NAME in shape.ts when there is no `folder` (it names the output folder then). */
-  name: { kind: "string", required: true },
-  /** mcpgen: the output folder, for a server whose name is not a folder name (`mcp-servers/everything`). Not served. */
+  name: {
+    kind: "string",
+    required: true,
+    doc: "The server's name, served in serverInfo. Without `folder` it names the output folder (`<out>/<name>/`) and the type prefix, so it must match `[a-z0-9][a-z0-9-]*`; with `folder` it may be anything (`mcp-servers/everything`).",
+  },
   folder: {
     kind: "string",
     pattern: SERVER_NAME,
     patternHint: "lowercase letters, digits and '-', starting with a letter or digit",
+    doc: "mcpgen's key, not served: the output folder (and type prefix) of a server whose `name` is not a folder name. `mcpgen pull` writes one for such servers.",
   },
-  version: { kind: "string", required: true },
-  title: { kind: "string" },
-  description: { kind: "string" },
-  websiteUrl: { kind: "string" },
+  version: { kind: "string", required: true, doc: "The server's version, served in serverInfo." },
+  title: { kind: "string", doc: "A name for people, served in serverInfo." },
+  description: { kind: "string", doc: "What the server is, served in serverInfo." },
+  websiteUrl: { kind: "string", doc: "Its website, served in serverInfo." },
   icons,
-  instructions: { kind: "string" },
+  instructions: {
+    kind: "string",
+    doc: "How to use the server, for the model: `instructions` of the 2025-era initialize result and of 2026-07-28 `server/discover`. Not part of serverInfo.",
+  },
 } as const satisfies Fields;
 
 export const toolFields = {
@@ -109,125 +124,191 @@ export const toolFields = {
     pattern: TOOL_NAME,
     patternHint: "1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)",
     patternIsAdvice: true,
+    doc: "The name clients call the tool by. Outside `^[A-Za-z0-9._-]{1,128}$` (MCP's SHOULD) it is a warning, not an error. It also names the tool's types and client method: `suggest_gifts` gives `SuggestGiftsInput` and `client.suggestGifts`.",
   },
-  title: { kind: "string" },
-  description: { kind: "string" },
-  inputSchema: { kind: "schema", required: true },
-  outputSchema: { kind: "schema" },
+  title: { kind: "string", doc: "A name for people." },
+  description: { kind: "string", doc: "What the tool does, for the model." },
+  inputSchema: {
+    kind: "schema",
+    required: true,
+    doc: "The JSON Schema of the arguments, `type: object` at the root. Every call is checked against it; its type is `<Tool>Input`.",
+  },
+  outputSchema: {
+    kind: "schema",
+    doc: "The JSON Schema of the structured result, `type: object` at the root. With it the handler returns the typed `<Tool>Output`, checked, then sent as `structuredContent` plus a text block with its JSON; without it, a string or a full CallToolResult.",
+  },
   annotations: {
     kind: "record",
     open: true,
+    doc: "Hints for clients (MCP `ToolAnnotations`), served as written; vendor keys are kept with an `unknown-field` warning.",
     fields: {
-      title: { kind: "string" },
-      readOnlyHint: { kind: "boolean" },
-      destructiveHint: { kind: "boolean" },
-      idempotentHint: { kind: "boolean" },
-      openWorldHint: { kind: "boolean" },
+      title: { kind: "string", doc: "A name for people (older than the tool's own `title`)." },
+      readOnlyHint: { kind: "boolean", doc: "The tool changes nothing (default false). Many clients run read-only tools without asking for approval." },
+      destructiveHint: { kind: "boolean", doc: "A tool that is not read-only may destroy or overwrite (default true)." },
+      idempotentHint: { kind: "boolean", doc: "Calling it again with the same arguments has no further effect (default false)." },
+      openWorldHint: { kind: "boolean", doc: "It reaches an open world, such as the web, rather than a closed domain (default true)." },
     },
   },
-  execution: { kind: "record", open: true, fields: { taskSupport: { kind: "string", oneOf: ["forbidden", "optional", "required"] } } },
+  execution: {
+    kind: "record",
+    open: true,
+    doc: "How the tool runs. Served in 2025-era tools/list; 2026-07-28 lists leave it out (the tasks extension replaced it).",
+    fields: {
+      taskSupport: {
+        kind: "string",
+        oneOf: ["forbidden", "optional", "required"],
+        doc: "`optional` or `required` makes the tool task-capable: a call may (or must) run as a task, polled for its result. `forbidden` (the default): never.",
+      },
+    },
+  },
   icons,
   _meta: meta,
   examples: {
     kind: "list",
-    item: { kind: "record", fields: { arguments: { kind: "json", object: true, required: true }, result: { kind: "json" } } },
+    doc: "mcpgen's key, never served: calls checked against the schemas at generate time, and the scenarios the widget harness opens a tool's widget with.",
+    item: {
+      kind: "record",
+      fields: {
+        arguments: { kind: "json", object: true, required: true, doc: "Arguments that inputSchema accepts." },
+        result: { kind: "json", doc: "A structured result that outputSchema accepts (without one, the harness calls the tool)." },
+      },
+    },
   },
-  /** mcpgen: the `name` of the widget (MCP Apps view) that shows this tool's result; served as `_meta.ui.resourceUri`. */
-  widget: { kind: "string" },
-  /** mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. */
-  visibility: { kind: "list", item: { kind: "string", oneOf: ["model", "app"] } },
+  widget: { kind: "string", doc: "mcpgen: the `name` of the widget (MCP Apps view) that shows this tool's result; served as `_meta.ui.resourceUri`." },
+  visibility: {
+    kind: "list",
+    item: { kind: "string", oneOf: ["model", "app"] },
+    doc: "mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. Hosts hide `[app]` tools from the model and refuse views' calls to `[model]` ones.",
+  },
 } as const satisfies Fields;
+
+const permission = (what: string) => ({ kind: "json", object: true, doc: `\`{}\` asks for ${what}.` }) as const satisfies FieldSpec;
 
 const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** A widget: an MCP Apps view (`ui://` resource, HTML) built from its entry source by mcpgen. */
 export const widgetFields = {
-  name: { kind: "string", required: true, pattern: WIDGET_NAME, patternHint: "a letter, then letters, digits, '_' or '-'" },
-  uri: { kind: "string", required: true, pattern: /^ui:\/\/[^\s]+$/, patternHint: "a ui:// URI, such as ui://gift-server/gifts.html" },
-  /**
-   * A TypeScript or JavaScript file next to the manifest: the view's code, bundled with what it
-   * imports (CSS included) into the resource's HTML.
-   */
-  entry: { kind: "string", required: true },
-  title: { kind: "string" },
-  description: { kind: "string" },
+  name: {
+    kind: "string",
+    required: true,
+    pattern: WIDGET_NAME,
+    patternHint: "a letter, then letters, digits, '_' or '-'",
+    doc: "The widget's name: tools name it in `widget:`, and it names the generated `create<Name>Widget`.",
+  },
+  uri: {
+    kind: "string",
+    required: true,
+    pattern: /^ui:\/\/[^\s]+$/,
+    patternHint: "a ui:// URI, such as ui://gift-server/gifts.html",
+    doc: "The `ui://` URI the widget is served under, as a resource.",
+  },
+  entry: {
+    kind: "string",
+    required: true,
+    doc: "The view's code: a TypeScript or JavaScript file inside the manifest's folder, bundled with what it imports (CSS included) into the resource's HTML.",
+  },
+  title: { kind: "string", doc: "Served on the resource; also the HTML's title." },
+  description: { kind: "string", doc: "Served on the resource." },
   csp: {
     kind: "record",
+    doc: "The origins the view may reach; its Content-Security-Policy refuses everything else. Origins only (`https://cdn.example.com`, `https://*.example.com`, `wss://host:8443`): anything else is `invalid-csp`.",
     fields: {
-      connectDomains: { kind: "stringList" },
-      resourceDomains: { kind: "stringList" },
-      frameDomains: { kind: "stringList" },
-      baseUriDomains: { kind: "stringList" },
+      connectDomains: { kind: "stringList", doc: "fetch and WebSocket." },
+      resourceDomains: { kind: "stringList", doc: "Scripts, styles, images, fonts, media." },
+      frameDomains: { kind: "stringList", doc: "Frames inside the view." },
+      baseUriDomains: { kind: "stringList", doc: "The document's base URI." },
     },
   },
   permissions: {
     kind: "record",
-    fields: { camera: meta, microphone: meta, geolocation: meta, clipboardWrite: meta },
-  },
-  domain: { kind: "string" },
-  prefersBorder: { kind: "boolean" },
-  /** ChatGPT's own keys besides MCP Apps': set (even `{}`) to serve the `openai/*` aliases too. */
-  chatgpt: {
-    kind: "record",
+    doc: "MCP Apps permissions the view asks the host for, each as `{}`.",
     fields: {
-      widgetDescription: { kind: "string" },
-      invoking: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters" },
-      invoked: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters" },
+      camera: permission("the camera"),
+      microphone: permission("the microphone"),
+      geolocation: permission("the location"),
+      clipboardWrite: permission("writing to the clipboard"),
     },
   },
-  _meta: meta,
-  /** mcpgen: the cache hint of this widget's resources/read (2026-07-28). Not served. */
-  cache: cacheHint,
+  domain: { kind: "string", doc: "The view's dedicated origin (host-specific)." },
+  prefersBorder: { kind: "boolean", doc: "Whether the host draws a border around the view." },
+  chatgpt: {
+    kind: "record",
+    doc: "Set (even `{}`) to serve ChatGPT's `openai/*` alias keys besides MCP Apps': on the tool `openai/outputTemplate`, `openai/widgetAccessible` (visibility includes `app`), `openai/visibility: private` (app-only), `openai/toolInvocation/invoking` and `/invoked`; on the resource `openai/widgetDescription`, `openai/widgetPrefersBorder`, `openai/widgetCSP` (`connect_domains`, `resource_domains`, `frame_domains`), `openai/widgetDomain`.",
+    fields: {
+      widgetDescription: { kind: "string", doc: "`openai/widgetDescription` (default: the widget's description)." },
+      invoking: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters", doc: "What ChatGPT shows while the tool runs." },
+      invoked: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters", doc: "What ChatGPT shows once the tool has answered." },
+    },
+  },
+  _meta: { ...meta, doc: "More `_meta` keys for the resource." },
+  cache: { ...cacheHint, doc: "mcpgen: the cache hint of this widget's resources/read (2026-07-28). Not served." },
 } as const satisfies Fields;
 
 export const resourceFields = {
-  uri: { kind: "string", required: true },
-  name: { kind: "string", required: true },
-  title: { kind: "string" },
-  description: { kind: "string" },
-  mimeType: { kind: "string" },
-  size: { kind: "number", min: 0 },
+  uri: { kind: "string", required: true, doc: "The URI clients read the resource by." },
+  name: { kind: "string", required: true, doc: "Its name; the client reads it with `read<Name>()`." },
+  title: { kind: "string", doc: "A name for people." },
+  description: { kind: "string", doc: "What it holds." },
+  mimeType: { kind: "string", doc: "Its MIME type; also decides how a `file:` is read." },
+  size: { kind: "number", min: 0, doc: "Its size in bytes, when known." },
   annotations,
   icons,
   _meta: meta,
-  text: { kind: "string" },
-  blob: { kind: "string" },
-  file: { kind: "string" },
-  /** mcpgen: the cache hint of this resource's resources/read (2026-07-28). Not served. */
-  cache: cacheHint,
+  text: {
+    kind: "string",
+    doc: "The content as text, served by the server itself (no handler). At most one of `text`, `blob`, `file`; with none, you write a handler.",
+  },
+  blob: { kind: "string", doc: "The content as base64, served by the server itself (no handler)." },
+  file: {
+    kind: "string",
+    doc: "A path next to the manifest (never outside its folder), read at generate time: as text for textual MIME types (or valid UTF-8 when there is no `mimeType`), as a base64 `blob` otherwise.",
+  },
+  cache: {
+    ...cacheHint,
+    doc: "mcpgen: the cache hint of this resource's resources/read (2026-07-28). Not served. Default: 5 minutes, public, with `text`/`blob`/`file`; 0, private, with a handler.",
+  },
 } as const satisfies Fields;
 
 export const resourceTemplateFields = {
-  uriTemplate: { kind: "string", required: true },
-  name: { kind: "string", required: true },
-  title: { kind: "string" },
-  description: { kind: "string" },
-  mimeType: { kind: "string" },
+  uriTemplate: {
+    kind: "string",
+    required: true,
+    doc: "An RFC 6570 level-1 template (`notes://notes/{id}`) with at least one variable. Always served by a handler, which gets the decoded variables (`<Template>Variables`).",
+  },
+  name: { kind: "string", required: true, doc: "Its name; the client reads a URI with `read<Name>(variables)`." },
+  title: { kind: "string", doc: "A name for people." },
+  description: { kind: "string", doc: "What its resources hold." },
+  mimeType: { kind: "string", doc: "The MIME type of its resources." },
   annotations,
   icons,
   _meta: meta,
-  /** mcpgen: per variable, values for completion/complete, or "handler". Not served. */
-  complete: { kind: "json", object: true },
-  /** mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. */
-  cache: cacheHint,
+  complete: {
+    kind: "json",
+    object: true,
+    doc: "mcpgen's, not served: per variable, the values completion/complete offers (filtered by prefix), or `handler` for a completion handler.",
+  },
+  cache: { ...cacheHint, doc: "mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. Default: 0, private." },
 } as const satisfies Fields;
 
 export const promptFields = {
-  name: { kind: "string", required: true },
-  title: { kind: "string" },
-  description: { kind: "string" },
+  name: { kind: "string", required: true, doc: "The name clients get the prompt by." },
+  title: { kind: "string", doc: "A name for people." },
+  description: { kind: "string", doc: "What the prompt is for." },
   arguments: {
     kind: "list",
+    doc: "The prompt's arguments (strings); their type is `<Prompt>Arguments`.",
     item: {
       kind: "record",
       open: true,
       fields: {
-        name: { kind: "string", required: true, pattern: /^.+$/s, patternHint: "a non-empty string" },
-        title: { kind: "string" },
-        description: { kind: "string" },
-        required: { kind: "boolean" },
-        /** mcpgen: values for completion/complete, or "handler". Not served. */
-        complete: { kind: "json" },
+        name: { kind: "string", required: true, pattern: /^.+$/s, patternHint: "a non-empty string", doc: "The argument's name, as `{{name}}` in messages." },
+        title: { kind: "string", doc: "A name for people." },
+        description: { kind: "string", doc: "What to give." },
+        required: { kind: "boolean", doc: "A prompts/get without it is refused (-32602)." },
+        complete: {
+          kind: "json",
+          doc: "mcpgen's, not served: the values completion/complete offers (filtered by prefix), or `handler` for a completion handler.",
+        },
       },
     },
   },
@@ -235,81 +316,80 @@ export const promptFields = {
   _meta: meta,
   messages: {
     kind: "list",
+    doc: "The messages the server answers with, `{{arg}}` placeholders filled from the arguments (an absent optional one becomes empty) in text, in embedded resources' `uri` and `text`, and in resource links' `uri`. Without `messages`, you write a handler.",
     item: {
       kind: "record",
       fields: {
-        role: { kind: "string", required: true, oneOf: ["user", "assistant"] },
-        content: { kind: "content", required: true },
+        role: { kind: "string", required: true, oneOf: ["user", "assistant"], doc: "Who says it." },
+        content: { kind: "content", required: true, doc: "What is said: one content block." },
       },
     },
   },
 } as const satisfies Fields;
 
-const blockCommon: Record<string, FieldSpec> = { annotations, _meta: meta };
-
-/** Content blocks (MCP ContentBlock), keyed by their `type`. */
-export const contentFields: Record<string, Record<string, FieldSpec>> = {
-  text: { type: { kind: "string", required: true }, text: { kind: "string", required: true }, ...blockCommon },
-  image: {
-    type: { kind: "string", required: true },
-    data: { kind: "string", required: true },
-    mimeType: { kind: "string", required: true },
-    ...blockCommon,
-  },
-  audio: {
-    type: { kind: "string", required: true },
-    data: { kind: "string", required: true },
-    mimeType: { kind: "string", required: true },
-    ...blockCommon,
-  },
-  resource_link: {
-    type: { kind: "string", required: true },
-    ...Object.fromEntries(Object.entries(resourceFields).filter(([k]) => !["text", "blob", "file", "cache"].includes(k))),
-  },
-  resource: {
-    type: { kind: "string", required: true },
-    resource: {
-      kind: "record",
-      required: true,
-      fields: {
-        uri: { kind: "string", required: true },
-        mimeType: { kind: "string" },
-        text: { kind: "string" },
-        blob: { kind: "string" },
-        _meta: meta,
-      },
-    },
-    ...blockCommon,
-  },
-};
+const listHint = (method: string) => ({ ...cacheHint, doc: `The cache hint of ${method} (default: 5 minutes, public).` }) as const;
 
 export const manifestFields = {
-  server: { kind: "record", required: true, open: true, fields: serverFields },
-  /** Optional capabilities the server opts into; tools, resources, prompts and completions are derived. */
+  server: {
+    kind: "record",
+    required: true,
+    open: true,
+    fields: serverFields,
+    doc: "Who the server is. All its fields but `instructions` and `folder` form serverInfo (2025-11-25) and the `io.modelcontextprotocol/serverInfo` stamp on every 2026-07-28 result.",
+  },
   capabilities: {
     kind: "record",
+    doc: "Optional capabilities the server opts into; `tools`, `resources`, `prompts`, `completions` and task support are declared from the manifest. `listChanged` never is: the lists do not change while the server runs.",
     fields: {
-      logging: { kind: "json", object: true },
-      resources: { kind: "record", fields: { subscribe: { kind: "boolean" } } },
-      experimental: { kind: "json", object: true },
+      logging: { kind: "json", object: true, doc: "`{}` declares `logging`: handlers send log messages with `ctx.log`." },
+      resources: {
+        kind: "record",
+        doc: "Resource capabilities beyond the lists.",
+        fields: {
+          subscribe: {
+            kind: "boolean",
+            doc: "Declares `resources.subscribe`: handlers tell subscribed clients of a change with `ctx.notifyResourceUpdated(uri)`.",
+          },
+        },
+      },
+      experimental: { kind: "json", object: true, doc: "Served as the `experimental` capability, as written." },
     },
   },
-  /** 2026-07-28 cache hints per method (defaults: lists and static contents 5 minutes, public). */
   cache: {
     kind: "record",
+    doc: "2026-07-28 cache hints per method (mcpgen's key, not served as such); each list answer and `resources/read` carries one. `cache:` on a resource or template overrides the reads of that one.",
     fields: {
-      "server/discover": cacheHint,
-      "tools/list": cacheHint,
-      "prompts/list": cacheHint,
-      "resources/list": cacheHint,
-      "resources/templates/list": cacheHint,
-      "resources/read": cacheHint,
+      "server/discover": listHint("server/discover"),
+      "tools/list": listHint("tools/list"),
+      "prompts/list": listHint("prompts/list"),
+      "resources/list": listHint("resources/list"),
+      "resources/templates/list": listHint("resources/templates/list"),
+      "resources/read": {
+        ...cacheHint,
+        doc: "The cache hint of every resources/read (default: 5 minutes, public, for content from the manifest; 0, private, from a handler).",
+      },
     },
   },
-  defs: { kind: "json", object: true },
-  tools: { kind: "list", item: { kind: "record", open: true, fields: toolFields } },
-  resources: { kind: "list", item: { kind: "record", open: true, fields: resourceFields } },
-  resourceTemplates: { kind: "list", item: { kind: "record", open: true, fields: resourceTemplateFields } },
-  prompts: { kind: "list", item: { kind: "record", open: true, fields: promptFields } },
-  widgets: { kind: "list", item: { kind: "record", fields: widgetFields } },
+  defs: {
+    kind: "json",
+    object: true,
+    doc: "Shared JSON Schemas by name (`[A-Za-z_][A-Za-z0-9_.-]*`), each one TypeScript type; refer to one as `$ref: '#/defs/Name'`, in defs too.",
+  },
+  tools: { kind: "list", item: { kind: "record", open: true, fields: toolFields }, doc: "The tools, one handler each." },
+  resources: {
+    kind: "list",
+    item: { kind: "record", open: true, fields: resourceFields },
+    doc: "The resources: served from the manifest (`text`, `blob`, `file`), or by a handler.",
+  },
+  resourceTemplates: {
+    kind: "list",
+    item: { kind: "record", open: true, fields: resourceTemplateFields },
+    doc: "The resource templates, each served by a handler.",
+  },
+  prompts: {
+    kind: "list",
+    item: { kind: "record", open: true, fields: promptFields },
+    doc: "The prompts: served from the manifest (`messages`), or by a handler.",
+  },
+  widgets: { kind: "list", item: { kind: "record", fields: widgetFields }, doc: "MCP Apps views, built from their entry source and served as resources." },
 } as const satisfies Fields;

@@ -4,7 +4,8 @@
  */
 import { formatPath, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { contentFields, DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
+import { contentFields } from "./contentFields.js";
+import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 
