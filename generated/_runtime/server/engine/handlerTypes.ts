@@ -70,7 +70,7 @@ export interface ServerOptions extends TaskOptions {
   /** Items per page of every list method (default: all in one page). */
   pageSize?: number;
   /**
-   * HMAC key of the 2026-07-28 `requestState` (see README): one key (at least 32 bytes), or
+   * HMAC key of the 2026-07-28 `requestState` (see docs/guides/multi-round-trip.md): one key (at least 32 bytes), or
    * `{ current, previous }` to rotate keys (the current one signs, previous ones still verify).
    * Share it between processes that answer the same clients. Absent: the environment's
    * `MCP_REQUEST_STATE_SECRET` (and `MCP_REQUEST_STATE_PREVIOUS_SECRETS`, comma-separated), else

@@ -56,7 +56,7 @@ export interface TaskOptions {
   maxTasks?: number;
   /** Tasks running at once in this process (default 1,000); past it a new task is refused with -32005 until one ends. */
   maxRunningTasks?: number;
-  /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in the README). */
+  /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in docs/guides/tasks.md). */
   taskStore?: TaskStore;
 }
 

@@ -46,7 +46,7 @@ export interface RedisTaskStoreOptions {
   maxTasks?: number;
 }
 
-/** The store the environment names: Redis when REDIS_URL is set (see the README), else undefined. */
+/** The store the environment names: Redis when REDIS_URL is set (see docs/guides/tasks.md), else undefined. */
 export function taskStoreFromEnvironment(env: Record<string, string | undefined>, maxTasks?: number): TaskStore | undefined {
   const url = env.REDIS_URL;
   if (url === undefined || url === "") return undefined;
@@ -63,7 +63,7 @@ export function taskStoreFromEnvironment(env: Record<string, string | undefined>
   );
 }
 
-/** A task store in Redis (see the README, "Deploying several replicas"). */
+/** A task store in Redis (see docs/guides/replicas.md). */
 export function redisTaskStore(options: RedisTaskStoreOptions, why = "redisTaskStore was given a URL"): TaskStore {
   if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("redisTaskStore needs a url or a client (one of them)");
   const leaseMs = options.leaseMs ?? 10_000;
