@@ -34,7 +34,8 @@ export async function buildModel(
   const name = serverFolder(root);
   const typePrefix = toIdentifier(name, "pascal");
   const diagnostics: Diagnostic[] = [];
-  const claims = new IdentifierClaims(manifest, diagnostics, `${typePrefix}Client`);
+  const clientTypeName = `${typePrefix}Client`;
+  const claims = new IdentifierClaims(manifest, diagnostics, clientTypeName);
   const ctx: ModelContext = { manifest, claims, diagnostics };
 
   // The order of the claims: the first of two clashing declarations keeps its name.
@@ -61,6 +62,8 @@ export async function buildModel(
       ...optionalString("instructions", root.server.instructions),
       capabilities,
       typePrefix,
+      clientTypeName,
+      needsHandlers: tools.length > 0 || resourceTemplates.length > 0 || [...resources, ...prompts].some((entity) => entity.needsHandler),
       defs,
       tools,
       resources,

@@ -25,7 +25,6 @@ export function buildCapabilities(root: Manifest, served: Served): JsonObject {
   if (optIn.logging) capabilities.logging = optIn.logging;
   if (optIn.experimental) capabilities.experimental = optIn.experimental;
   // 2025-11-25 task-augmented tools/call, when a tool can run as a task.
-  const taskTools = (root.tools ?? []).some((t) => t.execution?.taskSupport === "optional" || t.execution?.taskSupport === "required");
-  if (taskTools) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  if (served.tools.some((t) => t.taskSupport !== "forbidden")) capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   return capabilities;
 }

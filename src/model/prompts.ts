@@ -29,6 +29,7 @@ function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptM
     arguments: (prompt.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...optionalString("description", a.description) })),
     argumentsTypeName,
     ...(prompt.messages ? { messages: prompt.messages } : {}),
+    needsHandler: prompt.messages === undefined,
     handlerName: toIdentifier(name, "camel"),
   };
 }

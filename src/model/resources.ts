@@ -23,6 +23,7 @@ export async function buildResources(ctx: ModelContext): Promise<{ resources: Re
       ...optionalString("description", resource.description),
       wire: omit(resource, ["text", "blob", "file", "cache"]),
       ...(read.content ? { content: read.content } : {}),
+      needsHandler: read.content === undefined,
       readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
       handlerName: toIdentifier(name, "camel"),
     });

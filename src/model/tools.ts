@@ -51,9 +51,16 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
     input,
     ...(output ? { output } : {}),
     methodName: claims.member(toIdentifier(name, "camel"), `tool "${name}"`, at),
+    taskSupport: tool.execution?.taskSupport ?? "forbidden",
+    argumentsOptional: !requiresArguments(tool.inputSchema),
     handlerName: toIdentifier(name, "camel"),
     examples: tool.examples ?? [],
     visibility,
     ...(widget === undefined ? {} : { widget }),
   };
+}
+
+/** The input schema lists a `required` property at its top (a `$ref` or `allOf` that requires one is not followed). */
+function requiresArguments(schema: JsonSchema): boolean {
+  return typeof schema === "object" && Array.isArray(schema.required) && schema.required.length > 0;
 }

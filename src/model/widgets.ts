@@ -61,6 +61,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
       ...optionalString("description", widget.description),
       wire,
       widget: name,
+      needsHandler: false,
       readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `widget "${name}"`, [...at, "name"]),
       handlerName: toIdentifier(name, "camel"),
     });
