@@ -26,7 +26,7 @@ export async function buildOf(yaml: string, dir?: string): Promise<{ model?: Ser
  * What one entity builder takes, for a valid manifest: fresh identifier claims (the client type
  * `SClient` for server `s`), nothing claimed yet. `dir`: the manifest's folder (`file:`, widgets).
  */
-export async function contextOf(yaml: string, dir?: string): Promise<ModelContext & { diagnostics: Diagnostic[] }> {
+export async function contextOf(yaml: string, dir?: string): Promise<ModelContext> {
   const manifest = await validOf(yaml, dir);
   const diagnostics: Diagnostic[] = [];
   return { manifest, diagnostics, claims: new IdentifierClaims(manifest, diagnostics, "SClient") };
