@@ -41,6 +41,7 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 {"name":"multi_input","description":"A task that asks two questions at once","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"optional"}},
 {"name":"test_tool_with_task","description":"Asks the user's name first (input_required), then becomes a task that greets them","inputSchema":{"type":"object","properties":{}},"execution":{"taskSupport":"required"}}
 ],
+"taskSupport": {"slow_compute":"optional","failing_job":"required","protocol_error_job":"optional","confirm_delete":"optional","multi_input":"optional","test_tool_with_task":"required"},
 "resources": [
 {"resource":{"uri":"test://static-text","name":"static-text","title":"Static Text Resource","description":"A static text resource for testing","mimeType":"text/plain"},"content":{"text":"This is the content of the static text resource."}},
 {"resource":{"uri":"test://static-binary","name":"static-binary","title":"Static Binary Resource","description":"A static binary resource (image) for testing","mimeType":"image/png"},"content":{"blob":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="}},

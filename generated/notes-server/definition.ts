@@ -13,6 +13,7 @@ export const definition: ServerDefinition = JSON.parse(String.raw`{
 {"name":"delete-note","description":"Deletes a note; answers a sentence.","inputSchema":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]},"annotations":{"destructiveHint":true}},
 {"name":"export.notes","description":"Exports every note as an embedded JSON resource.","inputSchema":{"type":"object","properties":{"format":{"type":"string","enum":["json","markdown"]}}},"icons":[{"src":"data:image/png;base64,iVBORw0KGgo=","mimeType":"image/png","sizes":["16x16"]}]}
 ],
+"taskSupport": {"search_notes":"optional"},
 "resources": [
 {"resource":{"uri":"notes://readme","name":"readme","title":"About this server","mimeType":"text/markdown"},"content":{"text":"# Notes server\n\nKeeps short notes in folders. Read \u0060notes://index\u0060 for the list of notes and\n\u0060notes://notes/{id}\u0060 for one note.\n"}},
 {"resource":{"uri":"notes://index","name":"index","description":"Titles of every note, one per line.","mimeType":"text/plain","annotations":{"audience":["user","assistant"],"priority":0.5}}}

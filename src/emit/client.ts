@@ -1,16 +1,12 @@
 /** Emits `client.ts`: `createClient(sdkClient)` with one typed method per tool, resource and template. */
-import type { ServerModel } from "../model/types.js";
+import type { ServerModel, ToolModel } from "../model/types.js";
 import { docComment, propertyKey, stringLiteral } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { exportApi } from "./publicApi.js";
 
-export function clientInterfaceName(model: ServerModel): string {
-  return `${model.typePrefix}Client`;
-}
-
 export function emitClient(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "client.ts");
-  const name = clientInterfaceName(model);
+  const name = model.clientTypeName;
   file.declare("methods");
   exportApi(file, LOCAL.client, name);
   const type = (n: string) => file.importType(LOCAL.types, n);
@@ -18,7 +14,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
   const opts = `options?: ${requestOptions}`;
   /** Task-capable tools (`execution.taskSupport` optional or required), in manifest order. */
-  const taskTools = model.tools.filter((tool) => taskSupport(tool.wire) !== undefined);
+  const taskTools = model.tools.filter((tool) => tool.taskSupport !== "forbidden");
 
   const members: string[] = [];
   const member = (doc: string[], signature: string) => members.push(`${docComment(doc, "  ")}  ${signature};\n`);
@@ -29,10 +25,9 @@ export function emitClient(model: ServerModel): OutputFile[] {
 
   members.push(`${docComment(["The SDK client underneath, for anything not covered here."], "  ")}  readonly sdk: C;\n`);
 
-  const outputOf = (tool: ServerModel["tools"][number]) => (tool.output ? type(tool.output.typeName) : mcpType("CallToolResult"));
+  const outputOf = (tool: ToolModel) => (tool.output ? type(tool.output.typeName) : mcpType("CallToolResult"));
   for (const tool of model.tools) {
-    const required = typeof tool.input.schema === "object" && Array.isArray(tool.input.schema.required) && tool.input.schema.required.length > 0;
-    const support = taskSupport(tool.wire);
+    const support = tool.taskSupport;
     const doc = [
       tool.description ?? "",
       `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolCallError when the tool answers \`isError: true\`.`,
@@ -44,8 +39,11 @@ export function emitClient(model: ServerModel): OutputFile[] {
         : []),
       ...(tool.examples[0] ? [`@example\nawait client.${tool.methodName}(${JSON.stringify(tool.examples[0].arguments)});`] : []),
     ];
-    const options = support === undefined ? opts : `options?: ${file.importType(LOCAL.runtimeClient, "TaskCallOptions")}`;
-    member(doc, `${propertyKey(tool.methodName)}(args${required ? "" : "?"}: ${type(tool.input.typeName)}, ${options}): Promise<${outputOf(tool)}>`);
+    const options = support === "forbidden" ? opts : `options?: ${file.importType(LOCAL.runtimeClient, "TaskCallOptions")}`;
+    member(
+      doc,
+      `${propertyKey(tool.methodName)}(args${tool.argumentsOptional ? "?" : ""}: ${type(tool.input.typeName)}, ${options}): Promise<${outputOf(tool)}>`,
+    );
     entry(tool.methodName, "tool", tool.name);
   }
   if (taskTools.length > 0) {
@@ -106,12 +104,4 @@ export function emitClient(model: ServerModel): OutputFile[] {
     `/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`,
   );
   return [{ path: file.path, content: file.render() }];
-}
-
-/** A tool's `execution.taskSupport`, when it can run as a task. */
-function taskSupport(wire: ServerModel["tools"][number]["wire"]): "optional" | "required" | undefined {
-  const execution = wire.execution;
-  const support =
-    typeof execution === "object" && execution !== null && !Array.isArray(execution) ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  return support === "optional" || support === "required" ? support : undefined;
 }

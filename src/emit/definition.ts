@@ -1,5 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
-import type { CompletionModel, Json, ServerModel } from "../model/types.js";
+import type { CompletionModel, Json, JsonObject, ServerModel } from "../model/types.js";
+import { setOwn } from "../util/objects.js";
 import type { PatternTable } from "../runtime/shared/patterns.js";
 import { jsonTemplate } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
@@ -31,6 +32,7 @@ export function definitionValue(model: ServerModel): Record<string, DefinitionEn
     ...(model.instructions === undefined ? {} : { instructions: model.instructions }),
     capabilities: model.capabilities,
     tools: model.tools.map((t) => t.wire),
+    ...taskSupport(model),
     resources: model.resources.map((r) => ({ resource: r.wire, ...(r.content ? { content: r.content } : {}) })),
     resourceTemplates: model.resourceTemplates.map((t) => t.wire),
     prompts: model.prompts.map((p) => ({ prompt: p.wire, ...(p.messages ? { messages: p.messages } : {}) })),
@@ -38,6 +40,13 @@ export function definitionValue(model: ServerModel): Record<string, DefinitionEn
     cache: model.cache,
     ...(Object.keys(model.patterns).length ? { patterns: model.patterns } : {}),
   };
+}
+
+/** The definition's `taskSupport`: the tools that can run as a task, by name; nothing when none can. */
+function taskSupport(model: ServerModel): { taskSupport?: JsonObject } {
+  const support: JsonObject = {};
+  for (const tool of model.tools) if (tool.taskSupport !== "forbidden") setOwn(support, tool.name, tool.taskSupport);
+  return Object.keys(support).length ? { taskSupport: support } : {};
 }
 
 /** JSON text of an object, one line per top-level key and one per element of a top-level array. */

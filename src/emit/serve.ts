@@ -19,12 +19,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const stdioHandle = file.importType(LOCAL.runtimeServe, "StdioHandle");
   const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
   const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
-  const needsHandlers =
-    model.tools.length > 0 ||
-    model.resources.some((r) => !r.content && !r.widget) ||
-    model.resourceTemplates.length > 0 ||
-    model.prompts.some((p) => !p.messages);
-  const param = `handlers: ${handlers}${needsHandlers ? "" : " = {}"}`;
+  const param = `handlers: ${handlers}${model.needsHandlers ? "" : " = {}"}`;
   file.exportDeclaration({
     doc: [
       `Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`,

@@ -36,7 +36,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
     model.resources
-      .filter((r) => !r.content && !r.widget)
+      .filter((r) => r.needsHandler)
       .map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
   );
   group(
@@ -54,7 +54,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     "prompts",
     "One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked.",
     model.prompts
-      .filter((p) => !p.messages)
+      .filter((p) => p.needsHandler)
       .map((p) =>
         member(
           p.name,

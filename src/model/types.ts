@@ -19,6 +19,10 @@ export interface ServerModel {
   capabilities: JsonObject;
   /** PascalCase of the server name: `GiftServer`. */
   typePrefix: string;
+  /** The generated client interface: `GiftServerClient` (claimed before any manifest name). */
+  clientTypeName: string;
+  /** Some tool, resource, template or prompt is served by a handler of the user's (else the serve functions default `handlers` to `{}`). */
+  needsHandlers: boolean;
   defs: DefModel[];
   tools: ToolModel[];
   resources: ResourceModel[];
@@ -78,6 +82,13 @@ export interface ToolModel {
   output?: SchemaModel;
   /** Client method name (camelCase). */
   methodName: string;
+  /**
+   * How it runs as a task: its `execution.taskSupport`, `forbidden` when absent. An `optional` or
+   * `required` tool makes the server declare tasks and gives the client `tasks`.
+   */
+  taskSupport: "forbidden" | "optional" | "required";
+  /** Its arguments may be omitted (its input schema lists no `required` property): the client method's `args?`. */
+  argumentsOptional: boolean;
   /** Name of the user's handler function in a stub file. */
   handlerName: string;
   examples: { arguments: Json; result?: Json }[];
@@ -117,6 +128,8 @@ export interface ResourceModel {
   content?: ({ text: string } | { blob: string }) & { _meta?: JsonObject };
   /** Set for a widget's resource: the widget's name. */
   widget?: string;
+  /** Served by a handler of the user's: neither content in the manifest nor a widget. */
+  needsHandler: boolean;
   /** Client reader method name: `readGiftCatalog`. */
   readerName: string;
   /** Name of the user's handler function in a stub file (resources without content). */
@@ -142,6 +155,8 @@ export interface PromptModel {
   argumentsTypeName: string;
   /** Messages with `{{arg}}` placeholders; absent when a handler builds them. */
   messages?: JsonObject[];
+  /** Served by a handler of the user's: the manifest gives no messages. */
+  needsHandler: boolean;
   handlerName: string;
 }
 

@@ -1,13 +1,73 @@
 /**
- * What widgets (MCP Apps views) put on the wire: the `_meta` of a widget's resource and of the
- * tools that open or may call it, in MCP Apps' form and, when asked, ChatGPT's aliases.
+ * The widgets of the model (MCP Apps views), each served as a resource too, and what they put on
+ * the wire: the `_meta` of a widget's resource and of the tools that open or may call it, in MCP
+ * Apps' form and, when asked, ChatGPT's aliases.
  */
+import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { WidgetEntry } from "../validate/manifestTypes.js";
-import type { JsonObject } from "./types.js";
+import { optionalString, type ModelContext } from "./context.js";
+import { toIdentifier } from "./identifiers.js";
+import { resolveInManifestFolder } from "./manifestFiles.js";
+import type { JsonObject, ResourceModel, WidgetModel } from "./types.js";
 
 /** MCP Apps' MIME type for a view's HTML. */
 export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
+
+/**
+ * The manifest's `widgets:`, in order, and the resource each is served as: its HTML is built later
+ * (src/bundle), its `_meta.ui` is here. A widget whose entry cannot be resolved is a diagnostic.
+ */
+export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: WidgetModel[]; resources: ResourceModel[] }> {
+  const tools = ctx.manifest.value.tools ?? [];
+  const widgets: WidgetModel[] = [];
+  const resources: ResourceModel[] = [];
+  for (const [i, widget] of (ctx.manifest.value.widgets ?? []).entries()) {
+    const name = widget.name;
+    const at: DocPath = ["widgets", i];
+    const entry = await resolveInManifestFolder(ctx.manifest, widget.entry, [...at, "entry"], "widget-build");
+    if ("diagnostic" in entry) {
+      ctx.diagnostics.push(entry.diagnostic);
+      continue;
+    }
+    const typeName = toIdentifier(name, "pascal");
+    ctx.claims.type(`${typeName}Widget`, `widget "${name}" (its client type)`, [...at, "name"]);
+    const csp = widget.csp ?? {};
+    widgets.push({
+      name,
+      uri: widget.uri,
+      entry: entry.path,
+      ...optionalString("title", widget.title),
+      typeName,
+      fileName: toIdentifier(name, "camel"),
+      tools: tools.flatMap((t) => (t.widget === name ? [t.name] : [])),
+      csp: {
+        connectDomains: csp.connectDomains ?? [],
+        resourceDomains: csp.resourceDomains ?? [],
+        frameDomains: csp.frameDomains ?? [],
+        baseUriDomains: csp.baseUriDomains ?? [],
+      },
+      ...(widget.chatgpt ? { chatgpt: widget.chatgpt } : {}),
+    });
+    const wire: JsonObject = {};
+    setOwn(wire, "uri", widget.uri);
+    setOwn(wire, "name", name);
+    for (const key of ["title", "description"] as const) if (widget[key] !== undefined) setOwn(wire, key, widget[key]);
+    setOwn(wire, "mimeType", WIDGET_MIME_TYPE);
+    setOwn(wire, "_meta", widgetResourceMeta(widget));
+    resources.push({
+      name,
+      uri: widget.uri,
+      ...optionalString("description", widget.description),
+      wire,
+      widget: name,
+      needsHandler: false,
+      readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `widget "${name}"`, [...at, "name"]),
+      handlerName: toIdentifier(name, "camel"),
+    });
+  }
+  return { widgets, resources };
+}
 
 /**
  * A widget resource's `_meta`: the manifest's own keys, MCP Apps' `ui` (csp, permissions, domain,

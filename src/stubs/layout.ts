@@ -30,9 +30,9 @@ export function stubEntries(model: ServerModel): StubEntry[] {
   });
   return [
     ...model.tools.map((t) => entry("tool", "tools", t.name, t.handlerName)),
-    ...model.resources.filter((r) => !r.content && !r.widget).map((r) => entry("resource", "resources", r.name, r.handlerName)),
+    ...model.resources.filter((r) => r.needsHandler).map((r) => entry("resource", "resources", r.name, r.handlerName)),
     ...model.resourceTemplates.map((t) => entry("resource-template", "resourceTemplates", t.name, t.handlerName)),
-    ...model.prompts.filter((p) => !p.messages).map((p) => entry("prompt", "prompts", p.name, p.handlerName)),
+    ...model.prompts.filter((p) => p.needsHandler).map((p) => entry("prompt", "prompts", p.name, p.handlerName)),
   ];
 }
 

@@ -1,12 +1,39 @@
-/** Builds a model from inline YAML through the real load/validate/model stages. */
+/** Builds a model, or one entity of it, from inline YAML through the real load/validate/model stages. */
+import * as path from "node:path";
 import { parseManifestText } from "../../src/load/loadManifest.js";
 import { buildModel } from "../../src/model/build.js";
+import { IdentifierClaims } from "../../src/model/claims.js";
+import type { ModelContext } from "../../src/model/context.js";
 import type { ServerModel } from "../../src/model/types.js";
+import type { ValidManifest } from "../../src/validate/manifestTypes.js";
 import { validateManifest } from "../../src/validate/validate.js";
-import { formatDiagnostic } from "../../src/diagnostics.js";
+import { formatDiagnostic, type Diagnostic } from "../../src/diagnostics.js";
 
+/** The model of a manifest that must have one (an error fails the test with its diagnostics). */
 export async function modelOf(yaml: string): Promise<ServerModel> {
-  const loaded = parseManifestText(yaml, "/nowhere/m.yaml", "m.yaml");
+  const { model, diagnostics } = await buildModel(await validOf(yaml));
+  if (!model) throw new Error(diagnostics.map(formatDiagnostic).join("\n"));
+  return model;
+}
+
+/** buildModel's answer for a valid manifest: its model, or the model's diagnostics (`m.yaml:line:col: ...`), formatted. */
+export async function buildOf(yaml: string, dir?: string): Promise<{ model?: ServerModel; diagnostics: string[] }> {
+  const { model, diagnostics } = await buildModel(await validOf(yaml, dir));
+  return { ...(model ? { model } : {}), diagnostics: diagnostics.map(formatDiagnostic) };
+}
+
+/**
+ * What one entity builder takes, for a valid manifest: fresh identifier claims (the client type
+ * `SClient` for server `s`), nothing claimed yet. `dir`: the manifest's folder (`file:`, widgets).
+ */
+export async function contextOf(yaml: string, dir?: string): Promise<ModelContext> {
+  const manifest = await validOf(yaml, dir);
+  const diagnostics: Diagnostic[] = [];
+  return { manifest, diagnostics, claims: new IdentifierClaims(manifest, diagnostics, "SClient") };
+}
+
+async function validOf(yaml: string, dir = "/nowhere"): Promise<ValidManifest> {
+  const loaded = parseManifestText(yaml, path.join(dir, "m.yaml"), "m.yaml");
   if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join("\n"));
   const { diagnostics: problems, valid } = await validateManifest(loaded.manifest);
   if (!valid)
@@ -16,7 +43,5 @@ export async function modelOf(yaml: string): Promise<ServerModel> {
         .map(formatDiagnostic)
         .join("\n"),
     );
-  const { model, diagnostics } = await buildModel(valid);
-  if (!model) throw new Error(diagnostics.map(formatDiagnostic).join("\n"));
-  return model;
+  return valid;
 }

@@ -40,6 +40,7 @@ const definition: ServerDefinition = {
       execution: { taskSupport: "optional" },
     },
   ],
+  taskSupport: { job: "optional" },
   resources: [],
   resourceTemplates: [],
   prompts: [],

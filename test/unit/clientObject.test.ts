@@ -43,21 +43,22 @@ describe("clientObject", () => {
     ]);
   });
 
-  it("has `tasks` exactly when the manifest has a task-capable tool (execution.taskSupport optional or required)", () => {
+  it("has `tasks` exactly when the definition's taskSupport names a tool (what mcpgen decided, not the wire's `execution`)", () => {
     const sdk = { callTool: async () => ({}), readResource: async () => ({}), getPrompt: async () => ({}) } as unknown as SdkClientV1;
-    const withTools = (execution?: JsonObject): ServerDefinition => ({
+    const withTools = (execution: JsonObject | undefined, taskSupport?: ServerDefinition["taskSupport"]): ServerDefinition => ({
       serverInfo: { name: "s", version: "1" },
       capabilities: { tools: {} },
       tools: [{ name: "t", inputSchema: { type: "object" }, ...(execution ? { execution } : {}) }],
+      ...(taskSupport ? { taskSupport } : {}),
       resources: [],
       resourceTemplates: [],
       prompts: [],
     });
     const tasksOf = (definition: ServerDefinition) => Object.keys(clientObject<{ tasks?: object }>(new ManifestClient(sdk, definition), {}).tasks ?? {});
-    expect(tasksOf(withTools({ taskSupport: "optional" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
-    expect(tasksOf(withTools({ taskSupport: "required" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
-    expect(tasksOf(withTools({ taskSupport: "forbidden" }))).toEqual([]);
-    expect(tasksOf(withTools())).toEqual([]);
+    expect(tasksOf(withTools({ taskSupport: "optional" }, { t: "optional" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
+    expect(tasksOf(withTools({ taskSupport: "required" }, { t: "required" }))).toEqual(["start", "run", "resume", "get", "cancel"]);
+    expect(tasksOf(withTools({ taskSupport: "optional" }))).toEqual([]);
+    expect(tasksOf(withTools(undefined))).toEqual([]);
   });
 
   it("calls an SDK v2 Client with (params, options + toolDefinition without outputSchema), an SDK 1.x one with (params, undefined, options)", async () => {

@@ -111,6 +111,20 @@ describe("emitServer", () => {
 });
 
 describe("emitClient", () => {
+  it("gives a task-capable tool's method TaskCallOptions and its doc, and the client `tasks` of those tools only", async () => {
+    const text = only(
+      emitClient(
+        await modelOf(
+          "server: {name: s, version: '1'}\ntools:\n  - {name: a, inputSchema: {type: object, properties: {x: {type: string}}, required: [x]}, execution: {taskSupport: required}}\n  - {name: b, inputSchema: {type: object}, execution: {taskSupport: forbidden}}\n",
+        ),
+      ),
+    );
+    expect(text).toContain("  a(args: AInput, options?: TaskCallOptions): Promise<CallToolResult>;\n");
+    expect(text).toContain("  b(args?: BInput, options?: RequestOptions): Promise<CallToolResult>;\n");
+    expect(text).toContain("It runs only as a task:");
+    expect(text).toContain('  readonly tasks: ClientTasks<{\n    "a": { input: AInput; output: CallToolResult };\n  }>;\n');
+  });
+
   it("makes args optional only when nothing is required, and adds readers", async () => {
     const text = only(emitClient(await modelOf(MIXED)));
     expect(text).toContain("  noArgs(args?: NoArgsInput, options?: RequestOptions): Promise<CallToolResult>;\n");
@@ -136,6 +150,18 @@ describe("emitDefinition", () => {
     expect(value.resources).toEqual([{ resource: { uri: "a://x", name: "x" }, content: { text: "hello" } }]);
     expect(value.capabilities).toEqual({ resources: {}, prompts: {} });
     expect(value.prompts[0].messages).toEqual([{ role: "user", content: { type: "text", text: "Hi {{who}}" } }]);
+    expect(value.taskSupport).toBeUndefined();
+  });
+
+  it("names the tools that can run as a task in `taskSupport`, which the runtime reads", async () => {
+    const text = only(
+      emitDefinition(
+        await modelOf(
+          "server: {name: s, version: '1'}\ntools:\n  - {name: a, inputSchema: {type: object}, execution: {taskSupport: required}}\n  - {name: b, inputSchema: {type: object}, execution: {taskSupport: forbidden}}\n  - {name: c, inputSchema: {type: object}}\n  - {name: d, inputSchema: {type: object}, execution: {taskSupport: optional}}\n",
+        ),
+      ),
+    );
+    expect(text).toContain('\n"taskSupport": {"a":"required","d":"optional"},\n');
   });
 });
 

@@ -10,6 +10,8 @@ const sum: WireTool = {
   outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
 };
 const slow: WireTool = { name: "slow", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } };
+/** A definition's parts with `slow` as the task tool it is. */
+const slowParts = { capabilities: { tools: {} }, tools: [slow], taskSupport: { slow: "optional" } } as const;
 
 describe("the method table", () => {
   it.each([
@@ -31,9 +33,15 @@ describe("the method table", () => {
     ["completions", { capabilities: { completions: {} } }, ["completion/complete"], ["completion/complete"]],
     [
       "a task tool (each era's task methods)",
-      { capabilities: { tools: {} }, tools: [slow] },
+      { capabilities: { tools: {} }, tools: [slow], taskSupport: { slow: "optional" } },
       ["tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"],
       ["tools/list", "tools/call", "tasks/get", "tasks/update", "tasks/cancel"],
+    ],
+    [
+      "a tool whose wire `execution` the definition's taskSupport does not name (no task methods: mcpgen decided)",
+      { capabilities: { tools: {} }, tools: [slow] },
+      ["tools/list", "tools/call"],
+      ["tools/list", "tools/call"],
     ],
   ] as const)("offers the methods of %s in each era", (_, parts, legacy, modern) => {
     const engine = new Engine(definition(parts), {}, {});
@@ -124,7 +132,7 @@ describe("tools/call", () => {
 
 describe("2025-era tasks", () => {
   it("lists the connection's tasks a page at a time and answers tasks/result as the call would have", async () => {
-    const engine = new Engine(definition({ capabilities: { tools: {} }, tools: [slow] }), { tools: { slow: () => "done" } }, { pageSize: 1 });
+    const engine = new Engine(definition(slowParts), { tools: { slow: () => "done" } }, { pageSize: 1 });
     const call = fakeCall("legacy", { owner: "me" });
     const created = (await engine.handle("tools/call", { name: "slow", task: {} }, call, new Set())) as { task: { taskId: string } };
     await engine.handle("tools/call", { name: "slow", task: {} }, call, new Set());
@@ -139,8 +147,28 @@ describe("2025-era tasks", () => {
     expect(result).toEqual({ content: [{ type: "text", text: "done" }], _meta: { "io.modelcontextprotocol/related-task": { taskId: created.task.taskId } } });
   });
 
+  it("takes each tool's task support from the definition's taskSupport, not from its wire `execution`", async () => {
+    const plain: WireTool = { ...echo, execution: { taskSupport: "required" } };
+    const engine = new Engine(
+      definition({ capabilities: { tools: {} }, tools: [slow, plain], taskSupport: { slow: "required" } }),
+      { tools: { slow: () => "done", echo: () => "done" } },
+      {},
+    );
+    await expect(engine.handle("tools/call", { name: "slow", arguments: {} }, fakeCall("legacy"), new Set())).rejects.toMatchObject({
+      code: -32601,
+      message: "Tool slow requires task-augmented execution: call it with params.task",
+    });
+    await expect(engine.handle("tools/call", { name: "echo", arguments: { text: "a" }, task: {} }, fakeCall("legacy"), new Set())).rejects.toMatchObject({
+      code: -32601,
+      message: 'Tool echo does not support task-augmented execution (its execution.taskSupport is "forbidden")',
+    });
+    expect(await engine.handle("tools/call", { name: "echo", arguments: { text: "a" } }, fakeCall("legacy"), new Set())).toEqual({
+      content: [{ type: "text", text: "done" }],
+    });
+  });
+
   it("refuses 2026-07-28 task methods to a client without the tasks extension", async () => {
-    const engine = new Engine(definition({ capabilities: { tools: {} }, tools: [slow] }), {}, {});
+    const engine = new Engine(definition(slowParts), {}, {});
     await expect(engine.handle("tasks/get", { taskId: "x" }, fakeCall("modern"), new Set())).rejects.toMatchObject({ code: -32021 });
   });
 });

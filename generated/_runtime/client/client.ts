@@ -73,7 +73,7 @@ export class ManifestClient {
   /** What the SDK v2 Client gets as `toolDefinition`: the tool without its outputSchema. */
   private readonly definitions = new Map<string, JsonObject>();
   private readonly validators: SchemaValidators;
-  /** Tools with `execution.taskSupport`, by name: "optional" or "required". */
+  /** The task-capable tools, by name: "optional" or "required" (the definition's `taskSupport`). */
   private readonly taskSupport = new Map<string, "optional" | "required">();
   readonly tasks: TaskEngine;
 
@@ -92,9 +92,8 @@ export class ManifestClient {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;
       this.definitions.set(tool.name, rest);
-      const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
-      if (support === "optional" || support === "required") this.taskSupport.set(tool.name, support);
     }
+    for (const [name, support] of Object.entries(definition.taskSupport ?? {})) this.taskSupport.set(name, support);
     this.tasks = new TaskEngine(
       sdk,
       (name, result) => this.outputOf(name, result),

@@ -21,7 +21,7 @@ import { resourceMethods } from "./methods/resources.js";
 import type { ProtocolEra } from "./engine/sdk.js";
 import { taskMethods } from "./methods/taskMethods.js";
 import { Tasks } from "./tasks/tasks.js";
-import { taskSupport, toolMethods } from "./methods/tools.js";
+import { toolMethods } from "./methods/tools.js";
 import { SchemaValidators } from "../shared/validation.js";
 
 export { isObject, type Call } from "./engine/engineCore.js";
@@ -55,7 +55,7 @@ export class Engine {
       onError: options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error)),
       states: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
       tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" })),
-      taskTools: definition.tools.some((t) => taskSupport(t) !== "forbidden"),
+      taskTools: Object.keys(definition.taskSupport ?? {}).length > 0,
     };
     this.tasks = core.tasks;
     this.taskTools = core.taskTools;

@@ -80,6 +80,11 @@ export interface ServerDefinition {
   instructions?: string;
   capabilities: ServerCapabilities;
   tools: readonly WireTool[];
+  /**
+   * How the tools that can run as a task run, by name: their `execution.taskSupport` as mcpgen
+   * resolved it. A tool not named here is never a task; absent when no tool can be one.
+   */
+  taskSupport?: { readonly [tool: string]: "optional" | "required" };
   /** `content` is set for resources served from the manifest, absent for those with a handler. */
   resources: readonly { resource: WireResource; content?: StaticContent }[];
   resourceTemplates: readonly WireResourceTemplate[];

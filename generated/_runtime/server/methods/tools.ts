@@ -5,7 +5,7 @@
  * round, perhaps as a task in either era), its output checked against the outputSchema or the
  * SDK's CallToolResult, and a failed or refused call answered as an isError result.
  */
-import type { JsonObject, WireTool } from "../../shared/definition.js";
+import type { JsonObject, ServerDefinition, WireTool } from "../../shared/definition.js";
 import { ErrorCodes, MissingClientCapabilityError, ToolError, rpcError } from "../../shared/errors.js";
 import type { CallToolResult } from "../../shared/mcp.js";
 import { handlerContext, expectedFields, isObject, ownFunction, schemaProblems, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
@@ -23,9 +23,10 @@ export function toolMethods(core: EngineCore): MethodEntry[] {
   return [listMethod(core, "tools"), { method: "tools/call", handle: (params, call) => tools.callTool(params, call) }];
 }
 
-export function taskSupport(tool: WireTool): "forbidden" | "optional" | "required" {
-  const support = isObject(tool.execution) ? tool.execution.taskSupport : undefined;
-  return support === "optional" || support === "required" ? support : "forbidden";
+/** How a tool runs as a task, as the definition says: "forbidden" when it does not name the tool. */
+function taskSupport(definition: ServerDefinition, name: string): "forbidden" | "optional" | "required" {
+  const support = definition.taskSupport;
+  return support !== undefined && Object.hasOwn(support, name) ? support[name]! : "forbidden";
 }
 
 function errorResult(text: string): CallToolResult {
@@ -48,7 +49,7 @@ class ToolCalls {
     const args = params.arguments ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
 
-    const support = taskSupport(tool);
+    const support = taskSupport(this.core.definition, name);
     const capabilities = call.base.clientCapabilities;
     // A 2025-11-25 task-augmented call: the task is made once the call is known to run (below).
     let legacyTaskTtl: { ttl: unknown } | undefined;

@@ -1,0 +1,35 @@
+/** The prompts of the model: their prompts/list entries (without mcpgen's `complete`), arguments types and static messages. */
+import { setOwn } from "../util/objects.js";
+import type { PromptEntry } from "../validate/manifestTypes.js";
+import { omit, optionalString, type ModelContext } from "./context.js";
+import { toIdentifier } from "./identifiers.js";
+import type { JsonObject, PromptModel } from "./types.js";
+
+/** The manifest's `prompts:`, in order. */
+export function buildPrompts(ctx: ModelContext): PromptModel[] {
+  return (ctx.manifest.value.prompts ?? []).map((prompt, i) => buildPrompt(ctx, prompt, i));
+}
+
+function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptModel {
+  const name = prompt.name;
+  const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
+  ctx.claims.type(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
+  const wire: JsonObject = omit(prompt, ["messages"]);
+  // `complete` is mcpgen's, not MCP's: never on the wire.
+  if (prompt.arguments !== undefined)
+    setOwn(
+      wire,
+      "arguments",
+      prompt.arguments.map((a) => omit(a, ["complete"])),
+    );
+  return {
+    name,
+    ...optionalString("description", prompt.description),
+    wire,
+    arguments: (prompt.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...optionalString("description", a.description) })),
+    argumentsTypeName,
+    ...(prompt.messages ? { messages: prompt.messages } : {}),
+    needsHandler: prompt.messages === undefined,
+    handlerName: toIdentifier(name, "camel"),
+  };
+}
