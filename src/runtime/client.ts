@@ -96,7 +96,7 @@ export class ManifestClient {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;
       this.definitions.set(tool.name, rest);
-      const support = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+      const support = (tool["execution"] as { taskSupport?: unknown } | undefined)?.taskSupport;
       if (support === "optional" || support === "required") this.taskSupport.set(tool.name, support);
     }
     this.tasks = new TaskEngine(
