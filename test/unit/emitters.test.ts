@@ -44,17 +44,18 @@ prompts:
 `;
 
 describe("printer", () => {
-  it("groups, sorts, marks type-only imports and aliases clashes", () => {
+  it("groups, sorts, marks type-only imports and aliases clashes, from what is printed", () => {
     const file = new CodeFile("x.ts", "// h\n");
     file.declare("Server");
-    expect(file.importType("./b.js", "B")).toBe("B");
-    expect(file.importValue("pkg", "z")).toBe("z");
-    expect(file.importType("pkg", "A")).toBe("A");
-    expect(file.importType("@scope/sdk", "Server")).toBe("Server$1");
-    expect(file.importType("./b.js", "B")).toBe("B");
-    file.print("export const x = 1;");
+    const b = file.importType("./b.js", "B");
+    const z = file.importValue("pkg", "z");
+    const a = file.importType("pkg", "A");
+    const server = file.importType("@scope/sdk", "Server");
+    expect(file.importType("./b.js", "B")).toBe(b);
+    file.importValue("./unused.js", "u");
+    file.print(`export const x: ${a} | ${b} | ${server} = ${z};`);
     expect(file.render()).toBe(
-      '// h\n\nimport type { Server as Server$1 } from "@scope/sdk";\nimport { type A, z } from "pkg";\nimport type { B } from "./b.js";\n\nexport const x = 1;\n',
+      '// h\n\nimport type { Server as Server$1 } from "@scope/sdk";\nimport { type A, z } from "pkg";\nimport type { B } from "./b.js";\n\nexport const x: A | B | Server$1 = z;\n',
     );
   });
 });
