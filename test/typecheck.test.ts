@@ -53,6 +53,12 @@ describe("generated code compiles", () => {
     expect(result.ok).toBe(true);
   }, 120_000);
 
+  it("tsc --noEmit over src/runtime under every strict flag (noUnused*, noPropertyAccessFromIndexSignature...): it is copied into users' projects", () => {
+    const result = tsc(ROOT, "tsconfig.runtime.json");
+    expect(result.output).toBe("");
+    expect(result.ok).toBe(true);
+  }, 120_000);
+
   it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages", () => {
     for (const project of ["manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
       const result = tsc(ROOT, project);

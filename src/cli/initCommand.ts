@@ -2,7 +2,7 @@
 import * as path from "node:path";
 import { CliUsageError } from "./args.js";
 import { defineCommand } from "./command.js";
-import { version } from "./version.js";
+import { version } from "../version.js";
 
 interface InitArgs {
   dir: string;

@@ -9,7 +9,7 @@ import { generateCommand, validateCommand, WARNING_LEVELS } from "./generateComm
 import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
-import { version } from "./version.js";
+import { version } from "../version.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
 export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];

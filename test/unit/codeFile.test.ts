@@ -1,5 +1,5 @@
 /**
- * The printer's export blocks, exported declarations and module paths, and the public API table: what index.ts,
+ * The printer's import blocks (from what is printed), export blocks, exported declarations and module paths, and the public API table: what index.ts,
  * server.ts, client.ts and serve.ts export, and which type names a manifest cannot take.
  */
 import { describe, expect, it } from "vitest";
@@ -46,8 +46,8 @@ const cases: [string, { given: Step[]; want: string }][] = [
   [
     "every module path as a string literal: a quote or a backslash in a folder name stays text",
     {
-      given: [(f) => f.importValue('../st"u\\bs/x.js', "x"), (f) => f.reExport('./q"/y.js', "y", true), (f) => f.reExportAll("./\u2028.js")],
-      want: 'import { x } from "../st\\"u\\\\bs/x.js";\n\nexport type { y } from "./q\\"/y.js";\nexport * from "./\\u2028.js";\n',
+      given: [(f) => f.print(`${f.importValue('../st"u\\bs/x.js', "x")}();`), (f) => f.reExport('./q"/y.js', "y", true), (f) => f.reExportAll("./\u2028.js")],
+      want: 'import { x } from "../st\\"u\\\\bs/x.js";\n\nexport type { y } from "./q\\"/y.js";\nexport * from "./\\u2028.js";\n\nx();\n',
     },
   ],
   [
@@ -64,10 +64,63 @@ const cases: [string, { given: Step[]; want: string }][] = [
     },
   ],
   [
+    "an import asked for but never printed is not written",
+    {
+      given: [
+        (f) => void f.importType("./a.js", "A"),
+        (f) => void f.importValue("./b.js", "b"),
+        (f) => f.print(`const x: ${f.importType("./a.js", "C")} = 1;`),
+      ],
+      want: 'import type { C } from "./a.js";\n\nconst x: C = 1;\n',
+    },
+  ],
+  [
+    "`import type` when every ref printed is importType's, whatever else was asked for",
+    {
+      given: [
+        (f) => void f.importValue("./a.js", "A"),
+        (f) => f.print(`type T = ${f.importType("./a.js", "A")};`),
+        (f) => f.print(`const v = ${f.importValue("./b.js", "b")} as ${f.importType("./b.js", "b")};`),
+        (f) => f.print(`type U = ${f.importType("./b.js", "B")};`),
+      ],
+      want: 'import type { A } from "./a.js";\nimport { type B, b } from "./b.js";\n\ntype T = A;\n\nconst v = b as b;\n\ntype U = B;\n',
+    },
+  ],
+  [
+    "packages before relative modules, each sorted, names sorted",
+    {
+      given: [
+        (f) => f.print(`${f.importValue("./z.js", "z")}(${f.importValue("pkg", "p")}, ${f.importValue("./a.js", "y")}, ${f.importValue("./a.js", "x")});`),
+      ],
+      want: 'import { p } from "pkg";\nimport { x, y } from "./a.js";\nimport { z } from "./z.js";\n\nz(p, y, x);\n',
+    },
+  ],
+  [
     "an import after a declaration of its name is aliased",
     {
       given: [(f) => f.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = B;" }), (f) => f.print(`type B = ${f.importType("./a.js", "A")};`)],
       want: 'import type { A as A$1 } from "./a.js";\n\nexport type A = B;\n\ntype B = A$1;\n',
+    },
+  ],
+  [
+    "an import asked for before a declaration of its name is aliased too",
+    {
+      given: [(f) => f.print(`type B = ${f.importType("./a.js", "A")};`), (f) => f.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = B;" })],
+      want: 'import type { A as A$1 } from "./a.js";\n\ntype B = A$1;\n\nexport type A = B;\n',
+    },
+  ],
+  [
+    "a clash between imports: the first printed keeps the name; one never printed takes none",
+    {
+      given: [(f) => void f.importType("./unused.js", "A"), (f) => f.print(`type X = ${f.importType("./x.js", "A")} | ${f.importType("./y.js", "A")};`)],
+      want: 'import type { A } from "./x.js";\nimport type { A as A$1 } from "./y.js";\n\ntype X = A | A$1;\n',
+    },
+  ],
+  [
+    "an import only exported is written: the export is its use",
+    {
+      given: [(f) => f.exportLocal(f.importType("../rt.js", "T"), "T", true), (f) => f.exportLocal(f.importValue("../rt.js", "v"), "v", true)],
+      want: 'import { type T, v } from "../rt.js";\n\nexport type { T, v };\n',
     },
   ],
   [
@@ -76,7 +129,7 @@ const cases: [string, { given: Step[]; want: string }][] = [
   ],
 ];
 
-describe("CodeFile exports", () => {
+describe("CodeFile imports and exports", () => {
   it.each(cases)("%s", (_name, { given, want }) => {
     const file = new CodeFile("x.ts", "// h\n");
     for (const step of given) step(file);
@@ -98,12 +151,18 @@ describe("CodeFile exports", () => {
     expect(() => file.reExport("./b.js", "b", false)).toThrow("mcpgen: x.ts would export b twice");
   });
 
-  it("refuses a declaration whose name an import already uses (the name was not reserved first)", () => {
+  it("refuses to export an importType ref as a value (verbatimModuleSyntax would reject the file)", () => {
     const file = new CodeFile("x.ts", "// h\n");
+    expect(() => file.exportLocal(file.importType("./a.js", "A"), "A", false)).toThrow("mcpgen: x.ts would export A, imported as a type, as a value");
+  });
+
+  it("refuses to render a ref of another file, even one with the index of an import of its own", () => {
+    const other = new CodeFile("o.ts", "// h\n");
+    const file = new CodeFile("x.ts", "// h\n");
+    // The first import of each: the same index in both files.
     file.importType("./a.js", "A");
-    expect(() => file.exportDeclaration({ doc: [], kind: "type", name: "A", text: " = 1;" })).toThrow(
-      "mcpgen: x.ts would declare A, the local name of an import",
-    );
+    file.print(`type T = ${other.importType("./a.js", "A")};`);
+    expect(() => file.render()).toThrow("mcpgen: x.ts prints a ref that is not one of its imports");
   });
 });
 

@@ -110,7 +110,7 @@ export class TaskEngine {
     }
     const params: JsonObject = { name: tool, arguments: { ...(args ?? {}) }, task: ttlMs === undefined ? {} : { ttl: ttlMs } };
     const answer = await this.sdk.request({ method: "tools/call", params }, PASS_THROUGH, request);
-    if (isObject(answer) && isObject(answer.task)) return new TaskHandle(this, tool, legacyInfo(answer.task));
+    if (isObject(answer) && isObject(answer["task"])) return new TaskHandle(this, tool, legacyInfo(answer["task"]));
     // A server that ran it at once after all.
     return new TaskHandle(this, tool, { status: "completed" }, answer as CallToolResult);
   }
@@ -278,8 +278,8 @@ class TaskHandle implements ToolTask<unknown> {
 function legacyInfo(task: JsonObject): ToolTaskState {
   return {
     ...common(task),
-    ...(typeof task.ttl === "number" || task.ttl === null ? { ttlMs: task.ttl } : {}),
-    ...(typeof task.pollInterval === "number" ? { pollIntervalMs: task.pollInterval } : {}),
+    ...(typeof task["ttl"] === "number" || task["ttl"] === null ? { ttlMs: task["ttl"] } : {}),
+    ...(typeof task["pollInterval"] === "number" ? { pollIntervalMs: task["pollInterval"] } : {}),
   };
 }
 
@@ -294,29 +294,29 @@ interface Polled {
 function modernTask(task: JsonObject): Polled {
   const info: ToolTaskState = {
     ...common(task),
-    ...(typeof task.ttlMs === "number" || task.ttlMs === null ? { ttlMs: task.ttlMs } : {}),
-    ...(typeof task.pollIntervalMs === "number" ? { pollIntervalMs: task.pollIntervalMs } : {}),
-    ...(isObject(task.inputRequests) ? { inputRequests: task.inputRequests } : {}),
+    ...(typeof task["ttlMs"] === "number" || task["ttlMs"] === null ? { ttlMs: task["ttlMs"] } : {}),
+    ...(typeof task["pollIntervalMs"] === "number" ? { pollIntervalMs: task["pollIntervalMs"] } : {}),
+    ...(isObject(task["inputRequests"]) ? { inputRequests: task["inputRequests"] } : {}),
   };
   return {
     info,
     // The server's answer as sent: its reader (ManifestClient.outputOf) looks only at isError and
     // at structuredContent, which it checks against the tool's outputSchema.
-    ...(isObject(task.result) ? { result: task.result as CallToolResult } : {}),
-    ...(isObject(task.error) ? { error: task.error } : {}),
+    ...(isObject(task["result"]) ? { result: task["result"] as CallToolResult } : {}),
+    ...(isObject(task["error"]) ? { error: task["error"] } : {}),
   };
 }
 
 const STATUSES: readonly TaskStatus[] = ["working", "input_required", "completed", "failed", "cancelled"];
 
 function common(task: JsonObject): ToolTaskState {
-  if (typeof task.taskId !== "string" || !STATUSES.includes(task.status as TaskStatus)) throw new Error(`Not a task: ${JSON.stringify(task)}`);
+  if (typeof task["taskId"] !== "string" || !STATUSES.includes(task["status"] as TaskStatus)) throw new Error(`Not a task: ${JSON.stringify(task)}`);
   return {
-    taskId: task.taskId,
-    status: task.status as TaskStatus,
-    ...(typeof task.statusMessage === "string" ? { statusMessage: task.statusMessage } : {}),
-    ...(typeof task.createdAt === "string" ? { createdAt: task.createdAt } : {}),
-    ...(typeof task.lastUpdatedAt === "string" ? { lastUpdatedAt: task.lastUpdatedAt } : {}),
+    taskId: task["taskId"],
+    status: task["status"] as TaskStatus,
+    ...(typeof task["statusMessage"] === "string" ? { statusMessage: task["statusMessage"] } : {}),
+    ...(typeof task["createdAt"] === "string" ? { createdAt: task["createdAt"] } : {}),
+    ...(typeof task["lastUpdatedAt"] === "string" ? { lastUpdatedAt: task["lastUpdatedAt"] } : {}),
   };
 }
 

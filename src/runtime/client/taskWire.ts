@@ -71,33 +71,33 @@ export function acceptTaskAnswers(transport: WireTransport): void {
 
 /** A marked outbound request: remembered, its mark dropped, the extension declared if asked. */
 function unmark(message: unknown, layer: Layer): unknown {
-  if (!isObject(message) || !isObject(message.params)) return message;
+  if (!isObject(message) || !isObject(message["params"])) return message;
   // A marked request given up (aborted, timed out) gets no answer: forget it.
-  if (message.method === "notifications/cancelled") layer.waiting.delete(message.params.requestId as RequestId);
-  if (!isObject(message.params._meta)) return message;
-  const meta = message.params._meta;
+  if (message["method"] === "notifications/cancelled") layer.waiting.delete(message["params"]["requestId"] as RequestId);
+  if (!isObject(message["params"]["_meta"])) return message;
+  const meta = message["params"]["_meta"];
   const mark = meta[TASK_MARK];
-  if (!isObject(mark) || (typeof message.id !== "string" && typeof message.id !== "number")) return message;
-  layer.waiting.add(message.id);
+  if (!isObject(mark) || (typeof message["id"] !== "string" && typeof message["id"] !== "number")) return message;
+  layer.waiting.add(message["id"]);
   const { [TASK_MARK]: _, ...rest } = meta;
-  if (mark.declare === true) {
+  if (mark["declare"] === true) {
     const declared = isObject(rest[CAPABILITIES]) ? rest[CAPABILITIES] : {};
-    const extensions = isObject(declared.extensions) ? declared.extensions : {};
+    const extensions = isObject(declared["extensions"]) ? declared["extensions"] : {};
     rest[CAPABILITIES] = {
       ...declared,
       extensions: { ...extensions, [TASKS_EXTENSION]: isObject(extensions[TASKS_EXTENSION]) ? extensions[TASKS_EXTENSION] : {} },
     };
   }
-  return { ...message, params: { ...message.params, _meta: rest } };
+  return { ...message, params: { ...message["params"], _meta: rest } };
 }
 
 /** The answer to a marked request: a CreateTaskResult becomes a CallToolResult carrying it. */
 function reshape(message: unknown, layer: Layer): unknown {
-  if (!isObject(message) || (typeof message.id !== "string" && typeof message.id !== "number") || !layer.waiting.has(message.id)) return message;
+  if (!isObject(message) || (typeof message["id"] !== "string" && typeof message["id"] !== "number") || !layer.waiting.has(message["id"])) return message;
   if (!("result" in message) && !("error" in message)) return message;
-  layer.waiting.delete(message.id);
-  const result = message.result;
-  if (!isObject(result) || result.resultType !== "task") return message;
+  layer.waiting.delete(message["id"]);
+  const result = message["result"];
+  if (!isObject(result) || result["resultType"] !== "task") return message;
   const { _meta, resultType: _, ...task } = result;
   const meta = isObject(_meta) ? _meta : {};
   return { ...message, result: { resultType: "complete", content: [], _meta: { ...meta, [CARRIED_TASK]: task } } };

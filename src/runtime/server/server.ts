@@ -82,7 +82,7 @@ function eraCapabilities(capabilities: ServerCapabilities, era: ProtocolEra, tas
   const { tasks, ...rest } = capabilities;
   if (!taskTools) return rest;
   if (era === "legacy") return { ...rest, tasks: tasks ?? { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
-  const extensions = isObject(rest.extensions) ? rest.extensions : {};
+  const extensions = isObject(rest["extensions"]) ? rest["extensions"] : {};
   return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
@@ -111,7 +111,7 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   };
 
   const call = (sdk: SdkContext): Call => {
-    const progressToken = sdk.mcpReq._meta?.progressToken;
+    const progressToken = sdk.mcpReq._meta?.["progressToken"];
     const clientCapabilities = (era === "modern" ? sdk.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] : server.getClientCapabilities()) ?? {};
     const base: Call["base"] = {
       requestId: sdk.mcpReq.id,

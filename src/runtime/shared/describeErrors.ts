@@ -25,11 +25,11 @@ function describeError(error: ErrorObject): string {
           .slice(1)
           .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === "required") return `Missing required property '${propertyPath([...at, String(params.missingProperty)])}'`;
-  if (error.keyword === "additionalProperties") return `Unknown property '${propertyPath([...at, String(params.additionalProperty)])}'`;
+  if (error.keyword === "required") return `Missing required property '${propertyPath([...at, String(params["missingProperty"])])}'`;
+  if (error.keyword === "additionalProperties") return `Unknown property '${propertyPath([...at, String(params["additionalProperty"])])}'`;
   let message = error.message ?? "is invalid";
-  if (error.keyword === "enum" && Array.isArray(params.allowedValues))
-    message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (error.keyword === "enum" && Array.isArray(params["allowedValues"]))
+    message = `must be one of ${params["allowedValues"].map((v) => JSON.stringify(v)).join(", ")}`;
   return at.length === 0 ? `Arguments ${message}` : `Property '${propertyPath(at)}' ${message}`;
 }
 

@@ -2,7 +2,7 @@
  * JSON Schema validation shared by the generated server (arguments, outputs), the generated
  * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isDraft07 } from "./dialect.js";
 import { describeErrors } from "./describeErrors.js";

@@ -279,7 +279,7 @@ export function createWidget<Inputs, Outputs, Callable extends CallableTools<Cal
   };
 
   function noteTool(context: HostContext | undefined): void {
-    const info = context?.toolInfo as { tool?: { name?: unknown } } | undefined;
+    const info = context?.["toolInfo"] as { tool?: { name?: unknown } } | undefined;
     const name = info?.tool?.name;
     if (typeof name === "string" && spec.opens.includes(name)) openedBy = name;
   }

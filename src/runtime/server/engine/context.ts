@@ -146,7 +146,7 @@ export function responseProblem(request: InputRequest, response: unknown): strin
       .join("; ");
   if (request.method === "elicitation/create") {
     const answer = response as ElicitResult;
-    const schema = request.params?.requestedSchema;
+    const schema = request.params?.["requestedSchema"];
     if (answer.action === "accept" && typeof schema === "object" && schema !== null) {
       return validators.check(schema, answer.content ?? {});
     }
@@ -232,7 +232,7 @@ export class LegacyChannel implements InputChannel {
   async ask(request: InputRequest, _key: string): Promise<unknown> {
     const missing = checkCapability(request, this.capabilities);
     if (missing) throw missing;
-    const params = this.meta ? { ...request.params, _meta: { ...(request.params?._meta as JsonObject | undefined), ...this.meta } } : request.params;
+    const params = this.meta ? { ...request.params, _meta: { ...(request.params?.["_meta"] as JsonObject | undefined), ...this.meta } } : request.params;
     this.waiting?.(true);
     try {
       // Elicitation waits for a person: no request timeout (the call's own signal still cancels).

@@ -10,8 +10,8 @@ import type { ProtocolEra } from "./sdk.js";
 
 /** The JSON-RPC error code an error carries (-32768 to -32000), if any. */
 export function jsonRpcCode(error: unknown): number | undefined {
-  const code = typeof error === "object" && error !== null && !Array.isArray(error) ? (error as JsonObject).code : undefined;
-  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject).message === "string"
+  const code = typeof error === "object" && error !== null && !Array.isArray(error) ? (error as JsonObject)["code"] : undefined;
+  return typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000 && typeof (error as JsonObject)["message"] === "string"
     ? code
     : undefined;
 }

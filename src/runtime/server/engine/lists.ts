@@ -35,7 +35,7 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
   return {
     method,
     handle: (params, call) => {
-      const page = pageOf(core.lists[kind], params.cursor, core.options.pageSize, kind);
+      const page = pageOf(core.lists[kind], params["cursor"], core.options.pageSize, kind);
       const cache: CacheHint | object = call.era === "modern" ? (core.definition.cache?.[method] ?? {}) : {};
       return { [kind]: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cache };
     },

@@ -33,26 +33,26 @@ class Completions {
   }
 
   async complete(params: JsonObject, call: Call): Promise<object> {
-    const ref = params.ref;
-    const argument = params.argument;
-    if (!isObject(ref) || !isObject(argument) || typeof argument.name !== "string" || typeof argument.value !== "string") {
+    const ref = params["ref"];
+    const argument = params["argument"];
+    if (!isObject(ref) || !isObject(argument) || typeof argument["name"] !== "string" || typeof argument["value"] !== "string") {
       throw rpcError(
         ErrorCodes.InvalidParams,
         expectedFields("completion/complete", params, "'ref' ({type, name} or {type, uri}) and 'argument' ({name, value})"),
       );
     }
     let entry: CompletionEntry | undefined;
-    if (ref.type === "ref/prompt" && typeof ref.name === "string") {
-      if (!this.prompts.has(ref.name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${ref.name}`);
-      entry = this.completions.get(completionKey("prompt", ref.name, argument.name));
-    } else if (ref.type === "ref/resource" && typeof ref.uri === "string") {
-      const template = this.core.definition.resourceTemplates.find((t) => t.uriTemplate === ref.uri);
-      if (template) entry = this.completions.get(completionKey("resourceTemplate", template.name, argument.name));
-      else if (!this.resources.has(ref.uri)) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${ref.uri}`);
+    if (ref["type"] === "ref/prompt" && typeof ref["name"] === "string") {
+      if (!this.prompts.has(ref["name"])) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${ref["name"]}`);
+      entry = this.completions.get(completionKey("prompt", ref["name"], argument["name"]));
+    } else if (ref["type"] === "ref/resource" && typeof ref["uri"] === "string") {
+      const template = this.core.definition.resourceTemplates.find((t) => t.uriTemplate === ref["uri"]);
+      if (template) entry = this.completions.get(completionKey("resourceTemplate", template.name, argument["name"]));
+      else if (!this.resources.has(ref["uri"])) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${ref["uri"]}`);
     } else {
       throw rpcError(ErrorCodes.InvalidParams, "Invalid params for completion/complete: ref.type must be ref/prompt (with name) or ref/resource (with uri)");
     }
-    const value = argument.value;
+    const value = argument["value"];
     let values: readonly string[] = [];
     let total: number | undefined;
     let hasMore: boolean | undefined;
@@ -61,7 +61,7 @@ class Completions {
       const group = entry.ref === "prompt" ? this.core.handlers.completions?.prompts : this.core.handlers.completions?.resourceTemplates;
       const table = group && Object.hasOwn(group, entry.name) ? group[entry.name] : undefined;
       const handler = ownFunction(table, entry.argument);
-      const context = isObject(params.context) && isObject(params.context.arguments) ? (params.context.arguments as Record<string, string>) : {};
+      const context = isObject(params["context"]) && isObject(params["context"]["arguments"]) ? (params["context"]["arguments"] as Record<string, string>) : {};
       try {
         // Completion has no input_required in 2026-07-28: questions fail (on 2025-era connections they are asked).
         const ctx = handlerContext(call, call.era === "legacy" ? call.legacyChannel(undefined, call.sdk.mcpReq.signal) : noInput, call.sdk.mcpReq.signal);

@@ -28,12 +28,12 @@ class PromptGets {
   }
 
   async getPrompt(params: JsonObject, call: Call): Promise<object> {
-    if (typeof params.name !== "string")
+    if (typeof params["name"] !== "string")
       throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
-    const name = params.name;
+    const name = params["name"];
     const entry = this.prompts.get(name);
     if (!entry) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
-    const args = params.arguments ?? {};
+    const args = params["arguments"] ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of prompts/get must be an object of strings`);
     for (const [key, value] of Object.entries(args)) {
       if (typeof value !== "string") throw rpcError(ErrorCodes.InvalidParams, `Argument '${key}' of prompt ${name} must be a string`);
@@ -44,7 +44,7 @@ class PromptGets {
     }
     const values = args as Record<string, string>;
     if (entry.messages) {
-      const description = entry.prompt.description;
+      const description = entry.prompt["description"];
       return {
         ...(typeof description === "string" ? { description } : {}),
         // The manifest's messages, checked against PromptMessage at generate time; the definition

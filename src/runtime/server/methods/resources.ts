@@ -32,9 +32,9 @@ function subscription(method: string, on: boolean): MethodEntry {
     method,
     era: "legacy",
     handle: (params, _call, subscriptions) => {
-      if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(method, params, "'uri' (string)"));
-      if (on) subscriptions.add(params.uri);
-      else subscriptions.delete(params.uri);
+      if (typeof params["uri"] !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields(method, params, "'uri' (string)"));
+      if (on) subscriptions.add(params["uri"]);
+      else subscriptions.delete(params["uri"]);
       return {};
     },
   };
@@ -70,8 +70,8 @@ class ResourceReads {
   }
 
   async readResource(params: JsonObject, call: Call): Promise<object> {
-    if (typeof params.uri !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("resources/read", params, "'uri' (string)"));
-    const uri = params.uri;
+    if (typeof params["uri"] !== "string") throw rpcError(ErrorCodes.InvalidParams, expectedFields("resources/read", params, "'uri' (string)"));
+    const uri = params["uri"];
     const cache = (template?: string) => (call.era === "modern" ? this.readCache(uri, template) : {});
     const resource = this.resources.get(uri);
     if (resource) {
@@ -110,8 +110,8 @@ class ResourceReads {
     const mime = mimeType === undefined ? {} : { mimeType };
     let answer: unknown = result;
     if (typeof result === "string") answer = { contents: [{ uri, ...mime, text: result }] };
-    else if (isObject(result) && !Array.isArray(result.contents) && typeof result.blob === "string")
-      answer = { contents: [{ uri, ...mime, blob: result.blob }] };
+    else if (isObject(result) && !Array.isArray(result["contents"]) && typeof result["blob"] === "string")
+      answer = { contents: [{ uri, ...mime, blob: result["blob"] }] };
     // The SDK's own schema, which also checks that blobs are base64.
     const why = schemaProblems(ReadResourceResultSchema, answer);
     if (why === undefined) return { ...(answer as object), ...cache };

@@ -30,19 +30,19 @@ class TaskMethods {
   async taskMethod(method: string, params: JsonObject, call: Call): Promise<object> {
     if (call.era === "modern") {
       const caps = call.base.clientCapabilities;
-      if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
+      if (!(isObject(caps["extensions"]) && isObject(caps["extensions"][TASKS_EXTENSION]))) {
         throw new MissingClientCapabilityError(
           { extensions: { [TASKS_EXTENSION]: {} } },
           `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
         );
       }
-      const task = await this.core.tasks.get(params.taskId);
+      const task = await this.core.tasks.get(params["taskId"]);
       switch (method) {
         case "tasks/get":
           return this.core.tasks.modernView(task, true);
         case "tasks/update":
           // The SDK lifts `inputResponses` out of every request's params (they are MRTR's field).
-          await this.core.tasks.update(task.id, params.inputResponses ?? call.sdk.mcpReq.inputResponses);
+          await this.core.tasks.update(task.id, params["inputResponses"] ?? call.sdk.mcpReq.inputResponses);
           return {};
         case "tasks/cancel":
           await this.core.tasks.cancel(task.id);
@@ -51,10 +51,10 @@ class TaskMethods {
       throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
     }
     if (method === "tasks/list") {
-      const page = pageOf(await this.core.tasks.list(call.owner), params.cursor, this.core.options.pageSize, "tasks");
+      const page = pageOf(await this.core.tasks.list(call.owner), params["cursor"], this.core.options.pageSize, "tasks");
       return { tasks: page.items.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     }
-    const task = await this.core.tasks.get(params.taskId);
+    const task = await this.core.tasks.get(params["taskId"]);
     switch (method) {
       case "tasks/get":
         return this.core.tasks.legacyView(task);
@@ -72,7 +72,7 @@ class TaskMethods {
         const related = { [RELATED_TASK]: { taskId: task.id } };
         if (ended.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);
         if ("error" in outcome) throw rpcError(outcome.error.code, outcome.error.message, outcome.error.data);
-        return { ...outcome.result, _meta: { ...(outcome.result._meta as JsonObject | undefined), ...related } };
+        return { ...outcome.result, _meta: { ...(outcome.result["_meta"] as JsonObject | undefined), ...related } };
       }
     }
     throw rpcError(ErrorCodes.MethodNotFound, "Method not found");

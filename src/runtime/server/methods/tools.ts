@@ -39,12 +39,12 @@ class ToolCalls {
   }
 
   async callTool(params: JsonObject, call: Call): Promise<object> {
-    if (typeof params.name !== "string")
+    if (typeof params["name"] !== "string")
       throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
-    const name = params.name;
+    const name = params["name"];
     const tool = this.tools.get(name);
     if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
-    const args = params.arguments ?? {};
+    const args = params["arguments"] ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
 
     const support = taskSupport(this.core.definition, name);
@@ -53,12 +53,12 @@ class ToolCalls {
     let legacyTaskTtl: { ttl: unknown } | undefined;
     if (call.era === "legacy" && this.core.taskTools) {
       // 2025-11-25 tool-level negotiation: -32601 for the call a tool's taskSupport rules out.
-      const augmented = isObject(params.task);
+      const augmented = isObject(params["task"]);
       if (augmented && support === "forbidden")
         throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} does not support task-augmented execution (its execution.taskSupport is "forbidden")`);
       if (!augmented && support === "required")
         throw rpcError(ErrorCodes.MethodNotFound, `Tool ${name} requires task-augmented execution: call it with params.task`);
-      if (augmented) legacyTaskTtl = { ttl: (params.task as JsonObject).ttl };
+      if (augmented) legacyTaskTtl = { ttl: (params["task"] as JsonObject)["ttl"] };
     }
     // A refused task-augmented call still answers with a task (the client waits for one), ended at once.
     const refuse = async (message: string): Promise<object> => {
@@ -67,7 +67,7 @@ class ToolCalls {
       const ended = await this.core.tasks.finish(task, { result: errorResult(message) as JsonObject });
       return { task: this.core.tasks.legacyView(ended ?? task.created) };
     };
-    const extension = call.era === "modern" && isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
+    const extension = call.era === "modern" && isObject(capabilities["extensions"]) && isObject(capabilities["extensions"][TASKS_EXTENSION]);
     if (call.era === "modern" && support === "required" && !extension) {
       throw new MissingClientCapabilityError(
         { extensions: { [TASKS_EXTENSION]: {} } },
@@ -150,7 +150,7 @@ class ToolCalls {
     }
     if (typeof output === "string") return { content: [{ type: "text", text: output }] };
     const resultProblems = schemaProblems(CallToolResultSchema, output);
-    if (isObject(output) && Array.isArray(output.content) && resultProblems === undefined) return output as CallToolResult;
+    if (isObject(output) && Array.isArray(output["content"]) && resultProblems === undefined) return output as CallToolResult;
     return this.badOutput(
       name,
       `Tool ${name} returned neither a string nor a valid CallToolResult${resultProblems === undefined ? "" : `: ${resultProblems}`}`,
@@ -175,7 +175,7 @@ class ToolCalls {
         try {
           ended = { result: settle(outcome) as JsonObject };
         } catch (error) {
-          const data = isObject(error) ? error.data : undefined;
+          const data = isObject(error) ? error["data"] : undefined;
           ended = {
             error: {
               code: jsonRpcCode(error) ?? ErrorCodes.InternalError,

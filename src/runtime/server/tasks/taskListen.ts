@@ -49,10 +49,10 @@ export class TaskListens {
   static wants(body: unknown): body is JsonObject & { params: JsonObject & { notifications: JsonObject } } {
     return (
       isObject(body) &&
-      body.method === "subscriptions/listen" &&
-      isObject(body.params) &&
-      isObject(body.params.notifications) &&
-      body.params.notifications.taskIds !== undefined
+      body["method"] === "subscriptions/listen" &&
+      isObject(body["params"]) &&
+      isObject(body["params"]["notifications"]) &&
+      body["params"]["notifications"]["taskIds"] !== undefined
     );
   }
 
@@ -61,14 +61,14 @@ export class TaskListens {
   }
 
   async serve(request: Request, body: JsonObject & { params: JsonObject & { notifications: JsonObject } }): Promise<Response> {
-    const id = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
+    const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
     const { taskIds, ...others } = body.params.notifications;
     const probe = await this.probe(request, { ...body, params: { ...body.params, notifications: others } });
     if (probe instanceof Response) return probe;
     if (id === null) return rpcErrorResponse(400, null, ErrorCodes.InvalidRequest, "Invalid Request: subscriptions/listen needs an id");
-    const meta = isObject(body.params._meta) ? body.params._meta : {};
+    const meta = isObject(body.params["_meta"]) ? body.params["_meta"] : {};
     const caps = isObject(meta[CAPABILITIES]) ? meta[CAPABILITIES] : {};
-    if (!(isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]))) {
+    if (!(isObject(caps["extensions"]) && isObject(caps["extensions"][TASKS_EXTENSION]))) {
       return rpcErrorResponse(
         400,
         id,
@@ -128,7 +128,7 @@ export class TaskListens {
       .map((line) => line.slice(5).trimStart())
       .join("\n");
     const ack = parseJson(data);
-    const honored = isObject(ack) && isObject(ack.params) && isObject(ack.params.notifications) ? ack.params.notifications : undefined;
+    const honored = isObject(ack) && isObject(ack["params"]) && isObject(ack["params"]["notifications"]) ? ack["params"]["notifications"] : undefined;
     if (!honored) throw new Error("the SDK's subscriptions/listen stream did not open with its acknowledgement");
     return honored;
   }
@@ -154,7 +154,7 @@ export class TaskListens {
     };
     const message = (value: JsonObject) => write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...value })}\n\n`);
     const notify = (method: string, params: JsonObject) =>
-      message({ method, params: { ...params, _meta: { ...(isObject(params._meta) ? params._meta : {}), [SUBSCRIPTION_ID]: subscriptionId } } });
+      message({ method, params: { ...params, _meta: { ...(isObject(params["_meta"]) ? params["_meta"] : {}), [SUBSCRIPTION_ID]: subscriptionId } } });
     const teardown = (graceful: boolean) => {
       if (closed) return;
       if (graceful) message({ id: subscriptionId, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: subscriptionId } } });
@@ -216,13 +216,13 @@ export class TaskListens {
 function accepts(filter: JsonObject, event: ServerEvent): boolean {
   switch (event.kind) {
     case "tools_list_changed":
-      return filter.toolsListChanged === true;
+      return filter["toolsListChanged"] === true;
     case "prompts_list_changed":
-      return filter.promptsListChanged === true;
+      return filter["promptsListChanged"] === true;
     case "resources_list_changed":
-      return filter.resourcesListChanged === true;
+      return filter["resourcesListChanged"] === true;
     case "resource_updated":
-      return Array.isArray(filter.resourceSubscriptions) && event.uri !== undefined && filter.resourceSubscriptions.includes(event.uri);
+      return Array.isArray(filter["resourceSubscriptions"]) && event.uri !== undefined && filter["resourceSubscriptions"].includes(event.uri);
   }
   return false;
 }

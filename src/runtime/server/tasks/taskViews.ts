@@ -32,9 +32,9 @@ export function modernTaskView(task: TaskRecord, pollIntervalMs: number, detaile
     pollIntervalMs,
   };
   if (!detailed) return view;
-  if (task.status === "input_required" && task.inputRequests) view.inputRequests = { ...task.inputRequests };
-  if (task.status === "completed" && task.outcome && "result" in task.outcome) view.result = task.outcome.result;
+  if (task.status === "input_required" && task.inputRequests) view["inputRequests"] = { ...task.inputRequests };
+  if (task.status === "completed" && task.outcome && "result" in task.outcome) view["result"] = task.outcome.result;
   if (task.status === "failed" && task.outcome)
-    view.error = "error" in task.outcome ? task.outcome.error : { code: ErrorCodes.InternalError, message: "The tool answered isError" };
+    view["error"] = "error" in task.outcome ? task.outcome.error : { code: ErrorCodes.InternalError, message: "The tool answered isError" };
   return view;
 }

@@ -217,7 +217,7 @@ export class Tasks {
 
   /** Records how the handler ended (the record as written); nothing changes when the task has already ended (cancelled, expired). */
   async finish(live: LiveTask, outcome: TaskOutcome): Promise<TaskRecord | undefined> {
-    const isError = "result" in outcome && outcome.result.isError === true;
+    const isError = "result" in outcome && outcome.result["isError"] === true;
     // 2025-11-25: an isError result fails the task. The extension: it completed (with isError).
     const status = "error" in outcome || (isError && live.era === "legacy") ? "failed" : "completed";
     try {

@@ -191,12 +191,12 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
 
   /** 2026-07-28 tools/call of a tool with `x-mcp-header` arguments: the Mcp-Param-* headers must agree with the body. */
   function paramMismatch(body: unknown, request: Request): Response | undefined {
-    if (!isObject(body) || body.method !== "tools/call" || !isObject(body.params) || typeof body.params.name !== "string") return undefined;
-    const found = declarations(body.params.name);
+    if (!isObject(body) || body["method"] !== "tools/call" || !isObject(body["params"]) || typeof body["params"]["name"] !== "string") return undefined;
+    const found = declarations(body["params"]["name"]);
     if (found.length === 0) return undefined;
-    const problem = checkParamHeaders(found, body.params.arguments, request.headers);
+    const problem = checkParamHeaders(found, body["params"]["arguments"], request.headers);
     if (problem === undefined) return undefined;
-    const id = typeof body.id === "string" || typeof body.id === "number" ? body.id : null;
+    const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
     return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCodes.HeaderMismatch, message: `Header mismatch: ${problem}` } }, { status: 400 });
   }
 

@@ -56,10 +56,10 @@ export function scanParamHeaders(schema: unknown): { headers: ParamHeader[]; pro
           at: where,
           message: `x-mcp-header ${JSON.stringify(value)} is not a valid header name: use letters, digits and !#$%&'*+-.^_\`|~ only (no spaces, colons or non-ASCII)`,
         });
-      } else if (!TYPES.has(obj.type as string)) {
+      } else if (!TYPES.has(obj["type"] as string)) {
         problems.push({
           at: where,
-          message: `x-mcp-header marks a property of type ${JSON.stringify(obj.type ?? "(none)")}; it must be "string", "integer" or "boolean" (MCP forbids "number")`,
+          message: `x-mcp-header marks a property of type ${JSON.stringify(obj["type"] ?? "(none)")}; it must be "string", "integer" or "boolean" (MCP forbids "number")`,
         });
       } else {
         const lower = value.toLowerCase();
@@ -71,7 +71,7 @@ export function scanParamHeaders(schema: unknown): { headers: ParamHeader[]; pro
           });
         else {
           seen.set(lower, value);
-          headers.push({ header: value, path: argPath, type: obj.type as ParamHeader["type"] });
+          headers.push({ header: value, path: argPath, type: obj["type"] as ParamHeader["type"] });
         }
       }
     }

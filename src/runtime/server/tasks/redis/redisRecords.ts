@@ -102,12 +102,28 @@ export function stored(id: string | undefined, entry: unknown): StoredTask | und
   return task && { task, orphaned: !isTerminal(task.status) && Number(entry[1]) !== 1 };
 }
 
+/** A record's hash as recordFields writes it; a field may be missing (a hash written by another version, or half-read). */
+interface TaskHash {
+  readonly id?: string;
+  readonly era?: string;
+  readonly owner?: string;
+  readonly status?: string;
+  readonly statusMessage?: string;
+  readonly createdAt?: string;
+  readonly lastUpdatedAt?: string;
+  readonly ttlMs?: string;
+  readonly expiresAt?: string;
+  readonly outcome?: string;
+  readonly inputRequests?: string;
+}
+
 /** A hash as Redis answers it (a flat array, or a map under RESP3) as a record. */
 export function parseRecord(id: string | undefined, reply: unknown): TaskRecord | undefined {
-  const h: Record<string, string> = {};
-  if (Array.isArray(reply)) for (let i = 0; i + 1 < reply.length; i += 2) h[String(reply[i])] = String(reply[i + 1]);
-  else if (reply instanceof Map) for (const [k, v] of reply) h[String(k)] = String(v);
+  const fields: Record<string, string> = {};
+  if (Array.isArray(reply)) for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = String(reply[i + 1]);
+  else if (reply instanceof Map) for (const [k, v] of reply) fields[String(k)] = String(v);
   else return undefined;
+  const h: TaskHash = fields;
   const taskId = id ?? h.id;
   const status = STATUSES.find((s) => s === h.status);
   if (taskId === undefined || status === undefined || h.owner === undefined) return undefined;

@@ -48,14 +48,14 @@ export interface RedisTaskStoreOptions {
 
 /** The store the environment names: Redis when REDIS_URL is set (see docs/guides/tasks.md), else undefined. */
 export function taskStoreFromEnvironment(env: Record<string, string | undefined>, maxTasks?: number): TaskStore | undefined {
-  const url = env.REDIS_URL;
+  const url = env["REDIS_URL"];
   if (url === undefined || url === "") return undefined;
-  const lease = env.MCP_TASKS_LEASE_MS;
+  const lease = env["MCP_TASKS_LEASE_MS"];
   const leaseMs = lease === undefined || lease === "" ? undefined : Number(lease);
   return redisTaskStore(
     {
       url,
-      ...(env.MCP_TASKS_REDIS_PREFIX ? { prefix: env.MCP_TASKS_REDIS_PREFIX } : {}),
+      ...(env["MCP_TASKS_REDIS_PREFIX"] ? { prefix: env["MCP_TASKS_REDIS_PREFIX"] } : {}),
       ...(leaseMs === undefined ? {} : { leaseMs }),
       ...(maxTasks === undefined ? {} : { maxTasks }),
     },
