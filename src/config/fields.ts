@@ -32,7 +32,7 @@ export const configFields: Record<string, FieldSpec> = {
     kind: "anyOf",
     of: [{ kind: "string" }, { kind: "stringList" }],
     expected: "a string or a list of strings (comment lines added under the generated header)",
-    doc: "Comment lines (`//`) added under the header of every generated file, such as an `eslint-disable`.",
+    doc: "Comment lines (`//`) added under the header of every generated file, such as a license line (linters are already turned off by the header).",
   },
   clientOnly: {
     kind: "anyOf",
