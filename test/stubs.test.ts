@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
-import { formatDiagnostic } from "../src/diagnostics.js";
+import { formatDiagnostic, type DiagnosticLevels } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
 import { privateImports } from "../src/stubs/privateImports.js";
 import { tempProject } from "./helpers/tmp.js";
@@ -362,6 +362,25 @@ describe("stubs in the old shape (functions, as mcpgen 0.1 wrote them)", () => {
     });
     await s.close();
   }, 120_000);
+
+  it("the warning is said again on a run that skips the unchanged manifest, and fails it when set to error", async () => {
+    const p = project();
+    mkdirSync(path.join(p.dir, "src/handlers/shop/tools"), { recursive: true });
+    p.write("src/handlers/shop/tools/addItem.ts", readFileSync(path.join(OLD_STUBS, "tools/addItem.ts"), "utf8"));
+    const run = (levels: DiagnosticLevels = []) =>
+      runPipeline({ manifests: ["manifests"], out: "generated", stubs: "src/handlers", levels, cwd: p.dir, mode: "write" });
+    const first = await run();
+    expect(first.reused).toEqual([]);
+    expect(first.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    const skipped = await run();
+    expect(skipped.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
+    expect(skipped.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    expect(skipped.reusedWarnings).toEqual([]);
+    const failed = await run([{ codes: { "stub-private-import": "error" } }]);
+    expect(failed.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
+    expect(failed.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6).replace("warning", "error")]);
+    expect(failed.plan).toBeUndefined();
+  });
 
   it("the warning's level comes from the config's diagnostics key: error writes nothing, off says nothing", async () => {
     const p = project();
