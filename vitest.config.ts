@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    // The examples' own tests run with the suite, on this checkout's node_modules.
+    include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     globalSetup: ["test/globalSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

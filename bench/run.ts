@@ -217,7 +217,7 @@ for (const size of SIZES) {
 // Which SDK layer serves a manifest's tools/list as written (the conformance manifest, on the wire).
 const verbatim = timed(["--import", "tsx", path.join(ROOT, "bench", "verbatim.ts")], ROOT).bench;
 // The gift widget's HTML (the bundled example): what every resources/read of it carries.
-const { definition: giftDefinition } = (await import(path.join(ROOT, "generated/gift-server/definition.ts"))) as {
+const { definition: giftDefinition } = (await import(path.join(ROOT, "examples/gift-server/generated/gift-server/definition.ts"))) as {
   definition: { resources: { resource: { uri: string }; content?: { text?: string } }[] };
 };
 const giftWidget = giftDefinition.resources.find((r) => r.resource.uri.startsWith("ui://"))?.content?.text ?? "";

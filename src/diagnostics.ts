@@ -43,6 +43,8 @@ export const DIAGNOSTICS = {
     "A bad config file: a bad `diagnostics` or `lint` entry (an error code given a level, a code set in both), a missing `--config` file, two config files at once. Its unknown keys and bad values are `unknown-field`, `invalid-type` and `invalid-value`, as in a manifest.",
   "stub-orphan":
     "A warning: a handler stub that nothing in the manifest needs any more (its tool was removed or renamed). Move the code, then delete the file.",
+  "stub-private-import":
+    "A warning: a handler stub imports a file of mcpgen's runtime (`<out>/_runtime/...`), as the stubs of mcpgen 0.1 did (`import { ToolError } from \"../../../../generated/_runtime/errors.js\"`). The runtime's files are not a public API and move between versions. Located at the module specifier, with the import to write instead: the same names from the server folder's public entry (`<out>/<server>/index.js`; `serve.js` for the serving names). mcpgen never edits the file.",
   "required-without-schema":
     "A name in `required` of an object schema (one with `type: object`, `properties`, `additionalProperties` or `patternProperties`) that no subschema describes (not in `properties`, no matching `patternProperties`, no `additionalProperties` schema): a caller can only send it blind. Composition branches (`anyOf: [{required: [a]}, ...]`) and required-only fragments (`defs: {ByPhone: {required: [phone]}}`) are not checked. A warning in a manifest written by `mcpgen pull`. The generated type has the property either way, typed as the validator admits it.",
   "suspicious-key":
@@ -101,6 +103,7 @@ export const WARNING_CODES = [
   "widget-unused",
   "app-only-tool",
   "stub-orphan",
+  "stub-private-import",
   "tool-name-length",
   "tool-name-characters",
   "input-top-level-composition",

@@ -135,6 +135,9 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
 
   // A skipped manifest's warnings, as recorded, at this run's levels: the caller tells of them.
   const recorded = reused.flatMap(({ absPath, record }) => (record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
+  // Its stubs' warnings (recorded at their files, absolute) are said again in full: mcpgen lint,
+  // which lists the others, does not read stubs.
+  diagnostics.push(...reused.flatMap(({ record }) => (record.stubWarnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, d.file)) }))));
   const reusedLevelled = applyLevels(recorded, options.levels, cwd);
   const reusedWarnings = sortDiagnostics(reusedLevelled.filter((d) => d.severity === "warning"));
   diagnostics.push(...reusedLevelled.filter((d) => d.severity === "error"));
@@ -155,11 +158,13 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       files: emitRuntime({ clientOnly: options.clientOnly === true, widgets, ...(options.command ? { command: options.command } : {}) }),
     });
   const plan = await planOutput(outDir, outputs, cwd);
+  const stubWarnings: Diagnostic[] = [];
   if (stubsDir && stages) {
     const stubPlan = await stages.planStubs(models, { stubsDir, outDir, cwd, ...(templatesDir ? { templatesDir } : {}) });
+    stubWarnings.push(...stubPlan.diagnostics.filter((d) => d.severity === "warning"));
     plan.changes.push(...stubPlan.changes);
     sorted.push(...sortDiagnostics(applyLevels(stubPlan.diagnostics, options.levels, cwd)));
-    // `stub-orphan` set to error: nothing is written, as for any error.
+    // `stub-orphan` or `stub-private-import` set to error: nothing is written, as for any error.
     if (hasErrors(sorted)) return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;
@@ -168,17 +173,12 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
       const model = run.model;
       const stubs = stubsDir ? stages!.stubEntries(model).map((e) => path.join(stubsDir, model.name, e.file)) : [];
       const warnings = run.diagnostics.filter((d) => d.severity === "warning");
-      records.record(
-        run.absPath,
-        run.hash,
-        run.stamp,
-        model.name,
-        model.sourceFiles,
-        outDir,
-        stubs,
-        stubsDir ? path.join(stubsDir, model.name) : undefined,
-        warnings,
-      );
+      const stubDir = stubsDir ? path.join(stubsDir, model.name) : undefined;
+      // The warnings of its stub files, at their files (absolute): said again while it is skipped.
+      const ownStubWarnings = stubDir
+        ? stubWarnings.map((d) => ({ ...d, file: path.resolve(cwd, d.file) })).filter((d) => d.file.startsWith(stubDir + path.sep))
+        : [];
+      records.record(run.absPath, run.hash, run.stamp, model.name, model.sourceFiles, outDir, stubs, stubDir, warnings, ownStubWarnings);
     }
     records.save(files);
   }

@@ -374,7 +374,7 @@ describe("mcpgen diff", () => {
 
   it("compares fixture folders as mcpgen generates them", () => {
     const dir = tempProject({});
-    const fixtures = path.join(ROOT, "generated/gift-server");
+    const fixtures = path.join(ROOT, "examples/gift-server/generated/gift-server");
     const r = mcpgen(["diff", fixtures, path.join(fixtures, "fixtures")], dir);
     expect(r).toMatchObject({ code: 0, stdout: expect.stringContaining("no changes") });
     const other = path.join(ROOT, "generated/notes-server");

@@ -4,7 +4,7 @@
  * generated/ output.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -125,10 +125,16 @@ describe("TypeScript snippets in the docs", () => {
     expect(compiled.length).toBeGreaterThan(10);
     expect(skipped.length).toBeLessThanOrEqual(3);
 
-    // A project whose root holds generated/ (a link to the committed one) and the repository's
-    // node_modules, so a snippet imports "./generated/gift-server/index.js" as the docs write it.
+    // A project whose root holds generated/ (links to the committed server folders: the root's,
+    // and the example project's gift-server with its runtime, which has the widget engine too)
+    // and the repository's node_modules, so a snippet imports "./generated/gift-server/index.js"
+    // as the docs write it.
     const dir = tempProject();
-    symlinkSync(path.join(ROOT, "generated"), path.join(dir, "generated"), "dir");
+    const example = path.join(ROOT, "examples/gift-server/generated");
+    mkdirSync(path.join(dir, "generated"));
+    for (const name of readdirSync(path.join(ROOT, "generated")).filter((n) => n !== "_runtime"))
+      symlinkSync(path.join(ROOT, "generated", name), path.join(dir, "generated", name), "dir");
+    for (const name of ["gift-server", "_runtime"]) symlinkSync(path.join(example, name), path.join(dir, "generated", name), "dir");
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const names = compiled.map((_, i) => `snippet-${i + 1}.ts`);

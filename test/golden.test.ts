@@ -2,10 +2,12 @@
  * Golden scenarios: the committed generated/ is exactly what the manifests produce; output is
  * byte-identical across runs and working directories; generation never mutates the manifest.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config/loadConfig.js";
+import { formatDiagnostic } from "../src/diagnostics.js";
 import { emitServerFiles } from "../src/emit/index.js";
 import { runPipeline } from "../src/generate.js";
 import { loadManifest } from "../src/load/loadManifest.js";
@@ -67,8 +69,8 @@ describe("golden output", () => {
   });
 
   it("does not mutate the parsed manifest", async () => {
-    for (const name of ["gift-server.yaml", "notes-server.yaml"]) {
-      const loaded = await loadManifest(path.join(ROOT, "manifests", name), name);
+    for (const name of ["examples/gift-server/manifests/gift-server.yaml", "manifests/notes-server.yaml"]) {
+      const loaded = await loadManifest(path.join(ROOT, name), name);
       if (!loaded.ok) throw new Error("fixture manifest failed to load");
       const before = structuredClone(loaded.manifest.value);
       const { valid } = await validateManifest(loaded.manifest);
@@ -77,5 +79,37 @@ describe("golden output", () => {
       emitServerFiles(model!);
       expect(loaded.manifest.value).toEqual(before);
     }
+  });
+});
+
+/** The example project: its config, manifest and handlers, and its generated output, committed. */
+const EXAMPLE = path.join(ROOT, "examples/gift-server");
+
+async function generateExample(dir: string, mode: "check" | "write") {
+  const { config, diagnostics } = loadConfig(dir);
+  expect(diagnostics).toEqual([]);
+  return runPipeline({ manifests: config.manifests, out: config.out, stubs: config.stubs!, levels: config.levels, cwd: dir, mode, cache: false });
+}
+
+describe("golden output of the example project (examples/gift-server)", () => {
+  it("its generated/ is what its config makes of its manifest and handlers (run npm run generate if this fails)", async () => {
+    const result = await generateExample(EXAMPLE, "check");
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(result.plan!.conflicts).toEqual([]);
+    expect(result.plan!.changes.map((c) => `${c.kind} ${c.file}`)).toEqual([]);
+    expect(readFileSync(path.join(EXAMPLE, "generated/gift-server/handlers.ts"), "utf8")).toContain(
+      'import { suggestGifts } from "../../src/handlers/gift-server/tools/suggestGifts.js";',
+    );
+  });
+
+  it("a copy of the folder elsewhere generates the same files: it needs nothing outside itself but its dependencies", async () => {
+    const copy = tempProject();
+    for (const part of ["package.json", "tsconfig.json", "mcpgen.config.json", "manifests", "src"])
+      cpSync(path.join(EXAMPLE, part), path.join(copy, part), { recursive: true });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
+    const result = await generateExample(copy, "write");
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
+    expect(tree(path.join(copy, "generated"))).toEqual(tree(path.join(EXAMPLE, "generated")));
+    expect(tree(path.join(copy, "src"))).toEqual(tree(path.join(EXAMPLE, "src")));
   });
 });

@@ -191,7 +191,7 @@ describe("handler stubs and the incremental records", () => {
     );
     expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe(`mcpgen: 1 server -> generated/: 0 written, ${16 + RUNTIME_FILES} unchanged.\n`);
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
-    writeFileSync(stub, readFileSync(stub, "utf8").replace("export async function suggestGifts(", "export async function suggestGiftIdeas("));
+    writeFileSync(stub, readFileSync(stub, "utf8").replace("export const suggestGifts:", "export const suggestGiftIdeas:"));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);
     expect(check.code).toBe(1);
     expect(check.stderr).toMatch(
@@ -199,9 +199,9 @@ describe("handler stubs and the incremental records", () => {
     );
     const again = mcpgen(["generate", "--stubs", "src/handlers"], dir);
     expect(again.stdout.split("\n")[0]).toBe(
-      "mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its function was renamed or removed): write it, or move your code into it",
+      "mcpgen: added a handler to src/handlers/gift-server/tools/suggestGifts.ts (its export was renamed or removed): write it, or move your code into it",
     );
-    expect(readFileSync(stub, "utf8")).toContain("export async function suggestGifts(");
+    expect(readFileSync(stub, "utf8")).toContain('export const suggestGifts: ToolHandler<"suggest_gifts"> = async (_args, _ctx) => {');
     // A new file in the stub folder is an orphan warning, on a run that would otherwise skip the manifest.
     writeFileSync(path.join(dir, "src/handlers/gift-server/tools/old.ts"), "export {};\n");
     expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stderr).toContain("warning stub-orphan: handler tools/old.ts is not used");

@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { serveHttp } from "../generated/gift-server/serve.js";
+import { serveHttp } from "../examples/gift-server/generated/gift-server/serve.js";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 import { giftHandlers } from "./servers/gift.js";
@@ -112,7 +112,7 @@ tools:
         ["resource-templates-list.json", "resourceTemplates"],
         ["prompts-list.json", "prompts"],
       ] as const) {
-        const original = fixture(path.join(ROOT, "generated/gift-server", folder), file)[key];
+        const original = fixture(path.join(ROOT, "examples/gift-server/generated/gift-server", folder), file)[key];
         expect(fixture(path.join(dir, "generated/gift-server", folder), file)[key], file).toEqual(original);
         // Byte for byte, key order included.
         expect(JSON.stringify(fixture(path.join(dir, "generated/gift-server", folder), file)[key])).toBe(JSON.stringify(original));

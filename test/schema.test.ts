@@ -21,7 +21,7 @@ describe("schema/manifest.schema.json", () => {
 
   it("accepts the bundled manifests and rejects the classic mistakes", () => {
     const validate = new Ajv({ strict: false }).compile(committed);
-    for (const file of ["manifests/gift-server.yaml", "manifests/notes-server.yaml", "test/fixtures/manifests/tricky.yaml"]) {
+    for (const file of ["examples/gift-server/manifests/gift-server.yaml", "manifests/notes-server.yaml", "test/fixtures/manifests/tricky.yaml"]) {
       expect(validate(parse(readFileSync(`${ROOT}/${file}`, "utf8"))), file).toBe(true);
     }
     const server = { name: "s", version: "1" };
@@ -67,7 +67,12 @@ describe("src/validate/metaSchemas.generated.ts (precompiled meta-schema checks)
       }
     };
     const schemas: unknown[] = [];
-    for (const file of ["manifests/gift-server.yaml", "manifests/notes-server.yaml", "manifests/conformance.yaml", "test/fixtures/manifests/tricky.yaml"]) {
+    for (const file of [
+      "examples/gift-server/manifests/gift-server.yaml",
+      "manifests/notes-server.yaml",
+      "manifests/conformance.yaml",
+      "test/fixtures/manifests/tricky.yaml",
+    ]) {
       const manifest = parse(readFileSync(`${ROOT}/${file}`, "utf8")) as { tools?: Record<string, unknown>[]; defs?: Record<string, unknown> };
       for (const tool of manifest.tools ?? []) schemas.push(tool.inputSchema, tool.outputSchema);
       schemas.push(...Object.values(manifest.defs ?? {}));

@@ -3,13 +3,15 @@
  * before and after a regeneration.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync, existsSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../src/diagnostics.js";
+import { loadConfig } from "../src/config/loadConfig.js";
+import { formatDiagnostic, type DiagnosticLevels } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
+import { privateImports } from "../src/stubs/privateImports.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -32,16 +34,24 @@ prompts:
 `;
 
 const ADD_ITEM_STUB = `// This file is yours: mcpgen created it once and never changes it again.
-// Handler of tool "add_item" (shop). Its types come from the generated folder, so a
-// schema change in the manifest shows up here as a type error.
-import type { AddItemInput, AddItemOutput } from "../../../../generated/shop/types.js";
-import type { ToolContext } from "../../../../generated/shop/server.js";
-import { ToolError } from "../../../../generated/_runtime/shared/errors.js";
+// Handler of tool "add_item" (shop). Its type comes from the generated server folder,
+// so a schema change in the manifest shows up here as a type error. Its arguments are already
+// checked against the inputSchema; throw ToolError to answer \`isError: true\` with its message.
+import { ToolError, type ToolHandler } from "../../../../generated/shop/index.js";
 
-export async function addItem(args: AddItemInput, ctx: ToolContext): Promise<AddItemOutput> {
+export const addItem: ToolHandler<"add_item"> = async (_args, _ctx) => {
   throw new ToolError("Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts");
-}
+};
 `;
+
+/** The first import of each kind's new stub: the server folder's public entry, and nothing else. */
+const STUB_IMPORTS: Record<string, string> = {
+  "tools/addItem.ts": 'import { ToolError, type ToolHandler } from "../../../../generated/shop/index.js";',
+  "tools/clear.ts": 'import { ToolError, type ToolHandler } from "../../../../generated/shop/index.js";',
+  "resources/cart.ts": 'import type { ResourceHandler } from "../../../../generated/shop/index.js";',
+  "resource-templates/item.ts": 'import type { ResourceTemplateHandler } from "../../../../generated/shop/index.js";',
+  "prompts/upsell.ts": 'import type { PromptHandler } from "../../../../generated/shop/index.js";',
+};
 
 const TSCONFIG = JSON.stringify({
   compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, types: ["node"], noEmit: true },
@@ -83,6 +93,13 @@ describe("handler stubs", () => {
     expect(first.diagnostics).toEqual([]);
     expect(first.changes.filter((c) => c.includes("src/handlers"))).toEqual(STUB_FILES);
     expect(p.read("src/handlers/shop/tools/addItem.ts")).toBe(ADD_ITEM_STUB);
+    for (const [file, line] of Object.entries(STUB_IMPORTS)) {
+      const imports = p
+        .read(`src/handlers/shop/${file}`)
+        .split("\n")
+        .filter((l) => l.startsWith("import "));
+      expect(imports, file).toEqual([line]);
+    }
     expect(p.read("generated/shop/handlers.ts")).toContain('import { addItem } from "../../src/handlers/shop/tools/addItem.js";');
     expect(p.read("generated/shop/handlers.ts")).toContain("  resources: {\n    cart: cart,\n  },\n");
     expect(p.tsc()).toBe("");
@@ -141,27 +158,27 @@ export async function addItem(args: AddItemInput): Promise<AddItemOutput> {
     p.write("manifests/shop.yaml", MANIFEST.replace("  - name: clear\n", "  - name: empty_cart\n"));
     const second = await p.generate();
     expect(second.diagnostics).toEqual([
-      "src/handlers/shop/tools/clear.ts:8:1: warning stub-orphan: handler clear is not used: nothing in manifests/shop.yaml needs tools/clear.ts any more (removed or renamed?); move its code to the new handler, then delete the file",
+      "src/handlers/shop/tools/clear.ts:7:14: warning stub-orphan: handler clear is not used: nothing in manifests/shop.yaml needs tools/clear.ts any more (removed or renamed?); move its code to the new handler, then delete the file",
     ]);
     expect(second.changes.filter((c) => c.includes("src/handlers"))).toEqual(["create src/handlers/shop/tools/emptyCart.ts"]);
     expect(p.read("src/handlers/shop/tools/clear.ts")).toBe(clear);
-    // Its types went with the tool, so the compiler points at it too.
+    // Its type went with the tool, so the compiler points at it too.
     expect(p.tsc()).toMatch(
-      /^src\/handlers\/shop\/tools\/clear\.ts\(4,15\): error TS2305: Module '"\.\.\/\.\.\/\.\.\/\.\.\/generated\/shop\/types\.js"' has no exported member 'ClearInput'\./,
+      /^src\/handlers\/shop\/tools\/clear\.ts\(7,33\): error TS2344: Type '"clear"' does not satisfy the constraint '"add_item" \| "empty_cart"'\./,
     );
   });
 
   it("shows a schema change as a type error at the handler", async () => {
     const p = project();
     await p.generate();
-    p.write("src/handlers/shop/tools/addItem.ts", ADD_ITEM_STUB.replace(/ {2}throw new ToolError\(.*\);/, "  return { count: args.sku.length };"));
+    p.write("src/handlers/shop/tools/addItem.ts", ADD_ITEM_STUB.replace(/\(_args, _ctx\) => \{\n.*\n\};/, "(args) => ({ count: args.sku.length });"));
     expect(p.tsc()).toBe("");
     p.write("manifests/shop.yaml", MANIFEST.replace("properties: {sku: {type: string}}", "properties: {sku: {type: integer}}"));
     await p.generate();
-    expect(p.tsc()).toMatch(/^src\/handlers\/shop\/tools\/addItem\.ts\(9,28\): error TS2339: Property 'length' does not exist on type 'number'\./);
+    expect(p.tsc()).toMatch(/^src\/handlers\/shop\/tools\/addItem\.ts\(7,84\): error TS2339: Property 'length' does not exist on type 'number'\./);
   });
 
-  it("appends the stub function (and its imports) to a file that lost it, touching nothing else", async () => {
+  it("appends the stub handler (and its imports) to a file that lost it, touching nothing else", async () => {
     const p = project();
     await p.generate();
     const renamed = `// I renamed my function by mistake.
@@ -176,17 +193,15 @@ export async function emptyTheCart(args: object, ctx: ToolContext) {
     expect(second.changes.filter((c) => c.includes("src/handlers"))).toEqual(["update src/handlers/shop/tools/clear.ts"]);
     expect(p.read("src/handlers/shop/tools/clear.ts")).toBe(`// I renamed my function by mistake.
 import type { ToolContext } from "../../../../generated/shop/server.js";
-import type { ClearInput } from "../../../../generated/shop/types.js";
-import type { ToolTextResult } from "../../../../generated/shop/server.js";
-import { ToolError } from "../../../../generated/_runtime/shared/errors.js";
+import { ToolError, type ToolHandler } from "../../../../generated/shop/index.js";
 
 export async function emptyTheCart(args: object, ctx: ToolContext) {
   return "done";
 }
 
-export async function clear(args: ClearInput, ctx: ToolContext): Promise<ToolTextResult> {
+export const clear: ToolHandler<"clear"> = async (_args, _ctx) => {
   throw new ToolError("Tool clear is not implemented yet: write it in src/handlers/shop/tools/clear.ts");
-}
+};
 `);
     expect(p.tsc()).toBe("");
   });
@@ -216,5 +231,226 @@ export async function clear(args: ClearInput, ctx: ToolContext): Promise<ToolTex
     const check = await p.generate("check");
     expect(check.changes).toEqual(["create src/handlers/shop/prompts/upsell.ts"]);
     expect(existsSync(path.join(p.dir, "src/handlers/shop/prompts/upsell.ts"))).toBe(false);
+  });
+});
+
+/** strict plus the flags a stub can trip on by itself: unused parameters, optional properties, indexed access. */
+const STRICT_TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    ...JSON.parse(TSCONFIG).compilerOptions,
+    noUnusedParameters: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    verbatimModuleSyntax: true,
+  },
+  include: ["src", "generated"],
+});
+
+/** A handler of each kind, written by hand in the new shape: one import, the type by MCP name. */
+const WRITTEN: Record<string, string> = {
+  "tools/addItem.ts": `import type { ToolHandler } from "../../../../generated/shop/index.js";
+
+export const addItem: ToolHandler<"add_item"> = async (args) => ({ count: args.sku.length });
+`,
+  "tools/clear.ts": `import type { ToolHandler } from "../../../../generated/shop/index.js";
+
+export const clear: ToolHandler<"clear"> = () => "cleared";
+`,
+  "resources/cart.ts": `import type { ResourceHandler } from "../../../../generated/shop/index.js";
+
+export const cart: ResourceHandler<"cart"> = async (ctx) => \`the cart at \${ctx.uri}\`;
+`,
+  "resource-templates/item.ts": `import type { ResourceTemplateHandler } from "../../../../generated/shop/index.js";
+
+export const item: ResourceTemplateHandler<"item"> = async (variables) => \`item \${variables.sku.toUpperCase()}\`;
+`,
+  "prompts/upsell.ts": `import type { PromptHandler } from "../../../../generated/shop/index.js";
+
+export const upsell: PromptHandler<"upsell"> = async (args) => ({
+  messages: [{ role: "user", content: { type: "text", text: \`Suggest something to go with \${args.sku}.\` } }],
+});
+`,
+};
+
+describe("handler types: one per entity kind, by MCP name", () => {
+  it("a fresh stub of each kind compiles under strict with noUnusedParameters, the written ones serve, and a schema change is a type error in each", async () => {
+    const p = project();
+    p.write("tsconfig.json", STRICT_TSCONFIG);
+    expect((await p.generate()).diagnostics).toEqual([]);
+    expect(p.tsc()).toBe("");
+    for (const [file, text] of Object.entries(WRITTEN)) p.write(`src/handlers/shop/${file}`, text);
+    expect(p.tsc()).toBe("");
+
+    // handlers.ts wires the consts exactly as it wired functions.
+    const { createServerFactory } = await import(path.join(p.dir, "generated/shop/index.ts"));
+    const { handlers } = await import(path.join(p.dir, "generated/shop/handlers.ts"));
+    const { rawSession } = await import("./helpers/wire.js");
+    const s = await rawSession(createServerFactory(handlers));
+    expect((await s.request("tools/call", { name: "add_item", arguments: { sku: "abc" } })).result).toMatchObject({ structuredContent: { count: 3 } });
+    expect((await s.request("resources/read", { uri: "shop://cart" })).result).toMatchObject({ contents: [{ text: "the cart at shop://cart" }] });
+    expect((await s.request("resources/read", { uri: "shop://items/x1" })).result).toMatchObject({ contents: [{ text: "item X1" }] });
+    expect((await s.request("prompts/get", { name: "upsell", arguments: { sku: "x1" } })).result).toMatchObject({
+      messages: [{ content: { text: "Suggest something to go with x1." } }],
+    });
+    await s.close();
+
+    // The manifest changes under the handlers: each sees it at its own line.
+    p.write(
+      "manifests/shop.yaml",
+      MANIFEST.replace("properties: {sku: {type: string}}", "properties: {sku: {type: integer}}")
+        .replace("shop://items/{sku}", "shop://items/{id}")
+        .replace("arguments: [{name: sku, required: true}]", "arguments: [{name: product, required: true}]"),
+    );
+    expect((await p.generate()).diagnostics).toEqual([]);
+    const errors = p
+      .tsc()
+      .split("\n")
+      .filter((l) => l.includes("error TS"));
+    expect(errors).toEqual([
+      "src/handlers/shop/prompts/upsell.ts(4,98): error TS2339: Property 'sku' does not exist on type 'UpsellArguments'.",
+      "src/handlers/shop/resource-templates/item.ts(3,93): error TS2339: Property 'sku' does not exist on type 'ItemVariables'.",
+      "src/handlers/shop/tools/addItem.ts(3,84): error TS2339: Property 'length' does not exist on type 'number'.",
+    ]);
+  }, 120_000);
+});
+
+const OLD_STUBS = path.join(ROOT, "test/fixtures/old-stubs/shop");
+const OLD_FILES = ["tools/addItem.ts", "tools/clear.ts", "resources/cart.ts", "resource-templates/item.ts", "prompts/upsell.ts"];
+
+/** The warning of a stub line `import { ToolError } from "../../../../generated/_runtime/errors.js";`. */
+const privateImportWarning = (file: string, line: number) =>
+  `src/handlers/shop/${file}:${line}:27: warning stub-private-import: imports "../../../../generated/_runtime/errors.js", a file of mcpgen's runtime: its files are not a public API and move between mcpgen versions, so this import breaks when they do; import { ToolError } from "../../../../generated/shop/index.js" instead (mcpgen never edits this file)`;
+
+describe("stubs in the old shape (functions, as mcpgen 0.1 wrote them)", () => {
+  it("are left byte for byte and warned about at their private runtime imports; with the import the warning gives, they compile with handlers.ts and serve", async () => {
+    const p = project();
+    for (const file of OLD_FILES) {
+      mkdirSync(path.dirname(path.join(p.dir, "src/handlers/shop", file)), { recursive: true });
+      p.write(`src/handlers/shop/${file}`, readFileSync(path.join(OLD_STUBS, file), "utf8"));
+    }
+    const first = await p.generate();
+    expect(first.changes.filter((c) => c.includes("src/handlers"))).toEqual([]);
+    expect(first.diagnostics).toEqual([privateImportWarning("tools/addItem.ts", 6), privateImportWarning("tools/clear.ts", 6)]);
+    for (const file of OLD_FILES) expect(p.read(`src/handlers/shop/${file}`), file).toBe(readFileSync(path.join(OLD_STUBS, file), "utf8"));
+    expect(p.read("generated/shop/handlers.ts")).toContain('import { addItem } from "../../src/handlers/shop/tools/addItem.js";');
+    // Said again on every run that reads them, until the import is changed.
+    expect((await p.generate()).diagnostics).toEqual(first.diagnostics);
+
+    // The user writes the import the warning gives (line 6 of each), and changes nothing else.
+    for (const d of first.result.diagnostics) {
+      const file = path.join(p.dir, d.file);
+      const lines = readFileSync(file, "utf8").split("\n");
+      lines[d.line - 1] = `${/^(import .*?) instead/.exec(d.fix!)![1]};`;
+      writeFileSync(file, lines.join("\n"));
+    }
+    expect(p.read("src/handlers/shop/tools/addItem.ts").split("\n")[5]).toBe('import { ToolError } from "../../../../generated/shop/index.js";');
+    const fixed = await p.generate();
+    expect(fixed.diagnostics).toEqual([]);
+    expect(fixed.changes.filter((c) => c.includes("src/handlers"))).toEqual([]);
+    // The function shape compiles with the generated handlers.ts as the new one does, and serves.
+    expect(p.tsc()).toBe("");
+    const { createServerFactory } = await import(path.join(p.dir, "generated/shop/index.ts"));
+    const { handlers } = await import(path.join(p.dir, "generated/shop/handlers.ts"));
+    const { rawSession } = await import("./helpers/wire.js");
+    const s = await rawSession(createServerFactory(handlers));
+    expect((await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } })).result).toEqual({
+      content: [{ type: "text", text: "Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts" }],
+      isError: true,
+    });
+    expect((await s.request("resources/read", { uri: "shop://cart" })).error).toMatchObject({
+      message: expect.stringContaining("Resource cart is not implemented yet"),
+    });
+    await s.close();
+  }, 120_000);
+
+  it("the warning is said again on a run that skips the unchanged manifest, and fails it when set to error", async () => {
+    const p = project();
+    mkdirSync(path.join(p.dir, "src/handlers/shop/tools"), { recursive: true });
+    p.write("src/handlers/shop/tools/addItem.ts", readFileSync(path.join(OLD_STUBS, "tools/addItem.ts"), "utf8"));
+    const run = (levels: DiagnosticLevels = []) =>
+      runPipeline({ manifests: ["manifests"], out: "generated", stubs: "src/handlers", levels, cwd: p.dir, mode: "write" });
+    const first = await run();
+    expect(first.reused).toEqual([]);
+    expect(first.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    const skipped = await run();
+    expect(skipped.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
+    expect(skipped.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    expect(skipped.reusedWarnings).toEqual([]);
+    const failed = await run([{ codes: { "stub-private-import": "error" } }]);
+    expect(failed.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
+    expect(failed.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6).replace("warning", "error")]);
+    expect(failed.plan).toBeUndefined();
+  });
+
+  it("the warning's level comes from the config's diagnostics key: error writes nothing, off says nothing", async () => {
+    const p = project();
+    mkdirSync(path.join(p.dir, "src/handlers/shop/tools"), { recursive: true });
+    p.write("src/handlers/shop/tools/addItem.ts", readFileSync(path.join(OLD_STUBS, "tools/addItem.ts"), "utf8"));
+    const run = async (level: "off" | "error") => {
+      p.write("mcpgen.config.json", JSON.stringify({ stubs: "src/handlers", out: "generated", diagnostics: { "stub-private-import": level } }));
+      const { config, diagnostics } = loadConfig(p.dir);
+      expect(diagnostics).toEqual([]);
+      const result = await runPipeline({
+        manifests: config.manifests,
+        out: config.out,
+        stubs: config.stubs!,
+        levels: config.levels,
+        cwd: p.dir,
+        mode: "write",
+        cache: false,
+      });
+      return result.diagnostics.map(formatDiagnostic);
+    };
+    expect(await run("error")).toEqual([privateImportWarning("tools/addItem.ts", 6).replace("warning", "error")]);
+    expect(existsSync(path.join(p.dir, "generated"))).toBe(false);
+    expect(await run("off")).toEqual([]);
+    expect(existsSync(path.join(p.dir, "generated/shop/handlers.ts"))).toBe(true);
+  });
+});
+
+describe("private runtime imports: every form, where it is, what to write instead", () => {
+  const OUT = path.join(path.sep, "p", "generated");
+  const FILE = path.join(path.sep, "p", "src", "handlers", "shop", "tools", "x.ts");
+  const RT = "../../../../generated/_runtime";
+  const INDEX = '"../../../../generated/shop/index.js"';
+  const cases: [string, { given: string; want: string[] }][] = [
+    ["a named import", { given: `import { ToolError } from "${RT}/errors.js";`, want: [`1:27 import { ToolError } from ${INDEX}`] }],
+    [
+      "a type-only import with an alias, after other lines",
+      { given: `// mine\n\nimport type { ToolContext as Ctx } from "${RT}/server.js";`, want: [`3:41 import type { ToolContext as Ctx } from ${INDEX}`] },
+    ],
+    [
+      "names from two public modules, and a runtime internal",
+      {
+        given: `import { type ToolContext, redisTaskStore, createManifestServerFactory } from '${RT}/server.js';`,
+        want: [
+          `1:79 import { type ToolContext } from ${INDEX}; import { redisTaskStore } from "../../../../generated/shop/serve.js"; \`createManifestServerFactory\` is not public: use what ${INDEX} exports`,
+        ],
+      },
+    ],
+    ["a namespace import", { given: `import * as rt from "${RT}/errors.js";`, want: [`1:21 import from ${INDEX}, the server folder's public entry,`] }],
+    ["a re-export", { given: `export { ToolError } from "${RT}/errors.js";`, want: [`1:27 import from ${INDEX}, the server folder's public entry,`] }],
+    [
+      "a dynamic import and an import type",
+      {
+        given: `type R = import("${RT}/mcp.js").CallToolResult;\nconst m = await import("${RT}/errors.js");`,
+        want: [`1:17 import from ${INDEX}, the server folder's public entry,`, `2:24 import from ${INDEX}, the server folder's public entry,`],
+      },
+    ],
+    [
+      "a runtime file in a subfolder (the runtime's next layout)",
+      { given: `import { ToolError } from "${RT}/shared/errors.js";`, want: [`1:27 import { ToolError } from ${INDEX}`] },
+    ],
+    ["the public entry", { given: `import { ToolError } from ${INDEX};`, want: [] }],
+    ["another output folder's runtime", { given: `import { ToolError } from "../../../../vendor/_runtime/errors.js";`, want: [] }],
+    [
+      "a package, and the runtime named in a comment or a string",
+      { given: `import x from "_runtime";\n// ${RT}/errors.js\nconst s = "${RT}/errors.js";`, want: [] },
+    ],
+  ];
+  it.each(cases)("%s", async (_name, { given, want }) => {
+    const found = await privateImports(FILE, given, { outDir: OUT, server: "shop", cwd: path.join(path.sep, "p") });
+    expect(found.map((d) => `${d.line}:${d.col} ${d.fix!.replace(/ instead \(mcpgen never edits this file\)$/, "")}`)).toEqual(want);
+    for (const d of found) expect(d).toMatchObject({ severity: "warning", code: "stub-private-import", file: "src/handlers/shop/tools/x.ts" });
   });
 });

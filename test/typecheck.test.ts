@@ -60,7 +60,7 @@ describe("generated code compiles", () => {
   }, 120_000);
 
   it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages", () => {
-    for (const project of ["manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
+    for (const project of ["examples/gift-server/manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
       const result = tsc(ROOT, project);
       expect(result.output, project).toBe("");
       expect(result.ok).toBe(true);

@@ -10,7 +10,7 @@ import { widgetHtml } from "../src/bundle/widgets.js";
 import { formatDiagnostic } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
 import type { WidgetModel } from "../src/model/types.js";
-import { checks } from "../generated/gift-server/widgets/gifts.checks.js";
+import { checks } from "../examples/gift-server/generated/gift-server/widgets/gifts.checks.js";
 import { ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 

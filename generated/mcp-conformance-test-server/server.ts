@@ -312,6 +312,38 @@ export interface Handlers {
 }
 
 /**
+ * The handler of one tool of mcp-conformance-test-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const testSimpleText: ToolHandler<"test_simple_text"> = async (args, ctx) => { ... };
+ */
+export type ToolHandler<Name extends keyof Handlers["tools"]> = Handlers["tools"][Name];
+
+/**
+ * The handler of one resource of mcp-conformance-test-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const watchedResource: ResourceHandler<"watched-resource"> = async (ctx) => { ... };
+ */
+export type ResourceHandler<Name extends keyof Handlers["resources"]> = Handlers["resources"][Name];
+
+/**
+ * The handler of one resource template of mcp-conformance-test-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const template: ResourceTemplateHandler<"template"> = async (variables, ctx) => { ... };
+ */
+export type ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplates"]> = Handlers["resourceTemplates"][Name];
+
+/**
+ * The handler of one prompt of mcp-conformance-test-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const testInputRequiredResultPrompt: PromptHandler<"test_input_required_result_prompt"> = async (args, ctx) => { ... };
+ */
+export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];
+
+/**
  * Makes the SDK Servers of mcp-conformance-test-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
  *
  * @example

@@ -80,6 +80,38 @@ export interface Handlers {
 }
 
 /**
+ * The handler of one tool of notes-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const createNote: ToolHandler<"create_note"> = async (args, ctx) => { ... };
+ */
+export type ToolHandler<Name extends keyof Handlers["tools"]> = Handlers["tools"][Name];
+
+/**
+ * The handler of one resource of notes-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const index: ResourceHandler<"index"> = async (ctx) => { ... };
+ */
+export type ResourceHandler<Name extends keyof Handlers["resources"]> = Handlers["resources"][Name];
+
+/**
+ * The handler of one resource template of notes-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const note: ResourceTemplateHandler<"note"> = async (variables, ctx) => { ... };
+ */
+export type ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplates"]> = Handlers["resourceTemplates"][Name];
+
+/**
+ * The handler of one prompt of notes-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const summarizeNote: PromptHandler<"summarize_note"> = async (args, ctx) => { ... };
+ */
+export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];
+
+/**
  * Makes the SDK Servers of notes-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
  *
  * @example

@@ -242,7 +242,7 @@ async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Pr
     process.stdout.write(
       change.kind === "create"
         ? `mcpgen: created ${change.display}: a handler to write (it throws "not implemented" until you do)\n`
-        : `mcpgen: added a handler to ${change.display} (its function was renamed or removed): write it, or move your code into it\n`,
+        : `mcpgen: added a handler to ${change.display} (its export was renamed or removed): write it, or move your code into it\n`,
     );
   }
   if (!args.quiet) {

@@ -2,6 +2,7 @@
 import type { ServerModel } from "../model/types.js";
 import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js";
 import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
+import type { CodeFile } from "../print/codeFile.js";
 import { exportApi } from "./publicApi.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
@@ -12,8 +13,12 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const promise = (t: string) => `${t} | Promise<${t}>`;
 
   const groups: string[] = [];
-  const group = (key: string, doc: string, members: string[]) => {
-    if (members.length > 0) groups.push(`${docComment([doc], "  ")}  ${key}: {\n${members.join("")}  };\n`);
+  /** The handler groups printed in `Handlers`, with the MCP name and function name of their first handler. */
+  const printed = new Map<HandlerGroup, { name: string; handlerName: string }>();
+  const group = (key: HandlerGroup, doc: string, members: string[], first?: { name: string; handlerName: string }) => {
+    if (members.length === 0 || !first) return;
+    groups.push(`${docComment([doc], "  ")}  ${key}: {\n${members.join("")}  };\n`);
+    printed.set(key, first);
   };
   const member = (name: string, doc: string[], signature: string) => `${docComment(doc, "    ")}    ${typePropertyKey(name)}: ${signature};\n`;
 
@@ -31,13 +36,16 @@ export function emitServer(model: ServerModel): OutputFile[] {
       ];
       return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}) => ${promise(result)}`);
     }),
+    model.tools[0],
   );
+  const handledResources = model.resources.filter((r) => r.needsHandler);
   group(
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
-    model.resources
-      .filter((r) => r.needsHandler)
-      .map((r) => member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`)),
+    handledResources.map((r) =>
+      member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`),
+    ),
+    handledResources[0],
   );
   group(
     "resourceTemplates",
@@ -49,19 +57,20 @@ export function emitServer(model: ServerModel): OutputFile[] {
         `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`,
       ),
     ),
+    model.resourceTemplates[0],
   );
+  const handledPrompts = model.prompts.filter((p) => p.needsHandler);
   group(
     "prompts",
     "One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked.",
-    model.prompts
-      .filter((p) => p.needsHandler)
-      .map((p) =>
-        member(
-          p.name,
-          [p.description ?? ""],
-          `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
-        ),
+    handledPrompts.map((p) =>
+      member(
+        p.name,
+        [p.description ?? ""],
+        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
       ),
+    ),
+    handledPrompts[0],
   );
 
   const handled = model.completions.filter((c) => c.handler);
@@ -94,6 +103,13 @@ export function emitServer(model: ServerModel): OutputFile[] {
     name: "Handlers",
     text: ` {${groups.length ? `\n${groups.join("")}` : ""}}`,
   });
+  const none: Record<HandlerGroup, string> = {
+    tools: "it has no tools",
+    resources: model.resources.length > 0 ? "each of its resources has its content in the manifest" : "it has no resources",
+    resourceTemplates: "it has no resource templates",
+    prompts: model.prompts.length > 0 ? "each of its prompts has its messages in the manifest" : "it has no prompts",
+  };
+  for (const kind of HANDLER_TYPES) exportHandlerType(file, model.name, kind, printed.get(kind.group) ?? none[kind.group]);
   const optional = groups.length === 0 ? " = {}" : "";
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.exportDeclaration({
@@ -115,4 +131,51 @@ export function emitServer(model: ServerModel): OutputFile[] {
     text: `(handlers: Handlers${optional}, options?: ${options}): ${server} {\n  return createServerFactory(handlers, options)({ era: "legacy" });\n}`,
   });
   return [{ path: file.path, content: file.render() }];
+}
+
+type HandlerGroup = "tools" | "resources" | "resourceTemplates" | "prompts";
+
+/** The type that names one handler of a `Handlers` group, for a handler in a file of its own (a stub). */
+interface HandlerType {
+  group: HandlerGroup;
+  /** Its name in the public API (serverFolder/publicApi.ts). */
+  name: string;
+  /** What one handler is the handler of, and the parameters of its example. */
+  of: string;
+  parameters: string;
+}
+
+const HANDLER_TYPES: readonly HandlerType[] = [
+  { group: "tools", name: "ToolHandler", of: "tool", parameters: "args, ctx" },
+  { group: "resources", name: "ResourceHandler", of: "resource", parameters: "ctx" },
+  { group: "resourceTemplates", name: "ResourceTemplateHandler", of: "resource template", parameters: "variables, ctx" },
+  { group: "prompts", name: "PromptHandler", of: "prompt", parameters: "args, ctx" },
+];
+
+/**
+ * `ToolHandler<"name">` and its kin: `Handlers["tools"]["name"]`, so a handler's signature follows
+ * the manifest with one import, and `Handlers` stays the one place it is written. A server without
+ * handlers of a kind still exports the type (the public API is the same for every server), taking
+ * no name (`Name extends never`); `first` is then why it has none.
+ */
+function exportHandlerType(file: CodeFile, server: string, kind: HandlerType, first: { name: string; handlerName: string } | string): void {
+  if (typeof first === "string") {
+    file.exportDeclaration({
+      doc: [`No ${kind.of} of ${server} needs a handler: ${first}.`],
+      kind: "type",
+      name: kind.name,
+      text: "<Name extends never> = Name;",
+    });
+    return;
+  }
+  const member = `Handlers[${stringLiteral(kind.group)}]`;
+  file.exportDeclaration({
+    doc: [
+      `The handler of one ${kind.of} of ${server}, by its MCP name, as \`Handlers\` declares it: the type of a handler in a file of its own.`,
+      `@example\nexport const ${first.handlerName}: ${kind.name}<${stringLiteral(first.name)}> = async (${kind.parameters}) => { ... };`,
+    ],
+    kind: "type",
+    name: kind.name,
+    text: `<Name extends keyof ${member}> = ${member}[Name];`,
+  });
 }

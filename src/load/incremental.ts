@@ -28,6 +28,8 @@ export interface ManifestRecord {
   stubFolder?: { dir: string; files: string[] };
   /** Its warnings, said again when the manifest is skipped. */
   warnings?: Diagnostic[];
+  /** Its handler stubs' warnings (stub-orphan, stub-private-import), at their files (absolute): said again when it is skipped. */
+  stubWarnings?: Diagnostic[];
   /** The manifest file as it was when its text was read (see knownHash). */
   file?: FileStamp;
 }
@@ -164,6 +166,7 @@ export class RunRecords {
     stubs: string[],
     stubDir?: string,
     warnings: Diagnostic[] = [],
+    stubWarnings: Diagnostic[] = [],
   ): void {
     const dir = path.join(outDir, server);
     const hashOf = (file: string) => {
@@ -180,6 +183,7 @@ export class RunRecords {
       stubs: stubs.map((file) => ({ file, hash: hashOf(file) })),
       ...(stubDir ? { stubFolder: { dir: stubDir, files: listFiles(stubDir) } } : {}),
       ...(warnings.length ? { warnings } : {}),
+      ...(stubWarnings.length ? { stubWarnings } : {}),
       deps: deps.map((file) => ({ file, hash: sha256(readFileSync(file)) })),
       outputs: listFiles(dir).map((file) => {
         const info = statSync(path.join(dir, file));

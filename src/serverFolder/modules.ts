@@ -23,6 +23,8 @@ export const SDK = {
   server: "@modelcontextprotocol/server",
 } as const;
 export const LOCAL = {
+  /** The folder's public entry: what a user's code imports (serverFolder/publicApi.ts). */
+  index: "./index.js",
   types: "./types.js",
   definition: "./definition.js",
   server: "./server.js",

@@ -62,12 +62,17 @@ export function publicApi(clientInterface: string): readonly ApiModule[] {
         type("Handlers"),
         server("InputOptions"),
         server("PromptContext"),
+        // One handler of Handlers by MCP name (ToolHandler<"name">), the type of a handler stub.
+        type("PromptHandler"),
         server("RequestContext"),
         server("ResourceContext"),
+        type("ResourceHandler"),
         server("ResourceHandlerResult"),
+        type("ResourceTemplateHandler"),
         server("ServerFactory"),
         server("ServerOptions"),
         server("ToolContext"),
+        type("ToolHandler"),
         server("ToolTextResult"),
       ],
       index: "names",
@@ -155,3 +160,14 @@ export const BUILTIN_TYPE_NAMES: readonly string[] = publicApi(ANY_CLIENT)
   .flatMap((m) => m.names)
   .filter((n) => n.kind !== "value" && n.name !== ANY_CLIENT)
   .map((n) => n.name);
+
+/**
+ * Where a user's code imports a public name from, as a file of the server folder imports it: the
+ * public entry (`./index.js`) for the names index.ts re-exports, else the one module that exports
+ * it (`./serve.js`); undefined for a name that is not public (a runtime internal).
+ */
+export function publicModuleOf(name: string): string | undefined {
+  const api = publicApi(ANY_CLIENT).find((m) => m.names.some((n) => n.name === name));
+  if (!api) return undefined;
+  return api.index === "none" ? api.module : LOCAL.index;
+}

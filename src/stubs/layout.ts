@@ -1,5 +1,8 @@
-/** Where each user-owned handler stub lives, and what it exports: decided from the model. */
+/** Where each user-owned handler stub lives, what it exports, and how it imports the generated folder: decided from the model. */
+import * as path from "node:path";
 import type { ServerModel } from "../model/types.js";
+import { LOCAL } from "../serverFolder/modules.js";
+import { toPosix } from "../util/paths.js";
 
 type StubKind = "tool" | "resource" | "resource-template" | "prompt";
 
@@ -37,3 +40,17 @@ export function stubEntries(model: ServerModel): StubEntry[] {
 }
 
 export const STUB_FOLDERS = Object.values(FOLDERS);
+
+/** A relative ES module specifier from folder `from` to file `to` (`./x.js`, `../../y.js`). */
+export function modulePath(from: string, to: string): string {
+  const rel = toPosix(path.relative(from, to));
+  return rel.startsWith(".") ? rel : `./${rel}`;
+}
+
+/**
+ * The specifier of a module of a server's output folder (one of LOCAL: `./index.js`, `./serve.js`)
+ * as a file in folder `from` imports it: the only modules of the generated code a stub imports.
+ */
+export function serverModule(from: string, outDir: string, server: string, module: string = LOCAL.index): string {
+  return modulePath(from, path.join(outDir, server, module));
+}

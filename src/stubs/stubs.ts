@@ -1,10 +1,15 @@
 /**
  * User-owned handler stubs: created once, merged after, never clobbered.
  *
- * - A missing stub file is created from its template (templates/stubs/<kind>.ts.hbs).
- * - An existing file that exports the expected function is left byte for byte.
- * - An existing file that lacks it (renamed or deleted by hand) gets the stub function appended,
+ * - A missing stub file is created from its template (templates/stubs/<kind>.ts.hbs): a handler
+ *   typed `ToolHandler<"name">` (or its kin), imported from the server folder's public entry.
+ * - An existing file that exports the expected name is left byte for byte, whatever its shape
+ *   (`export const` in today's stubs, `export async function` in older ones: handlers.ts imports
+ *   either the same way).
+ * - An existing file that lacks it (renamed or deleted by hand) gets the stub's handler appended,
  *   and the imports it needs added after the file's own, everything else untouched.
+ * - An existing file that imports mcpgen's private runtime files (older stubs did) is reported as
+ *   a `stub-private-import` warning at the import, with the import to write instead; never edited.
  * - A stub file whose tool, resource, template or prompt left the manifest is reported as a
  *   warning with its file:line, and never deleted.
  */
@@ -14,9 +19,9 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { ServerModel } from "../model/types.js";
 import { stringLiteral } from "../print/literal.js";
 import { renderTemplate } from "../templates/render.js";
-import { RUNTIME_FOLDER } from "../serverFolder/modules.js";
 import type { Change } from "../write/writeOutput.js";
-import { STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
+import { modulePath, serverModule, STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
+import { privateImports } from "./privateImports.js";
 import { toPosix } from "../util/paths.js";
 
 interface StubOptions {
@@ -54,6 +59,7 @@ export async function planStubs(models: readonly ServerModel[], options: StubOpt
         continue;
       }
       const text = readFileSync(abs, "utf8");
+      plan.diagnostics.push(...(await privateImports(abs, text, { outDir: options.outDir, server: model.name, cwd: options.cwd })));
       if (exportsName(text, entry.functionName)) continue;
       const merged = await appendStub(text, stub, entry.functionName);
       plan.changes.push({ kind: "update", file: abs, before: text, after: merged, display, stub: true });
@@ -63,15 +69,24 @@ export async function planStubs(models: readonly ServerModel[], options: StubOpt
   return plan;
 }
 
+/**
+ * A stub from its template. New stubs import only the server folder's public entry (`index.js`):
+ * `ToolHandler<"name">` and its kin, and ToolError. The variables older templates used (the types
+ * module, the server module, the stub's parameter types) are still given, for a user's template
+ * overrides; `errorsModule` now names index.js too, which exports ToolError, so an override
+ * written for the old stubs no longer imports mcpgen's private runtime files.
+ */
 function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: StubOptions): string {
   const generated = path.join(options.outDir, model.name);
   const from = path.dirname(abs);
+  const indexModule = stringLiteral(serverModule(from, options.outDir, model.name));
   const common = {
     server: model.name,
     functionName: entry.functionName,
+    indexModule,
     typesModule: stringLiteral(modulePath(from, path.join(generated, "types.js"))),
     serverModule: stringLiteral(modulePath(from, path.join(generated, "server.js"))),
-    errorsModule: stringLiteral(modulePath(from, path.join(options.outDir, RUNTIME_FOLDER, "shared", "errors.js"))),
+    errorsModule: indexModule,
     notImplemented: stringLiteral(`${describeEntry(entry)} is not implemented yet: write it in ${toPosix(path.relative(options.cwd, abs))}`),
   };
   switch (entry.kind) {
@@ -155,8 +170,9 @@ async function appendStub(userText: string, stubText: string, functionName: stri
     const typeOnly = decl.isTypeOnly();
     newImports.push(`import ${typeOnly ? "type " : ""}{ ${missing.map((s) => s.getText()).join(", ")} } from ${decl.getModuleSpecifier().getText()};`);
   }
-  const fn = stub.getFunction(functionName);
-  const fnText = fn ? fn.getFullText().replace(/^\s*\n/, "") : "";
+  // The handler: a const in today's templates, a function in older ones (or a user's override).
+  const handler = stub.getVariableStatement(functionName) ?? stub.getFunction(functionName);
+  const fnText = handler ? handler.getFullText().replace(/^\s*\n/, "") : "";
 
   let out = userText;
   if (newImports.length > 0) {
@@ -207,10 +223,4 @@ async function firstExport(text: string): Promise<{ line: number; col: number; e
     return { line, col: column, exported: name };
   }
   return { line: 1, col: 1 };
-}
-
-/** A relative ES module specifier from folder `from` to file `to` (`./x.js`, `../../y.js`). */
-function modulePath(from: string, to: string): string {
-  const rel = toPosix(path.relative(from, to));
-  return rel.startsWith(".") ? rel : `./${rel}`;
 }

@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { createClient, ToolError } from "../../generated/gift-server/index.js";
+import { createClient, ToolError } from "../../examples/gift-server/generated/gift-server/index.js";
 import { ERAS, type Era } from "../helpers/connect.js";
 
-const read = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/gift-server/fixtures/${name}`, import.meta.url), "utf8"));
+const read = (name: string) => JSON.parse(readFileSync(new URL(`../../examples/gift-server/generated/gift-server/fixtures/${name}`, import.meta.url), "utf8"));
 const serverScript = fileURLToPath(new URL("../servers/gift-stdio.ts", import.meta.url));
 
 async function start(era: Era, env: Record<string, string> = {}) {

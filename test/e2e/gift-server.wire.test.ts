@@ -5,12 +5,12 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createServerFactory } from "../../generated/gift-server/index.js";
+import { createServerFactory } from "../../examples/gift-server/generated/gift-server/index.js";
 import { giftHandlers } from "../servers/gift.js";
 import { ERAS, type Era } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 
-const read = (path: string) => JSON.parse(readFileSync(new URL(`../../generated/gift-server/fixtures/${path}`, import.meta.url), "utf8"));
+const read = (path: string) => JSON.parse(readFileSync(new URL(`../../examples/gift-server/generated/gift-server/fixtures/${path}`, import.meta.url), "utf8"));
 const SERVER_INFO = { name: "gift-server", version: "1.0.0", title: "Gift ideas" };
 
 let close: (() => Promise<void>) | undefined;

@@ -8,9 +8,9 @@
  */
 import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServerFactory } from "../../generated/gift-server/index.js";
-import { serveHttp } from "../../generated/gift-server/serve.js";
-import { scenarios } from "../../generated/gift-server/widgets/scenarios.js";
+import { createServerFactory } from "../../examples/gift-server/generated/gift-server/index.js";
+import { serveHttp } from "../../examples/gift-server/generated/gift-server/serve.js";
+import { scenarios } from "../../examples/gift-server/generated/gift-server/widgets/scenarios.js";
 import { serveHarness, type Harness } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
 import { giftHandlers } from "../servers/gift.js";

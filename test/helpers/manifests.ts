@@ -6,12 +6,13 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * manifests/gift-server.yaml without its widget: bundling a widget needs its entry source next to
- * the manifest and @modelcontextprotocol/ext-apps in node_modules, which a project in a temporary
- * folder has neither of. Its two tools, resource and prompt are unchanged (visible to both the
+ * The gift manifest (the example project's: examples/gift-server/manifests/gift-server.yaml)
+ * without its widget: bundling a widget needs its entry source next to the manifest and
+ * @modelcontextprotocol/ext-apps in node_modules, which a project in a temporary folder has
+ * neither of. Its two tools, resource and prompt are unchanged (visible to both the
  * model and views).
  */
-export const GIFT_WITHOUT_WIDGET = withoutWidgets(readFileSync(path.join(ROOT, "manifests/gift-server.yaml"), "utf8"));
+export const GIFT_WITHOUT_WIDGET = withoutWidgets(readFileSync(path.join(ROOT, "examples/gift-server/manifests/gift-server.yaml"), "utf8"));
 
 function withoutWidgets(text: string): string {
   const out = text

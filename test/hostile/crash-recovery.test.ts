@@ -157,7 +157,7 @@ describe("generate killed part-way", () => {
     const again = mcpgen(dir);
     expect(again.code).toBe(0);
     expect(again.stderr).toBe(`mcpgen: out/: warning interrupted-run: recovered from an interrupted run (pid ${killed.pid}): removed ${temp}\n`);
-    expect(readFileSync(path.join(dir, "handlers/gift-server/tools/wrapGift.ts"), "utf8")).toContain("export async function wrapGift");
+    expect(readFileSync(path.join(dir, "handlers/gift-server/tools/wrapGift.ts"), "utf8")).toContain('export const wrapGift: ToolHandler<"wrap_gift">');
     expect(leftovers(dir)).toEqual([]);
   });
 

@@ -108,7 +108,7 @@ describe("property-based", () => {
 
   it("random mutations of valid manifests end in diagnostics, never in an exception", async () => {
     const dir = tempProject({ "package.json": "{}" });
-    const bases = ["manifests/gift-server.yaml", "manifests/notes-server.yaml", "manifests/conformance.yaml"].map((f) =>
+    const bases = ["examples/gift-server/manifests/gift-server.yaml", "manifests/notes-server.yaml", "manifests/conformance.yaml"].map((f) =>
       parse(readFileSync(path.join(ROOT, f), "utf8")),
     );
     const weird = fc.oneof(

@@ -1,5 +1,5 @@
 /** The gift server over stdio, as a user's main.ts would start it. */
-import { serveStdio } from "../../generated/gift-server/serve.js";
+import { serveStdio } from "../../examples/gift-server/generated/gift-server/serve.js";
 import { giftHandlers } from "./gift.js";
 
 await serveStdio(giftHandlers, {

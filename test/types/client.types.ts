@@ -36,7 +36,7 @@ export async function tasks(notes: NotesServerClient, conformance: McpConformanc
   // @ts-expect-error: `limit` is an integer
   await notes.tasks.start("search_notes", { limit: "5" });
   // @ts-expect-error: no tasks on a client whose manifest has no task-capable tool
-  void ({} as import("../../generated/gift-server/index.js").GiftServerClient).tasks;
+  void ({} as import("../../examples/gift-server/generated/gift-server/index.js").GiftServerClient).tasks;
 
   // The plain method of a task-capable tool takes the wait's options too.
   await conformance.failingJob({}, { onStatus: (s) => void s.taskId, signal: AbortSignal.timeout(1000) });

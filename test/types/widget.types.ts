@@ -2,7 +2,7 @@
  * Type tests of the generated widget client (compiled by test/typecheck.test.ts, never run): each
  * `@ts-expect-error` must meet an error, or the compile fails.
  */
-import { createGiftsWidget } from "../../generated/gift-server/widgets/gifts.js";
+import { createGiftsWidget } from "../../examples/gift-server/generated/gift-server/widgets/gifts.js";
 
 export async function typed(): Promise<void> {
   const widget = createGiftsWidget<{ favorite?: string }>();

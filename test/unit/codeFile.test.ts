@@ -208,6 +208,7 @@ describe("public API table", () => {
     expect(BUILTIN_TYPE_NAMES).toContain("Handlers");
     expect(BUILTIN_TYPE_NAMES).toContain("ToolError");
     expect(BUILTIN_TYPE_NAMES).toContain("StdioHandle");
+    expect(BUILTIN_TYPE_NAMES).toContain("ToolHandler");
     expect(BUILTIN_TYPE_NAMES).not.toContain("createServer");
     const typeNames = publicApi("ShopClient")
       .flatMap((m) => m.names)

@@ -110,6 +110,29 @@ describe("emitServer", () => {
     // No cast (the doc comment's "as any Server connected by hand" is prose).
     expect(text).not.toMatch(/ as (unknown|never|any)( as |[;,)\]])/);
   });
+
+  it("names one handler by MCP name per kind, from Handlers, with an example from the manifest", async () => {
+    const text = only(emitServer(await modelOf(MIXED)));
+    const declared = [...text.matchAll(/^export type (\w+Handler)(.*)$/gm)].map((m) => `${m[1]}${m[2]}`);
+    expect(declared).toEqual([
+      'ToolHandler<Name extends keyof Handlers["tools"]> = Handlers["tools"][Name];',
+      'ResourceHandler<Name extends keyof Handlers["resources"]> = Handlers["resources"][Name];',
+      'ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplates"]> = Handlers["resourceTemplates"][Name];',
+      'PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];',
+    ]);
+    expect(text).toContain(' * export const noArgs: ToolHandler<"no_args"> = async (args, ctx) => { ... };\n');
+    expect(text).toContain(' * export const t: ResourceTemplateHandler<"t"> = async (variables, ctx) => { ... };\n');
+  });
+
+  it("still exports each handler type when no handler of its kind is needed, taking no name", async () => {
+    const text = only(emitServer(await modelOf(STATIC_ONLY)));
+    expect(text).toContain("/** No tool of static-only needs a handler: it has no tools. */\nexport type ToolHandler<Name extends never> = Name;\n");
+    expect(text).toContain(
+      "/** No resource of static-only needs a handler: each of its resources has its content in the manifest. */\nexport type ResourceHandler<Name extends never> = Name;\n",
+    );
+    expect(text).toContain("/** No resource template of static-only needs a handler: it has no resource templates. */\n");
+    expect(text).toContain("/** No prompt of static-only needs a handler: each of its prompts has its messages in the manifest. */\n");
+  });
 });
 
 describe("emitClient", () => {

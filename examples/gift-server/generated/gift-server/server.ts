@@ -32,6 +32,23 @@ export interface Handlers {
 }
 
 /**
+ * The handler of one tool of gift-server, by its MCP name, as `Handlers` declares it: the type of a handler in a file of its own.
+ *
+ * @example
+ * export const suggestGifts: ToolHandler<"suggest_gifts"> = async (args, ctx) => { ... };
+ */
+export type ToolHandler<Name extends keyof Handlers["tools"]> = Handlers["tools"][Name];
+
+/** No resource of gift-server needs a handler: each of its resources has its content in the manifest. */
+export type ResourceHandler<Name extends never> = Name;
+
+/** No resource template of gift-server needs a handler: it has no resource templates. */
+export type ResourceTemplateHandler<Name extends never> = Name;
+
+/** No prompt of gift-server needs a handler: each of its prompts has its messages in the manifest. */
+export type PromptHandler<Name extends never> = Name;
+
+/**
  * Makes the SDK Servers of gift-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
  *
  * @example
