@@ -57,6 +57,12 @@ function tsc(compiler: string, cwd: string, project: string): { ok: boolean; out
   }
 }
 
+/** A tree and, for an example project's output (`examples/<name>/generated`), the handlers its handlers.ts imports (`src/`). */
+const withHandlers = (tree: string): string[] => {
+  const example = /^(examples\/[^/]+)\/generated$/.exec(tree);
+  return example ? [tree, `${example[1]}/src`] : [tree];
+};
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A project holding a copy of each golden tree, compiled as a project would: Node's types, the DOM for the widgets. */
@@ -74,11 +80,11 @@ function goldenProject(trees: readonly string[]): string {
         noEmit: true,
         ...FLAGS,
       },
-      include: trees,
+      include: trees.flatMap(withHandlers),
     }),
   });
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
-  for (const tree of trees) cpSync(path.join(ROOT, tree), path.join(dir, tree), { recursive: true });
+  for (const tree of trees.flatMap(withHandlers)) cpSync(path.join(ROOT, tree), path.join(dir, tree), { recursive: true });
   return dir;
 }
 
@@ -111,7 +117,7 @@ beforeAll(() => {
   golden = goldenProject(trees);
   // The copy with one unused import: a value import, which every TypeScript reports as TS6133.
   bitten = goldenProject(trees);
-  const index = path.join(bitten, "generated/gift-server/index.ts");
+  const index = path.join(bitten, "generated/notes-server/index.ts");
   const lines = readFileSync(index, "utf8").split("\n");
   lines.splice(lines.indexOf("/* eslint-disable */") + 1, 0, 'import { createServer as unused } from "./server.js";');
   writeFileSync(index, lines.join("\n"));
@@ -150,6 +156,6 @@ describe.each(COMPILERS)("strict flags with TypeScript $major ($role)", ({ folde
   it("fails on the same compile with one unused import added (the flags bite)", () => {
     const result = tsc(compiler, bitten, "tsconfig.json");
     expect(result.ok).toBe(false);
-    expect(result.output.trim()).toMatch(/^generated\/gift-server\/index\.ts\(3,\d+\): error TS6133: 'unused' is declared but its value is never read\.$/);
+    expect(result.output.trim()).toMatch(/^generated\/notes-server\/index\.ts\(3,\d+\): error TS6133: 'unused' is declared but its value is never read\.$/);
   }, 180_000);
 });
