@@ -4,7 +4,7 @@
  * generated/ output.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -107,6 +107,8 @@ describe("links in README.md, CONTRIBUTING.md and docs/", () => {
 
 /** `ts` blocks are compiled; `ts not-compiled: <why>` ones are not, and must say why. */
 const NOT_COMPILED = /^(?:ts|typescript)\s+not-compiled:\s*(.*)$/;
+/** `ts file=src/handlers/x.ts`: the block is that file of the snippet project. */
+const FILE = /^(?:ts|typescript)\s+file=(\S+\.ts)$/;
 
 function snippets(): { file: string; block: CodeBlock }[] {
   return markdownFiles(ROOT).flatMap((file) =>
@@ -135,10 +137,17 @@ describe("TypeScript snippets in the docs", () => {
     for (const name of readdirSync(path.join(ROOT, "generated")).filter((n) => n !== "_runtime"))
       symlinkSync(path.join(ROOT, "generated", name), path.join(dir, "generated", name), "dir");
     for (const name of ["gift-server", "_runtime"]) symlinkSync(path.join(example, name), path.join(dir, "generated", name), "dir");
+    // The example's handler files, which its handlers.ts imports (copied: a `file=` block may replace one).
+    cpSync(path.join(ROOT, "examples/gift-server/src/handlers"), path.join(dir, "src/handlers"), { recursive: true });
     symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
-    const names = compiled.map((_, i) => `snippet-${i + 1}.ts`);
-    compiled.forEach((s, i) => writeFileSync(path.join(dir, names[i]!), `${s.block.code}\nexport {};\n`));
+    // A block whose info string says `file=<path>` is that file of the project (a handler stub under
+    // src/handlers/..., importing generated/ by its relative path); the others are snippet-N.ts.
+    const names = compiled.map((s, i) => FILE.exec(s.block.info)?.[1] ?? `snippet-${i + 1}.ts`);
+    compiled.forEach((s, i) => {
+      mkdirSync(path.dirname(path.join(dir, names[i]!)), { recursive: true });
+      writeFileSync(path.join(dir, names[i]!), `${s.block.code}\nexport {};\n`);
+    });
     writeFileSync(
       path.join(dir, "tsconfig.json"),
       JSON.stringify({
@@ -163,9 +172,10 @@ describe("TypeScript snippets in the docs", () => {
       .split("\n")
       .filter(Boolean)
       .map((line) => {
-        const m = /^(?:.*\/)?snippet-(\d+)\.ts\((\d+),(\d+)\): (.*)$/.exec(line);
-        if (!m) return line;
-        const s = compiled[Number(m[1]) - 1]!;
+        const m = /^(.*\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+        const at = m ? names.findIndex((name) => m[1] === name || m[1]!.endsWith(`/${name}`)) : -1;
+        if (!m || at < 0) return line;
+        const s = compiled[at]!;
         return `${s.file}:${s.block.line + Number(m[2])}:${m[3]}: ${m[4]}`;
       });
     expect(errors).toEqual([]);
