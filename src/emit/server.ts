@@ -110,7 +110,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     prompts: model.prompts.length > 0 ? "each of its prompts has its messages in the manifest" : "it has no prompts",
   };
   for (const kind of HANDLER_TYPES) exportHandlerType(file, model.name, kind, printed.get(kind.group) ?? none[kind.group]);
-  const optional = groups.length === 0 ? " = {}" : "";
+  const optional = model.needsHandlers ? "" : " = {}";
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.exportDeclaration({
     doc: [

@@ -97,6 +97,18 @@ describe("emitServer", () => {
     expect(text).toContain("export function createServer(handlers: Handlers = {}, options?: ServerOptions): Server {");
   });
 
+  it("takes no handlers argument when only optional completion handlers could be given, as serve.ts does", async () => {
+    const model = await modelOf(
+      "server: {name: completes, version: '1'}\nprompts:\n  - {name: p, arguments: [{name: a, complete: handler}], messages: [{role: user, content: {type: text, text: hi}}]}\n",
+    );
+    const server = only(emitServer(model));
+    expect(server).toContain("  completions?: {\n");
+    expect(server).toContain("export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory {");
+    expect(server).toContain("export function createServer(handlers: Handlers = {}, options?: ServerOptions): Server {");
+    const serve = emitServerFiles(model).find((f) => f.path === "serve.ts")!.content;
+    expect(serve).toContain("handlers: Handlers = {}");
+  });
+
   it("asks for exactly the handlers that are needed, typed per kind", async () => {
     const text = only(emitServer(await modelOf(MIXED)));
     expect(text).toContain("    no_args: (args: NoArgsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;\n");
