@@ -60,7 +60,8 @@ function gitShow(ref: string, file: string, cwd: string): string {
   try {
     return execFileSync("git", ["show", object], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+    const { stderr: output } = error as { stderr?: unknown };
+    const stderr = typeof output === "string" ? output.trim() : "";
     const why = (error as { code?: unknown }).code === "ENOENT" ? "git is not installed" : stderr.split("\n")[0] || "git show failed";
     throw new DiffInputError(`${ref}:${file}`, `cannot read it from git: ${why}`);
   }

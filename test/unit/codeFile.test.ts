@@ -220,7 +220,7 @@ describe("public API table", () => {
     const { valid } = await validateManifest(loaded.manifest);
     if (!valid) throw new Error("invalid");
     const { diagnostics } = await buildModel(valid);
-    const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1]);
+    const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1] ?? d.message);
     expect(collided.sort()).toEqual([...typeNames].sort());
   });
 });
