@@ -17,7 +17,7 @@ import { diffSchemas, type Schema } from "./schemaDiff.js";
 import { jsonEqual } from "../util/objects.js";
 import type { Difference, DifferenceKind, Surface } from "./difference.js";
 
-export type { Difference, DifferenceKind, Surface } from "./difference.js";
+export type { Difference, Surface } from "./difference.js";
 
 export function classify(before: Surface, after: Surface): Difference[] {
   const out: Difference[] = [];

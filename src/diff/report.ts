@@ -12,7 +12,7 @@ import { compile } from "../compile.js";
 import { classify, type Difference, type Surface } from "./classify.js";
 import { isPlainObject } from "../util/objects.js";
 
-export { fails, formatDifferences, parseFailOn, summary, type FailOn } from "./format.js";
+export { fails, formatDifferences } from "./format.js";
 
 /**
  * A side that cannot be read or compiled: `at` is which (the side as given, or a file in it), the
