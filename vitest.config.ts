@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     // The examples' own tests run with the suite, on this checkout's node_modules.
     include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-    globalSetup: ["test/globalSetup.ts"],
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Vitest's default on a 2-core machine is one worker; several suites spend most of their time

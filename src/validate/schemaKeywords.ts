@@ -3,7 +3,7 @@
  * check, schemas.ts) and how each holds subschemas (every walk over a schema: $ref collection and
  * bundling in model/refs.ts, schema paths in schemas.ts, the diff's dialect reading in
  * diff/dialect.ts). The diff's own facts (annotations, which type a keyword applies to) are in
- * diff/keywords.ts; test/unit/validate/schemaKeywords.test.ts checks every keyword named there is
+ * diff/keywords.ts; test/unit/validate/schema-keywords.test.ts checks every keyword named there is
  * known here.
  */
 
