@@ -1,15 +1,43 @@
 import { defineConfig } from "vitest/config";
 
+/** Builds dist/ for the suites that run the `mcpgen` binary (the unit tests import src/ only). */
+const BUILD = ["test/global-setup.ts"];
+
+/** The suites that install published packages from the npm registry: the `network` project. */
+const NETWORK = [
+  "test/e2e/new-user.test.ts",
+  "test/e2e/published-diff.test.ts",
+  "test/e2e/published-servers.test.ts",
+  "test/e2e/published-types.test.ts",
+  "test/e2e/real-servers.test.ts",
+];
+
 export default defineConfig({
   test: {
-    // The examples' own tests run with the suite, on this checkout's node_modules.
-    include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-    globalSetup: ["test/globalSetup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Vitest's default on a 2-core machine is one worker; several suites spend most of their time
     // waiting on npm installs and child processes, so two files run side by side.
     maxWorkers: 2,
     reporters: ["default"],
+    // `npm test` runs all three; `npm run test:unit`, `test:e2e`, `test:network` (or
+    // `npx vitest run --project <name>`) one of them.
+    projects: [
+      // One module in process, no build, no child process: test/unit/ mirrors src/.
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      // Everything else that needs no registry: the generator and CLI suites, test/e2e/,
+      // test/hostile/, and the examples' own tests (run on this checkout's node_modules).
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          globalSetup: BUILD,
+          include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+          exclude: ["test/unit/**", ...NETWORK, "**/node_modules/**"],
+        },
+      },
+      // The suites that install published servers or this package's tarball from the npm registry.
+      { extends: true, test: { name: "network", globalSetup: BUILD, include: NETWORK } },
+    ],
   },
 });

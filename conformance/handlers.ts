@@ -55,7 +55,8 @@ export const handlers: Handlers = {
         await ctx.progress(step, 100, `Completed step ${step} of 100`);
         if (step < 100) await sleep(50);
       }
-      return String(ctx.meta?.progressToken ?? 0);
+      const token = ctx.meta?.progressToken;
+      return typeof token === "string" || typeof token === "number" ? String(token) : "0";
     },
     test_error_handling: () => {
       throw new ToolError("This tool intentionally returns an error for testing");

@@ -3,7 +3,7 @@
  * the table, the JSON, --fail-on, fixture folders and REF:path sides, and bad input.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classify, type Difference, type Surface } from "../src/diff/classify.js";

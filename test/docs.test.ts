@@ -3,7 +3,7 @@
  * and #anchor resolves in a fresh clone, and every ```ts snippet compiles against the committed
  * generated/ output.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";

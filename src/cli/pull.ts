@@ -188,7 +188,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     printDiagnostics([serverFailed(serverArgument(args), error.message)]);
     return 1;
   }
-  const name = String(server.serverInfo.name);
+  const name = server.serverInfo.name;
   const out = path.resolve(cwd, args.out ?? path.join("manifests", `${folderName(name)}.yaml`));
   const shownOut = path.relative(cwd, out) || out;
   const text = manifestText(server, describeSource(args), again(args, shownOut));

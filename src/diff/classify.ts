@@ -17,7 +17,7 @@ import { diffSchemas, type Schema } from "./schemaDiff.js";
 import { jsonEqual } from "../util/objects.js";
 import type { Difference, DifferenceKind, Surface } from "./difference.js";
 
-export type { Difference, DifferenceKind, Surface } from "./difference.js";
+export type { Difference, Surface } from "./difference.js";
 
 export function classify(before: Surface, after: Surface): Difference[] {
   const out: Difference[] = [];
@@ -30,7 +30,15 @@ export function classify(before: Surface, after: Surface): Difference[] {
 }
 
 function index(list: JsonObject[], key: string): Map<string, JsonObject> {
-  return new Map(list.map((item) => [String(item[key]), item]));
+  return new Map(list.map((item) => [nameText(item[key]), item]));
+}
+
+/**
+ * A name or URI as a key and in messages. From a manifest it is a string; a fixtures folder is read
+ * as it is, so an object or a list is shown as its JSON (two such names must not both be "[object Object]").
+ */
+function nameText(value: unknown): string {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
@@ -56,7 +64,7 @@ function server(before: Surface, after: Surface, out: Difference[]): void {
   if (!before.server || !after.server) return;
   const a = before.server.info;
   const b = after.server.info;
-  const name = String(b.name ?? a.name ?? "");
+  const name = nameText(b.name ?? a.name ?? "");
   for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])]) {
     if (jsonEqual(a[key], b[key])) continue;
     const shown = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? JSON.stringify(v) : "(changed)");
@@ -314,8 +322,8 @@ function prompts(before: Surface, after: Surface, out: Difference[]): void {
       out.push({ kind: "prompt", name, path: "", change: "prompt-removed", message: "prompt removed: gets of it fail", clients: true, servers: false });
       continue;
     }
-    const argsA = new Map(argumentsOf(p).map((x) => [String(x.name), x]));
-    const argsB = new Map(argumentsOf(next).map((x) => [String(x.name), x]));
+    const argsA = new Map(argumentsOf(p).map((x) => [nameText(x.name), x]));
+    const argsB = new Map(argumentsOf(next).map((x) => [nameText(x.name), x]));
     for (const [arg, x] of argsA) {
       const y = argsB.get(arg);
       const path = `arguments.${arg}`;

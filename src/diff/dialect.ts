@@ -18,7 +18,8 @@
  * What is left is compared as usual; the dialect change itself is one informative finding.
  */
 import { isPlainObject } from "../util/objects.js";
-import { ANNOTATIONS, SUBSCHEMAS } from "./keywords.js";
+import { ANNOTATIONS } from "./keywords.js";
+import { SUBSCHEMAS } from "../validate/schemaKeywords.js";
 import type { Finding, Schema } from "./schemaDiff.js";
 
 type Dialect = "draft-04" | "draft-06" | "draft-07" | "2019-09" | "2020-12";
@@ -191,7 +192,7 @@ function readNode(node: unknown, dialect: Dialect, at: string, notes: Note[], mo
     if (out[k] !== undefined) notes.push({ at: join(at, k), text: `\`${k}\` (${dialect}) is read differently in other dialects`, kind: "unclear" });
 
   for (const [k, v] of Object.entries(out)) {
-    const holds = k === "dependencies" ? "map" : Object.hasOwn(SUBSCHEMAS, k) ? SUBSCHEMAS[k] : undefined;
+    const holds = k === "dependencies" ? "map" : SUBSCHEMAS[k];
     if (holds === "one") out[k] = readNode(v, dialect, join(at, k), notes, move);
     else if (holds === "list" && Array.isArray(v)) out[k] = v.map((s, i) => readNode(s, dialect, join(at, `${k}.${i}`), notes, move));
     else if (holds === "map" && isPlainObject(v))

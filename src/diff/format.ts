@@ -44,7 +44,7 @@ function failsAt(c: Difference, level: FailLevel): boolean {
 }
 
 /** The counts of `mcpgen diff --json`'s summary (its field names are a public contract). */
-export function summary(differences: readonly Difference[]): {
+function summary(differences: readonly Difference[]): {
   changes: number;
   breakingClients: number;
   breakingServers: number;

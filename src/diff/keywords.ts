@@ -1,4 +1,7 @@
-/** What the schema comparison knows about JSON Schema keywords, shared by its rules. */
+/**
+ * What the schema comparison knows about JSON Schema keywords, shared by its rules. Which keywords
+ * hold subschemas is mcpgen's one table, validate/schemaKeywords.ts SUBSCHEMAS.
+ */
 
 /** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */
 export const ANNOTATIONS: ReadonlySet<string> = new Set([
@@ -52,31 +55,6 @@ export const APPLIES_TO: Readonly<Record<string, ValueKind>> = {
   exclusiveMinimum: "number",
   exclusiveMaximum: "number",
   multipleOf: "number",
-};
-
-/** How a keyword holds subschemas: one, a list, or a map of names to schemas. */
-export const SUBSCHEMAS: Readonly<Record<string, "one" | "list" | "map">> = {
-  additionalProperties: "one",
-  items: "one",
-  contains: "one",
-  not: "one",
-  if: "one",
-  then: "one",
-  else: "one",
-  propertyNames: "one",
-  unevaluatedItems: "one",
-  unevaluatedProperties: "one",
-  additionalItems: "one",
-  contentSchema: "one",
-  allOf: "list",
-  anyOf: "list",
-  oneOf: "list",
-  prefixItems: "list",
-  properties: "map",
-  patternProperties: "map",
-  $defs: "map",
-  definitions: "map",
-  dependentSchemas: "map",
 };
 
 const TYPES = ["null", "boolean", "object", "array", "number", "integer", "string"];

@@ -12,7 +12,7 @@ import { compile } from "../compile.js";
 import { classify, type Difference, type Surface } from "./classify.js";
 import { isPlainObject } from "../util/objects.js";
 
-export { fails, formatDifferences, parseFailOn, summary, type FailOn } from "./format.js";
+export { fails, formatDifferences } from "./format.js";
 
 /**
  * A side that cannot be read or compiled: `at` is which (the side as given, or a file in it), the
@@ -60,7 +60,8 @@ function gitShow(ref: string, file: string, cwd: string): string {
   try {
     return execFileSync("git", ["show", object], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim();
+    const { stderr: output } = error as { stderr?: unknown };
+    const stderr = typeof output === "string" ? output.trim() : "";
     const why = (error as { code?: unknown }).code === "ENOENT" ? "git is not installed" : stderr.split("\n")[0] || "git show failed";
     throw new DiffInputError(`${ref}:${file}`, `cannot read it from git: ${why}`);
   }

@@ -6,7 +6,7 @@
  * The rules are sound and conservative: "does not narrow" is said only when every value the old
  * schema accepts is accepted by the new one (and likewise for widening). Where compatibility is
  * not proven by a rule (a changed anyOf, an unknown keyword, a changed pattern) the finding says
- * both. The property tests (test/unit/schemaDiff.test.ts) check these claims with ajv on random
+ * both. The property tests (test/unit/diff/schema-diff.test.ts) check these claims with ajv on random
  * schema pairs and values.
  */
 import { classifyRef } from "../model/refs.js";

@@ -27,7 +27,7 @@ export interface RuntimeOptions {
 }
 
 /**
- * When each top folder of src/runtime is copied: its layers (test/unit/runtimeLayers.test.ts
+ * When each top folder of src/runtime is copied: its layers (test/unit/runtime/layers.test.ts
  * checks their imports) are what make the rule hold. shared/ and client/ never import the server
  * SDK, so a client-only output compiles with the client alone.
  */

@@ -10,6 +10,7 @@ import standalone from "ajv/dist/standalone/index.js";
 import type { Json, ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
 import { isDraft07 } from "../runtime/shared/dialect.js";
+import { AJV_OPTIONS } from "../runtime/shared/validation.js";
 import { CodeFile } from "../print/codeFile.js";
 import { codeFile, fromSubfolder, header, LOCAL, type OutputFile } from "./common.js";
 
@@ -139,14 +140,8 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
   const needsRe2 = Object.values(plans).some((plan) => !("regexp" in plan));
   const engine = Object.assign((source: string) => new RegExp(source, "u"), { code: "patternMatcher" });
-  const options = {
-    strict: false,
-    allErrors: true,
-    validateFormats: false,
-    logger: false,
-    ownProperties: true,
-    code: { source: true, esm: true, lines: false, regExp: engine },
-  } as const;
+  // What the server's validators accept (AJV_OPTIONS), compiled to standalone code.
+  const options = { ...AJV_OPTIONS, code: { source: true, esm: true, lines: false, regExp: engine } };
   const ajv07 = new Ajv(options);
   const ajv2020 = new Ajv2020(options);
   const exports: Record<string, string> = {};

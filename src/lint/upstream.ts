@@ -9,7 +9,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { PULLED_MARK } from "../pull/mark.js";
 
 /** True when the file at `absPath` starts with the pulled mark (only its first bytes are read). */
-export function isPulled(absPath: string): boolean {
+function isPulled(absPath: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(absPath, "r");

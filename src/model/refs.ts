@@ -3,33 +3,9 @@
  * wire form of a schema (manifest-level defs bundled under the schema's own `$defs`).
  */
 import { isPlainObject, setOwn } from "../util/objects.js";
+import { SUBSCHEMAS } from "../validate/schemaKeywords.js";
 
 export type JsonSchema = boolean | { [key: string]: unknown };
-
-/** How a keyword holds subschemas: 1 one schema, 2 a list of schemas, 3 a map of names to schemas. */
-const SUBSCHEMAS: Readonly<Record<string, 1 | 2 | 3 | undefined>> = Object.assign(Object.create(null) as Record<string, 1 | 2 | 3>, {
-  additionalProperties: 1,
-  items: 1,
-  contains: 1,
-  not: 1,
-  if: 1,
-  then: 1,
-  else: 1,
-  propertyNames: 1,
-  unevaluatedItems: 1,
-  unevaluatedProperties: 1,
-  additionalItems: 1,
-  contentSchema: 1,
-  allOf: 2,
-  anyOf: 2,
-  oneOf: 2,
-  prefixItems: 2,
-  properties: 3,
-  patternProperties: 3,
-  $defs: 3,
-  definitions: 3,
-  dependentSchemas: 3,
-});
 
 type SchemaPath = readonly (string | number)[];
 
@@ -49,7 +25,7 @@ export function forEachSchema(schema: unknown, visit: (node: Record<string, unkn
       const child = node[key];
       stack.push(key);
       // `items` in draft-07 tuple form is a list, like prefixItems.
-      if (Array.isArray(child) && (kind === 2 || key === "items")) {
+      if (Array.isArray(child) && (kind === "list" || key === "items")) {
         for (let i = 0; i < child.length; i++) {
           const item: unknown = child[i];
           if (!isPlainObject(item)) continue;
@@ -57,7 +33,7 @@ export function forEachSchema(schema: unknown, visit: (node: Record<string, unkn
           walk(item);
           stack.pop();
         }
-      } else if (kind === 3 && isPlainObject(child)) {
+      } else if (kind === "map" && isPlainObject(child)) {
         for (const name of Object.keys(child)) {
           const item = child[name];
           if (!isPlainObject(item)) continue;
@@ -65,7 +41,7 @@ export function forEachSchema(schema: unknown, visit: (node: Record<string, unkn
           walk(item);
           stack.pop();
         }
-      } else if (kind === 1 && isPlainObject(child)) walk(child);
+      } else if (kind === "one" && isPlainObject(child)) walk(child);
       stack.pop();
     }
   };
@@ -183,12 +159,12 @@ export function mapRefs(schema: unknown, map: (ref: string) => string): unknown 
     let value = schema[key];
     const kind = SUBSCHEMAS[key];
     if (key === "$ref" && typeof value === "string") value = map(value);
-    else if (Array.isArray(value) && (kind === 2 || key === "items")) value = value.map((item) => mapRefs(item, map));
-    else if (kind === 3 && isPlainObject(value)) {
+    else if (Array.isArray(value) && (kind === "list" || key === "items")) value = value.map((item) => mapRefs(item, map));
+    else if (kind === "map" && isPlainObject(value)) {
       const entries: Record<string, unknown> = {};
       for (const name of Object.keys(value)) setOwn(entries, name, mapRefs(value[name], map));
       value = entries;
-    } else if (kind === 1) value = mapRefs(value, map);
+    } else if (kind === "one") value = mapRefs(value, map);
     setOwn(copy, key, value);
   }
   return copy;

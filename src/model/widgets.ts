@@ -12,7 +12,7 @@ import { resolveInManifestFolder } from "./manifestFiles.js";
 import type { JsonObject, ResourceModel, WidgetModel } from "./types.js";
 
 /** MCP Apps' MIME type for a view's HTML. */
-export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
+const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
 
 /**
  * The manifest's `widgets:`, in order, and the resource each is served as: its HTML is built later
@@ -74,7 +74,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
  * prefersBorder), and with `chatgpt:` ChatGPT's `openai/*` aliases. The same on the resources/list
  * entry and on the resources/read content item, where hosts read it first.
  */
-export function widgetResourceMeta(widget: WidgetEntry): JsonObject {
+function widgetResourceMeta(widget: WidgetEntry): JsonObject {
   const meta: JsonObject = {};
   for (const [k, v] of Object.entries(widget._meta ?? {})) setOwn(meta, k, v);
   const ui: JsonObject = {};

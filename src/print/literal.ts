@@ -17,7 +17,7 @@ export function stringLiteral(value: string): string {
  * already escapes quotes, backslashes and control characters inside its strings.
  */
 export function safeJson(json: string): string {
-  return json.replace(UNSAFE_IN_SOURCE, (found) => (found === "<\/" ? "<\\/" : found === "\u2028" ? "\\u2028" : "\\u2029"));
+  return json.replace(UNSAFE_IN_SOURCE, (found) => (found === "</" ? "<\\/" : found === "\u2028" ? "\\u2028" : "\\u2029"));
 }
 
 const UNSAFE_IN_SOURCE = /[\u2028\u2029]|<\//g;

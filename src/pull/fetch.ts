@@ -26,7 +26,8 @@ export interface PullOptions {
 
 /** What a server said about itself and the four lists, each item verbatim. */
 export interface PulledServer {
-  serverInfo: JsonObject;
+  /** name and version checked as strings when it was read. */
+  serverInfo: JsonObject & { name: string; version: string };
   instructions?: string;
   capabilities: JsonObject;
   era: "legacy" | "modern";
@@ -119,10 +120,12 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
     });
     const era = client.getProtocolEra() ?? "legacy";
     const capabilities = (client.getServerCapabilities() ?? {}) as JsonObject;
-    const serverInfo = client.getServerVersion() as JsonObject | undefined;
-    if (!serverInfo || typeof serverInfo.name !== "string" || typeof serverInfo.version !== "string") {
+    const info = client.getServerVersion() as JsonObject | undefined;
+    if (!info || typeof info.name !== "string" || typeof info.version !== "string") {
       throw new PullError(`${where} did not say who it is (serverInfo with name and version), so no manifest can be written for it`);
     }
+    // The same object, its key order kept, typed with what was just checked.
+    const serverInfo = { ...info, name: info.name, version: info.version };
     const warnings: string[] = [];
     const list = async (method: string, key: string, capability: string): Promise<JsonObject[]> => {
       if (!isPlainObject(capabilities[capability])) return [];

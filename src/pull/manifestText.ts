@@ -15,7 +15,7 @@ export { PULLED_MARK };
 /** The manifest text for `server`, whose source is described as `source` (a command or a URL). */
 export function manifestText(server: PulledServer, source: string, again: string): string {
   const { instructions, serverInfo } = server;
-  const name = String(serverInfo.name);
+  const name = serverInfo.name;
   const block: JsonObject = {};
   const folder = SERVER_NAME.test(name) ? undefined : folderName(name);
   block.name = name;

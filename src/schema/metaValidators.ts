@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
+import { AJV_OPTIONS } from "../runtime/shared/validation.js";
 
 // A CommonJS module whose default export is the function itself, and `.default` too.
 const standaloneCode = standalone.default;
@@ -20,7 +21,8 @@ const DRAFT_07 = "http://json-schema.org/draft-07/schema";
 /** The TypeScript source of src/validate/metaSchemas.generated.ts. */
 export function metaValidatorsSource(): string {
   const version = (createRequire(import.meta.url)("ajv/package.json") as { version: string }).version;
-  const options = { strict: false, allErrors: true, validateFormats: false, logger: false, code: { source: true, esm: true, optimize: true } } as const;
+  // The server's options (AJV_OPTIONS): the test compares these checks with its ajv's validateSchema.
+  const options = { ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } };
   const draft2020 = new Ajv2020(options);
   const draft07 = new Ajv(options);
   const generate = (ajv: Ajv, id: string, name: string) => {

@@ -14,7 +14,7 @@ import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
 import { planPattern } from "../regex/translate.js";
 import { compilePlan } from "../runtime/shared/patterns.js";
-import { KEYWORDS, NULL_ALLOWED } from "./schemaKeywords.js";
+import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key", severity?: "warning") => void;
@@ -168,8 +168,8 @@ function errorCount(list: readonly Diagnostic[]): number {
 
 const COMPOSITION_KEYS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
 
-/** Keywords whose next path segment is a name (a property, a definition), not a keyword. */
-const NAMED = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose next path segment is a name (a property, a definition), not a keyword: those holding a map of schemas. */
+const NAMED = new Set(Object.keys(SUBSCHEMAS).filter((k) => SUBSCHEMAS[k] === "map"));
 
 /** Whether a schema path goes through a composition keyword (names of properties do not count). */
 function inComposition(path: readonly (string | number)[]): boolean {

@@ -299,7 +299,8 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === "number" || typeof value === "boolean") return `${typeof value} ${value}`;
+  return typeof value; // undefined: YAML gives nothing else
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

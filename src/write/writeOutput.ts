@@ -10,7 +10,7 @@
  * touched at all. A process killed part-way leaves those hidden folders (and stub temp files):
  * `recoverOutput` (recover.ts), run before the next plan, puts the last complete output back.
  */
-import { copyFile, link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { OutputFile } from "../emit/index.js";
 import { toPosix } from "../util/paths.js";

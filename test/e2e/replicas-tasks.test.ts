@@ -218,13 +218,11 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect(await db.exists(leaseKey)).toBe(1);
 
     await set.replicas[runner]!.kill();
-    const killedAt = Date.now();
     const failed = await until(
       () => taskGet(taskId),
       (r) => r.result?.status !== "working",
       5_000,
     );
-    const failedAfterMs = Date.now() - killedAt;
     expect(failed.replica).not.toBe(runner);
     expect(failed.result).toMatchObject({ taskId, status: "failed", statusMessage: STOPPED, error: { code: -32603, message: STOPPED } });
     expect(failed.result).not.toHaveProperty("result");

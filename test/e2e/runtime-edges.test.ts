@@ -104,7 +104,7 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
     const request = await session({
       resources: {
         r: () => {
-          throw thrown.shift();
+          throw thrown.shift()!;
         },
       },
     });
@@ -119,7 +119,7 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
     const request = await session({
       tools: {
         text: () => {
-          throw thrown.shift();
+          throw thrown.shift()!;
         },
       },
     });

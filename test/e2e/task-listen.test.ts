@@ -5,7 +5,7 @@
  * change, stamped with the subscription id, also when another replica on the same Redis changes
  * it; a listen without taskIds is the SDK's, unchanged.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers as conformance } from "../../conformance/handlers.js";

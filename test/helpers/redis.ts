@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, connect } from "node:net";
 
-export const REDIS_SERVER = "/usr/bin/redis-server";
+const REDIS_SERVER = "/usr/bin/redis-server";
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -39,7 +39,7 @@ export async function startRedis(): Promise<RedisServer> {
 }
 
 /** Whether a Redis on this port answers PING with PONG. */
-export function pings(port: number): Promise<boolean> {
+function pings(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     let answer = "";
@@ -58,7 +58,7 @@ export function pings(port: number): Promise<boolean> {
 }
 
 /** A loopback port nobody listens on (now). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
 /** The server each replica runs by default: the conformance server (multi round-trip and task tools). */
-export const REPLICA_SERVER = fileURLToPath(new URL("../servers/replica-http.ts", import.meta.url));
+const REPLICA_SERVER = fileURLToPath(new URL("../servers/replica-http.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export type LegacyRouting = "sticky" | "round-robin";

@@ -198,7 +198,6 @@ describe("redaction of a server's command line", () => {
 describe("mcpgen pull writes no secret from the server's command line", () => {
   it("the manifest holds none of them, and its Update line runs the same command with ... in their place", () => {
     const raw = fileURLToPath(new URL("../servers/raw-stdio.mjs", import.meta.url));
-    const node = process.execPath;
     const dir = tempProject({ "package.json": "{}" });
     const server = [
       "env",

@@ -14,23 +14,34 @@ import { patternEngine, type PatternPlan, type PatternTable } from "./patterns.j
 export { isDraft07, describeErrors };
 
 /**
- * An ajv for one dialect. `format` is an annotation in 2020-12 (not asserted by default), so
- * formats are not validated: unknown formats never break a server. Unknown keywords are allowed
- * because real-world schemas carry vendor extensions. Patterns run on the linear-time engine
- * (patterns.ts), with the plans mcpgen made for them at generate time.
+ * The options of every ajv that checks values against a manifest's schemas: the server's and the
+ * client's (createAjv below), the widget output checks mcpgen compiles at generate time
+ * (src/emit/widgets.ts) and its precompiled meta-schema checks (src/schema/metaValidators.ts), so
+ * that all accept the same values and word their errors the same way. Each adds only its `code`
+ * options (how the validators are compiled, not what they accept).
+ *
+ * - `format` is an annotation in 2020-12 (not asserted by default), so formats are not
+ *   validated: unknown formats never break a server.
+ * - Unknown keywords are allowed (`strict: false`): real-world schemas carry vendor extensions.
+ * - Every error is reported (`allErrors`), not only the first.
+ * - ownProperties: an argument object's inherited members (constructor, toString...) are not its
+ *   properties, so `required: [toString]` is not met by {} and an optional `constructor`
+ *   property is not "present" when absent.
+ */
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  validateFormats: false,
+  logger: false,
+  ownProperties: true,
+} as const;
+
+/**
+ * An ajv for one dialect, with AJV_OPTIONS. Patterns run on the linear-time engine (patterns.ts),
+ * with the plans mcpgen made for them at generate time.
  */
 export function createAjv(draft07: boolean, patterns?: PatternTable | ((source: string) => PatternPlan)): Ajv {
-  // ownProperties: an argument object's inherited members (constructor, toString...) are not its
-  // properties, so `required: [toString]` is not met by {} and an optional `constructor` property
-  // is not "present" when absent.
-  const options = {
-    strict: false,
-    allErrors: true,
-    validateFormats: false,
-    logger: false,
-    ownProperties: true,
-    code: { regExp: patternEngine(patterns) },
-  } as const;
+  const options = { ...AJV_OPTIONS, code: { regExp: patternEngine(patterns) } };
   // Ajv2020 and Ajv are sibling subclasses of ajv's core class with the same public API; ajv's
   // types tell them apart only by private members, so one static type is restated here.
   return draft07 ? new Ajv(options) : (new Ajv2020(options) as unknown as Ajv);

@@ -43,19 +43,8 @@ widget.onToolResult((result) => {
     button.textContent = "Details";
     const details = document.createElement("div");
     details.className = "details";
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      try {
-        // Typed: gift_details is app-visible; its output is GiftDetailsOutput, checked.
-        const info = await widget.call("gift_details", { name: gift.name });
-        details.textContent = `${info.description} (${info.category})`;
-      } catch (error) {
-        details.textContent = error instanceof Error ? error.message : String(error);
-        details.classList.add("error");
-      } finally {
-        button.disabled = false;
-      }
-    });
+    // A listener's promise goes nowhere: showDetails shows its own errors.
+    button.addEventListener("click", () => void showDetails(gift.name, button, details));
     row.append(name, price, button);
     li.append(row, details);
     list.append(li);
@@ -63,6 +52,20 @@ widget.onToolResult((result) => {
 });
 
 await widget.connect();
+
+async function showDetails(name: string, button: HTMLButtonElement, details: HTMLElement): Promise<void> {
+  button.disabled = true;
+  try {
+    // Typed: gift_details is app-visible; its output is GiftDetailsOutput, checked.
+    const info = await widget.call("gift_details", { name });
+    details.textContent = `${info.description} (${info.category})`;
+  } catch (error) {
+    details.textContent = error instanceof Error ? error.message : String(error);
+    details.classList.add("error");
+  } finally {
+    button.disabled = false;
+  }
+}
 
 function item(kind: string, text: string): HTMLLIElement {
   const li = document.createElement("li");

@@ -201,7 +201,7 @@ export class Tasks {
   /** Tasks an owner may see, oldest first. */
   async list(owner: string): Promise<TaskRecord[]> {
     const found = await this.store.list(owner);
-    const tasks = await Promise.all(found.map((s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
+    const tasks = await Promise.all(found.map(async (s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
     return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 

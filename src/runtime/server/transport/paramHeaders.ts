@@ -125,7 +125,7 @@ export function checkParamHeaders(headers: readonly ParamHeader[], args: unknown
       type === "integer"
         ? /^-?(0|[1-9][0-9]*)$/.test(decoded) && Number(decoded) === value
         : type === "boolean"
-          ? decoded === String(value)
+          ? decoded === (typeof value === "boolean" ? String(value) : value)
           : decoded === value;
     if (!same) return `the Mcp-Param-${header} header value ${JSON.stringify(decoded)} does not match the body value ${JSON.stringify(value)}`;
   }

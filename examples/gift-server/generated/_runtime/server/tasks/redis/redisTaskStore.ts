@@ -140,7 +140,7 @@ class RedisTaskStore implements TaskStore {
     } catch (error) {
       await this.disconnect();
       if (error instanceof Error && error.message.startsWith("The task store needs")) throw error;
-      throw new Error(`The task store cannot reach ${target}: ${error instanceof Error ? error.message : String(error)} (${this.why})`);
+      throw new Error(`The task store cannot reach ${target}: ${error instanceof Error ? error.message : String(error)} (${this.why})`, { cause: error });
     }
   }
 

@@ -1,9 +1,9 @@
 /** What pull prints about a server: a stray stdout line made safe, problems named by definition. */
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, type Diagnostic } from "../../src/diagnostics.js";
-import { admitsAnyObject } from "../../src/model/openSchema.js";
-import { shownLine } from "../../src/pull/explain.js";
-import { describePulledProblems } from "../../src/pull/report.js";
+import { formatDiagnostic, type Diagnostic } from "../../../src/diagnostics.js";
+import { admitsAnyObject } from "../../../src/model/openSchema.js";
+import { shownLine } from "../../../src/pull/explain.js";
+import { describePulledProblems } from "../../../src/pull/report.js";
 
 describe("shownLine", () => {
   it.each([

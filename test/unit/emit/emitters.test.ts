@@ -1,19 +1,19 @@
 /** One block per emitter, small manifests in, the relevant output text out. */
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { emitClient } from "../../src/emit/client.js";
-import { emitDefinition } from "../../src/emit/definition.js";
-import { EMITTERS, emitServerFiles } from "../../src/emit/index.js";
-import { emitFixtures } from "../../src/emit/fixtures.js";
-import { emitIndex } from "../../src/emit/indexFile.js";
-import { emitRuntime } from "../../src/emit/runtime.js";
-import { emitServer } from "../../src/emit/server.js";
-import { emitTypes } from "../../src/emit/types.js";
-import { CodeFile } from "../../src/print/codeFile.js";
-import { version } from "../../src/version.js";
-import { modelOf } from "../helpers/model.js";
+import { emitClient } from "../../../src/emit/client.js";
+import { emitDefinition } from "../../../src/emit/definition.js";
+import { EMITTERS, emitServerFiles } from "../../../src/emit/index.js";
+import { emitFixtures } from "../../../src/emit/fixtures.js";
+import { emitIndex } from "../../../src/emit/indexFile.js";
+import { emitRuntime } from "../../../src/emit/runtime.js";
+import { emitServer } from "../../../src/emit/server.js";
+import { emitTypes } from "../../../src/emit/types.js";
+import { CodeFile } from "../../../src/print/codeFile.js";
+import { version } from "../../../src/version.js";
+import { modelOf } from "../../helpers/model.js";
 
-const RUNTIME = new URL("../../src/runtime/", import.meta.url);
+const RUNTIME = new URL("../../../src/runtime/", import.meta.url);
 /** The files of src/runtime, paths with `/`, sorted. */
 const runtimeSources = () =>
   readdirSync(RUNTIME, { recursive: true, encoding: "utf8" })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { refResolver, typeOf } from "../../src/emit/schemaType.js";
-import type { JsonSchema } from "../../src/model/refs.js";
+import { refResolver, typeOf } from "../../../src/emit/schemaType.js";
+import type { JsonSchema } from "../../../src/model/refs.js";
 
 const ctx = refResolver(new Map([["Gift", "Gift"]]), { rootTypeName: "Root", localTypeNames: new Map([["$defs/Point", "RootPoint"]]) });
 

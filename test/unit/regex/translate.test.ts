@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
-import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../src/regex/translate.js";
-import { compilePlan, patternEngine } from "../../src/runtime/shared/patterns.js";
+import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/regex/translate.js";
+import { compilePlan, patternEngine } from "../../../src/runtime/shared/patterns.js";
 
 const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 

@@ -11,8 +11,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classify, type Surface } from "../../src/diff/classify.js";
-import { diffSchemas, type Schema } from "../../src/diff/schemaDiff.js";
+import { classify, type Surface } from "../../../src/diff/classify.js";
+import { diffSchemas, type Schema } from "../../../src/diff/schemaDiff.js";
 
 const D04 = "http://json-schema.org/draft-04/schema#";
 const D07 = "http://json-schema.org/draft-07/schema#";

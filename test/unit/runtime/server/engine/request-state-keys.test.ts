@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { RequestStateCodec, stateBinding } from "../../src/runtime/server/engine/requestState.js";
-import { keyWeakness, requestStateKeys } from "../../src/runtime/server/engine/requestStateKeys.js";
+import { RequestStateCodec, stateBinding } from "../../../../../src/runtime/server/engine/requestState.js";
+import { keyWeakness, requestStateKeys } from "../../../../../src/runtime/server/engine/requestStateKeys.js";
 
 const OLD = randomBytes(32).toString("base64url");
 const NEW = randomBytes(32).toString("base64url");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseUriTemplate, uriTemplateProblems } from "../../src/runtime/shared/uriTemplate.js";
+import { parseUriTemplate, uriTemplateProblems } from "../../../../src/runtime/shared/uriTemplate.js";
 
 describe("URI templates (RFC 6570 level 1)", () => {
   const t = parseUriTemplate("notes://{folder}/notes/{id}.json");

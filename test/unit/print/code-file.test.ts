@@ -3,17 +3,17 @@
  * server.ts, client.ts and serve.ts export, and which type names a manifest cannot take.
  */
 import { describe, expect, it } from "vitest";
-import { emitClient } from "../../src/emit/client.js";
-import { emitIndex } from "../../src/emit/indexFile.js";
-import { LOCAL } from "../../src/serverFolder/modules.js";
-import { BUILTIN_TYPE_NAMES, publicApi } from "../../src/serverFolder/publicApi.js";
-import { emitServe } from "../../src/emit/serve.js";
-import { emitServer } from "../../src/emit/server.js";
-import { parseManifestText } from "../../src/load/loadManifest.js";
-import { buildModel } from "../../src/model/build.js";
-import { CodeFile } from "../../src/print/codeFile.js";
-import { validateManifest } from "../../src/validate/validate.js";
-import { modelOf } from "../helpers/model.js";
+import { emitClient } from "../../../src/emit/client.js";
+import { emitIndex } from "../../../src/emit/indexFile.js";
+import { LOCAL } from "../../../src/serverFolder/modules.js";
+import { BUILTIN_TYPE_NAMES, publicApi } from "../../../src/serverFolder/publicApi.js";
+import { emitServe } from "../../../src/emit/serve.js";
+import { emitServer } from "../../../src/emit/server.js";
+import { parseManifestText } from "../../../src/load/loadManifest.js";
+import { buildModel } from "../../../src/model/build.js";
+import { CodeFile } from "../../../src/print/codeFile.js";
+import { validateManifest } from "../../../src/validate/validate.js";
+import { modelOf } from "../../helpers/model.js";
 
 type Step = (file: CodeFile) => void;
 
@@ -220,7 +220,7 @@ describe("public API table", () => {
     const { valid } = await validateManifest(loaded.manifest);
     if (!valid) throw new Error("invalid");
     const { diagnostics } = await buildModel(valid);
-    const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1]);
+    const collided = diagnostics.filter((d) => d.code === "identifier-collision").map((d) => /TypeScript type name (\w+);/.exec(d.message)?.[1] ?? d.message);
     expect(collided.sort()).toEqual([...typeNames].sort());
   });
 });

@@ -7,7 +7,7 @@
 import { Ajv } from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffSchemas, type Schema } from "../../src/diff/schemaDiff.js";
+import { diffSchemas, type Schema } from "../../../src/diff/schemaDiff.js";
 
 const narrows = (a: Schema, b: Schema) => diffSchemas(a, b).some((f) => f.narrows);
 const widens = (a: Schema, b: Schema) => diffSchemas(a, b).some((f) => f.widens);

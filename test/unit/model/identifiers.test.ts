@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IdentifierScope, toIdentifier } from "../../src/model/identifiers.js";
+import { IdentifierScope, toIdentifier } from "../../../src/model/identifiers.js";
 
 describe("toIdentifier", () => {
   it.each([

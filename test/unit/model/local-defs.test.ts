@@ -1,8 +1,8 @@
 /** Types for the schemas' own `$defs`: only the used ones, one type for the same entry in several schemas. */
 import { describe, expect, it } from "vitest";
-import { emitTypes } from "../../src/emit/types.js";
-import { canonicalJson, usedLocalDefs } from "../../src/model/localDefs.js";
-import { modelOf } from "../helpers/model.js";
+import { emitTypes } from "../../../src/emit/types.js";
+import { canonicalJson, usedLocalDefs } from "../../../src/model/localDefs.js";
+import { modelOf } from "../../helpers/model.js";
 
 const RICH = "{type: object, properties: {text: {type: string}, link: {type: [string, 'null']}}, required: [text]}";
 const RICH_REORDERED = "{required: [text], properties: {link: {type: [string, 'null']}, text: {type: string}}, type: object}";

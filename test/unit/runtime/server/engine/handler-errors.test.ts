@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import { MissingClientCapabilityError, rpcError, ToolError } from "../../src/runtime/shared/errors.js";
-import { handlerFailure, jsonRpcCode, passesThrough } from "../../src/runtime/server/engine/handlerErrors.js";
+import { MissingClientCapabilityError, rpcError, ToolError } from "../../../../../src/runtime/shared/errors.js";
+import { handlerFailure, jsonRpcCode, passesThrough } from "../../../../../src/runtime/server/engine/handlerErrors.js";
 
 describe("the JSON-RPC error pass-through rule", () => {
   it.each([

@@ -1,7 +1,7 @@
 /** A request for the engine without an SDK: the unit tests of src/runtime's method modules. */
-import type { Call } from "../../src/runtime/server/engine/engineCore.js";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import type { ProtocolEra } from "../../src/runtime/server/engine/sdk.js";
+import type { Call } from "../../../../src/runtime/server/engine/engineCore.js";
+import type { ServerDefinition } from "../../../../src/runtime/shared/definition.js";
+import type { ProtocolEra } from "../../../../src/runtime/server/engine/sdk.js";
 
 export function fakeCall(era: ProtocolEra, options: { clientCapabilities?: Call["base"]["clientCapabilities"]; owner?: string } = {}): Call {
   const signal = new AbortController().signal;

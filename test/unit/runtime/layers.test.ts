@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const RUNTIME = fileURLToPath(new URL("../../src/runtime/", import.meta.url));
+const RUNTIME = fileURLToPath(new URL("../../../src/runtime/", import.meta.url));
 
 /** One import of a runtime file. `file` is relative to src/runtime (`server/transport/http.ts`). */
 interface RuntimeImport {

@@ -1,6 +1,6 @@
 /** The Markdown pieces the reference pages are made of, and GitHub's heading anchors. */
 import { describe, expect, it } from "vitest";
-import { block, code, prose, slug, table } from "../../src/docs/markdown.js";
+import { block, code, prose, slug, table } from "../../../src/docs/markdown.js";
 
 describe("slug: the anchor GitHub gives a heading", () => {
   const cases: [string, string][] = [

@@ -5,10 +5,10 @@
  * only once validation found no error.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { parseManifestText } from "../../src/load/loadManifest.js";
-import type { JsonSchema } from "../../src/model/refs.js";
-import type { Json, JsonObject } from "../../src/model/types.js";
-import { manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "../../src/validate/fields.js";
+import { parseManifestText } from "../../../src/load/loadManifest.js";
+import type { JsonSchema } from "../../../src/model/refs.js";
+import type { Json, JsonObject } from "../../../src/model/types.js";
+import { manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "../../../src/validate/fields.js";
 import type {
   Manifest,
   PromptArgumentEntry,
@@ -18,8 +18,8 @@ import type {
   ServerEntry,
   ToolEntry,
   WidgetEntry,
-} from "../../src/validate/manifestTypes.js";
-import { validateManifest } from "../../src/validate/validate.js";
+} from "../../../src/validate/manifestTypes.js";
+import { validateManifest } from "../../../src/validate/validate.js";
 
 /** The keys a type declares, without the index signature of an MCP object's other fields. */
 type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K] };

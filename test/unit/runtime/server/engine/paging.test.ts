@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, pageOf } from "../../src/runtime/server/engine/paging.js";
+import { decodeCursor, encodeCursor, pageOf } from "../../../../../src/runtime/server/engine/paging.js";
 
 const items = ["a", "b", "c", "d", "e"];
 const invalid = { code: -32602, message: "Invalid cursor: pass the nextCursor of the previous page, or none for the first page" };

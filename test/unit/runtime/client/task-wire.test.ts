@@ -1,6 +1,6 @@
 /** The layer that lets an SDK v2 Client read a 2026-07-28 CreateTaskResult for the requests the client marks. */
 import { describe, expect, it } from "vitest";
-import { acceptTaskAnswers, CARRIED_TASK, TASK_MARK, type WireTransport } from "../../src/runtime/client/taskWire.js";
+import { acceptTaskAnswers, CARRIED_TASK, TASK_MARK, type WireTransport } from "../../../../src/runtime/client/taskWire.js";
 
 const CAPS = "io.modelcontextprotocol/clientCapabilities";
 const TASK = {

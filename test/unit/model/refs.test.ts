@@ -2,9 +2,9 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { diffSchemas } from "../../src/diff/schemaDiff.js";
-import { refResolver } from "../../src/emit/schemaType.js";
-import { bundleSchema, classifyRef, forEachSchema, refToken, usedDefs, type RefTarget } from "../../src/model/refs.js";
+import { diffSchemas } from "../../../src/diff/schemaDiff.js";
+import { refResolver } from "../../../src/emit/schemaType.js";
+import { bundleSchema, classifyRef, forEachSchema, refToken, usedDefs, type RefTarget } from "../../../src/model/refs.js";
 
 describe("forEachSchema", () => {
   it("visits every subschema in document order with its path, and never data keywords", () => {

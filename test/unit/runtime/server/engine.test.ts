@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { Engine } from "../../src/runtime/server/engine.js";
-import type { WireTool } from "../../src/runtime/shared/definition.js";
-import { definition, fakeCall } from "./engineTestKit.js";
+import { Engine } from "../../../../src/runtime/server/engine.js";
+import type { WireTool } from "../../../../src/runtime/shared/definition.js";
+import { definition, fakeCall } from "./engine-test-kit.js";
 
 const echo: WireTool = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
 const sum: WireTool = {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { docComment, jsonLiteralType, jsonTemplate, propertyKey, safeJson, stringLiteral, typePropertyKey } from "../../src/print/literal.js";
+import { docComment, jsonLiteralType, jsonTemplate, propertyKey, safeJson, stringLiteral, typePropertyKey } from "../../../src/print/literal.js";
 
 describe("stringLiteral", () => {
   const cases: [string, { given: string; want: string }][] = [

@@ -1,7 +1,7 @@
 /** The generated client's object, built by the runtime from a table of method names. */
 import { describe, expect, it } from "vitest";
-import { clientObject, ManifestClient, type SdkClientV1 } from "../../src/runtime/client/client.js";
-import type { JsonObject, ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { clientObject, ManifestClient, type SdkClientV1 } from "../../../../src/runtime/client/client.js";
+import type { JsonObject, ServerDefinition } from "../../../../src/runtime/shared/definition.js";
 
 describe("clientObject", () => {
   it("defines one own method per table entry, odd names included, each calling what the table says", async () => {
