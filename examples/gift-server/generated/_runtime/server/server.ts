@@ -17,6 +17,7 @@ import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type Se
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 
 export type {
+  AuthContext,
   CompletionHandler,
   PromptContext,
   ResourceContext,
@@ -25,6 +26,7 @@ export type {
   ServerOptions,
   ToolContext,
   ToolTextResult,
+  TokenVerifier,
 } from "./engine/handlerTypes.js";
 export type { InputOptions, RequestContext } from "./engine/context.js";
 
