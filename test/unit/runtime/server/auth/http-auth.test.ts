@@ -166,7 +166,7 @@ describe("Protected Resource Metadata", () => {
     } finally {
       delete process.env["MCP_AUTH_RESOURCE"];
     }
-    const doc = await (await fetch(new URL("/.well-known/oauth-protected-resource/api/mcp", url))).json();
+    const doc = (await (await fetch(new URL("/.well-known/oauth-protected-resource/api/mcp", url))).json()) as { resource: string };
     expect(doc.resource).toBe("https://public.example.test/api/mcp");
     const refused = await modern(url, "tools/list", {});
     expect(refused.www).toContain('resource_metadata="https://public.example.test/.well-known/oauth-protected-resource/api/mcp"');
