@@ -226,6 +226,31 @@ describe("a server whose every entry needs a token", () => {
     expect(calls.map((c) => c.auth?.subject)).toEqual(["alice"]);
   });
 
+  it("verifies a token once for many requests (the verified-token cache), and serves stateless 2025 requests with ctx.auth", async () => {
+    let verifications = 0;
+    const counting: TokenVerifier = async (token) => {
+      verifications++;
+      return TOKENS[token];
+    };
+    const url = await serve(PROTECTED, { stateless: true }, { ...handlers, verifyToken: counting });
+    for (let i = 0; i < 5; i++)
+      expect((await modern(url, "tools/call", { name: "suggest_gifts", arguments: {} }, "tok-read", "suggest_gifts")).status).toBe(200);
+    expect(verifications).toBe(1);
+    const stateless = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        authorization: "Bearer tok-all",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "buy_gift", arguments: {} } }),
+    });
+    const answer = await answerOf(stateless);
+    expect(JSON.parse(answer.json["result"].content[0].text)).toMatchObject({ subject: "alice", scopes: ["gifts.read", "gifts.write"] });
+    expect(verifications).toBe(2);
+  });
+
   it("refuses to start when verifier is handler and no verifyToken is given", async () => {
     await expect(serve(PROTECTED, {}, { tools: handlers.tools })).rejects.toThrow(/auth\.verifier is "handler" but the server's handlers have no verifyToken/);
   });
