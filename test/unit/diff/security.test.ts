@@ -129,3 +129,23 @@ describe("securitySchemes in diff", () => {
     expect(rows(before, after)).toEqual(want);
   });
 });
+
+describe("securitySchemes in diff, from manifests with auth:", () => {
+  it("a scope added to a tool's scopes is breaking; auth: none -> scopes is token-required", async () => {
+    const { diffManifestTexts } = await import("../../../src/diff/report.js");
+    const manifest = (buy: string, hello: string) => `server: {name: g, version: '1'}
+auth:
+  resource: https://g.example.com/mcp
+  authorizationServers: [https://auth.example.com]
+  jwt: {issuer: https://auth.example.com, jwksUri: https://auth.example.com/jwks}
+tools:
+  - {name: buy, ${buy}, inputSchema: {type: object}}
+  - {name: hello, ${hello}, inputSchema: {type: object}}
+`;
+    const changes = await diffManifestTexts(manifest("scopes: [a]", "auth: none"), manifest("scopes: [a, b]", "scopes: [a]"), "/nowhere/m.yaml", "/nowhere");
+    expect(changes.map((c) => `${c.change} ${c.name} ${c.path} clients:${c.clients ? "BREAK" : "ok"}`)).toEqual([
+      "scope-added buy securitySchemes clients:BREAK",
+      "token-required hello securitySchemes clients:BREAK",
+    ]);
+  });
+});

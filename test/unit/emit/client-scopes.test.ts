@@ -72,3 +72,26 @@ describe("toolScopes", () => {
     expect(out).toMatch(/^export \{ [^}]*ToolAuthorizationError \};$/m);
   });
 });
+
+describe("toolScopes of a manifest with auth:", () => {
+  it("comes from the securitySchemes mcpgen writes from scopes, defaultScopes and auth: none", async () => {
+    const out = await text(`
+server: {name: gifts, version: '1'}
+auth:
+  resource: https://gifts.example.com/mcp
+  authorizationServers: [https://auth.example.com]
+  defaultScopes: [gifts.read]
+  jwt: {issuer: https://auth.example.com, jwksUri: https://auth.example.com/jwks}
+tools:
+  - {name: suggest, inputSchema: {type: object}}
+  - {name: buy, scopes: [gifts.read, gifts.write], inputSchema: {type: object}}
+  - {name: hello, auth: none, inputSchema: {type: object}}
+  - {name: any, scopes: [], inputSchema: {type: object}}
+`);
+    expect(out).toContain('  suggest: ["gifts.read"],\n');
+    expect(out).toContain('  buy: ["gifts.read", "gifts.write"],\n');
+    expect(out).toContain("  any: [],\n");
+    const scopes = out.slice(out.indexOf("export const toolScopes"), out.indexOf("} as const;"));
+    expect(scopes).not.toContain("hello");
+  });
+});
