@@ -92,6 +92,7 @@ export const DIAGNOSTICS = {
   "input-top-level-composition": "Portability lint (`mcpgen lint` only).",
   "schema-refs": "Portability lint (`mcpgen lint` only).",
   "type-arrays": "Portability lint (`mcpgen lint` only).",
+  "write-tool-without-scopes": "Authorization lint (`mcpgen lint` only).",
 } as const satisfies Record<string, string>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
@@ -122,6 +123,7 @@ export const WARNING_CODES = [
   "input-top-level-composition",
   "schema-refs",
   "type-arrays",
+  "write-tool-without-scopes",
 ] as const satisfies readonly DiagnosticCode[];
 
 export type WarningCode = (typeof WARNING_CODES)[number];

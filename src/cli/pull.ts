@@ -41,7 +41,7 @@ tools, resources, resource templates and prompts, every page, each definition ve
       multiple: true,
       value: '"NAME: VALUE"',
       needs: '"NAME: VALUE"',
-      help: "(HTTP) Send this header; repeatable (e.g. Authorization). Values are never written. User and password in the URL are sent as Basic authentication; query values are written as ...",
+      help: '(HTTP) Send this header; repeatable (e.g. "Authorization: Bearer <token>" for a server that needs authorization: without one, pull names its authorization servers and scopes). Values are never written. User and password in the URL are sent as Basic authentication; query values are written as ...',
     },
     era: {
       type: "string",
@@ -185,7 +185,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     });
   } catch (error) {
     if (!(error instanceof PullError)) throw error;
-    printDiagnostics([serverFailed(serverArgument(args), error.message)]);
+    printDiagnostics([serverFailed(serverArgument(args), error.message, error.fix)]);
     return 1;
   }
   const name = server.serverInfo.name;

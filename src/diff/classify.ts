@@ -13,6 +13,7 @@
  */
 import type { JsonObject } from "../model/types.js";
 import { hintDifferences } from "./hints.js";
+import { metaBeyondSecurity, securityDifferences } from "./security.js";
 import { diffSchemas, type Schema } from "./schemaDiff.js";
 import { jsonEqual } from "../util/objects.js";
 import type { Difference, DifferenceKind, Surface } from "./difference.js";
@@ -46,7 +47,7 @@ const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];
 function infoDifferences(kind: DifferenceKind, name: string, a: JsonObject, b: JsonObject, out: Difference[]): void {
   for (const field of INFO_FIELDS) {
     if (field === "annotations" && kind === "tool") out.push(...hintDifferences(name, a.annotations, b.annotations));
-    else if (!jsonEqual(a[field], b[field]))
+    else if (field === "_meta" && kind === "tool" ? !jsonEqual(metaBeyondSecurity(a._meta), metaBeyondSecurity(b._meta)) : !jsonEqual(a[field], b[field]))
       out.push({
         kind,
         name,
@@ -157,6 +158,7 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
     // taskSupport compared above (absent is "forbidden"): the rest of execution here.
     if (!jsonEqual(executionBeyondSupport(tool), executionBeyondSupport(next)))
       out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
+    out.push(...securityDifferences(name, tool, next));
     infoDifferences("tool", name, tool, next, out);
   }
   for (const name of added) {

@@ -3,6 +3,7 @@ import type { ServerModel, ToolModel } from "../model/types.js";
 import { docComment, propertyKey, stringLiteral } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { exportApi } from "./publicApi.js";
+import { toolSecurity } from "../util/securitySchemes.js";
 
 export function emitClient(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "client.ts");
@@ -31,6 +32,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
     const doc = [
       tool.description ?? "",
       `Calls tool \`${tool.name}\`. ${tool.output ? "Resolves to its structured output, checked against outputSchema unless `validate: false`." : "Resolves to the CallToolResult."} Rejects with ToolCallError when the tool answers \`isError: true\`.`,
+      ...authorizationDoc(tool),
       ...(support === "required"
         ? ["It runs only as a task: this starts the task and polls until it ends (aborting `signal` cancels it); `tasks.start` gives the task itself."]
         : []),
@@ -100,8 +102,38 @@ export function emitClient(model: ServerModel): OutputFile[] {
     name: "createClient",
     text: `<C extends ${sdkClient}>(sdk: C, options?: ${clientOptions}): ${name}<C> {\n  return ${clientObject}<${name}<C>>(new ${engineClass}(sdk, ${definition}, options), methods);\n}`,
   });
+  file.exportDeclaration({
+    doc: [
+      "The scopes an access token needs for each tool, read from its `securitySchemes` (its `oauth2` entries): the scopes to ask an authorization server for before calling it. A tool without an `oauth2` scheme is not listed (it asks for no token); one that also has `noauth` is callable without a token and is listed with the scopes a token needs.",
+    ],
+    kind: "const",
+    name: "toolScopes",
+    text: ` = ${toolScopesLiteral(model.tools)} as const;`,
+  });
   file.print(
     `/** The methods of ${name} and what each calls: a tool, a resource URI, a URI template. */\nconst methods = {${table.length ? `\n${table.join("")}` : ""}} satisfies ${clientMethods}<${name}>;`,
   );
   return [{ path: file.path, content: file.render() }];
+}
+
+/** `{ tool_name: ["scope"], ... }` for the tools with an `oauth2` scheme, in manifest order, each with a comment. */
+function toolScopesLiteral(tools: readonly ToolModel[]): string {
+  const entries: string[] = [];
+  for (const tool of tools) {
+    const security = toolSecurity(tool.wire);
+    if (security?.scopes === undefined) continue;
+    const needs = security.scopes.length > 0 ? `needs a token with ${security.scopes.join(", ")}` : "needs a token (no particular scope)";
+    const doc = security.anonymous ? `\`${tool.name}\` is callable without a token; with one, it ${needs}.` : `\`${tool.name}\` ${needs}.`;
+    entries.push(`${docComment([doc], "  ")}  ${propertyKey(tool.name)}: [${security.scopes.map(stringLiteral).join(", ")}],\n`);
+  }
+  return entries.length > 0 ? `{\n${entries.join("")}}` : "{}";
+}
+
+/** For a tool with an `oauth2` scheme: the error its method rejects with when the token falls short. */
+function authorizationDoc(tool: ToolModel): string[] {
+  const scopes = toolSecurity(tool.wire)?.scopes;
+  if (scopes === undefined) return [];
+  return [
+    `Rejects with ToolAuthorizationError when refused for want of authorization${scopes.length > 0 ? ` (a token with ${scopes.join(", ")}: \`toolScopes\`)` : ""}.`,
+  ];
 }

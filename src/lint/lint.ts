@@ -1,6 +1,7 @@
 /**
  * `mcpgen lint`: the manifests are validated as `generate` would, then each valid one is checked
- * by the portability rules, each finding a diagnostic at its file:line:col.
+ * by the portability rules and the authorization one (lint/access.ts), each finding a diagnostic at
+ * its file:line:col.
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -9,6 +10,7 @@ import { displayPath, resolveManifests } from "../generate.js";
 import { compile } from "../compile.js";
 import { diagnosticAt, unreadableManifest } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
+import { lintAccess } from "./access.js";
 import { toPosix } from "../util/paths.js";
 
 export interface LintResult {
@@ -39,11 +41,8 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
     checked++;
     const root = manifest.value as Record<string, unknown>;
     const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
-    tools.forEach((tool, i) => {
-      for (const finding of lintTool(tool, i, model.name, pulled)) {
-        diagnostics.push(diagnosticAt(manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
-      }
-    });
+    const findings = [...tools.flatMap((tool, i) => lintTool(tool, i, model.name, pulled)), ...lintAccess(root)];
+    for (const finding of findings) diagnostics.push(diagnosticAt(manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
   }
   return { diagnostics: sortDiagnostics(applyLevels(diagnostics, levels, cwd)), checked };
 }

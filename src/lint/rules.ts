@@ -16,6 +16,8 @@ export const LINT_RULES = {
   "schema-refs":
     "inputSchema uses `$ref`/`$defs`/`definitions`, which some model APIs (Gemini function declarations, several OpenAI-compatible gateways) refuse or ignore",
   "type-arrays": 'a `type` is a list (`[string, "null"]`), which some model APIs (Gemini function declarations) refuse; `anyOf` is understood more widely',
+  "write-tool-without-scopes":
+    "on a server with `auth:`, a tool that is not `readOnlyHint: true` needs no scope (its `scopes`, else `auth.defaultScopes`, are empty), so any token issued for the server can call it; `auth: none` tools are not reported",
 } as const;
 
 type LintRule = keyof typeof LINT_RULES;
@@ -24,7 +26,7 @@ export const RULE_NAMES = Object.keys(LINT_RULES) as LintRule[];
 /** The usual budget for a model-facing tool name. */
 const NAME_LIMIT = 64;
 
-interface LintFinding {
+export interface LintFinding {
   rule: LintRule;
   /** Where in the manifest. */
   path: DocPath;

@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from "../model/types.js";
 import { limitedFetch } from "./http.js";
+import { httpStatus, insufficientScope, probeAuthorization } from "./authProbe.js";
 import { explainFailure } from "./explain.js";
 import { Budget, type LimitError, pullLimits, type PullLimits } from "./limits.js";
 import { shellLine } from "./shell.js";
@@ -40,8 +41,15 @@ export interface PulledServer {
   warnings: string[];
 }
 
-/** A failure the user can act on (no stack trace): the server cannot be reached or answers garbage. */
-export class PullError extends Error {}
+/** A failure the user can act on (no stack trace): the server cannot be reached or answers garbage; `fix` says what to do when it is known. */
+export class PullError extends Error {
+  constructor(
+    message: string,
+    readonly fix?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** Results as sent: a pass-through Standard Schema, so the SDK does not re-parse (and reorder) them. */
 const RAW = { "~standard": { version: 1, vendor: "mcpgen", validate: (value: unknown) => ({ value }) } };
@@ -115,8 +123,11 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
         options.timeoutMs,
         `no answer to the handshake within ${options.timeoutMs} ms`,
       ),
-    ).catch((error: unknown) => {
-      throw explain(error, "connecting to");
+    ).catch(async (error: unknown) => {
+      throw (
+        (target.kind === "http" && (await authorizationFailure(error, target, where, options.timeoutMs, limitedFetch(budget)))) ||
+        explain(error, "connecting to")
+      );
     });
     const era = client.getProtocolEra() ?? "legacy";
     const capabilities = (client.getServerCapabilities() ?? {}) as JsonObject;
@@ -143,7 +154,7 @@ export async function fetchServer(target: PullTarget, options: PullOptions): Pro
             );
             return { [key]: [] };
           }
-          throw explain(error, `${method} on`);
+          throw scopeFailure(error, `${method} on ${where}`) ?? explain(error, `${method} on`);
         })) as unknown;
         if (!isPlainObject(result) || !Array.isArray(result[key]))
           throw new PullError(`${where} answered ${method} without a \`${key}\` list: ${JSON.stringify(result).slice(0, 200)}`);
@@ -187,4 +198,30 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A 401 at the handshake, said with the server's terms (its metadata, authorization servers, scopes) and the fix. */
+async function authorizationFailure(
+  error: unknown,
+  target: { url: URL; headers: Record<string, string> },
+  where: string,
+  timeoutMs: number,
+  fetchFn: typeof fetch,
+): Promise<PullError | undefined> {
+  const scope = scopeFailure(error, `connecting to ${where}`);
+  if (scope) return scope;
+  if (httpStatus(error) !== 401) return undefined;
+  const needed = await probeAuthorization(target.url, target.headers, timeoutMs, fetchFn);
+  return needed && new PullError(`connecting to ${where} failed: ${needed.message}`, needed.fix);
+}
+
+/** A 403 insufficient_scope (the SDK's InsufficientScopeError): the token given lacks scopes. */
+function scopeFailure(error: unknown, doing: string): PullError | undefined {
+  const scope = insufficientScope(error);
+  if (!scope) return undefined;
+  const metadata = scope.resourceMetadataUrl ? ` (its Protected Resource Metadata: ${scope.resourceMetadataUrl})` : "";
+  return new PullError(
+    `${doing} failed: the server refused the token given: insufficient_scope${scope.scope ? `, it needs ${JSON.stringify(scope.scope)}` : ""}${metadata}`,
+    `pass a token with ${scope.scope ? `scope "${scope.scope}"` : "the scopes it needs"} in --header "Authorization: Bearer <token>"`,
+  );
 }

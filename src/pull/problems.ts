@@ -7,8 +7,8 @@ import type { ArgumentDiagnostic, Diagnostic } from "../diagnostics.js";
 import { toPosix } from "../util/paths.js";
 
 /** The server could not be reached, or answered what pull cannot read; `server`: as typed (redacted). */
-export function serverFailed(server: string, message: string): ArgumentDiagnostic {
-  return { severity: "error", code: "server-failed", argument: server, message };
+export function serverFailed(server: string, message: string, fix?: string): ArgumentDiagnostic {
+  return { severity: "error", code: "server-failed", argument: server, message, ...(fix ? { fix } : {}) };
 }
 
 /** The manifest file could not be read (`reading`) or written; `why`: the file system's reason in words. */

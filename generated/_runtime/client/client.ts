@@ -10,10 +10,12 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../sha
 import { OutputValidationError, ToolCallError } from "../shared/errors.js";
 import { PASS_THROUGH, TaskEngine, type TaskRequestOptions, type TaskStartOptions, type TaskWaitOptions, type ToolTask } from "./clientTasks.js";
 import type { WireTransport } from "./taskWire.js";
+import { fromAuthenticateResult, fromSdkScopeError } from "./authErrors.js";
 import type { ToolTaskState } from "../shared/taskState.js";
 
 export type { ToolTask } from "./clientTasks.js";
 export type { ToolTaskState } from "../shared/taskState.js";
+export { ToolAuthorizationError } from "./authErrors.js";
 import { parseUriTemplate } from "../shared/uriTemplate.js";
 import { SchemaValidators } from "../shared/validation.js";
 
@@ -102,8 +104,19 @@ export class ManifestClient {
     );
   }
 
-  /** tools/call, answering the raw CallToolResult (isError results included). */
+  /**
+   * tools/call, answering the raw CallToolResult (isError results included). The SDK v2 client's
+   * InsufficientScopeError (a 403 it did not step up) rejects as ToolAuthorizationError.
+   */
   async callTool(name: string, args: object | undefined, options?: RequestOptions, meta?: JsonObject): Promise<CallToolResult> {
+    try {
+      return await this.sendToolCall(name, args, options, meta);
+    } catch (error) {
+      throw fromSdkScopeError(name, error) ?? error;
+    }
+  }
+
+  private async sendToolCall(name: string, args: object | undefined, options?: RequestOptions, meta?: JsonObject): Promise<CallToolResult> {
     const params = { name, arguments: { ...(args ?? {}) } as JsonObject, ...(meta ? { _meta: meta } : {}) };
     const sdk = this.sdk;
     // The SDK checks the answer against its CallToolResult schema before resolving.
@@ -129,9 +142,12 @@ export class ManifestClient {
     return this.outputOf(name, await this.callTool(name, args, options));
   }
 
-  /** A tool's answer as its method resolves: ToolCallError, OutputValidationError, or its output. */
+  /**
+   * A tool's answer as its method resolves: ToolAuthorizationError (an `isError` result with
+   * `_meta["mcp/www_authenticate"]`), ToolCallError, OutputValidationError, or its output.
+   */
   outputOf(name: string, result: CallToolResult): unknown {
-    if (result.isError) throw new ToolCallError(name, result);
+    if (result.isError) throw fromAuthenticateResult(name, result) ?? new ToolCallError(name, result);
     const outputSchema = this.tools.get(name)?.outputSchema;
     if (outputSchema === undefined) return result;
     const output = result.structuredContent;
