@@ -33,6 +33,30 @@ export interface ForgedTokens {
 }
 
 /**
+ * A token signed with the authorization server's current key, as it would issue one for
+ * `resource` with `scopes` (client and subject `svc`), with `overrides` applied to the claims: a
+ * valid token for a principal the server never issued one to, for instance.
+ */
+export async function forgeToken(as: AuthServer, resource: string, scopes: readonly string[], overrides: JWTPayload = {}): Promise<string> {
+  const [signing] = as.keys;
+  if (!signing) throw new Error("the authorization server has no key");
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    iss: as.issuer,
+    aud: resource,
+    sub: SERVICE_CLIENT.id,
+    client_id: SERVICE_CLIENT.id,
+    scope: scopes.join(" "),
+    iat: now,
+    exp: now + 300,
+    jti: `forged-${now}-${Math.random().toString(36).slice(2)}`,
+    ...overrides,
+  })
+    .setProtectedHeader({ alg: SIGNING_ALG, typ: "at+jwt", kid: signing.kid })
+    .sign(await importJWK(signing, SIGNING_ALG));
+}
+
+/**
  * Tokens for `resource` on `as` (whose signing key signs them), with `scopes` (default: every scope
  * of the resource, so a refusal is never a scope question). Expiry and not-before are 10 minutes
  * off, beyond any clock skew a server should allow.
