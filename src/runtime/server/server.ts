@@ -9,11 +9,13 @@ import type { JsonObject, ServerCapabilities, ServerDefinition } from "../shared
 import { LegacyChannel } from "./engine/context.js";
 import { ErrorCodes, rpcError } from "../shared/errors.js";
 import { Engine, isObject, type Call } from "./engine.js";
-import type { RuntimeHandlers, ServerOptions } from "./engine/handlerTypes.js";
+import type { RuntimeHandlers, ServerOptions, TokenVerifier } from "./engine/handlerTypes.js";
+import { authContextOf } from "./engine/authInfo.js";
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 
 export type {
+  AuthContext,
   CompletionHandler,
   PromptContext,
   ResourceContext,
@@ -22,6 +24,7 @@ export type {
   ServerOptions,
   ToolContext,
   ToolTextResult,
+  TokenVerifier,
 } from "./engine/handlerTypes.js";
 export type { InputOptions, RequestContext } from "./engine/context.js";
 
@@ -33,6 +36,10 @@ export interface FactoryHooks {
   publishResourceUpdated?: (uri: string) => void;
   /** The factory's tasks: serving code opens and closes them (tasks/openTasks.ts picks their store). */
   readonly tasks?: Tasks;
+  /** `auth.verifier: handler`: the handlers' verifyToken, which the HTTP gate calls. */
+  readonly verifyToken?: TokenVerifier;
+  /** Set by the HTTP gate: the WWW-Authenticate value a protected tool called without a token answers with. */
+  toolChallenge?: (tool: string) => string;
 }
 
 /** Tells this process's connections from other replicas' in task owner ids (tasks/list, notifications). */
@@ -73,7 +80,11 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   const engine = new Engine(definition, handlers, options);
   let connections = 0;
   const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
-  const factory: ServerFactory & FactoryHooks = Object.assign(build, engine.taskTools ? { tasks: engine.tasks } : {});
+  const factory: ServerFactory & FactoryHooks = Object.assign(
+    build,
+    engine.taskTools ? { tasks: engine.tasks } : {},
+    handlers.verifyToken === undefined ? {} : { verifyToken: handlers.verifyToken },
+  );
   return factory;
 }
 
@@ -112,11 +123,13 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
 
   const call = (sdk: SdkContext): Call => {
     const progressToken = sdk.mcpReq._meta?.["progressToken"];
+    const authInfo = sdk.http?.authInfo;
     const clientCapabilities = (era === "modern" ? sdk.mcpReq.envelope?.["io.modelcontextprotocol/clientCapabilities"] : server.getClientCapabilities()) ?? {};
     const base: Call["base"] = {
       requestId: sdk.mcpReq.id,
       era,
       ...(sdk.sessionId === undefined ? {} : { sessionId: sdk.sessionId }),
+      ...(authInfo === undefined ? {} : { auth: authContextOf(authInfo) }),
       ...(sdk.mcpReq._meta === undefined ? {} : { meta: sdk.mcpReq._meta }),
       clientCapabilities,
       // The SDK applies the era's level rule: logging/setLevel, or the request's logLevel.
@@ -144,6 +157,10 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
       base,
       owner: callOwner,
       ...(era === "legacy" ? { statusSink: statusSink(callOwner) } : {}),
+      // Over HTTP without a token on a server with auth: protected entries are refused (hideUnauthorized lists too).
+      ...(definition.auth !== undefined && sdk.http !== undefined && authInfo === undefined
+        ? { anonymous: { challenge: (tool: string) => hooks.toolChallenge?.(tool) } }
+        : {}),
       legacyChannel: (meta, signal, waiting) =>
         new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
     };

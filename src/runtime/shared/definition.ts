@@ -99,6 +99,33 @@ export interface ServerDefinition {
   cache?: CacheHints;
   /** How each `pattern` / `patternProperties` key of the tools' schemas runs in linear time (see patterns.ts). */
   patterns?: PatternTable;
+  /** The manifest's `auth`: the server is an OAuth 2.1 resource server over Streamable HTTP (absent: unprotected). */
+  auth?: AuthDefinition;
+}
+
+/** Scopes a token needs for an entry (maybe none), or "none": callable without a token. */
+export type AccessRule = readonly string[] | "none";
+
+/** What the HTTP runtime needs of the manifest's `auth` (docs/guides/authorization.md). */
+export interface AuthDefinition {
+  /** URL.href of the manifest's resource (MCP_AUTH_RESOURCE overrides it at run time). */
+  resource: string;
+  authorizationServers: readonly string[];
+  scopesSupported?: readonly string[];
+  /** The 401's scope= hint (absent: no scope= on 401). */
+  defaultScopes?: readonly string[];
+  resourceName?: string;
+  resourceDocumentation?: string;
+  verifier:
+    | { kind: "jwt"; issuer: string; jwksUri: string; algorithms: readonly string[] }
+    | { kind: "introspection"; endpoint: string; clientId: string; clientSecretEnv: string }
+    | { kind: "handler" };
+  hideUnauthorized?: true;
+  /** Every tool, resource (by URI), template (by name) and prompt, with defaultScopes already applied. */
+  tools: { readonly [name: string]: AccessRule };
+  resources: { readonly [uri: string]: AccessRule };
+  resourceTemplates: { readonly [name: string]: AccessRule };
+  prompts: { readonly [name: string]: AccessRule };
 }
 
 export interface CompletionEntry {

@@ -40,7 +40,12 @@ const RULES: Record<string, { layers: readonly string[]; typeLayers?: readonly s
   "server/methods": { layers: ["shared", "server/engine", "server/tasks", "server/methods"], packages: [] },
   "server/tasks": { layers: ["shared", "server/engine", "server/tasks"], packages: [] },
   "server/tasks/redis": { layers: ["shared", "server/engine", "server/tasks", "server/tasks/redis"], packages: [] },
-  "server/transport": { layers: ["shared", "server/engine", "server/tasks", "server/transport"], typeLayers: ["server"], packages: ["node:*"] },
+  "server/auth": { layers: ["shared", "server/engine", "server/auth"], packages: [] },
+  "server/transport": {
+    layers: ["shared", "server/engine", "server/tasks", "server/transport", "server/auth"],
+    typeLayers: ["server"],
+    packages: ["node:*"],
+  },
 };
 
 /** The one module outside redis/ that imports it: where the task store is chosen. */
@@ -67,7 +72,8 @@ function layerProblems(imports: readonly RuntimeImport[]): string[] {
     const rules = RULES[layer]!;
     const spec = imp.specifier;
     if (spec === undefined) {
-      if (layer !== "server/tasks/redis") problems.push(`${at}: import() of a computed name outside server/tasks/redis/ (only node-redis is loaded so)`);
+      if (layer !== "server/tasks/redis" && layer !== "server/auth")
+        problems.push(`${at}: import() of a computed name outside server/tasks/redis/ and server/auth/ (only node-redis and jose are loaded so)`);
       continue;
     }
     if (spec.startsWith(".")) {
@@ -135,6 +141,7 @@ describe("the runtime's layers", () => {
     has("server/engine/engineCore.ts", "../tasks/tasks.js", true);
     has("server/server.ts", "./engine/sdk.js", true); // export type { ServerFactory } from ...
     has("server/tasks/redis/redisTaskStore.ts", undefined, false, true); // import(name)
+    has("server/auth/jwtVerifier.ts", undefined, false, true); // import(name): jose
     has("widget/widget.ts", "@modelcontextprotocol/ext-apps", false);
     expect(new Set(FILES.map(layerOf))).toEqual(new Set(Object.keys(RULES)));
   });
@@ -239,10 +246,21 @@ describe("the runtime's layers", () => {
       ["server/tasks/redis/redisTaskStore.ts:1: imports redis by name (it is loaded with import() in server/tasks/redis/ only, when used)"],
     ],
     ["import() of a computed name in redis/", imp("server/tasks/redis/redisTaskStore.ts", undefined), []],
+    ["import() of a computed name in auth/ (jose)", imp("server/auth/jwtVerifier.ts", undefined), []],
     [
       "import() of a computed name elsewhere",
       imp("server/tasks/tasks.ts", undefined),
-      ["server/tasks/tasks.ts:1: import() of a computed name outside server/tasks/redis/ (only node-redis is loaded so)"],
+      ["server/tasks/tasks.ts:1: import() of a computed name outside server/tasks/redis/ and server/auth/ (only node-redis and jose are loaded so)"],
+    ],
+    [
+      "auth/ imports the transport",
+      imp("server/auth/gate.ts", "../transport/http.js"),
+      ["server/auth/gate.ts:1: server/auth/ imports server/transport/http.js, which it may not"],
+    ],
+    [
+      "the engine imports auth/",
+      imp("server/engine/sdk.ts", "../auth/gate.js"),
+      ["server/engine/sdk.ts:1: server/engine/ imports server/auth/gate.js, which it may not"],
     ],
   ])("%s", (_, given, want) => {
     expect(layerProblems([given])).toEqual(want);

@@ -26,6 +26,11 @@ export interface Call {
   owner: string;
   /** 2025 era: sends a task's notifications/tasks/status on this connection (or session). */
   statusSink?: StatusSink;
+  /**
+   * Set for a request over HTTP without a token to a server with `auth`: a protected tool answers
+   * the tool-error form, with `challenge`'s WWW-Authenticate value when the HTTP gate gave one.
+   */
+  anonymous?: { challenge(tool: string): string | undefined };
 }
 
 /** The engine's state, shared by one factory's servers: one per createServerFactory. */

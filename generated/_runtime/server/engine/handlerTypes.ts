@@ -10,6 +10,30 @@ import type { CallToolResult, ReadResourceResult } from "../../shared/mcp.js";
 import type { RequestStateSecret } from "./requestStateKeys.js";
 import type { TaskOptions } from "../tasks/tasks.js";
 
+/**
+ * Who called, as the verified access token says (`ctx.auth`). Undefined on stdio, and for a call
+ * of an `auth: none` entry made without a token. The token itself is never in it.
+ */
+export interface AuthContext {
+  /** The token's `sub` (the user, or the client for a client-credentials token). */
+  subject?: string;
+  /** The OAuth client the token was issued to (`client_id`, else `azp`). */
+  clientId: string;
+  /** The scopes the token grants. */
+  scopes: readonly string[];
+  /** When the token expires, in seconds since the epoch (absent: the verifier named none). */
+  expiresAt?: number;
+  /** Every claim of the token (JWT payload, or the introspection answer; for `verifier: handler`, what it returned). */
+  claims: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * `verifier: handler`: your check of a bearer token (an API key, an opaque token of your own).
+ * Answer undefined for a token you do not accept (the client gets 401); throw for a failure of
+ * your own (the client gets 500, not 401). `resource`, when given, must be this server's resource.
+ */
+export type TokenVerifier = (token: string) => Promise<(AuthContext & { resource?: string }) | undefined>;
+
 export interface ToolContext extends RequestContext {
   /** The tool's MCP name. */
   tool: string;
@@ -49,6 +73,8 @@ export type CompletionHandler = (
 
 /** The untyped view of the generated `Handlers` type. */
 export interface RuntimeHandlers {
+  /** `auth.verifier: handler`: checks each bearer token (Streamable HTTP only). */
+  verifyToken?: TokenVerifier;
   tools?: { [name: string]: AnyFunction };
   resources?: { [name: string]: AnyFunction };
   resourceTemplates?: { [name: string]: AnyFunction };

@@ -36,8 +36,10 @@ import {
 import { openTasks } from "../tasks/openTasks.js";
 import { TaskListens } from "../tasks/taskListen.js";
 import { memoryEventStore, SessionTable } from "./httpSessions.js";
+import { openAuthGate } from "../auth/gate.js";
+import type { AuthOptions } from "../auth/options.js";
 
-export type { EventStore };
+export type { EventStore, AuthOptions };
 
 export interface HttpOptions {
   /** Port to listen on (default 3000; 0 picks a free one). */
@@ -75,6 +77,12 @@ export interface HttpOptions {
   sessionIdleTimeoutMs?: number;
   /** 2026-07-28 subscriptions/listen streams naming taskIds open at once (default 1,024, as the SDK's own listen streams); past it, 503 and -32005. */
   maxTaskListenStreams?: number;
+  /**
+   * Limits of the token checks of a server with `auth` (docs/guides/authorization.md): JWKS
+   * timeout 5 s, cooldown 5 s and max age 10 min, clock skew 30 s, 10,000 verified tokens reused
+   * for 60 s, introspection answers 10,000 for 30 s with a 5 s timeout.
+   */
+  auth?: AuthOptions;
 }
 
 export interface HttpHandle {
@@ -91,6 +99,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
+  const gate = await openAuthGate(definition, endpoint, options.auth, factory.verifyToken, process.env);
+  if (gate) factory.toolChallenge = (tool) => gate.toolChallenge(tool);
   const closeTasks = await openTasks(factory.tasks, process.env);
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
@@ -125,6 +135,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
     if (!req.url?.startsWith("/")) return reply(res, 400, -32600, `Bad Request: the request target must be a path such as ${endpoint}`);
     const url = new URL(req.url, "http://placeholder");
+    const metadata = gate?.metadata(url.pathname, req.method ?? "GET");
+    if (metadata) return send(res, metadata, new AbortController());
     if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
     if (!hostAllowed(req.headers.host)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
     const origin = req.headers.origin;
@@ -133,6 +145,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
       res.writeHead(405, { allow: "POST, GET, DELETE" }).end();
       return;
     }
+    // A server without `auth: none` entries checks the token before reading the body.
+    const authorization = req.headers.authorization;
+    const early = gate && !gate.mixed ? await gate.authenticate(authorization) : undefined;
+    if (early instanceof Response) return send(res, early, new AbortController());
 
     // POST bodies are read here, under the size limit, and handed to the SDK already parsed.
     let body: unknown;
@@ -155,20 +171,25 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
       if (!res.writableFinished) aborter.abort();
     });
     const request = toWebRequest(req, text, aborter.signal);
+    // The scopes of each JSON-RPC request, decided before anything runs (on a mixed server, the token too).
+    const authInfo = gate ? await gate.admit(body, authorization, early) : undefined;
+    if (authInfo instanceof Response) return send(res, authInfo, aborter);
+    const principal = gate?.principal(authInfo);
+    const serve = { parsedBody: body, ...(authInfo === undefined ? {} : { authInfo }) };
 
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const transport = sessions.use(sessionId, res);
+      const transport = sessions.use(sessionId, res, principal);
       if (!transport) return reply(res, 404, -32001, "Session not found");
-      return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
+      return send(res, await transport.handleRequest(request, serve), aborter);
     }
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
       if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
-      return send(res, await modern.fetch(request, { parsedBody: body }), aborter);
+      return send(res, await modern.fetch(request, serve), aborter);
     }
-    if (stateless) return send(res, await stateless(request, { parsedBody: body }), aborter);
+    if (stateless) return send(res, await stateless(request, serve), aborter);
     if (req.method !== "POST") return reply(res, 405, -32000, "Method Not Allowed: without an Mcp-Session-Id, only POST is served");
     if (!isInitializeRequest(body))
       return reply(res, 400, -32000, "Bad Request: a 2025-era session starts with an initialize request (2026-07-28 requests carry the _meta envelope)");
@@ -179,7 +200,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
     const transport: SdkWebHttpTransport = new WebHttpTransportClass({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id: string) => sessions.add(id, transport, res),
+      onsessioninitialized: (id: string) => sessions.add(id, transport, res, principal),
       ...(eventStore ? { eventStore } : {}),
       ...(options.retryInterval === undefined ? {} : { retryInterval: options.retryInterval }),
     });
@@ -189,7 +210,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     };
     const server = serverView(factory({ era: "legacy" }));
     await server.connect(transport);
-    return send(res, await transport.handleRequest(request, { parsedBody: body }), aborter);
+    return send(res, await transport.handleRequest(request, serve), aborter);
   }
 
   /** 2026-07-28 tools/call of a tool with `x-mcp-header` arguments: the Mcp-Param-* headers must agree with the body. */

@@ -37,7 +37,7 @@ export function memoryEventStore(maxEvents = 1000): EventStore {
  * flight: bounded in number, and closed when idle too long.
  */
 export class SessionTable {
-  private readonly sessions = new Map<string, { transport: SdkWebHttpTransport; lastSeen: number; open: number }>();
+  private readonly sessions = new Map<string, { transport: SdkWebHttpTransport; lastSeen: number; open: number; principal?: string }>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -45,10 +45,16 @@ export class SessionTable {
     private readonly idleMs: number,
   ) {}
 
-  /** The session's transport, marked used until `res` ends; undefined for an unknown id. */
-  use(id: string, res: ServerResponse): SdkWebHttpTransport | undefined {
+  /**
+   * The session's transport, marked used until `res` ends; undefined for an unknown id, or for a
+   * session bound to another principal (a server with `auth`: the principal of its initialize, or
+   * of its first request with a token when it began without one).
+   */
+  use(id: string, res: ServerResponse, principal?: string): SdkWebHttpTransport | undefined {
     const entry = this.sessions.get(id);
     if (!entry) return undefined;
+    if (entry.principal !== undefined && entry.principal !== principal) return undefined;
+    if (principal !== undefined) entry.principal = principal;
     // Re-inserted: the Map's order is the order of last use.
     this.sessions.delete(id);
     this.sessions.set(id, entry);
@@ -56,8 +62,8 @@ export class SessionTable {
     return entry.transport;
   }
 
-  add(id: string, transport: SdkWebHttpTransport, res: ServerResponse): void {
-    const entry = { transport, lastSeen: Date.now(), open: 0 };
+  add(id: string, transport: SdkWebHttpTransport, res: ServerResponse, principal?: string): void {
+    const entry = { transport, lastSeen: Date.now(), open: 0, ...(principal === undefined ? {} : { principal }) };
     this.sessions.set(id, entry);
     this.track(entry, res);
     if (this.sweeper === undefined) {

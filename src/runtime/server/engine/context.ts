@@ -23,6 +23,7 @@ import type {
 } from "../../shared/mcp.js";
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema, type ProtocolEra, type ResultSchema } from "./sdk.js";
 import { SchemaValidators } from "../../shared/validation.js";
+import type { AuthContext } from "./handlerTypes.js";
 
 /** What every handler gets besides its arguments. */
 export interface RequestContext {
@@ -32,6 +33,11 @@ export interface RequestContext {
   requestId: string | number;
   /** `"legacy"` for 2025-era clients (initialize handshake), `"modern"` for 2026-07-28 requests. */
   era: ProtocolEra;
+  /**
+   * The verified access token's principal and scopes, on a server with `auth` served over
+   * Streamable HTTP. Undefined on stdio, and for `auth: none` entries called without a token.
+   */
+  auth?: AuthContext;
   /** The transport's session, for Streamable HTTP with sessions (2025-era clients). */
   sessionId?: string;
   /** The request's `params._meta` without the 2026-07-28 envelope keys (progressToken, vendor keys). */

@@ -52,7 +52,31 @@ export interface SdkContext {
     notify(notification: { method: string; params?: object }): Promise<void>;
     log(level: string, data: unknown, logger?: string): Promise<void>;
   };
-  http?: { req?: unknown; closeSSE?: () => void };
+  /** Set on Streamable HTTP (absent on stdio); `authInfo` is what the HTTP layer verified. */
+  http?: { req?: unknown; closeSSE?: () => void; authInfo?: SdkAuthInfo };
+}
+
+/** A verified access token as the SDK carries it to handlers (its AuthInfo). */
+export interface SdkAuthInfo {
+  token: string;
+  clientId: string;
+  scopes: string[];
+  /** Seconds since the epoch; the SDK's bearer check refuses a token without one. */
+  expiresAt?: number;
+  resource?: URL;
+  resourceMetadataUrl?: string;
+  extra?: Record<string, unknown>;
+}
+
+/** The SDK's OAuthError: its `code` decides the HTTP status of bearerAuthChallengeResponse. */
+export interface SdkOAuthError extends Error {
+  readonly code: string;
+}
+
+/** Options of the SDK's three serving entries: the body already parsed, the verified token. */
+export interface ServeOptions {
+  parsedBody?: unknown;
+  authInfo?: SdkAuthInfo;
 }
 
 /** A Standard Schema, the form the SDK takes for a method's params. */
@@ -116,7 +140,7 @@ export interface ServerEventBus {
 
 /** What createMcpHandler answers: a web-standard fetch face. */
 interface McpHttpHandler {
-  fetch(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
+  fetch(request: Request, options?: ServeOptions): Promise<Response>;
   close(): Promise<void>;
   notify: ServerNotifier;
   bus: ServerEventBus;
@@ -124,7 +148,7 @@ interface McpHttpHandler {
 
 /** The SDK's sessionful Streamable HTTP transport for 2025-era clients, on web-standard Request/Response. */
 export interface SdkWebHttpTransport extends SdkTransport {
-  handleRequest(request: Request, options?: { parsedBody?: unknown }): Promise<Response>;
+  handleRequest(request: Request, options?: ServeOptions): Promise<Response>;
 }
 
 /**
@@ -192,10 +216,29 @@ export const SdkServerClass = sdkExport<new (info: object, options: object) => S
 export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
 export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
 export const legacyStatelessFallback = sdkExport<
-  (factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>
+  (factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: ServeOptions) => Promise<Response>
 >(server, "legacyStatelessFallback", "server");
 export const isLegacyRequest = sdkExport<(request: Request, parsedBody?: unknown) => Promise<boolean>>(server, "isLegacyRequest", "server");
 export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(server, "isInitializeRequest", "server");
 export const serveStdio = sdkExport<
   (factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }
 >(stdio, "serveStdio", "server/stdio");
+
+// The SDK's OAuth resource-server pieces (Streamable HTTP with `auth`; see server/auth/).
+export const OAuthErrorClass = sdkExport<new (code: string, message: string) => SdkOAuthError>(server, "OAuthError", "server");
+/** The OAuth error codes mcpgen answers with (the SDK's OAuthErrorCode enum). */
+export const OAuthErrorCode = sdkExport<{ readonly InvalidToken: string; readonly InsufficientScope: string; readonly ServerError: string }>(
+  server,
+  "OAuthErrorCode",
+  "server",
+);
+export const verifyBearerToken = sdkExport<
+  (
+    header: string | undefined,
+    options: { verifier: { verifyAccessToken(token: string): Promise<SdkAuthInfo> }; resourceMetadataUrl?: string; expectedResource?: URL },
+  ) => Promise<SdkAuthInfo>
+>(server, "verifyBearerToken", "server");
+export const bearerAuthChallengeResponse = sdkExport<
+  (error: unknown, options?: { requiredScopes?: readonly string[]; resourceMetadataUrl?: string }) => Response
+>(server, "bearerAuthChallengeResponse", "server");
+export const resourceMetadataUrlOf = sdkExport<(resource: URL) => string>(server, "getOAuthProtectedResourceMetadataUrl", "server");

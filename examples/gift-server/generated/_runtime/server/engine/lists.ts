@@ -6,9 +6,10 @@
  * manifest's lists, frozen once, served a page at a time; 2026-07-28 answers carry the list's
  * cache hint.
  */
-import type { CacheHint, ServerDefinition } from "../../shared/definition.js";
+import type { AccessRule, AuthDefinition, CacheHint, ServerDefinition } from "../../shared/definition.js";
 import type { EngineCore, MethodEntry } from "./engineCore.js";
 import { pageOf } from "./paging.js";
+import { meetsRule } from "./authInfo.js";
 
 export type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
 
@@ -38,11 +39,23 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
   return {
     method,
     handle: (params, call) => {
-      const page = pageOf(core.lists[kind], params["cursor"], core.options.pageSize, kind);
-      const cache: CacheHint | object = call.era === "modern" ? (core.definition.cache?.[method] ?? {}) : {};
+      const auth = core.definition.auth;
+      // hideUnauthorized, over HTTP: only the entries this token (or no token) may use, in a private cache.
+      const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
+      const items = hide ? core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes)) : core.lists[kind];
+      const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
+      const hint = core.definition.cache?.[method];
+      const cache: CacheHint | object = call.era !== "modern" ? {} : hide ? { ...hint, cacheScope: "private" } : (hint ?? {});
       return { [kind]: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cache };
     },
   };
+}
+
+/** The rule of one list entry (by name, or a resource's URI); one the rules do not name needs a token. */
+function ruleOf(auth: AuthDefinition, kind: ListKind, item: object): AccessRule {
+  const key = kind === "resources" ? Reflect.get(item, "uri") : Reflect.get(item, "name");
+  const table = auth[kind];
+  return typeof key === "string" && Object.hasOwn(table, key) ? table[key]! : [];
 }
 
 function deepFreeze<T>(value: T): T {

@@ -30,6 +30,15 @@ function taskSupport(definition: ServerDefinition, name: string): "forbidden" | 
   return support !== undefined && Object.hasOwn(support, name) ? support[name]! : "forbidden";
 }
 
+/** The answer OpenAI's Apps SDK reads to start OAuth and retry (`mcp/www_authenticate`, SEP-1489). */
+function needsAuthorization(name: string, challenge: string | undefined): CallToolResult {
+  return {
+    content: [{ type: "text", text: `Tool ${name} needs authorization: sign in to this server, then call it again` }],
+    isError: true,
+    ...(challenge === undefined ? {} : { _meta: { "mcp/www_authenticate": [challenge] } }),
+  };
+}
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], isError: true };
 }
@@ -47,6 +56,8 @@ class ToolCalls {
     const name = params["name"];
     const tool = this.tools.get(name);
     if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
+    // A protected tool called without a token (a server mixing `auth: none` entries): the tool-error form.
+    if (call.anonymous && this.core.definition.auth?.tools[name] !== "none") return needsAuthorization(name, call.anonymous.challenge(name));
     const args = params["arguments"] ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of tools/call must be an object`);
 
