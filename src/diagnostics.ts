@@ -59,6 +59,18 @@ export const DIAGNOSTICS = {
   "invalid-csp": "A `csp` entry that is not an origin (a path, a keyword such as `'self'` or `'unsafe-eval'`, a wildcard alone).",
   "widget-build":
     "A widget's entry is missing or outside the manifest's folder, or its code has an error (esbuild's, at its own file:line:col; a missing package with the command that installs it).",
+  "auth-verifier": "`auth:` without exactly one way to verify tokens: none of `jwt`, `introspection` and `verifier`, or more than one (located at the second).",
+  "insecure-url":
+    "A URL of `auth:` (`resource`, an `authorizationServers` entry, `jwt.issuer`, `jwt.jwksUri`, `introspection.endpoint`) that is not https. Plain http is allowed on loopback only: `localhost`, `127.0.0.1`, `[::1]`.",
+  "invalid-scope":
+    "A scope that breaks the OAuth scope grammar (RFC 6749 §3.3: printable ASCII without space, `\"` and `\\`), in `auth.scopesSupported`, `auth.defaultScopes` or an entry's `scopes`; `gifts.read gifts.write` as one item is two scopes.",
+  "unknown-scope":
+    'A scope in `auth.defaultScopes` or an entry\'s `scopes` that is not in `auth.scopesSupported` (when that is set), with a "did you mean" when one is close.',
+  "offline-access":
+    "`offline_access` in `auth.defaultScopes` or an entry's `scopes`: it would be named in a WWW-Authenticate challenge, which MCP servers should not do (an error). In `auth.scopesSupported` a warning: MCP servers should not list it in their Protected Resource Metadata.",
+  "auth-not-enabled": "`scopes` or `auth: none` on a tool, resource, resource template or prompt of a server without `auth:`: nothing would check them.",
+  "auth-conflict":
+    "An entry with both `auth: none` and `scopes`; or a tool that writes `securitySchemes` on a server with `auth:`, where mcpgen writes them from `scopes` and `auth: none`.",
   "invalid-argument":
     "A command-line value mcpgen cannot use, located at the argument as typed: `init --name` that is not a server name (or a folder no name can be made from), `init` into a folder that is not empty (without `--force`), `pull --cwd` that is no folder (`mcpgen: --cwd nowhere: error invalid-argument: no such folder; give the folder ...`).",
   "not-generated":
@@ -102,6 +114,7 @@ export const WARNING_CODES = [
   "pattern-backtracking",
   "widget-unused",
   "app-only-tool",
+  "offline-access",
   "stub-orphan",
   "stub-private-import",
   "tool-name-length",

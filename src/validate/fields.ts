@@ -4,6 +4,8 @@
  * it is.
  */
 
+import { authFields, entryAuth, entryScopes } from "./authFields.js";
+
 export type FieldSpec = FieldKind & {
   /** What the field is for: the JSON Schema's description. */
   doc?: string;
@@ -21,6 +23,8 @@ type FieldKind =
       patternHint?: string;
       patternIsAdvice?: boolean;
       oneOf?: readonly string[];
+      /** Said after the allowed values when a value is not one of them: why the others are refused. */
+      oneOfHint?: string;
       required?: boolean;
       nonEmpty?: boolean;
       expected?: string;
@@ -180,6 +184,13 @@ export const toolFields = {
     item: { kind: "string", oneOf: ["model", "app"] },
     doc: "mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. Hosts hide `[app]` tools from the model and refuse views' calls to `[model]` ones.",
   },
+  scopes: entryScopes("call it"),
+  auth: entryAuth("call it"),
+  securitySchemes: {
+    kind: "list",
+    item: { kind: "json", object: true },
+    doc: "How a caller authenticates (OpenAI Apps SDK: `[{type: noauth}]`, `[{type: oauth2, scopes: [...]}]`), served as written, as `mcpgen pull` keeps it. On a server with `auth:` mcpgen writes it from `scopes` and `auth: none` (top level and `_meta.securitySchemes`), so it cannot be written by hand there.",
+  },
 } as const satisfies Fields;
 
 const permission = (what: string) => ({ kind: "json", object: true, doc: `\`{}\` asks for ${what}.` }) as const satisfies FieldSpec;
@@ -267,6 +278,8 @@ export const resourceFields = {
     ...cacheHint,
     doc: "mcpgen: the cache hint of this resource's resources/read (2026-07-28). Not served. Default: 5 minutes, public, with `text`/`blob`/`file`; 0, private, with a handler.",
   },
+  scopes: entryScopes("read it"),
+  auth: entryAuth("read it"),
 } as const satisfies Fields;
 
 export const resourceTemplateFields = {
@@ -288,6 +301,8 @@ export const resourceTemplateFields = {
     doc: "mcpgen's, not served: per variable, the values completion/complete offers (filtered by prefix), or `handler` for a completion handler.",
   },
   cache: { ...cacheHint, doc: "mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. Default: 0, private." },
+  scopes: entryScopes("read its URIs"),
+  auth: entryAuth("read its URIs"),
 } as const satisfies Fields;
 
 export const promptFields = {
@@ -325,6 +340,8 @@ export const promptFields = {
       },
     },
   },
+  scopes: entryScopes("get it"),
+  auth: entryAuth("get it"),
 } as const satisfies Fields;
 
 const listHint = (method: string) => ({ ...cacheHint, doc: `The cache hint of ${method} (default: 5 minutes, public).` }) as const;
@@ -369,6 +386,11 @@ export const manifestFields = {
         doc: "The cache hint of every resources/read (default: 5 minutes, public, for content from the manifest; 0, private, from a handler).",
       },
     },
+  },
+  auth: {
+    kind: "record",
+    fields: authFields,
+    doc: 'Who may call what: the server becomes an OAuth 2.1 resource server over HTTP (MCP "Authorization"), serving Protected Resource Metadata and checking a bearer token on every request, with per-entry `scopes` (and `auth: none` for public ones). Absent: no token is asked for. stdio ignores it (credentials come from the environment there).',
   },
   defs: {
     kind: "json",

@@ -8,6 +8,7 @@ import type { LoadedManifest } from "../load/loadManifest.js";
 import type { JsonSchema } from "../model/refs.js";
 import type { Json, JsonObject } from "../model/types.js";
 import { isPlainObject } from "../util/objects.js";
+import type { authFields } from "./authFields.js";
 import type {
   cacheHint,
   FieldSpec,
@@ -71,6 +72,7 @@ export type CompletionSource = string[] | "handler";
 export type ServerEntry = Entry<typeof serverFields> & OtherFields;
 export type ToolEntry = Entry<typeof toolFields> & OtherFields;
 export type WidgetEntry = Entry<typeof widgetFields>;
+export type AuthEntry = Entry<typeof authFields>;
 export type CacheHintEntry = FieldValue<typeof cacheHint>;
 export type ResourceEntry = Entry<typeof resourceFields> & OtherFields;
 export type ResourceTemplateEntry = Refine<Entry<typeof resourceTemplateFields>, { complete?: Record<string, CompletionSource> }> & OtherFields;

@@ -168,7 +168,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
         );
       if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
-        const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : "";
+        const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : spec.oneOfHint ? ` (${spec.oneOfHint})` : "";
         return report(
           path,
           "invalid-value",

@@ -88,7 +88,7 @@ describe("a tool's identifiers", () => {
 });
 
 describe("a tool's wire entry and the rest", () => {
-  it("leaves mcpgen's keys (examples, widget, visibility) off the wire and bundles manifest defs into its schemas", async () => {
+  it("leaves mcpgen's keys (examples, widget, visibility, scopes, auth, securitySchemes) off the wire and bundles manifest defs into its schemas", async () => {
     const ctx = await contextOf(
       `${SERVER}defs:\n  Id: {type: string}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {id: {$ref: '#/defs/Id'}}}\n    examples: [{arguments: {id: x}}]\n    visibility: [app]\n`,
     );

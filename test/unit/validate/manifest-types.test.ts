@@ -8,8 +8,10 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { parseManifestText } from "../../../src/load/loadManifest.js";
 import type { JsonSchema } from "../../../src/model/refs.js";
 import type { Json, JsonObject } from "../../../src/model/types.js";
+import { authFields } from "../../../src/validate/authFields.js";
 import { manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "../../../src/validate/fields.js";
 import type {
+  AuthEntry,
   Manifest,
   PromptArgumentEntry,
   PromptEntry,
@@ -30,6 +32,7 @@ const manifestKeys: KeyList<Manifest> = {
   server: true,
   capabilities: true,
   cache: true,
+  auth: true,
   defs: true,
   tools: true,
   resources: true,
@@ -60,6 +63,9 @@ const toolKeys: KeyList<ToolEntry> = {
   examples: true,
   widget: true,
   visibility: true,
+  scopes: true,
+  auth: true,
+  securitySchemes: true,
 };
 const widgetKeys: KeyList<WidgetEntry> = {
   name: true,
@@ -89,6 +95,8 @@ const resourceKeys: KeyList<ResourceEntry> = {
   blob: true,
   file: true,
   cache: true,
+  scopes: true,
+  auth: true,
 };
 const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = {
   uriTemplate: true,
@@ -101,8 +109,32 @@ const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = {
   _meta: true,
   complete: true,
   cache: true,
+  scopes: true,
+  auth: true,
 };
-const promptKeys: KeyList<PromptEntry> = { name: true, title: true, description: true, arguments: true, icons: true, _meta: true, messages: true };
+const promptKeys: KeyList<PromptEntry> = {
+  name: true,
+  title: true,
+  description: true,
+  arguments: true,
+  icons: true,
+  _meta: true,
+  messages: true,
+  scopes: true,
+  auth: true,
+};
+const authKeys: KeyList<AuthEntry> = {
+  resource: true,
+  authorizationServers: true,
+  scopesSupported: true,
+  defaultScopes: true,
+  hideUnauthorized: true,
+  resourceName: true,
+  resourceDocumentation: true,
+  jwt: true,
+  introspection: true,
+  verifier: true,
+};
 const promptArgumentKeys: KeyList<PromptArgumentEntry> = { name: true, title: true, description: true, required: true, complete: true };
 
 const keyLists: [string, object, object][] = [
@@ -114,6 +146,7 @@ const keyLists: [string, object, object][] = [
   ["resource template", resourceTemplateKeys, resourceTemplateFields],
   ["prompt", promptKeys, promptFields],
   ["prompt argument", promptArgumentKeys, promptFields.arguments.item.fields],
+  ["auth", authKeys, authFields],
 ];
 
 describe("the validated manifest's type", () => {
@@ -131,6 +164,12 @@ describe("the validated manifest's type", () => {
     expectTypeOf<NonNullable<WidgetEntry["csp"]>["connectDomains"]>().toEqualTypeOf<string[] | undefined>();
     expectTypeOf<NonNullable<Manifest["cache"]>["tools/list"]>().toEqualTypeOf<{ ttlMs?: number; cacheScope?: "public" | "private" } | undefined>();
     expectTypeOf<PromptArgumentEntry["complete"]>().toEqualTypeOf<string[] | "handler" | undefined>();
+    expectTypeOf<ToolEntry["auth"]>().toEqualTypeOf<"none" | undefined>();
+    expectTypeOf<ToolEntry["scopes"]>().toEqualTypeOf<string[] | undefined>();
+    expectTypeOf<AuthEntry["verifier"]>().toEqualTypeOf<"handler" | undefined>();
+    expectTypeOf<NonNullable<AuthEntry["jwt"]>["algorithms"]>().toEqualTypeOf<
+      ("RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA" | "Ed25519")[] | undefined
+    >();
     expectTypeOf<Manifest["defs"]>().toEqualTypeOf<Record<string, JsonSchema> | undefined>();
     // An MCP object's other fields are served as they are; a closed one (a widget) has none.
     expectTypeOf<ToolEntry["x-vendor"]>().toEqualTypeOf<Json | undefined>();
