@@ -1,5 +1,6 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
-import type { CompletionModel, Json, JsonObject, ServerModel } from "../model/types.js";
+import type { AuthModel, CompletionModel, Json, JsonObject, ServerModel } from "../model/types.js";
+import type { AccessRule } from "../runtime/shared/definition.js";
 import { setOwn } from "../util/objects.js";
 import type { PatternTable } from "../runtime/shared/patterns.js";
 import { jsonTemplate } from "../print/literal.js";
@@ -39,6 +40,26 @@ export function definitionValue(model: ServerModel): Record<string, DefinitionEn
     ...(model.completions.length ? { completions: model.completions } : {}),
     cache: model.cache,
     ...(Object.keys(model.patterns).length ? { patterns: model.patterns } : {}),
+    ...(model.auth ? { auth: authDefinition(model, model.auth) } : {}),
+  };
+}
+
+/** The definition's `auth` (the runtime's `AuthDefinition`): the settings, then every entry's rule by name (resources by URI). */
+function authDefinition(model: ServerModel, auth: AuthModel): JsonObject {
+  const { hideUnauthorized, verifier, ...settings } = auth;
+  const rules = <T extends { access?: AccessRule }>(entries: readonly T[], key: (entry: T) => string): JsonObject => {
+    const out: JsonObject = {};
+    for (const entry of entries) if (entry.access !== undefined) setOwn(out, key(entry), entry.access === "none" ? "none" : [...entry.access]);
+    return out;
+  };
+  return {
+    ...settings,
+    verifier: { ...verifier },
+    ...(hideUnauthorized ? { hideUnauthorized: true } : {}),
+    tools: rules(model.tools, (t) => t.name),
+    resources: rules(model.resources, (r) => r.uri),
+    resourceTemplates: rules(model.resourceTemplates, (t) => t.name),
+    prompts: rules(model.prompts, (p) => p.name),
   };
 }
 

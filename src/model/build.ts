@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import type { Manifest, ValidManifest } from "../validate/manifestTypes.js";
+import { buildAuth } from "./auth.js";
 import { buildCacheHints } from "./cache.js";
 import { buildCapabilities } from "./capabilities.js";
 import { IdentifierClaims } from "./claims.js";
@@ -51,6 +52,7 @@ export async function buildModel(
   const capabilities = buildCapabilities(root, { tools, resources, resourceTemplates, prompts, completions });
   const cache = buildCacheHints(root, own.resources);
   if (diagnostics.length > 0) return { diagnostics };
+  const auth = buildAuth(root);
 
   return {
     diagnostics,
@@ -73,6 +75,7 @@ export async function buildModel(
       cache,
       widgets: widgets.widgets,
       patterns: planPatterns(tools),
+      ...(auth ? { auth } : {}),
       options,
       sourceFiles: own.sourceFiles,
     },

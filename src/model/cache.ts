@@ -16,6 +16,9 @@ type CacheHint = { ttlMs: number; cacheScope: string };
 
 const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
 
+/** The lists `auth.hideUnauthorized` filters by the caller's token. */
+const FILTERED_LISTS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
+
 /** `resources`: the models of the manifest's `resources:`, in order (a static content is cached publicly by default). */
 export function buildCacheHints(root: Manifest, resources: readonly ResourceModel[]): JsonObject {
   const hint = (given: CacheHintEntry | undefined, base: CacheHint): CacheHint => ({
@@ -25,6 +28,9 @@ export function buildCacheHints(root: Manifest, resources: readonly ResourceMode
   const cacheIn = root.cache ?? {};
   const cache: JsonObject = {};
   for (const method of CACHED_METHODS) setOwn(cache, method, hint(cacheIn[method], DEFAULT_CACHE.static));
+  // Lists filtered by the caller's token differ per caller: no cache may share them (MCP caching).
+  if (root.auth?.hideUnauthorized === true)
+    for (const method of FILTERED_LISTS) setOwn(cache, method, { ...hint(cacheIn[method], DEFAULT_CACHE.static), cacheScope: "private" });
   const readDefault = hint(cacheIn["resources/read"], DEFAULT_CACHE.handler);
   setOwn(cache, "resources/read", readDefault);
   const perResource: JsonObject = {};

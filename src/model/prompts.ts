@@ -1,6 +1,7 @@
 /** The prompts of the model: their prompts/list entries (without mcpgen's `complete`), arguments types and static messages. */
 import { setOwn } from "../util/objects.js";
 import type { PromptEntry } from "../validate/manifestTypes.js";
+import { accessRule, ACCESS_KEYS } from "./auth.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import type { JsonObject, PromptModel } from "./types.js";
@@ -14,7 +15,8 @@ function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptM
   const name = prompt.name;
   const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
   ctx.claims.type(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
-  const wire: JsonObject = omit(prompt, ["messages"]);
+  const wire: JsonObject = omit(prompt, ["messages", ...ACCESS_KEYS]);
+  const access = accessRule(ctx.manifest.value, prompt);
   // `complete` is mcpgen's, not MCP's: never on the wire.
   if (prompt.arguments !== undefined)
     setOwn(
@@ -31,5 +33,6 @@ function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptM
     ...(prompt.messages ? { messages: prompt.messages } : {}),
     needsHandler: prompt.messages === undefined,
     handlerName: toIdentifier(name, "camel"),
+    ...(access === undefined ? {} : { access }),
   };
 }

@@ -4,6 +4,7 @@
  * Widgets are resources too: model/widgets.ts adds theirs.
  */
 import type { ResourceEntry, ResourceTemplateEntry } from "../validate/manifestTypes.js";
+import { accessRule, ACCESS_KEYS } from "./auth.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { readResourceFile } from "./manifestFiles.js";
@@ -17,15 +18,17 @@ export async function buildResources(ctx: ModelContext): Promise<{ resources: Re
     const read = await contentOf(ctx, resource, i);
     if (read.source !== undefined) sourceFiles.push(read.source);
     const name = resource.name;
+    const access = accessRule(ctx.manifest.value, resource);
     resources.push({
       name,
       uri: resource.uri,
       ...optionalString("description", resource.description),
-      wire: omit(resource, ["text", "blob", "file", "cache"]),
+      wire: omit(resource, ["text", "blob", "file", "cache", ...ACCESS_KEYS]),
       ...(read.content ? { content: read.content } : {}),
       needsHandler: read.content === undefined,
       readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
       handlerName: toIdentifier(name, "camel"),
+      ...(access === undefined ? {} : { access }),
     });
   }
   return { resources, sourceFiles };
@@ -54,7 +57,8 @@ function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: nu
   const uriTemplate = template.uriTemplate;
   const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
   ctx.claims.type(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);
-  const wire: JsonObject = omit(template, ["complete", "cache"]);
+  const wire: JsonObject = omit(template, ["complete", "cache", ...ACCESS_KEYS]);
+  const access = accessRule(ctx.manifest.value, template);
   return {
     name,
     uriTemplate,
@@ -64,5 +68,6 @@ function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: nu
     variablesTypeName,
     readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
     handlerName: toIdentifier(name, "camel"),
+    ...(access === undefined ? {} : { access }),
   };
 }

@@ -6,6 +6,7 @@
 import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { ToolEntry, WidgetEntry } from "../validate/manifestTypes.js";
+import { accessRule, ACCESS_KEYS, addSecuritySchemes } from "./auth.js";
 import { optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { bundleSchema, type JsonSchema } from "./refs.js";
@@ -34,7 +35,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
   }
   const wire: JsonObject = {};
   for (const [key, value] of Object.entries(tool)) {
-    if (key === "examples" || key === "widget" || key === "visibility") continue;
+    if (key === "examples" || key === "widget" || key === "visibility" || ACCESS_KEYS.some((k) => k === key)) continue;
     setOwn(wire, key, value);
   }
   // In place: a key keeps its position when set again.
@@ -44,6 +45,8 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
   const widget = tool.widget;
   if (widget !== undefined || tool.visibility !== undefined)
     setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgets.get(widget), visibility));
+  const access = accessRule(ctx.manifest.value, tool);
+  if (access !== undefined) addSecuritySchemes(wire, access);
   return {
     name,
     ...optionalString("description", tool.description),
@@ -57,6 +60,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
     examples: tool.examples ?? [],
     visibility,
     ...(widget === undefined ? {} : { widget }),
+    ...(access === undefined ? {} : { access }),
   };
 }
 

@@ -2,6 +2,7 @@
  * The normalized model: everything emitters need, decided once. Emitters read only this, never
  * the YAML: identifiers are chosen, refs are resolved, wire JSON is built.
  */
+import type { AccessRule } from "../runtime/shared/definition.js";
 import type { PatternTable } from "../runtime/shared/patterns.js";
 import type { JsonSchema } from "./refs.js";
 
@@ -39,9 +40,28 @@ export interface ServerModel {
    * pattern source, in manifest order (the definition's `patterns`; see src/regex/translate.ts).
    */
   patterns: PatternTable;
+  /** The manifest's `auth:`, resolved; absent when the server asks for no token. Each entry's rule is its `access`. */
+  auth?: AuthModel;
   options: GenerationOptions;
   /** Files besides the manifest that the model was built from (`file:` resources), absolute. */
   sourceFiles: string[];
+}
+
+/** The manifest's `auth:` with its defaults (the definition's `auth`, but for the entries' rules). */
+export interface AuthModel {
+  /** `new URL(resource).href`. */
+  resource: string;
+  authorizationServers: string[];
+  scopesSupported?: string[];
+  defaultScopes?: string[];
+  /** The manifest's `resourceName`, else the server's title, else its name. */
+  resourceName: string;
+  resourceDocumentation?: string;
+  verifier:
+    | { kind: "jwt"; issuer: string; jwksUri: string; algorithms: string[] }
+    | { kind: "introspection"; endpoint: string; clientId: string; clientSecretEnv: string }
+    | { kind: "handler" };
+  hideUnauthorized: boolean;
 }
 
 export interface CompletionModel {
@@ -96,6 +116,8 @@ export interface ToolModel {
   visibility: ("model" | "app")[];
   /** The widget that shows its result, by name. */
   widget?: string;
+  /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
+  access?: AccessRule;
 }
 
 /** A widget: an MCP Apps view, built from its entry source into one HTML document. */
@@ -134,6 +156,8 @@ export interface ResourceModel {
   readerName: string;
   /** Name of the user's handler function in a stub file (resources without content). */
   handlerName: string;
+  /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
+  access?: AccessRule;
 }
 
 export interface ResourceTemplateModel {
@@ -145,6 +169,8 @@ export interface ResourceTemplateModel {
   variablesTypeName: string;
   readerName: string;
   handlerName: string;
+  /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
+  access?: AccessRule;
 }
 
 export interface PromptModel {
@@ -158,6 +184,8 @@ export interface PromptModel {
   /** Served by a handler of the user's: the manifest gives no messages. */
   needsHandler: boolean;
   handlerName: string;
+  /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
+  access?: AccessRule;
 }
 
 /** How this run generates, from the config: the same for every server. */

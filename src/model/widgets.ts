@@ -6,6 +6,8 @@
 import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { WidgetEntry } from "../validate/manifestTypes.js";
+import type { AccessRule } from "../runtime/shared/definition.js";
+import { accessRule } from "./auth.js";
 import { optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { resolveInManifestFolder } from "./manifestFiles.js";
@@ -55,6 +57,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
     for (const key of ["title", "description"] as const) if (widget[key] !== undefined) setOwn(wire, key, widget[key]);
     setOwn(wire, "mimeType", WIDGET_MIME_TYPE);
     setOwn(wire, "_meta", widgetResourceMeta(widget));
+    const access = widgetAccess(ctx, name);
     resources.push({
       name,
       uri: widget.uri,
@@ -64,6 +67,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
       needsHandler: false,
       readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `widget "${name}"`, [...at, "name"]),
       handlerName: toIdentifier(name, "camel"),
+      ...(access === undefined ? {} : { access }),
     });
   }
   return { widgets, resources };
@@ -112,4 +116,22 @@ export function toolUiMeta(own: JsonObject | undefined, widget: WidgetEntry | un
     if (chatgpt.invoked !== undefined) setOwn(meta, "openai/toolInvocation/invoked", chatgpt.invoked);
   }
   return meta;
+}
+
+/**
+ * Who may read a widget's HTML on a server with `auth:`: whoever may call a tool that opens it.
+ * Without a token when one of them is `auth: none`; else the scopes all of them need (so a token
+ * good for any of them reads it); the server's default when no tool opens it.
+ */
+function widgetAccess(ctx: ModelContext, widget: string): AccessRule | undefined {
+  const root = ctx.manifest.value;
+  const rules = (root.tools ?? []).filter((t) => t.widget === widget).map((t) => accessRule(root, t));
+  if (rules.length === 0) return accessRule(root, {});
+  let common: readonly string[] | undefined;
+  for (const rule of rules) {
+    if (rule === undefined) return undefined;
+    if (rule === "none") return "none";
+    common = common === undefined ? rule : common.filter((scope) => rule.includes(scope));
+  }
+  return common;
 }

@@ -102,27 +102,30 @@ export interface ServerDefinition {
   cache?: CacheHints;
   /** How each `pattern` / `patternProperties` key of the tools' schemas runs in linear time (see patterns.ts). */
   patterns?: PatternTable;
-  /** The manifest's `auth`: the server is an OAuth 2.1 resource server over Streamable HTTP (absent: unprotected). */
+  /** The manifest's `auth:`: the server is an OAuth 2.1 resource server over HTTP. Absent: no token is asked for. */
   auth?: AuthDefinition;
 }
 
-/** Scopes a token needs for an entry (maybe none), or "none": callable without a token. */
+/** What one tool, resource, template or prompt needs: these scopes (maybe none: any valid token), or no token at all. */
 export type AccessRule = readonly string[] | "none";
 
-/** What the HTTP runtime needs of the manifest's `auth` (docs/guides/authorization.md). */
+/** The manifest's `auth:` as mcpgen resolved it (defaults applied, `resource` normalized). */
 export interface AuthDefinition {
-  /** URL.href of the manifest's resource (MCP_AUTH_RESOURCE overrides it at run time). */
+  /** `new URL(resource).href` of the manifest's `resource`: the audience every token must name (MCP_AUTH_RESOURCE overrides it at run time). */
   resource: string;
+  /** Issuer URLs, as written (Protected Resource Metadata `authorization_servers`). */
   authorizationServers: readonly string[];
   scopesSupported?: readonly string[];
-  /** The 401's scope= hint (absent: no scope= on 401). */
+  /** The scopes of entries that name none, and the `scope=` of a 401 (absent: no `scope=` on a 401). */
   defaultScopes?: readonly string[];
+  /** PRM `resource_name`: the manifest's, else the server's title, else its name. */
   resourceName?: string;
   resourceDocumentation?: string;
   verifier:
     | { kind: "jwt"; issuer: string; jwksUri: string; algorithms: readonly string[] }
     | { kind: "introspection"; endpoint: string; clientId: string; clientSecretEnv: string }
     | { kind: "handler" };
+  /** Lists show a caller only the entries its token may use. */
   hideUnauthorized?: true;
   /** Every tool, resource (by URI), template (by name) and prompt, with defaultScopes already applied. */
   tools: { readonly [name: string]: AccessRule };
