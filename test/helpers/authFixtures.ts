@@ -20,6 +20,7 @@ export type AccessRule = readonly string[] | "none";
 interface Entry {
   name: string;
   uri?: string;
+  uriTemplate?: string;
   scopes?: string[];
   auth?: "none";
   text?: string;
