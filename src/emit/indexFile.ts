@@ -5,7 +5,7 @@ import { publicApi } from "../serverFolder/publicApi.js";
 
 export function emitIndex(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "index.ts");
-  for (const api of publicApi(model.clientTypeName)) {
+  for (const api of publicApi(model.clientTypeName, { auth: model.auth !== undefined })) {
     if (api.index === "none" || (api.server && model.options.clientOnly)) continue;
     if (api.index === "all") file.reExportAll(api.module);
     else for (const { name, kind } of api.names) file.reExport(api.module, name, kind === "type");

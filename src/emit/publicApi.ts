@@ -3,15 +3,15 @@
  * (src/serverFolder/publicApi.ts).
  */
 import type { CodeFile } from "../print/codeFile.js";
-import { apiOf } from "../serverFolder/publicApi.js";
+import { apiOf, type ApiScope } from "../serverFolder/publicApi.js";
 
 /**
- * The public names of `module` in the file that emits it: reserves the names the file declares
- * (so no import shadows them) and re-exports the runtime's, imported under whatever local name
- * the file gives them.
+ * The public names of `module` in the file that emits it, for a server in `scope` (default: every
+ * name): reserves the names the file declares (so no import shadows them) and re-exports the
+ * runtime's, imported under whatever local name the file gives them.
  */
-export function exportApi(file: CodeFile, module: string, clientInterface?: string): void {
-  const names = apiOf(module, clientInterface);
+export function exportApi(file: CodeFile, module: string, clientInterface?: string, scope?: ApiScope): void {
+  const names = apiOf(module, clientInterface, scope);
   file.declare(...names.filter((n) => !n.from).map((n) => n.name));
   for (const { name, kind, from } of names) {
     if (!from) continue;

@@ -7,7 +7,7 @@ import { exportApi } from "./publicApi.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "server.ts");
-  exportApi(file, LOCAL.server);
+  exportApi(file, LOCAL.server, undefined, { auth: model.auth !== undefined });
   const rt = (name: string) => file.importType(LOCAL.runtimeServer, name);
   const type = (name: string) => file.importType(LOCAL.types, name);
   const promise = (t: string) => `${t} | Promise<${t}>`;
@@ -72,6 +72,16 @@ export function emitServer(model: ServerModel): OutputFile[] {
     ),
     handledPrompts[0],
   );
+
+  if (model.auth?.verifier.kind === "handler")
+    groups.push(
+      `${docComment(
+        [
+          "`auth.verifier: handler`: checks the bearer token of each HTTP request. Answer who called (`clientId`, `scopes`, ...) for a token you accept, undefined for one you do not (the client gets 401); throw for a failure of your own (500). What it answers is `ctx.auth` in the handlers.",
+        ],
+        "  ",
+      )}  verifyToken: ${rt("TokenVerifier")};\n`,
+    );
 
   const handled = model.completions.filter((c) => c.handler);
   if (handled.length > 0) {

@@ -65,7 +65,11 @@ export async function buildModel(
       capabilities,
       typePrefix,
       clientTypeName,
-      needsHandlers: tools.length > 0 || resourceTemplates.length > 0 || [...resources, ...prompts].some((entity) => entity.needsHandler),
+      needsHandlers:
+        tools.length > 0 ||
+        resourceTemplates.length > 0 ||
+        [...resources, ...prompts].some((entity) => entity.needsHandler) ||
+        auth?.verifier.kind === "handler",
       defs,
       tools,
       resources,

@@ -22,7 +22,7 @@ export interface ServerModel {
   typePrefix: string;
   /** The generated client interface: `GiftServerClient` (claimed before any manifest name). */
   clientTypeName: string;
-  /** Some tool, resource, template or prompt is served by a handler of the user's (else the serve functions default `handlers` to `{}`). */
+  /** Some tool, resource, template or prompt is served by a handler of the user's, or tokens are checked by one (else the serve functions default `handlers` to `{}`). */
   needsHandlers: boolean;
   defs: DefModel[];
   tools: ToolModel[];

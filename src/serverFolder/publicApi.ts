@@ -15,7 +15,18 @@ export interface ApiName {
   kind: ApiKind;
   /** The runtime module the file re-exports the name from; absent when the file declares it. */
   from?: string;
+  /** Exported only by the folder of a server with `auth:` (its types mean nothing elsewhere). */
+  auth?: true;
 }
+
+/** What of a server decides which names its folder exports. */
+export interface ApiScope {
+  /** The server has `auth:`. */
+  auth: boolean;
+}
+
+/** Every name any server folder may export: the table's view when the server is not known. */
+const ANY_SERVER: ApiScope = { auth: true };
 
 export interface ApiModule {
   /** The module, as index.ts (beside it) imports it. */
@@ -32,9 +43,17 @@ const value = (name: string): ApiName => ({ name, kind: "value" });
 const type = (name: string, from?: string): ApiName => ({ name, kind: "type", ...(from ? { from } : {}) });
 const klass = (name: string): ApiName => ({ name, kind: "class" });
 
-/** The public API of a server folder whose client interface is `clientInterface` (`<Server>Client`). */
-export function publicApi(clientInterface: string): readonly ApiModule[] {
+/**
+ * The public API of a server folder whose client interface is `clientInterface` (`<Server>Client`),
+ * for a server in `scope` (default: every name any folder may export).
+ */
+export function publicApi(clientInterface: string, scope: ApiScope = ANY_SERVER): readonly ApiModule[] {
+  return apiTable(clientInterface).map((api) => ({ ...api, names: api.names.filter((n) => scope.auth || !n.auth) }));
+}
+
+function apiTable(clientInterface: string): readonly ApiModule[] {
   const server = (name: string) => type(name, LOCAL.runtimeServer);
+  const authServer = (name: string): ApiName => ({ ...server(name), auth: true });
   const client = (name: string) => type(name, LOCAL.runtimeClient);
   return [
     {
@@ -58,6 +77,8 @@ export function publicApi(clientInterface: string): readonly ApiModule[] {
       names: [
         value("createServer"),
         value("createServerFactory"),
+        // Who called (`ctx.auth`) and `verifier: handler`'s verifyToken, on a server with `auth:`.
+        authServer("AuthContext"),
         server("CompletionHandler"),
         type("Handlers"),
         server("InputOptions"),
@@ -71,6 +92,7 @@ export function publicApi(clientInterface: string): readonly ApiModule[] {
         type("ResourceTemplateHandler"),
         server("ServerFactory"),
         server("ServerOptions"),
+        authServer("TokenVerifier"),
         server("ToolContext"),
         type("ToolHandler"),
         server("ToolTextResult"),
@@ -142,9 +164,9 @@ export function publicApi(clientInterface: string): readonly ApiModule[] {
   ];
 }
 
-/** The public names of one module of the folder (`LOCAL.server`, ...). */
-export function apiOf(module: string, clientInterface = ANY_CLIENT): readonly ApiName[] {
-  const found = publicApi(clientInterface).find((m) => m.module === module);
+/** The public names of one module of the folder (`LOCAL.server`, ...), for a server in `scope`. */
+export function apiOf(module: string, clientInterface = ANY_CLIENT, scope: ApiScope = ANY_SERVER): readonly ApiName[] {
+  const found = publicApi(clientInterface, scope).find((m) => m.module === module);
   if (!found) throw new Error(`mcpgen: ${module} is not a module of the public API`);
   return found.names;
 }
@@ -153,8 +175,9 @@ export function apiOf(module: string, clientInterface = ANY_CLIENT): readonly Ap
 const ANY_CLIENT = "<Server>Client";
 
 /**
- * The names usable as types that every server folder exports (all but the client interface,
- * which is named after the server): a type declared from the manifest cannot take one.
+ * The names usable as types that server folders export (all but the client interface, which is
+ * named after the server; those of servers with `auth:` too, so adding `auth:` never makes a
+ * type name clash): a type declared from the manifest cannot take one.
  */
 export const BUILTIN_TYPE_NAMES: readonly string[] = publicApi(ANY_CLIENT)
   .flatMap((m) => m.names)
