@@ -14,6 +14,11 @@
  *
  * Bodies are read here under a size limit and handed to the SDK parsed; a body that is not JSON
  * gets 400 with -32700, and the server keeps serving.
+ *
+ * A definition with `auth` adds the gate of server/auth/gate.ts: Protected Resource Metadata, the
+ * bearer token, the scopes of each request, all before the SDK sees the request; the verified
+ * token goes to the SDK as `authInfo` (handlers get `ctx.auth`), and a 2025-era session stays
+ * with the principal that first used it.
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";

@@ -166,7 +166,7 @@ describe("Protected Resource Metadata", () => {
     } finally {
       delete process.env["MCP_AUTH_RESOURCE"];
     }
-    const doc = await (await fetch(new URL("/.well-known/oauth-protected-resource/api/mcp", url))).json();
+    const doc = (await (await fetch(new URL("/.well-known/oauth-protected-resource/api/mcp", url))).json()) as { resource: string };
     expect(doc.resource).toBe("https://public.example.test/api/mcp");
     const refused = await modern(url, "tools/list", {});
     expect(refused.www).toContain('resource_metadata="https://public.example.test/.well-known/oauth-protected-resource/api/mcp"');
@@ -224,6 +224,31 @@ describe("a server whose every entry needs a token", () => {
     expect(stolen.status).toBe(404);
     expect(stolen.json).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
     expect(calls.map((c) => c.auth?.subject)).toEqual(["alice"]);
+  });
+
+  it("verifies a token once for many requests (the verified-token cache), and serves stateless 2025 requests with ctx.auth", async () => {
+    let verifications = 0;
+    const counting: TokenVerifier = async (token) => {
+      verifications++;
+      return TOKENS[token];
+    };
+    const url = await serve(PROTECTED, { stateless: true }, { ...handlers, verifyToken: counting });
+    for (let i = 0; i < 5; i++)
+      expect((await modern(url, "tools/call", { name: "suggest_gifts", arguments: {} }, "tok-read", "suggest_gifts")).status).toBe(200);
+    expect(verifications).toBe(1);
+    const stateless = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+        authorization: "Bearer tok-all",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "buy_gift", arguments: {} } }),
+    });
+    const answer = await answerOf(stateless);
+    expect(JSON.parse(answer.json["result"].content[0].text)).toMatchObject({ subject: "alice", scopes: ["gifts.read", "gifts.write"] });
+    expect(verifications).toBe(2);
   });
 
   it("refuses to start when verifier is handler and no verifyToken is given", async () => {

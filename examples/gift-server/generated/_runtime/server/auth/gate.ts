@@ -32,6 +32,7 @@ export class AuthGate {
   readonly mixed: boolean;
   readonly resource: string;
   readonly resourceMetadataUrl: string;
+  private readonly expectedResource: URL;
   private readonly document: JsonObject;
   private readonly paths: Set<string>;
   private readonly templates: { name: string; matcher: UriTemplate }[];
@@ -47,7 +48,8 @@ export class AuthGate {
     private readonly verifier: TokenCache,
   ) {
     this.resource = resource;
-    this.resourceMetadataUrl = resourceMetadataUrlOf(new URL(resource));
+    this.expectedResource = new URL(resource);
+    this.resourceMetadataUrl = resourceMetadataUrlOf(this.expectedResource);
     this.document = protectedResourceMetadata(auth, resource, definition.serverInfo);
     this.paths = metadataPaths(resource, endpoint);
     this.templates = definition.resourceTemplates.map((t) => ({ name: t.name, matcher: parseUriTemplate(t.uriTemplate) }));
@@ -67,7 +69,7 @@ export class AuthGate {
       return await verifyBearerToken(authorization, {
         verifier: this.verifier,
         resourceMetadataUrl: this.resourceMetadataUrl,
-        expectedResource: new URL(this.resource),
+        expectedResource: this.expectedResource,
       });
     } catch (error) {
       this.report(error);
@@ -160,13 +162,15 @@ export class AuthGate {
     return template ? { rule: ruleIn(this.auth.resourceTemplates, template.name), what: `Resource ${uri}` } : undefined;
   }
 
-  /** The authorization server being unreachable is reported (at most every 10 s), not only answered. */
+  /** A failure to verify (the authorization server unreachable, a bug) is reported at most every 10 s, not only answered 500. */
   private report(error: unknown): void {
-    if (!(error instanceof OAuthErrorClass) || error.code !== OAuthErrorCode.ServerError) return;
+    const ours = !(error instanceof OAuthErrorClass) || error.code === OAuthErrorCode.ServerError;
+    if (!ours) return;
     const now = Date.now();
     if (now - this.lastReport < 10_000) return;
     this.lastReport = now;
-    console.error(`[mcpgen] auth: ${error.message}`);
+    if (error instanceof OAuthErrorClass) console.error(`[mcpgen] auth: ${error.message}`);
+    else console.error("[mcpgen] auth: token verification failed:", error);
   }
 }
 
