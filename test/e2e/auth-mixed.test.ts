@@ -7,6 +7,8 @@
  * `cacheScope: "private"` on 2026-07-28 lists; and the protected fixture verified by introspection
  * (RFC 7662) of opaque tokens instead of JWTs.
  */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { INTROSPECTION_CLIENT, SERVICE_CLIENT, startAuthServer, type AuthServer } from "../helpers/authServer.js";
@@ -79,6 +81,26 @@ describe("a mixed server (auth: none next to protected entries)", () => {
     }
     const token = await as.clientCredentials(mixed.url, allScopes(mixed.manifest));
     expect(parsed(await modernCall(mixed.url, token, publicTool.name, args)).auth).toMatchObject({ clientId: SERVICE_CLIENT.id });
+  });
+
+  it("advertises each tool's securitySchemes at the top level and in _meta, as the generated fixture has them", async () => {
+    const m = mixed.manifest;
+    const token = await as.clientCredentials(mixed.url, allScopes(m));
+    const listed = (await modernRequest(mixed.url, token, "tools/list")).rpc!.result!.tools as {
+      name: string;
+      securitySchemes?: unknown;
+      _meta?: Record<string, unknown>;
+    }[];
+    const want = (m.tools ?? []).map((t) => {
+      const rule = ruleOf(m, t);
+      return { name: t.name, schemes: rule === "none" ? [{ type: "noauth" }] : [{ type: "oauth2", scopes: [...rule] }] };
+    });
+    expect(listed.map((t) => ({ name: t.name, schemes: t.securitySchemes }))).toEqual(want);
+    expect(listed.map((t) => ({ name: t.name, schemes: t._meta?.securitySchemes }))).toEqual(want);
+    // Without a token (hideUnauthorized is off): the same list.
+    expect((await modernRequest(mixed.url, undefined, "tools/list")).rpc!.result!.tools).toEqual(listed);
+    const fixture = JSON.parse(readFileSync(path.join(mixed.folder, "fixtures", "tools-list.json"), "utf8")) as { tools: unknown[] };
+    expect(fixture.tools).toEqual(listed);
   });
 
   it("answers its protected tool without a token with isError and _meta mcp/www_authenticate, without running it", async () => {

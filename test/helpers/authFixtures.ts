@@ -99,6 +99,8 @@ export interface Seen {
 
 export interface ServedServer {
   manifest: AuthManifest;
+  /** The generated server's folder (fixtures/ included). */
+  folder: string;
   /** The MCP endpoint (= MCP_AUTH_RESOURCE = the PRM's resource). */
   url: string;
   /** The path-aware protected resource metadata URL. */
@@ -175,6 +177,7 @@ export async function serveGenerated(
   as.addResource(url, { scopes: options.scopes ?? manifest.auth.scopesSupported ?? [], format: options.format ?? "jwt" });
   return {
     manifest,
+    folder,
     url,
     prmUrl: `http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp`,
     seen,
