@@ -10,6 +10,8 @@ const NETWORK = [
   "test/e2e/published-servers.test.ts",
   "test/e2e/published-types.test.ts",
   "test/e2e/real-servers.test.ts",
+  // The MCP Inspector and a Node 22 to run it, installed into .cache/inspector once.
+  "test/e2e/auth-inspector.test.ts",
 ];
 
 export default defineConfig({

@@ -64,33 +64,33 @@ function answer(text: string): Answer {
   return JSON.parse(data) as Answer;
 }
 
-/** An HTTP client for one endpoint, at most `sockets` connections kept alive. */
-export function client(endpoint: string, sockets: number) {
+/** An HTTP client for one endpoint, at most `sockets` connections kept alive; `extra` headers on every request (e.g. Authorization). */
+export function client(endpoint: string, sockets: number, extra: Record<string, string> = {}) {
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
   const url = new URL(endpoint);
   let id = 0;
 
   const modern: Call = async (method, params, name) => {
-    const headers: Record<string, string> = { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) };
+    const headers: Record<string, string> = {
+      ...extra,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    };
     return answer((await post(agent, url, headers, { jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: envelope } })).text);
   };
 
   /** Opens a 2025-11-25 session (initialize, notifications/initialized); its requests carry the session id. */
   const legacy = async (): Promise<Call> => {
-    const init = await post(
-      agent,
-      url,
-      {},
-      {
-        jsonrpc: "2.0",
-        id: ++id,
-        method: "initialize",
-        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
-      },
-    );
+    const init = await post(agent, url, extra, {
+      jsonrpc: "2.0",
+      id: ++id,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+    });
     const session = init.headers["mcp-session-id"];
     if (typeof session !== "string" || answer(init.text).error) throw new Error(`initialize failed (${init.status}): ${init.text.slice(0, 200)}`);
-    const headers = { "mcp-protocol-version": "2025-11-25", "mcp-session-id": session };
+    const headers = { ...extra, "mcp-protocol-version": "2025-11-25", "mcp-session-id": session };
     await post(agent, url, headers, { jsonrpc: "2.0", method: "notifications/initialized" });
     return async (method, params) => answer((await post(agent, url, headers, { jsonrpc: "2.0", id: ++id, method, params })).text);
   };

@@ -3,7 +3,8 @@
  * Every figure is the median of several runs, each in a separate process; the runs that ratios
  * compare are interleaved; then the task stores (in memory against Redis, bench/tasks.ts). Prints a
  * table and writes bench/results.json. Options: --sizes 10,100 --runs 3 --task-runs 3, and
- * --only tasks (the task stores alone: their figures replace the `tasks` key of results.json).
+ * --only tasks (the task stores alone: their figures replace the `tasks` key of results.json), or
+ * --only auth (JWT verification against none, bench/auth.ts: the `auth` key).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -25,7 +26,7 @@ const SIZES = (arg("--sizes") ?? "10,100,500,1000,5000").split(",").map(Number);
 const RUNS = Number(arg("--runs") ?? 5);
 const TASK_RUNS = Number(arg("--task-runs") ?? 3);
 const ONLY = arg("--only");
-if (ONLY !== undefined && ONLY !== "tasks") throw new Error(`--only takes "tasks", not ${JSON.stringify(ONLY)}`);
+if (ONLY !== undefined && ONLY !== "tasks" && ONLY !== "auth") throw new Error(`--only takes "tasks" or "auth", not ${JSON.stringify(ONLY)}`);
 const RESULTS = path.join(ROOT, "bench", "results.json");
 const machine = {
   cpus: cpus().length,
@@ -42,6 +43,26 @@ if (ONLY === "tasks") {
   writeFileSync(RESULTS, `${JSON.stringify({ ...previous, tasks }, null, 2)}\n`);
   process.stdout.write(
     `${tasksTable(tasks)}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key tasks)\n`,
+  );
+  process.exit(0);
+}
+
+/** bench/auth.ts in its own process (dist/ built): its BENCH figures, and the table it printed. */
+function measureAuth(): { auth: Record<string, unknown>; table: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "auth.ts")], { cwd: ROOT, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
+  if (r.status !== 0 || !line) throw new Error(`bench/auth.ts failed (${r.status}):\n${r.stderr}`);
+  return { auth: { machine, ...(JSON.parse(line.slice(6)) as Record<string, number>) }, table: r.stdout };
+}
+
+if (ONLY === "auth") {
+  // JWT verification against none alone: the other figures of results.json stay as they were.
+  execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  const { auth, table } = measureAuth();
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, auth }, null, 2)}\n`);
+  process.stdout.write(
+    `${table}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key auth)\n`,
   );
   process.exit(0);
 }
@@ -227,8 +248,10 @@ const widget = { uri: "ui://widget/gifts.html", bytes: Buffer.byteLength(giftWid
 const patterns = timed(["--import", "tsx", path.join(ROOT, "bench", "patterns.ts"), "3000", String(Math.max(RUNS, 5))], ROOT).bench;
 // Task creation and tasks/get, the in-memory store against Redis (each run in its own process).
 const tasks = { machine, ...measureTasks(ROOT, TASK_RUNS) };
+// tools/call with JWT verification against without (bench/auth.ts).
+const { auth, table: authTable } = measureAuth();
 
-writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget, tasks }, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget, tasks, auth }, null, 2)}\n`);
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -253,4 +276,5 @@ process.stdout.write(
   `gift widget HTML (ui://widget/gifts.html, minified, inline): ${(widget.bytes / 1000).toFixed(0)} KB, ${(widget.gzipBytes / 1000).toFixed(0)} KB gzipped (target: ${widget.targetBytes / 1000} KB)\n`,
 );
 process.stdout.write(tasksTable(tasks));
+process.stdout.write(authTable);
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);
