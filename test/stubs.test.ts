@@ -107,6 +107,23 @@ describe("handler stubs", () => {
     expect((await p.generate()).changes).toEqual([]);
   });
 
+  it("with auth.verifier: handler, makes a verifyToken stub of its own and wires it, and the project compiles", async () => {
+    const manifest = MANIFEST.replace(
+      "tools:\n",
+      "auth: {resource: 'https://shop.example.com/mcp', authorizationServers: ['https://auth.example.com'], verifier: handler}\ntools:\n",
+    );
+    const p = project(manifest);
+    const first = await p.generate();
+    expect(first.diagnostics).toEqual([]);
+    expect(first.changes.filter((c) => c.includes("src/handlers"))).toEqual([...STUB_FILES, "create src/handlers/shop/auth/verifyToken.ts"]);
+    const stub = p.read("src/handlers/shop/auth/verifyToken.ts");
+    expect(stub.split("\n").filter((l) => l.startsWith("import "))).toEqual(['import type { TokenVerifier } from "../../../../generated/shop/index.js";']);
+    expect(stub).toContain("export const verifyToken: TokenVerifier = async (_token) => {");
+    expect(p.read("generated/shop/handlers.ts")).toContain("  verifyToken: verifyToken,\n};");
+    expect(p.tsc()).toBe("");
+    expect((await p.generate()).changes).toEqual([]);
+  });
+
   it("serves a new tool as 'not implemented' until it is written", async () => {
     const p = project();
     await p.generate();

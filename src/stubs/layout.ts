@@ -4,12 +4,12 @@ import type { ServerModel } from "../model/types.js";
 import { LOCAL } from "../serverFolder/modules.js";
 import { toPosix } from "../util/paths.js";
 
-type StubKind = "tool" | "resource" | "resource-template" | "prompt";
+type StubKind = "tool" | "resource" | "resource-template" | "prompt" | "verifier";
 
 export interface StubEntry {
   kind: StubKind;
-  /** The `Handlers` group: tools, resources, resourceTemplates, prompts. */
-  group: "tools" | "resources" | "resourceTemplates" | "prompts";
+  /** The `Handlers` group: tools, resources, resourceTemplates, prompts; or `verifyToken`, a member of its own (`auth.verifier: handler`). */
+  group: "tools" | "resources" | "resourceTemplates" | "prompts" | "verifyToken";
   /** MCP name: the key in the group. */
   key: string;
   /** The exported function the stub file must have. */
@@ -18,7 +18,13 @@ export interface StubEntry {
   file: string;
 }
 
-const FOLDERS: Record<StubKind, string> = { tool: "tools", resource: "resources", "resource-template": "resource-templates", prompt: "prompts" };
+const FOLDERS: Record<StubKind, string> = {
+  tool: "tools",
+  resource: "resources",
+  "resource-template": "resource-templates",
+  prompt: "prompts",
+  verifier: "auth",
+};
 
 /** Every handler the manifest needs, in manifest order (tools, resources, templates, prompts). */
 export function stubEntries(model: ServerModel): StubEntry[] {
@@ -36,6 +42,7 @@ export function stubEntries(model: ServerModel): StubEntry[] {
     ...model.resources.filter((r) => r.needsHandler).map((r) => entry("resource", "resources", r.name, r.handlerName)),
     ...model.resourceTemplates.map((t) => entry("resource-template", "resourceTemplates", t.name, t.handlerName)),
     ...model.prompts.filter((p) => p.needsHandler).map((p) => entry("prompt", "prompts", p.name, p.handlerName)),
+    ...(model.auth?.verifier.kind === "handler" ? [entry("verifier", "verifyToken", "verifyToken", "verifyToken")] : []),
   ];
 }
 

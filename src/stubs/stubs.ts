@@ -116,6 +116,8 @@ function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: 
         options.templatesDir,
       );
     }
+    case "verifier":
+      return renderTemplate("stubs/verifier.ts.hbs", common, options.templatesDir);
     case "prompt": {
       const prompt = model.prompts.find((p) => p.name === entry.key)!;
       return renderTemplate(
@@ -128,8 +130,14 @@ function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: 
 }
 
 function describeEntry(entry: StubEntry): string {
-  const kinds: Record<StubEntry["kind"], string> = { tool: "Tool", resource: "Resource", "resource-template": "Resource template", prompt: "Prompt" };
-  return `${kinds[entry.kind]} ${entry.key}`;
+  const kinds: Record<StubEntry["kind"], string> = {
+    tool: "Tool",
+    resource: "Resource",
+    "resource-template": "Resource template",
+    prompt: "Prompt",
+    verifier: "The token verifier",
+  };
+  return entry.kind === "verifier" ? kinds.verifier : `${kinds[entry.kind]} ${entry.key}`;
 }
 
 /**
