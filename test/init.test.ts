@@ -98,6 +98,30 @@ describe("mcpgen init", () => {
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   }, 60_000);
 
+  it("--auth protects the server: an auth block, a scope on the starter tool, jose, a handler reading ctx.auth, and tools/list with securitySchemes", () => {
+    const parent = tempProject();
+    const r = mcpgen(["init", "guard", "--auth", "--mcpgen", "file:../mcpgen"], parent);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const dir = path.join(parent, "guard");
+    const manifest = readFileSync(path.join(dir, "manifests/guard.yaml"), "utf8");
+    expect(manifest).toContain(
+      "auth:\n  resource: http://127.0.0.1:3000/mcp\n  authorizationServers: [https://auth.example.com]\n  scopesSupported: [greet]\n  jwt: {issuer: https://auth.example.com, jwksUri: https://auth.example.com/jwks}\n",
+    );
+    expect(manifest).toContain("    annotations: {readOnlyHint: true}\n    scopes: [greet]\n");
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies["jose"]).toBe("^6.2.19");
+    expect(readFileSync(path.join(dir, "src/handlers/guard/tools/greet.ts"), "utf8")).toContain("ctx.auth?.subject");
+    expect(readFileSync(path.join(dir, "README.md"), "utf8")).toContain("## Authorization");
+    const tools = JSON.parse(readFileSync(path.join(dir, "generated/guard/fixtures/tools-list.json"), "utf8")) as { tools: Record<string, unknown>[] };
+    expect(tools.tools[0]?.["securitySchemes"]).toEqual([{ type: "oauth2", scopes: ["greet"] }]);
+    // Without --auth, none of it.
+    const plain = mcpgen(["init", "plain", "--mcpgen", "file:../mcpgen"], parent);
+    expect(plain.code).toBe(0);
+    expect(readFileSync(path.join(parent, "plain/manifests/plain.yaml"), "utf8")).not.toContain("auth:");
+    expect(readFileSync(path.join(parent, "plain/package.json"), "utf8")).not.toContain("jose");
+  });
+
   it("scaffolds several replicas: compose.yaml (Redis, two replicas, HAProxy), haproxy.cfg sticky by Mcp-Session-Id, the options commented in main.ts", () => {
     const parent = tempProject();
     expect(mcpgen(["init", "fleet", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);

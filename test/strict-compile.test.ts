@@ -92,8 +92,8 @@ function goldenProject(trees: readonly string[]): string {
  * A new project from `mcpgen init`, on this repository's packages (linked, not installed; mcpgen
  * itself is this checkout), with a `tsconfig.strict.json` next to each of its tsconfig files.
  */
-function initProject(parent: string, name: string, widget: boolean): { dir: string; projects: string[] } {
-  const made = mcpgen(["init", name, ...(widget ? ["--widget"] : []), "--mcpgen", "file:../mcpgen"], parent);
+function initProject(parent: string, name: string, widget: boolean, auth = false): { dir: string; projects: string[] } {
+  const made = mcpgen(["init", name, ...(widget ? ["--widget"] : []), ...(auth ? ["--auth"] : []), "--mcpgen", "file:../mcpgen"], parent);
   expect(made.stderr).toBe("");
   const dir = path.join(parent, name);
   mkdirSync(path.join(dir, "node_modules"));
@@ -122,7 +122,7 @@ beforeAll(() => {
   lines.splice(lines.indexOf("/* eslint-disable */") + 1, 0, 'import { createServer as unused } from "./server.js";');
   writeFileSync(index, lines.join("\n"));
   const parent = tempProject();
-  inits = [initProject(parent, "plain", false), initProject(parent, "shop", true)];
+  inits = [initProject(parent, "plain", false), initProject(parent, "shop", true), initProject(parent, "guard", false, true)];
 }, 120_000);
 
 describe.each(COMPILERS)("strict flags with TypeScript $major ($role)", ({ folder, major }) => {
@@ -143,7 +143,7 @@ describe.each(COMPILERS)("strict flags with TypeScript $major ($role)", ({ folde
     expect(result.ok).toBe(true);
   }, 180_000);
 
-  it("compiles a new project from mcpgen init, with and without a widget (its handler stub, main.ts, harness and widget included)", () => {
+  it("compiles a new project from mcpgen init, with and without a widget, and with --auth (its handler stub, main.ts, harness and widget included)", () => {
     for (const { dir, projects } of inits) {
       for (const project of projects) {
         const result = tsc(compiler, dir, project);

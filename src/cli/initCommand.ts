@@ -10,13 +10,14 @@ interface InitArgs {
   mcpgen?: string;
   force: boolean;
   widget: boolean;
+  auth: boolean;
 }
 
 export const initCommand = defineCommand<InitArgs>({
   name: "init",
   about: "create a new MCP server project in DIR (default: the current folder).",
   summary: "Create a new MCP server project in DIR (default: the current folder).",
-  synopsis: ["mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--force]"],
+  synopsis: ["mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--auth] [--force]"],
   options: {
     name: { type: "string", value: "NAME", needs: "a name", help: "The server name, [a-z0-9][a-z0-9-]* (default: the folder name)." },
     mcpgen: {
@@ -26,6 +27,10 @@ export const initCommand = defineCommand<InitArgs>({
       help: "The project's mcpgen dependency, as npm takes it (file:PATH to a checkout, a tarball, a version). Default: this mcpgen, packed into vendor/.",
     },
     widget: { type: "boolean", help: "Add a widget (an MCP Apps view) for the starter tool, and a harness to open it." },
+    auth: {
+      type: "boolean",
+      help: "Protect it with OAuth over Streamable HTTP: an auth block (JWT access tokens, a scope on the starter tool) to point at your authorization server.",
+    },
     force: { type: "boolean", help: "Write into a folder that is not empty (never over a file)." },
   },
   footer:
@@ -37,13 +42,14 @@ export const initCommand = defineCommand<InitArgs>({
       dir: positionals[0] ?? ".",
       force: values.force === true,
       widget: values.widget === true,
+      auth: values.auth === true,
       ...(typeof values.name === "string" ? { name: values.name } : {}),
       ...(typeof values.mcpgen === "string" ? { mcpgen: values.mcpgen } : {}),
     };
   },
   async run(args, cwd) {
     const { runInit } = await import("../init/init.js");
-    const { dir, widget, ...rest } = args;
-    return runInit({ ...rest, dir: path.resolve(cwd, dir), cwd, ...(widget ? { widget: true } : {}), version: version() });
+    const { dir, widget, auth, ...rest } = args;
+    return runInit({ ...rest, dir: path.resolve(cwd, dir), cwd, ...(widget ? { widget: true } : {}), ...(auth ? { auth: true } : {}), version: version() });
   },
 });

@@ -29,6 +29,8 @@ export interface InitOptions {
   mcpgen?: string;
   /** Scaffold a widget (an MCP Apps view) for the starter tool, and the harness to open it. */
   widget?: boolean;
+  /** Protect the server (an `auth` block with JWT access tokens, a scope on the starter tool), and add jose. */
+  auth?: boolean;
 }
 
 /** mcpgen's package folder (the checkout or the installed package this code runs from). */
@@ -42,6 +44,9 @@ const APPS_RANGE = "~2.0.4";
 
 /** node-redis, for the Redis task store compose.yaml turns on with REDIS_URL (the line the runtime is tested with). */
 const REDIS_RANGE = "^6.4.0";
+
+/** jose, which the runtime loads to verify JWT access tokens (`auth.jwt`; the line it is tested with). */
+const JOSE_RANGE = "^6.2.19";
 
 /** With --widget: the widget's source, its DOM-typed tsconfig, the harness script. */
 const WIDGET_FILES: [string, string][] = [
@@ -121,7 +126,9 @@ export async function runInit(options: InitOptions): Promise<number> {
     clientRange: SDK_RANGE,
     appsRange: APPS_RANGE,
     redisRange: REDIS_RANGE,
+    joseRange: JOSE_RANGE,
     widget,
+    auth: options.auth === true,
   };
   const written: string[] = [];
   const kept: string[] = [];
