@@ -9,7 +9,7 @@ import type { Manifest } from "../validate/manifestTypes.js";
 import type { AuthModel, Json, JsonObject } from "./types.js";
 
 /** The JWS algorithms a `jwt` verifier accepts when the manifest names none. */
-export const DEFAULT_JWT_ALGORITHMS = ["RS256", "ES256"] as const;
+const DEFAULT_JWT_ALGORITHMS = ["RS256", "ES256"] as const;
 
 /**
  * The server's `auth:` resolved, or undefined when it has none. The rules of its entries are on
@@ -47,7 +47,7 @@ export function accessRule(root: Manifest, entry: { readonly scopes?: readonly s
 }
 
 /** A tool's `securitySchemes` for its rule: `noauth` for `none`, else `oauth2` with the scopes it needs. */
-export function securitySchemes(rule: AccessRule): Json[] {
+function securitySchemes(rule: AccessRule): Json[] {
   return rule === "none" ? [{ type: "noauth" }] : [{ type: "oauth2", scopes: [...rule] }];
 }
 

@@ -7,7 +7,7 @@
 import type { OAuthProtectedResourceMetadata } from "@modelcontextprotocol/client";
 
 /** The fix for a server that wants a token, as pull's flags take it. */
-export const TOKEN_FIX = 'get an access token from its authorization server (ask its operator which) and pass it with --header "Authorization: Bearer <token>"';
+const TOKEN_FIX = 'get an access token from its authorization server (ask its operator which) and pass it with --header "Authorization: Bearer <token>"';
 
 /** What the challenge and the metadata said; every text from the server, with the user's header values left out. */
 export interface AuthorizationNeeded {

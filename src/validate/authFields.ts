@@ -21,7 +21,7 @@ export const entryAuth = (what: string) =>
   }) as const satisfies FieldSpec;
 
 /** The asymmetric JWS algorithms a JWT access token may be signed with (RFC 7518, RFC 8037). */
-export const JWT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"] as const;
+const JWT_ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"] as const;
 
 /** A URL of the `auth` block: https, or http on loopback (checked in validate/auth.ts). */
 const authUrl = (doc: string) => ({ kind: "string", required: true, nonEmpty: true, expected: "a URL (a non-empty string)", doc }) as const satisfies FieldSpec;

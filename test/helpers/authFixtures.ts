@@ -125,7 +125,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The answer every test handler gives: which entry ran and the ctx.auth it got. */
-export const echo = (kind: Seen["kind"], name: string, auth: unknown) => JSON.stringify({ kind, name, auth: auth ?? null });
+const echo = (kind: Seen["kind"], name: string, auth: unknown) => JSON.stringify({ kind, name, auth: auth ?? null });
 
 function handlersFor(manifest: AuthManifest, seen: Seen[], extra: Record<string, unknown>): Record<string, unknown> {
   const record = (kind: Seen["kind"], name: string, ctx: { auth?: unknown }) => {
