@@ -6,7 +6,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../_ru
 import { definition } from "./definition.js";
 import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, PromptArguments, PromptName, ProtocolErrorJobInput, ResourceUri, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithLoggingInput, TestToolWithProgressInput, TestToolWithTaskInput, TestXMcpHeaderInput, ToolInputs, ToolName } from "./types.js";
 
-export { type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState, ToolAuthorizationError };
+export { ToolAuthorizationError, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState };
 
 /** Typed client for mcp-conformance-test-server, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's. */
 export interface McpConformanceTestServerClient<C extends SdkClient = SdkClient> {

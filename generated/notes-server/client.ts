@@ -6,7 +6,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../_ru
 import { definition } from "./definition.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, NoteVariables, PromptArguments, PromptName, ResourceUri, SearchNotesInput, SearchNotesOutput, ToolInputs, ToolName } from "./types.js";
 
-export { type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState, ToolAuthorizationError };
+export { ToolAuthorizationError, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState };
 
 /** Typed client for notes-server, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's. */
 export interface NotesServerClient<C extends SdkClient = SdkClient> {

@@ -105,13 +105,14 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
       names: [
         value("createClient"),
         value("toolScopes"),
+        // Thrown when a server refuses a call for want of scopes (403 insufficient_scope).
+        { name: "ToolAuthorizationError", kind: "class", from: LOCAL.runtimeClient },
         type(clientInterface),
         client("ClientOptions"),
         client("RequestOptions"),
         client("SdkClient"),
         client("ToolTask"),
         client("ToolTaskState"),
-        { name: "ToolAuthorizationError", kind: "class", from: LOCAL.runtimeClient },
       ],
       index: "names",
       server: false,

@@ -245,7 +245,7 @@ describe("emitIndex and emitRuntime", () => {
   it("re-exports the public surface", async () => {
     const text = only(emitIndex(await modelOf(MIXED)));
     expect(text).toContain(
-      'export { createClient, type MixedClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";',
+      'export { createClient, toolScopes, ToolAuthorizationError, type MixedClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";',
     );
     expect(text).toContain(
       'export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "../_runtime/shared/errors.js";',

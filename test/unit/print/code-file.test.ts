@@ -184,7 +184,7 @@ function exportedNames(text: string): string[] {
 describe("public API table", () => {
   it("is what server.ts, client.ts and serve.ts export and what index.ts re-exports", async () => {
     const model = await modelOf(MANIFEST);
-    const api = publicApi("ShopClient");
+    const api = publicApi("ShopClient", { auth: false });
     const names = (module: string) => api.find((m) => m.module === module)!.names.map((n) => n.name);
     const text = (files: { content: string }[]) => files[0]!.content;
     expect(exportedNames(text(emitServer(model))).sort()).toEqual(names(LOCAL.server).sort());
@@ -194,6 +194,20 @@ describe("public API table", () => {
     expect(exportedNames(index)).toEqual(api.filter((m) => m.index === "names").flatMap((m) => m.names.map((n) => n.name)));
     expect(index).toContain('export * from "./types.js";\n');
     expect(index).not.toContain("./serve.js");
+  });
+
+  it("adds AuthContext and TokenVerifier to server.ts and index.ts only for a server with auth:", async () => {
+    const model = await modelOf(`${MANIFEST}auth: {resource: "https://shop.example/mcp", authorizationServers: ["https://as.example"], verifier: handler}\n`);
+    const server = exportedNames(emitServer(model)[0]!.content);
+    expect(server).toEqual(expect.arrayContaining(["AuthContext", "TokenVerifier"]));
+    expect(server.sort()).toEqual(
+      publicApi("ShopClient", { auth: true })
+        .find((m) => m.module === LOCAL.server)!
+        .names.map((n) => n.name)
+        .sort(),
+    );
+    expect(exportedNames(emitIndex(model)[0]!.content)).toContain("AuthContext");
+    expect(exportedNames(emitIndex(await modelOf(MANIFEST))[0]!.content)).not.toContain("AuthContext");
   });
 
   it("leaves the server's names out of a client-only index", async () => {

@@ -6,7 +6,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from "../_ru
 import { definition } from "./definition.js";
 import type { GiftDetailsInput, GiftDetailsOutput, PromptArguments, PromptName, ResourceUri, SuggestGiftsInput, SuggestGiftsOutput, ToolInputs, ToolName } from "./types.js";
 
-export { type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState, ToolAuthorizationError };
+export { ToolAuthorizationError, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState };
 
 /** Typed client for gift-server, over a connected SDK Client: SDK v2's (@modelcontextprotocol/client, either protocol era) or SDK 1.x's. */
 export interface GiftServerClient<C extends SdkClient = SdkClient> {
