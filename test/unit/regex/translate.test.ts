@@ -75,7 +75,8 @@ describe("patterns on the linear-time engine", () => {
       }),
       { numRuns: 600 },
     );
-  });
+    // 600 random patterns: seconds alone, several times that when other suites share the cores.
+  }, 120_000);
 
   it.each([
     ["^(a+)+$", "a".repeat(5000) + "!", false],
