@@ -20,8 +20,10 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes } from "../../shared/errors.js";
-import type { ServerEvent, ServerEventBus } from "../engine/sdk.js";
-import { TASKS_EXTENSION, type Tasks } from "./tasks.js";
+import { authContextOf } from "../engine/authInfo.js";
+import type { SdkAuthInfo, ServerEvent, ServerEventBus } from "../engine/sdk.js";
+import { TASKS_EXTENSION, type TaskCaller, type Tasks } from "./tasks.js";
+import { taskOwnerOf } from "./taskOwner.js";
 import type { TaskRecord } from "./taskStore.js";
 
 /** Task ids one stream follows at most; further ids are left out of the acknowledgement. */
@@ -60,7 +62,8 @@ export class TaskListens {
     return this.open.size;
   }
 
-  async serve(request: Request, body: JsonObject & { params: JsonObject & { notifications: JsonObject } }): Promise<Response> {
+  /** Serves the listen; `authInfo`: the verified token of a server with `auth` (a caller sees only its own tasks). */
+  async serve(request: Request, body: JsonObject & { params: JsonObject & { notifications: JsonObject } }, authInfo?: SdkAuthInfo): Promise<Response> {
     const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
     const { taskIds, ...others } = body.params.notifications;
     const probe = await this.probe(request, { ...body, params: { ...body.params, notifications: others } });
@@ -91,7 +94,8 @@ export class TaskListens {
         { limit: this.max },
       );
     }
-    return this.stream(id, [...new Set(taskIds as string[])].slice(0, MAX_LISTEN_TASK_IDS), probe, request.signal);
+    const caller: TaskCaller = { era: "modern", owner: taskOwnerOf({ era: "modern", auth: authInfo && authContextOf(authInfo) }) };
+    return this.stream(id, [...new Set(taskIds as string[])].slice(0, MAX_LISTEN_TASK_IDS), probe, caller, request.signal);
   }
 
   /** Ends every stream with its subscriptions/listen result (the server is closing). */
@@ -133,7 +137,7 @@ export class TaskListens {
     return honored;
   }
 
-  private async stream(subscriptionId: string | number, requested: string[], others: JsonObject, signal: AbortSignal): Promise<Response> {
+  private async stream(subscriptionId: string | number, requested: string[], others: JsonObject, caller: TaskCaller, signal: AbortSignal): Promise<Response> {
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     const body = new ReadableStream<Uint8Array>({
@@ -186,7 +190,8 @@ export class TaskListens {
         else show(task);
       }),
     );
-    const found = await Promise.all(requested.map((taskId) => this.tasks.get(taskId).catch(() => undefined)));
+    // Only the caller's tasks: an unknown one, another owner's and a 2025-era one alike are left out.
+    const found = await Promise.all(requested.map((taskId) => this.tasks.get(taskId, caller).catch(() => undefined)));
     const now = found.filter((task): task is TaskRecord => task !== undefined && task.era === "modern");
     for (const taskId of requested) if (!now.some((t) => t.id === taskId)) ids.delete(taskId);
     const honored: JsonObject = { ...others, ...(now.length > 0 ? { taskIds: now.map((t) => t.id) } : {}) };

@@ -188,7 +188,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
-      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
+      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body, authInfo), aborter);
       return send(res, await modern.fetch(request, serve), aborter);
     }
     if (stateless) return send(res, await stateless(request, serve), aborter);
