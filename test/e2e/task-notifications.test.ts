@@ -106,7 +106,7 @@ describe("notifications/tasks/status (2025 era)", () => {
 });
 
 describe("notifications/tasks/status across replicas (Redis)", () => {
-  it("a task cancelled through another replica is announced on the session of the replica that created it", async () => {
+  it("a task belongs to the session that created it on every replica: another session, on another replica, gets the unknown-task answer", async () => {
     const redis = await startRedis();
     closers.push(redis.stop);
     // Replica A takes its store from the environment, replica B from its options.
@@ -145,12 +145,19 @@ describe("notifications/tasks/status across replicas (Redis)", () => {
         task: { taskId: string };
       }
     ).task.taskId;
-    expect(await onB.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "working" });
-    expect(await onB.request({ method: "tasks/cancel", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "cancelled" });
-    await until(() => statuses.some((s) => s.taskId === taskId && s.status === "cancelled"));
-    expect(await onA.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ status: "cancelled" });
-    // tasks/list is the creating session's: B's session sees nothing of it.
+    // B's session holds the id, on a replica that reads the same Redis: every task method answers as for an unknown task.
+    const unknown = { code: -32602, message: `Failed to retrieve task: Task not found (${taskId})` };
+    for (const method of ["tasks/get", "tasks/cancel", "tasks/result"])
+      await expect(onB.request({ method, params: { taskId } }, ANY)).rejects.toMatchObject(unknown);
     expect(((await onB.request({ method: "tasks/list", params: {} }, ANY)) as unknown as { tasks: unknown[] }).tasks).toEqual([]);
+    expect(await onB.request({ method: "tasks/get", params: { taskId: "no-such-task" } }, ANY).catch((e: { code: number }) => e.code)).toBe(-32602);
+    // The task still runs, and its own session reads, lists and cancels it (and hears of it).
+    expect(await onA.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "working" });
+    expect(((await onA.request({ method: "tasks/list", params: {} }, ANY)) as unknown as { tasks: { taskId: string }[] }).tasks.map((t) => t.taskId)).toEqual([
+      taskId,
+    ]);
+    expect(await onA.request({ method: "tasks/cancel", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "cancelled" });
+    await until(() => statuses.some((s) => s.taskId === taskId && s.status === "cancelled"));
   });
 
   it("refuses to start when REDIS_URL names a Redis that does not answer", async () => {

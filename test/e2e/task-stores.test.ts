@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
-import { STOPPED, Tasks, type LiveTask } from "../../src/runtime/server/tasks/tasks.js";
+import { STOPPED, Tasks, type LiveTask, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
 import { memoryTaskStore, type TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
 import { redisTaskStore } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
@@ -35,6 +35,9 @@ async function until<T>(get: () => T | Promise<T>, done: (value: T) => boolean, 
   }
 }
 
+/** Callers: the era and owner a request speaks for (the tasks below are created by them). */
+const legacy = (owner: string): TaskCaller => ({ era: "legacy", owner });
+const modern = (owner: string): TaskCaller => ({ era: "modern", owner });
 const FORM = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
 let prefixes = 0;
 
@@ -69,12 +72,12 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
   it("creates a task one replica runs and every replica reads and lists (by owner only)", async () => {
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "owner-1", {});
-    expect(await b.get(live.id)).toMatchObject({ id: live.id, era: "legacy", owner: "owner-1", status: "working" });
+    expect(await b.get(live.id, legacy("owner-1"))).toMatchObject({ id: live.id, era: "legacy", owner: "owner-1", status: "working" });
     expect((await b.list("owner-1")).map((t) => t.id)).toEqual([live.id]);
     expect(await b.list("owner-2")).toEqual([]);
-    await expect(b.get("no-such-task")).rejects.toMatchObject({ code: -32602 });
+    await expect(b.get("no-such-task", legacy("owner-1"))).rejects.toMatchObject({ code: -32602 });
     await a.finish(live, { result: { content: [{ type: "text", text: "done" }] } });
-    expect(await b.get(live.id)).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text: "done" }] } } });
+    expect(await b.get(live.id, legacy("owner-1"))).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text: "done" }] } } });
   });
 
   it("ends a task once: a finish after a cancel changes nothing, and racing replicas leave one outcome", async () => {
@@ -82,15 +85,15 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const first = await a.create("legacy", "o", {});
     expect(await b.cancel(first.id, "stop")).toMatchObject({ status: "cancelled", statusMessage: "stop" });
     expect(await a.finish(first, { result: { content: [] } })).toBeUndefined();
-    expect(await a.get(first.id)).toMatchObject({ status: "cancelled", statusMessage: "stop" });
-    expect((await a.get(first.id)).outcome).toBeUndefined();
+    expect(await a.get(first.id, legacy("o"))).toMatchObject({ status: "cancelled", statusMessage: "stop" });
+    expect((await a.get(first.id, legacy("o"))).outcome).toBeUndefined();
 
     for (let i = 0; i < 10; i++) {
       const live = await a.create("modern", "o", {});
       const [finished, cancelled] = await Promise.all([a.finish(live, { result: { content: [{ type: "text", text: "won" }] } }), b.cancel(live.id)]);
       // Exactly one of them wrote, and what every replica reads is what it wrote, whole.
       expect([finished, cancelled].filter((w) => w !== undefined)).toHaveLength(1);
-      const read = await b.get(live.id);
+      const read = await b.get(live.id, modern("o"));
       expect(read).toEqual(finished ?? cancelled);
       expect(read.status === "completed" ? read.outcome : { none: true }).toEqual(
         read.status === "completed" ? { result: { content: [{ type: "text", text: "won" }] } } : { none: true },
@@ -101,9 +104,9 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
   it("forgets a task when its ttl passes, and cancels it where it runs", async () => {
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "o", {}, 300);
-    expect((await b.get(live.id)).ttlMs).toBe(300);
+    expect((await b.get(live.id, legacy("o"))).ttlMs).toBe(300);
     await sleep(450);
-    await expect(b.get(live.id)).rejects.toMatchObject({ code: -32602 });
+    await expect(b.get(live.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
     expect(await b.list("o")).toEqual([]);
     // The runner's ttl check (once a second) aborts the handler.
     await until(() => live.controller.signal.aborted, Boolean, 3000);
@@ -138,16 +141,16 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const live: LiveTask = await a.create("modern", "o", { elicitation: {} });
     const answer = a.channel(live).ask({ method: "elicitation/create", params: FORM }, "who");
     const asked = await until(
-      () => b.get(live.id),
+      () => b.get(live.id, modern("o")),
       (t) => t.status === "input_required",
     );
     expect(b.modernView(asked, true).inputRequests).toEqual({ who: { method: "elicitation/create", params: FORM } });
     // An invalid answer is ignored; the valid one reaches the handler.
-    await b.update(live.id, { who: { action: "maybe" } });
-    await b.update(live.id, { who: { action: "accept", content: { name: "Ada" } } });
+    await b.update(asked, { who: { action: "maybe" } });
+    await b.update(asked, { who: { action: "accept", content: { name: "Ada" } } });
     expect(await answer).toEqual({ action: "accept", content: { name: "Ada" } });
     const after = await until(
-      () => b.get(live.id),
+      () => b.get(live.id, modern("o")),
       (t) => t.status === "working",
     );
     expect(after.inputRequests).toBeUndefined();
@@ -156,7 +159,7 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
   it("tasks/result waiting on one replica wakes when the task ends on another", async () => {
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "o", {});
-    const waiting = b.ended(live.id, new AbortController().signal);
+    const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
     await sleep(50);
     await a.finish(live, { error: { code: -32603, message: "boom" } });
     expect(await waiting).toMatchObject({ status: "failed", outcome: { error: { code: -32603, message: "boom" } } });
@@ -168,15 +171,15 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const other = await b.create("legacy", "o", {});
     await sleep(400);
     // Leases renewed: nothing lapsed while both run.
-    expect((await b.get(live.id)).status).toBe("working");
-    const waiting = b.ended(live.id, new AbortController().signal);
+    expect((await b.get(live.id, legacy("o"))).status).toBe("working");
+    const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
     // A stops renewing (as a killed process does): its tasks stay "working" until a reader looks.
     await a.close();
     const failed = await waiting;
     expect(failed).toMatchObject({ status: "failed", statusMessage: STOPPED, outcome: { error: { code: -32603, message: STOPPED } } });
-    expect(b.legacyView(await b.get(live.id))).toMatchObject({ status: "failed", statusMessage: STOPPED });
+    expect(b.legacyView(await b.get(live.id, legacy("o")))).toMatchObject({ status: "failed", statusMessage: STOPPED });
     // B's own task keeps its lease.
-    expect((await b.get(other.id)).status).toBe("working");
+    expect((await b.get(other.id, legacy("o"))).status).toBe("working");
   });
 });
 
@@ -225,10 +228,10 @@ describe("Redis store", () => {
     await tasks.finish(third, { result: { content: [] } });
     const fourth = await elsewhere.create("legacy", "o", {}, 60_000);
     // The finished task that expires first went; the other finished one and the running ones stay.
-    await expect(tasks.get(first.id)).rejects.toMatchObject({ code: -32602 });
-    expect(await tasks.get(third.id)).toMatchObject({ status: "completed" });
-    expect(await tasks.get(second.id)).toMatchObject({ status: "working" });
-    expect(await tasks.get(fourth.id)).toMatchObject({ status: "working" });
+    await expect(tasks.get(first.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
+    expect(await tasks.get(third.id, legacy("o"))).toMatchObject({ status: "completed" });
+    expect(await tasks.get(second.id, legacy("o"))).toMatchObject({ status: "working" });
+    expect(await tasks.get(fourth.id, legacy("o"))).toMatchObject({ status: "working" });
     const client = createClient({ url: redis.url });
     await client.connect();
     closers.push(() => client.close());

@@ -16,6 +16,7 @@ import type { RuntimeHandlers, ServerOptions, TokenVerifier } from "./engine/han
 import { authContextOf } from "./engine/authInfo.js";
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
+import { taskOwnerOf } from "./tasks/taskOwner.js";
 
 export type {
   AuthContext,
@@ -45,7 +46,7 @@ export interface FactoryHooks {
   toolChallenge?: (tool: string) => string;
 }
 
-/** Tells this process's connections from other replicas' in task owner ids (tasks/list, notifications). */
+/** Tells this process's connections from other replicas' in task owner ids (2025-era stdio connections). */
 const PROCESS = crypto.randomUUID();
 
 /** Params as sent: the SDK hands them to the handler unchanged (its Standard Schema interface). */
@@ -111,7 +112,7 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
   });
   // 2025-era state of this connection (or session): its resources/subscribe subscriptions.
   const subscriptions = new Set<string>();
-  const owner = `connection-${PROCESS}-${connection}`;
+  const connectionId = `${PROCESS}-${connection}`;
   // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
   const owners = new Set<string>();
   if (era === "legacy") {
@@ -153,13 +154,20 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
       },
       closeSSEStream: () => sdk.http?.closeSSE?.(),
     };
-    const callOwner = sdk.sessionId ?? owner;
+    // Whom the tasks this call creates belong to, and whose tasks it reaches (tasks/taskOwner.ts).
+    const owner = taskOwnerOf({
+      era,
+      auth: base.auth,
+      sessionId: sdk.sessionId,
+      // No HTTP: stdio (or in memory), where the connection is the 2025-era client's session.
+      connection: sdk.http === undefined ? connectionId : undefined,
+    });
     return {
       era,
       sdk,
       base,
-      owner: callOwner,
-      ...(era === "legacy" ? { statusSink: statusSink(callOwner) } : {}),
+      owner,
+      ...(era === "legacy" && owner !== undefined ? { statusSink: statusSink(owner) } : {}),
       // Over HTTP without a token on a server with auth: protected entries are refused (hideUnauthorized lists too).
       ...(definition.auth !== undefined && sdk.http !== undefined && authInfo === undefined
         ? { anonymous: { challenge: (tool: string) => hooks.toolChallenge?.(tool) } }

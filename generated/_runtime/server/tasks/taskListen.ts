@@ -23,13 +23,15 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes } from "../../shared/errors.js";
-import type { ServerEvent, ServerEventBus } from "../engine/sdk.js";
-import { TASKS_EXTENSION, type Tasks } from "./tasks.js";
+import { authContextOf } from "../engine/authInfo.js";
+import type { SdkAuthInfo, ServerEvent, ServerEventBus } from "../engine/sdk.js";
+import { FollowedTask, ListenStream, type FollowedBodies } from "./listenStream.js";
+import { TASKS_EXTENSION, type TaskCaller, type Tasks } from "./tasks.js";
+import { taskOwnerOf } from "./taskOwner.js";
 import type { TaskRecord } from "./taskStore.js";
 
 /** Task ids one stream follows at most; further ids are left out of the acknowledgement. */
 export const MAX_LISTEN_TASK_IDS = 100;
-const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** Comment frames keep idle streams open through proxies (as the SDK's listen streams do). */
 const KEEP_ALIVE_MS = 15_000;
@@ -38,7 +40,10 @@ const KEEP_ALIVE_MS = 15_000;
 type SdkFetch = (request: Request, options: { parsedBody: unknown }) => Promise<Response>;
 
 export class TaskListens {
-  private readonly open = new Set<(graceful: boolean) => void>();
+  private readonly open = new Set<ListenStream>();
+  /** The tasks some stream follows, by id: their latest state, serialized once for every stream. */
+  private readonly followed = new Map<string, FollowedTask>();
+  private readonly stopWatching: () => void;
 
   constructor(
     private readonly tasks: Tasks,
@@ -46,7 +51,17 @@ export class TaskListens {
     private readonly sdk: SdkFetch,
     /** Streams served here at once (the server's maxTaskListenStreams). */
     readonly max: number,
-  ) {}
+    /** Bytes that wait for one stream's client (the server's maxTaskListenQueueBytes; see listenStream.ts). */
+    private readonly maxQueueBytes: number,
+  ) {
+    // One listener for every stream: a change is serialized once, when the first stream has room for it.
+    this.stopWatching = tasks.watch((record) => {
+      const task = this.followed.get(record.id);
+      if (!task || record.era !== "modern") return;
+      task.changed(record);
+      for (const stream of [...task.streams]) stream.taskChanged(record.id);
+    });
+  }
 
   /** Whether this 2026-07-28 request is a subscriptions/listen that names tasks. */
   static wants(body: unknown): body is JsonObject & { params: JsonObject & { notifications: JsonObject } } {
@@ -63,7 +78,8 @@ export class TaskListens {
     return this.open.size;
   }
 
-  async serve(request: Request, body: JsonObject & { params: JsonObject & { notifications: JsonObject } }): Promise<Response> {
+  /** Serves the listen; `authInfo`: the verified token of a server with `auth` (a caller sees only its own tasks). */
+  async serve(request: Request, body: JsonObject & { params: JsonObject & { notifications: JsonObject } }, authInfo?: SdkAuthInfo): Promise<Response> {
     const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
     const { taskIds, ...others } = body.params.notifications;
     const probe = await this.probe(request, { ...body, params: { ...body.params, notifications: others } });
@@ -94,12 +110,28 @@ export class TaskListens {
         { limit: this.max },
       );
     }
-    return this.stream(id, [...new Set(taskIds as string[])].slice(0, MAX_LISTEN_TASK_IDS), probe, request.signal);
+    const caller: TaskCaller = { era: "modern", owner: taskOwnerOf({ era: "modern", auth: authInfo && authContextOf(authInfo) }) };
+    return this.stream(id, firstDistinct(taskIds as string[], MAX_LISTEN_TASK_IDS), probe, caller, request.signal);
   }
 
   /** Ends every stream with its subscriptions/listen result (the server is closing). */
   closeAll(): void {
-    for (const teardown of [...this.open]) teardown(true);
+    for (const stream of [...this.open]) stream.finish();
+    this.stopWatching();
+  }
+
+  /** Where a stream of `caller` finds its tasks' bodies: the shared ones, or the store again. */
+  private bodiesFor(caller: TaskCaller): FollowedBodies {
+    return {
+      latest: (taskId) => this.followed.get(taskId)?.latest(),
+      reload: async (taskId) => {
+        const record = await this.tasks.get(taskId, caller).catch(() => undefined);
+        const task = this.followed.get(taskId);
+        if (!record || !task) return undefined;
+        task.offer(record);
+        return task.latest();
+      },
+    };
   }
 
   /** The SDK's answer to the listen without taskIds: its error response, or the filter it honors. */
@@ -136,82 +168,66 @@ export class TaskListens {
     return honored;
   }
 
-  private async stream(subscriptionId: string | number, requested: string[], others: JsonObject, signal: AbortSignal): Promise<Response> {
-    const encoder = new TextEncoder();
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => {
-        controller = c;
-      },
-      cancel: () => teardown(false),
-    });
-    let closed = false;
+  private async stream(subscriptionId: string | number, requested: string[], others: JsonObject, caller: TaskCaller, signal: AbortSignal): Promise<Response> {
     const stops: (() => void)[] = [];
-    const write = (frame: string) => {
-      if (closed) return;
-      try {
-        controller.enqueue(encoder.encode(frame));
-      } catch {
-        teardown(false);
-      }
-    };
-    const message = (value: JsonObject) => write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", ...value })}\n\n`);
-    const notify = (method: string, params: JsonObject) =>
-      message({ method, params: { ...params, _meta: { ...(isObject(params["_meta"]) ? params["_meta"] : {}), [SUBSCRIPTION_ID]: subscriptionId } } });
-    const teardown = (graceful: boolean) => {
-      if (closed) return;
-      if (graceful) message({ id: subscriptionId, result: { resultType: "complete", _meta: { [SUBSCRIPTION_ID]: subscriptionId } } });
-      closed = true;
-      this.open.delete(teardown);
+    const followed: string[] = [];
+    const stream = new ListenStream(subscriptionId, this.bodiesFor(caller), this.maxQueueBytes, () => {
+      this.open.delete(stream);
+      for (const taskId of followed) this.unfollow(taskId, stream);
       for (const stop of stops) stop();
-      try {
-        controller.close();
-      } catch {
-        // Already closed by the reader's cancel.
-      }
-    };
-    this.open.add(teardown);
-
-    // Changes are heard from now on; those before the snapshot is shown wait in `pending`.
-    const ids = new Set(requested);
-    const sent = new Map<string, string>();
-    let pending: TaskRecord[] | undefined = [];
-    const show = (task: TaskRecord) => {
-      const view = JSON.stringify(this.tasks.modernView(task, true));
-      if (sent.get(task.id) === view) return;
-      sent.set(task.id, view);
-      notify("notifications/tasks", JSON.parse(view) as JsonObject);
-    };
-    stops.push(
-      this.tasks.watch((task) => {
-        if (closed || !ids.has(task.id)) return;
-        if (pending) pending.push(task);
-        else show(task);
-      }),
-    );
-    const found = await Promise.all(requested.map((taskId) => this.tasks.get(taskId).catch(() => undefined)));
-    const now = found.filter((task): task is TaskRecord => task !== undefined && task.era === "modern");
-    for (const taskId of requested) if (!now.some((t) => t.id === taskId)) ids.delete(taskId);
-    const honored: JsonObject = { ...others, ...(now.length > 0 ? { taskIds: now.map((t) => t.id) } : {}) };
-
-    notify("notifications/subscriptions/acknowledged", { notifications: honored });
-    if (Object.keys(honored).length === 0 || signal.aborted) {
-      teardown(!signal.aborted);
-      return sseResponse(body);
-    }
-    const queued = pending;
-    pending = undefined;
-    for (const task of now) if (!queued.some((q) => q.id === task.id)) show(task);
-    for (const task of queued) show(task);
-
-    stops.push(this.bus.subscribe((event) => !closed && accepts(others, event) && notify(...toNotification(event))));
-    const keepAlive = setInterval(() => write(": keepalive\n\n"), KEEP_ALIVE_MS);
-    (keepAlive as { unref?: () => void }).unref?.();
-    stops.push(() => clearInterval(keepAlive));
-    const onAbort = () => teardown(false);
+    });
+    this.open.add(stream);
+    const onAbort = () => stream.end();
     signal.addEventListener("abort", onAbort, { once: true });
     stops.push(() => signal.removeEventListener("abort", onAbort));
-    return sseResponse(body);
+
+    // Followed before they are read: a change meanwhile is not lost. Read one at a time, each
+    // only the caller's (an unknown task, another owner's and a 2025-era one alike are left out).
+    const held: TaskRecord[] = [];
+    for (const taskId of requested) {
+      const task = this.follow(taskId, stream);
+      followed.push(taskId);
+      try {
+        const record = await this.tasks.get(taskId, caller);
+        task.offer(record);
+        // Kept until the first states are out (a record from Redis is otherwise only weakly held).
+        held.push(record);
+      } catch {
+        followed.pop();
+        this.unfollow(taskId, stream);
+      }
+      if (stream.isClosed) return sseResponse(stream.body);
+    }
+    const honored: JsonObject = { ...others, ...(followed.length > 0 ? { taskIds: [...followed] } : {}) };
+    stream.notify("notifications/subscriptions/acknowledged", { notifications: honored });
+    if (Object.keys(honored).length === 0) {
+      stream.finish();
+      return sseResponse(stream.body);
+    }
+    for (const taskId of followed) stream.taskChanged(taskId);
+    stream.acknowledge();
+    held.length = 0;
+
+    stops.push(this.bus.subscribe((event) => accepts(others, event) && stream.notify(...toNotification(event))));
+    const keepAlive = setInterval(() => stream.keepAlive(), KEEP_ALIVE_MS);
+    (keepAlive as { unref?: () => void }).unref?.();
+    stops.push(() => clearInterval(keepAlive));
+    return sseResponse(stream.body);
+  }
+
+  /** `stream` follows the task: its shared entry, made on first use. */
+  private follow(taskId: string, stream: ListenStream): FollowedTask {
+    let task = this.followed.get(taskId);
+    if (!task) this.followed.set(taskId, (task = new FollowedTask((record) => this.tasks.modernView(record, true))));
+    task.streams.add(stream);
+    return task;
+  }
+
+  private unfollow(taskId: string, stream: ListenStream): void {
+    const task = this.followed.get(taskId);
+    if (!task) return;
+    task.streams.delete(stream);
+    if (task.streams.size === 0) this.followed.delete(taskId);
   }
 }
 
@@ -249,6 +265,16 @@ function rpcErrorResponse(status: number, id: string | number | null, code: numb
     { jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } },
     { status, ...(status === 503 ? { headers: { "retry-after": "5" } } : {}) },
   );
+}
+
+/** The first `max` distinct strings of `values`. */
+function firstDistinct(values: readonly string[], max: number): string[] {
+  const found = new Set<string>();
+  for (const value of values) {
+    if (found.size >= max) break;
+    found.add(value);
+  }
+  return [...found];
 }
 
 function parseJson(text: string): unknown {

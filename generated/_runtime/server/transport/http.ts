@@ -83,6 +83,12 @@ export interface HttpOptions {
   /** 2026-07-28 subscriptions/listen streams naming taskIds open at once (default 1,024, as the SDK's own listen streams); past it, 503 and -32005. */
   maxTaskListenStreams?: number;
   /**
+   * Bytes that wait for the client of one such stream (default 256 KiB). A client that reads
+   * slowly or not at all then gets each followed task's latest state once it reads (nothing more
+   * is queued for it); list and resource notifications waiting past it close the stream.
+   */
+  maxTaskListenQueueBytes?: number;
+  /**
    * Limits of the token checks of a server with `auth` (docs/guides/authorization.md): JWKS
    * timeout 5 s, cooldown 5 s and max age 10 min, clock skew 30 s, 10,000 verified tokens reused
    * for 60 s, introspection answers 10,000 for 30 s with a 5 s timeout.
@@ -110,7 +116,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
-  const taskListens = factory.tasks ? new TaskListens(factory.tasks, modern.bus, (request, opts) => modern.fetch(request, opts), maxListens) : undefined;
+  const listenQueueBytes = positiveOption(options.maxTaskListenQueueBytes, 256 * 1024, "maxTaskListenQueueBytes");
+  const taskListens = factory.tasks
+    ? new TaskListens(factory.tasks, modern.bus, (request, opts) => modern.fetch(request, opts), maxListens, listenQueueBytes)
+    : undefined;
   const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
   const sessions = new SessionTable(
     positiveOption(options.maxSessions, 10_000, "maxSessions"),
@@ -191,7 +200,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
-      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
+      if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body, authInfo), aborter);
       return send(res, await modern.fetch(request, serve), aborter);
     }
     if (stateless) return send(res, await stateless(request, serve), aborter);
@@ -295,16 +304,23 @@ async function send(res: ServerResponse, response: Response, aborter: AbortContr
   }
   const reader = response.body.getReader();
   aborter.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
+  // A body that errors (a listen stream whose client does not read) stops the wait for `drain` too.
+  const failed = reader.closed.then(
+    () => false,
+    () => true,
+  );
   // Each SSE frame goes out as soon as the SDK writes it.
   res.flushHeaders();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve));
+      if (!res.write(value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), failed]);
     }
   } catch {
-    // The client went away mid-stream.
+    // The body errored: the response is torn down, not ended as if complete (what it buffered goes too).
+    res.destroy();
+    return;
   }
   res.end();
 }

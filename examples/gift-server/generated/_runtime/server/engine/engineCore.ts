@@ -22,8 +22,12 @@ export interface Call {
   base: Omit<RequestContext, "elicit" | "sample" | "listRoots" | "signal">;
   /** How a 2025-era handler asks the client (a real request on the connection). */
   legacyChannel: (meta: JsonObject | undefined, signal: AbortSignal, waiting?: (on: boolean) => void) => InputChannel;
-  /** Who owns tasks created by this call (for tasks/list): unique across processes. */
-  owner: string;
+  /**
+   * Whom the tasks this call creates belong to, and whose tasks it may reach (tasks/taskOwner.ts):
+   * unique across processes; undefined when nothing identifies the caller (the task id is then
+   * the capability).
+   */
+  owner: string | undefined;
   /** 2025 era: sends a task's notifications/tasks/status on this connection (or session). */
   statusSink?: StatusSink;
   /**

@@ -10,7 +10,7 @@ import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, MissingClientCapabilityError, rpcError } from "../../shared/errors.js";
 import { isObject, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
 import { pageOf } from "../engine/paging.js";
-import { RELATED_TASK, TASKS_EXTENSION } from "../tasks/tasks.js";
+import { RELATED_TASK, TASKS_EXTENSION, type TaskCaller } from "../tasks/tasks.js";
 import { isTerminal } from "../tasks/taskStore.js";
 
 const LEGACY = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
@@ -31,6 +31,7 @@ class TaskMethods {
 
   /** tasks/*, in the form of the request's era. */
   async taskMethod(method: string, params: JsonObject, call: Call): Promise<object> {
+    const caller: TaskCaller = { era: call.era, owner: call.owner };
     if (call.era === "modern") {
       const caps = call.base.clientCapabilities;
       if (!(isObject(caps["extensions"]) && isObject(caps["extensions"][TASKS_EXTENSION]))) {
@@ -39,13 +40,14 @@ class TaskMethods {
           `${method} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
         );
       }
-      const task = await this.core.tasks.get(params["taskId"]);
+      // Every task method starts here: a task that is not the caller's is an unknown one.
+      const task = await this.core.tasks.get(params["taskId"], caller);
       switch (method) {
         case "tasks/get":
           return this.core.tasks.modernView(task, true);
         case "tasks/update":
           // The SDK lifts `inputResponses` out of every request's params (they are MRTR's field).
-          await this.core.tasks.update(task.id, params["inputResponses"] ?? call.sdk.mcpReq.inputResponses);
+          await this.core.tasks.update(task, params["inputResponses"] ?? call.sdk.mcpReq.inputResponses);
           return {};
         case "tasks/cancel":
           await this.core.tasks.cancel(task.id);
@@ -57,7 +59,7 @@ class TaskMethods {
       const page = pageOf(await this.core.tasks.list(call.owner), params["cursor"], this.core.options.pageSize, "tasks");
       return { tasks: page.items.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     }
-    const task = await this.core.tasks.get(params["taskId"]);
+    const task = await this.core.tasks.get(params["taskId"], caller);
     switch (method) {
       case "tasks/get":
         return this.core.tasks.legacyView(task);
@@ -65,12 +67,12 @@ class TaskMethods {
         // Ended meanwhile (here or on another replica): the same answer as ended before.
         const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
         if (!cancelled)
-          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id)).status}'`);
+          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id, caller)).status}'`);
         return this.core.tasks.legacyView(cancelled);
       }
       case "tasks/result": {
         // Waits for the end, then answers what the call itself would have answered.
-        const ended = await this.core.tasks.ended(task.id, call.sdk.mcpReq.signal);
+        const ended = await this.core.tasks.ended(task.id, caller, call.sdk.mcpReq.signal);
         const outcome = ended.outcome;
         const related = { [RELATED_TASK]: { taskId: task.id } };
         if (ended.status === "cancelled" || outcome === undefined) throw rpcError(ErrorCodes.InternalError, `Task ${task.id} was cancelled`, related);

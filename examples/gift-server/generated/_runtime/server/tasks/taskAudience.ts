@@ -63,7 +63,7 @@ export class TaskAudience {
       if (waiting) for (const wake of [...waiting]) wake();
     }
     for (const watcher of this.watchers) watcher(task);
-    const sink = task.era === "legacy" ? this.sinks.get(task.owner) : undefined;
+    const sink = task.era === "legacy" && task.owner !== undefined ? this.sinks.get(task.owner) : undefined;
     if (sink) void sink(legacyView(task)).catch(() => {});
   }
 }

@@ -25,8 +25,12 @@ export type TaskOutcome = { result: JsonObject } | { error: { code: number; mess
 export interface TaskRecord {
   readonly id: string;
   readonly era: ProtocolEra;
-  /** Who may list it and gets its status notifications (a 2025-era HTTP session or stdio connection). */
-  readonly owner: string;
+  /**
+   * Whom it belongs to (taskOwner.ts): the principal, the 2025-era session, or both. Only that
+   * caller reads, answers, cancels, follows and lists it; a 2025-era owner's connection gets its
+   * status notifications. Absent: nothing identified its creator, and its id is the capability.
+   */
+  readonly owner?: string;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   readonly createdAt: string;

@@ -21,7 +21,7 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
-import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "../engine/context.js";
+import { checkCapability, rejected, type InputChannel, type InputRequest } from "../engine/context.js";
 import type { ProtocolEra } from "../engine/sdk.js";
 import {
   isTerminal,
@@ -35,10 +35,13 @@ import {
 } from "./taskStore.js";
 import { legacyTaskView, modernTaskView } from "./taskViews.js";
 import { TaskAudience, type StatusSink } from "./taskAudience.js";
+import { belongsTo, newTaskId, type TaskCaller } from "./taskOwner.js";
+import { answerQuestions, freshKey, questionsChange, waitingAnswers } from "./taskQuestions.js";
 import { positiveOption } from "../engine/options.js";
 
 export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
 export type { StatusSink } from "./taskAudience.js";
+export type { TaskCaller } from "./taskOwner.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -143,8 +146,14 @@ export class Tasks {
     return this.live.size;
   }
 
-  /** A new running task, or -32005 when maxRunningTasks run here. `sink`: where its status changes go (2025 era). */
-  async create(era: ProtocolEra, owner: string, capabilities: JsonObject | undefined, requestedTtl?: unknown, sink?: StatusSink): Promise<LiveTask> {
+  /** A new running task, or -32005 when maxRunningTasks run here. `owner`: taskOwner.ts; `sink`: where its status changes go (2025 era). */
+  async create(
+    era: ProtocolEra,
+    owner: string | undefined,
+    capabilities: JsonObject | undefined,
+    requestedTtl?: unknown,
+    sink?: StatusSink,
+  ): Promise<LiveTask> {
     if (this.live.size >= this.maxRunning) {
       throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, {
         limit: this.maxRunning,
@@ -153,11 +162,10 @@ export class Tasks {
     const ttl =
       typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
     const now = new Date().toISOString();
-    // Unguessable: without an authorization context, the id is what protects a task.
     const record: TaskRecord = {
-      id: crypto.randomUUID(),
+      id: newTaskId(),
       era,
-      owner,
+      ...(owner === undefined ? {} : { owner }),
       status: "working",
       createdAt: now,
       lastUpdatedAt: now,
@@ -167,7 +175,7 @@ export class Tasks {
     const live: LiveTask = { id: record.id, era, created: record, controller: new AbortController(), questions: new Map(), usedKeys: new Set(), capabilities };
     // Counted at once: concurrent creations see it.
     this.live.set(live.id, live);
-    if (sink) this.audience.addSink(owner, sink);
+    if (sink && owner !== undefined) this.audience.addSink(owner, sink);
     try {
       await this.store.create(record);
     } catch (error) {
@@ -193,25 +201,30 @@ export class Tasks {
     this.audience.forgetOwner(owner);
   }
 
-  /** The task, or -32602 as MCP requires for an unknown or expired id; a task whose process stopped is failed first. */
-  async get(taskId: unknown): Promise<TaskRecord> {
+  /**
+   * The caller's task, or -32602 as MCP requires for an unknown or expired id; a task of another
+   * owner or era gets the very same answer (nothing tells it from an unknown one). A task whose
+   * process stopped is failed first.
+   */
+  async get(taskId: unknown, caller: TaskCaller): Promise<TaskRecord> {
     if (typeof taskId !== "string") throw rpcError(ErrorCodes.InvalidParams, "Invalid params: expected 'taskId' (string)");
     const stored = await this.store.get(taskId);
-    if (!stored) throw rpcError(ErrorCodes.InvalidParams, `Failed to retrieve task: Task not found (${taskId})`);
+    if (!stored || !belongsTo(stored.task, caller)) throw rpcError(ErrorCodes.InvalidParams, `Failed to retrieve task: Task not found (${taskId})`);
     return stored.orphaned && !this.live.has(taskId) ? this.failOrphan(stored.task) : stored.task;
   }
 
-  /** Tasks an owner may see, oldest first. */
-  async list(owner: string): Promise<TaskRecord[]> {
+  /** The tasks of an owner, oldest first; none for a caller nothing identifies. */
+  async list(owner: string | undefined): Promise<TaskRecord[]> {
+    if (owner === undefined) return [];
     const found = await this.store.list(owner);
     const tasks = await Promise.all(found.map(async (s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
     return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   /** Waits until the task ends (tasks/result), rechecking the store now and then (a lost event, a stopped process). */
-  async ended(taskId: string, signal: AbortSignal): Promise<TaskRecord> {
+  async ended(taskId: string, caller: TaskCaller, signal: AbortSignal): Promise<TaskRecord> {
     for (;;) {
-      const task = await this.get(taskId);
+      const task = await this.get(taskId, caller);
       if (isTerminal(task.status)) return task;
       if (signal.aborted) throw signal.reason;
       await this.audience.endOrTimeout(taskId, signal, this.recheckMs());
@@ -244,17 +257,14 @@ export class Tasks {
     void this.change(live.id, { status: on ? "input_required" : "working" }).catch(this.report);
   }
 
-  /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update. */
+  /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update (taskQuestions.ts). */
   channel(live: LiveTask): InputChannel {
     return {
       ask: (request, wanted) => {
         const missing = checkCapability(request, live.capabilities);
         if (missing) return rejected(missing);
         if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
-        // Keys are never reused over a task's life, so a client never mistakes an old answer.
-        let key = wanted;
-        for (let n = 2; live.usedKeys.has(key); n++) key = `${wanted}-${n}`;
-        live.usedKeys.add(key);
+        const key = freshKey(live, wanted);
         return new Promise((resolve, reject) => {
           live.questions.set(key, { request, answer: resolve, fail: reject });
           void this.showQuestions(live).catch(this.report);
@@ -263,14 +273,16 @@ export class Tasks {
     };
   }
 
-  /** tasks/update: answers the questions it names, here or on the replica running the task; others (unknown, answered, invalid) are ignored. */
-  async update(taskId: string, responses: unknown): Promise<void> {
-    if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
-      throw rpcError(ErrorCodes.InvalidParams, "Invalid params for tasks/update: expected 'taskId' (string) and 'inputResponses' (object)");
-    }
-    const live = this.live.get(taskId);
-    if (live) await this.answer(live, responses as JsonObject);
-    else await this.events.publish({ kind: "update", taskId, responses: responses as JsonObject });
+  /**
+   * tasks/update of a task the caller got (get): an ended task refuses it (-32602); the answers to
+   * its waiting questions go to the handler, here or on the replica running it; others are dropped.
+   */
+  async update(task: TaskRecord, responses: unknown): Promise<void> {
+    const answers = waitingAnswers(task, responses);
+    if (Object.keys(answers).length === 0) return;
+    const live = this.live.get(task.id);
+    if (live) await this.answer(live, answers);
+    else await this.events.publish({ kind: "update", taskId: task.id, responses: answers });
   }
 
   /** A Task as 2025-11-25 shows it (tasks/get, tasks/list, tasks/cancel, CreateTaskResult.task, notifications/tasks/status). */
@@ -305,25 +317,11 @@ export class Tasks {
 
   /** The current questions of a 2026-07-28 task, written to its record (tasks/get on any replica shows them). */
   private async showQuestions(live: LiveTask): Promise<void> {
-    if (!this.live.has(live.id)) return;
-    if (live.questions.size === 0) {
-      await this.change(live.id, { status: "working" });
-      return;
-    }
-    const inputRequests = Object.fromEntries([...live.questions].map(([key, q]) => [key, q.request]));
-    await this.change(live.id, { status: "input_required", inputRequests });
+    if (this.live.has(live.id)) await this.change(live.id, questionsChange(live));
   }
 
   private async answer(live: LiveTask, responses: JsonObject): Promise<void> {
-    let answered = false;
-    for (const [key, response] of Object.entries(responses)) {
-      const question = live.questions.get(key);
-      if (!question || responseProblem(question.request, response) !== undefined) continue;
-      live.questions.delete(key);
-      question.answer(response);
-      answered = true;
-    }
-    if (answered) await this.showQuestions(live);
+    if (answerQuestions(live, responses)) await this.showQuestions(live);
   }
 
   private onEvent(event: TaskEvent): void {

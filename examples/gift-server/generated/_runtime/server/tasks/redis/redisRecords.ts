@@ -11,7 +11,7 @@ import type { TaskStatus } from "../../../shared/mcp.js";
 import { isTerminal, type StoredTask, type TaskOutcome, type TaskRecord } from "../taskStore.js";
 
 /**
- * KEYS: task, lease, owner index, all, finished. ARGV: ttl, lease (0: none), expiresAt, id,
+ * KEYS: task, lease, owner index ('' for a task without owner: none), all, finished. ARGV: ttl, lease (0: none), expiresAt, id,
  * maxTasks, now, prefix, the record's field/value pairs. 0 when every kept task is running.
  */
 export const CREATE = `
@@ -27,8 +27,10 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 if tonumber(ARGV[2]) > 0 then redis.call('SET', KEYS[2], '1', 'PX', ARGV[2]) else redis.call('ZADD', KEYS[5], ARGV[3], ARGV[4]) end
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
-if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[3], ARGV[1]) end
+if KEYS[3] ~= '' then
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[4])
+  if redis.call('PTTL', KEYS[3]) < tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[3], ARGV[1]) end
+end
 return 1`;
 
 const ENDED = `local function ended(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end
@@ -77,8 +79,6 @@ export function recordFields(task: TaskRecord): string[] {
     task.id,
     "era",
     task.era,
-    "owner",
-    task.owner,
     "status",
     task.status,
     "createdAt",
@@ -90,6 +90,7 @@ export function recordFields(task: TaskRecord): string[] {
     "expiresAt",
     String(task.expiresAt),
   ];
+  if (task.owner !== undefined) fields.push("owner", task.owner);
   if (task.statusMessage !== undefined) fields.push("statusMessage", task.statusMessage);
   if (task.outcome !== undefined) fields.push("outcome", JSON.stringify(task.outcome));
   if (task.inputRequests !== undefined) fields.push("inputRequests", JSON.stringify(task.inputRequests));
@@ -129,11 +130,11 @@ export function parseRecord(id: string | undefined, reply: unknown): TaskRecord 
   const h: TaskHash = fields;
   const taskId = id ?? h.id;
   const status = STATUSES.find((s) => s === h.status);
-  if (taskId === undefined || status === undefined || h.owner === undefined) return undefined;
+  if (taskId === undefined || status === undefined) return undefined;
   return {
     id: taskId,
     era: h.era === "modern" ? "modern" : "legacy",
-    owner: h.owner,
+    ...(h.owner === undefined ? {} : { owner: h.owner }),
     status,
     ...(h.statusMessage === undefined ? {} : { statusMessage: h.statusMessage }),
     createdAt: h.createdAt ?? "",

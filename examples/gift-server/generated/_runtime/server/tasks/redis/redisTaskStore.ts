@@ -6,7 +6,8 @@
  * records, and tells the others about changes on a pub/sub channel.
  *
  * - One hash per task (`<prefix>task:<id>`), expiring with the task's ttl (PEXPIRE), and a sorted
- *   set per owner (`<prefix>owner:<owner>`, scored by expiry, trimmed when read) for tasks/list.
+ *   set per owner of 2025-era tasks (`<prefix>owner:<owner>`, scored by expiry, trimmed when
+ *   read) for tasks/list.
  * - At most maxTasks tasks are kept (`<prefix>all`, and `<prefix>finished` for the ended ones,
  *   both scored by expiry): a new task evicts the finished one that expires first; when every
  *   kept task is running, it is refused with -32005.
@@ -148,7 +149,14 @@ class RedisTaskStore implements TaskStore {
     const fields = recordFields(task);
     const created = await this.run(
       CREATE,
-      [this.key("task", task.id), this.key("lease", task.id), this.key("owner", task.owner), `${this.prefix}all`, `${this.prefix}finished`],
+      [
+        this.key("task", task.id),
+        this.key("lease", task.id),
+        // Only tasks/list reads the owner index: a 2025-era task with an owner.
+        task.owner !== undefined && task.era === "legacy" ? this.key("owner", task.owner) : "",
+        `${this.prefix}all`,
+        `${this.prefix}finished`,
+      ],
       [
         String(task.ttlMs),
         isTerminal(task.status) ? "0" : String(this.leaseMs),

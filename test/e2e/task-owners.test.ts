@@ -1,0 +1,293 @@
+/**
+ * Tasks belong to their caller (issue 27, item 1), driven as the attack: a second client that
+ * holds a task's id tries every task method on it.
+ *
+ * - 2026-07-28 with `auth`, against a real authorization server (oidc-provider on loopback): a
+ *   task belongs to the principal whose token created it; another principal's token gets the
+ *   unknown-task answer from tasks/get, tasks/update (it cannot answer the task's question),
+ *   tasks/cancel and subscriptions/listen, and the owner's task goes on untouched.
+ * - 2025-11-25: a task belongs to its session (here, a stdio connection); another one gets the
+ *   unknown-task answer from tasks/get, tasks/result, tasks/cancel and sees nothing in tasks/list;
+ *   a 2026-07-28 request does not reach a 2025-era task either. (Across replicas on Redis:
+ *   test/e2e/task-notifications.test.ts.)
+ * - 2026-07-28 without `auth` nothing identifies a caller: the id is the capability, 128 bits from
+ *   a CSPRNG, never written to the server's logs.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
+import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import { basic, startAuthServer, type AuthServer } from "../helpers/authServer.js";
+import { envelope, modernHeaders, postModern, rawSession } from "../helpers/wire.js";
+
+const EXTENSION = "io.modelcontextprotocol/tasks";
+const CAPS = { elicitation: {}, extensions: { [EXTENSION]: {} } };
+const RESOURCE = "https://tasks.example.test/mcp";
+const SCOPE = "tasks.use";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const tools: ServerDefinition["tools"] = [
+  {
+    name: "confirm_delete",
+    inputSchema: { type: "object", properties: { filename: { type: "string" } }, required: ["filename"] },
+    execution: { taskSupport: "optional" },
+  },
+  {
+    name: "slow",
+    inputSchema: { type: "object", properties: { fail: { type: "boolean" }, quick: { type: "boolean" } } },
+    execution: { taskSupport: "optional" },
+  },
+];
+const base: ServerDefinition = {
+  serverInfo: { name: "owners", version: "1" },
+  capabilities: { tools: {} },
+  tools,
+  taskSupport: { confirm_delete: "optional", slow: "optional" },
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
+const handlers = {
+  tools: {
+    confirm_delete: async (args: { filename: string }, ctx: ToolContext) => {
+      await ctx.startTask();
+      const answer = await ctx.elicit({
+        message: `Delete ${args.filename}?`,
+        requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+      });
+      return answer.action === "accept" && answer.content?.["confirm"] === true ? `Deleted ${args.filename}` : `Kept ${args.filename}`;
+    },
+    slow: async (args: { fail?: boolean; quick?: boolean }, ctx: ToolContext) => {
+      await ctx.startTask();
+      if (args.fail) throw new Error("the slow tool failed on purpose");
+      if (args.quick) return "done";
+      await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
+      return "stopped";
+    },
+  },
+};
+
+let closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await sleep(25);
+  }
+  throw new Error("timed out");
+}
+
+type Rpc = { result?: Record<string, any>; error?: { code: number; message: string; data?: unknown } };
+
+/** One 2026-07-28 request with a bearer token (or none), its JSON-RPC answer. */
+async function asPrincipal(url: string, token: string | undefined, method: string, params: Record<string, unknown>, name?: string): Promise<Rpc> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...modernHeaders(method, name), ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope(CAPS) } }),
+  });
+  const text = await response.text();
+  if (!text.trimStart().startsWith("{")) throw new Error(`not a JSON answer (${response.status}): ${text.slice(0, 200)}`);
+  return JSON.parse(text) as Rpc;
+}
+
+/** A subscriptions/listen naming `taskIds` with this token: every message until `stop` says so, then the stream is dropped. */
+async function listenAs(url: string, token: string, taskIds: string[], stop: (messages: any[]) => boolean): Promise<any[]> {
+  const aborter = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...modernHeaders("subscriptions/listen"), authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: "2.0", id: "l", method: "subscriptions/listen", params: { notifications: { taskIds }, _meta: envelope(CAPS) } }),
+    signal: aborter.signal,
+  });
+  expect(response.status).toBe(200);
+  const messages: any[] = [];
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = "";
+  try {
+    while (!stop(messages)) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buffered += decoder.decode(value, { stream: true });
+      for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
+        const data = buffered
+          .slice(0, end)
+          .split("\n")
+          .filter((l) => l.startsWith("data: "));
+        buffered = buffered.slice(end + 2);
+        if (data.length > 0) messages.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
+      }
+    }
+  } finally {
+    aborter.abort();
+  }
+  return messages;
+}
+
+const unknownTask = (taskId: string) => ({ code: -32602, message: `Failed to retrieve task: Task not found (${taskId})` });
+
+describe("2026-07-28 with auth: a task belongs to the principal whose token created it", () => {
+  let as: AuthServer;
+  /** A second machine client, registered at the authorization server (open dynamic registration). */
+  let other: { id: string; secret: string };
+
+  beforeAll(async () => {
+    as = await startAuthServer({ scopes: [SCOPE] });
+    as.addResource(RESOURCE, { scopes: [SCOPE] });
+    const registered = await fetch(`${as.issuer}/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_types: ["client_credentials"], response_types: [], redirect_uris: [], token_endpoint_auth_method: "client_secret_basic" }),
+    });
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    expect(registered.status).toBe(201);
+    other = { id: client.client_id, secret: client.client_secret };
+  });
+  afterAll(async () => {
+    await as?.close();
+  });
+
+  async function otherToken(): Promise<string> {
+    const body = new URLSearchParams({ grant_type: "client_credentials", resource: RESOURCE, scope: SCOPE });
+    const res = await fetch(as.tokenEndpoint, { method: "POST", headers: { authorization: basic(other.id, other.secret) }, body });
+    const answer = (await res.json()) as { access_token?: string };
+    if (!res.ok || typeof answer.access_token !== "string") throw new Error(`token endpoint: ${res.status} ${JSON.stringify(answer)}`);
+    return answer.access_token;
+  }
+
+  async function protectedServer(): Promise<string> {
+    const definition: ServerDefinition = {
+      ...base,
+      auth: {
+        resource: RESOURCE,
+        authorizationServers: [as.issuer],
+        verifier: { kind: "jwt", issuer: as.issuer, jwksUri: as.jwksUri, algorithms: ["ES256"] },
+        tools: { confirm_delete: [SCOPE], slow: [SCOPE] },
+        resources: {},
+        resourceTemplates: {},
+        prompts: {},
+      },
+    };
+    const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never, { onError: () => {} }), definition, { port: 0 });
+    closers.push(handle.close);
+    return handle.url;
+  }
+
+  it("another principal holding the id gets the unknown-task answer from every task method and from listen; the owner's task goes on", async () => {
+    const url = await protectedServer();
+    const owner = await as.clientCredentials(RESOURCE, [SCOPE]);
+    const intruder = await otherToken();
+
+    const taskId = String(
+      (await asPrincipal(url, owner, "tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" } }, "confirm_delete")).result!.taskId,
+    );
+    await until(async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "input_required");
+    const asked = (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result!;
+    const key = Object.keys(asked.inputRequests)[0]!;
+
+    // The attack: the intruder answers the question (confirms the deletion), cancels, reads, follows.
+    const confirm = { [key]: { action: "accept", content: { confirm: true } } };
+    expect((await asPrincipal(url, intruder, "tasks/update", { taskId, inputResponses: confirm }, taskId)).error).toEqual(unknownTask(taskId));
+    expect((await asPrincipal(url, intruder, "tasks/cancel", { taskId }, taskId)).error).toEqual(unknownTask(taskId));
+    expect((await asPrincipal(url, intruder, "tasks/get", { taskId }, taskId)).error).toEqual(unknownTask(taskId));
+    // Exactly what an id that names no task gets: nothing tells the two apart.
+    const none = "AAAAAAAAAAAAAAAAAAAAAA";
+    expect((await asPrincipal(url, intruder, "tasks/get", { taskId: none }, none)).error).toEqual(unknownTask(none));
+    const refused = await listenAs(url, intruder, [taskId], () => false);
+    expect(refused.map((m) => m.method ?? "result")).toEqual(["notifications/subscriptions/acknowledged", "result"]);
+    expect(refused[0].params.notifications).toEqual({});
+
+    // The owner's task is as it was: still asking, not cancelled; the owner follows it, answers it, and it completes.
+    await sleep(100);
+    expect((await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result).toMatchObject({
+      status: "input_required",
+      inputRequests: asked.inputRequests,
+    });
+    const followed = await listenAs(url, owner, [taskId], (messages) => messages.some((m) => m.method === "notifications/tasks"));
+    expect(followed[0].params.notifications).toEqual({ taskIds: [taskId] });
+    expect(followed[1].params).toMatchObject({ taskId, status: "input_required" });
+    const keep = { [key]: { action: "accept", content: { confirm: false } } };
+    expect((await asPrincipal(url, owner, "tasks/update", { taskId, inputResponses: keep }, taskId)).result).toMatchObject({ resultType: "complete" });
+    await until(async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "completed");
+    expect((await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result!.result).toMatchObject({ content: [{ type: "text", text: "Kept a.txt" }] });
+    // Tokens of the same principal reach it (a token is not the principal: its subject and client are).
+    expect((await asPrincipal(url, await as.clientCredentials(RESOURCE, [SCOPE]), "tasks/get", { taskId }, taskId)).result).toMatchObject({
+      status: "completed",
+    });
+  });
+});
+
+describe("2025-11-25: a task belongs to the session that created it", () => {
+  it("another session gets the unknown-task answer from tasks/get, tasks/result and tasks/cancel, and an empty tasks/list", async () => {
+    const factory = createManifestServerFactory(base, handlers as never, { onError: () => {} });
+    const mine = await rawSession(factory, { era: "legacy" });
+    const theirs = await rawSession(factory, { era: "legacy" });
+    const modern = await rawSession(factory, { era: "modern", capabilities: CAPS });
+    closers.push(mine.close, theirs.close, modern.close);
+    const taskId = (
+      (await mine.request("tools/call", { name: "slow", arguments: {}, task: {} })).result!.task as {
+        taskId: string;
+      }
+    ).taskId;
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) expect((await theirs.request(method, { taskId })).error).toEqual(unknownTask(taskId));
+    expect((await theirs.request("tasks/list")).result!.tasks).toEqual([]);
+    // A 2026-07-28 request (here a connection that identifies nobody) does not reach a 2025-era task either.
+    expect((await modern.request("tasks/get", { taskId })).error).toEqual(unknownTask(taskId));
+    expect((await modern.request("tasks/cancel", { taskId })).error).toEqual(unknownTask(taskId));
+
+    expect((await mine.request("tasks/get", { taskId })).result).toMatchObject({ taskId, status: "working" });
+    expect(((await mine.request("tasks/list")).result!.tasks as { taskId: string }[]).map((t) => t.taskId)).toEqual([taskId]);
+    expect((await mine.request("tasks/cancel", { taskId })).result).toMatchObject({ taskId, status: "cancelled" });
+  });
+});
+
+describe("2026-07-28 without auth: the task id is the capability", () => {
+  it("is 128 bits from a CSPRNG (22 base64url characters, every bit varies), reaches any client that holds it, and is never logged", async () => {
+    // What the server writes to the console (its default onError among it), taken off the console here.
+    const written: string[] = [];
+    for (const method of ["error", "warn", "info", "log"] as const) {
+      const original = console[method];
+      console[method] = (...args: unknown[]) => void written.push(args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack}` : String(a))).join(" "));
+      closers.push(async () => void (console[method] = original));
+    }
+    // The default onError: unexpected failures go to stderr.
+    const handle = await serveHttpWith(createManifestServerFactory(base, handlers as never), base, { port: 0 });
+    closers.push(handle.close);
+    const call = (args: Record<string, unknown>) =>
+      postModern(handle.url, "tools/call", { name: "slow", arguments: args }, { name: "slow", capabilities: CAPS });
+
+    const ids: string[] = [];
+    for (let i = 0; i < 128; i++) ids.push(String((await call(i % 32 === 31 ? { fail: true } : { quick: true })).result!.taskId));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // Every one of the 128 bits is 0 in some id and 1 in another (a UUID's version and variant bits never vary).
+    const bytes = ids.map((id) => Buffer.from(id, "base64url"));
+    for (const b of bytes) expect(b).toHaveLength(16);
+    for (let bit = 0; bit < 128; bit++) {
+      const set = bytes.filter((b) => (b[bit >> 3]! >> (7 - (bit & 7))) & 1).length;
+      expect(set, `bit ${bit}`).toBeGreaterThan(0);
+      expect(set, `bit ${bit}`).toBeLessThan(bytes.length);
+    }
+
+    // Any client holding the id reaches the task: here a request with nothing in common with the creating one.
+    const running = String((await call({})).result!.taskId);
+    expect((await postModern(handle.url, "tasks/get", { taskId: running }, { name: running, capabilities: CAPS })).result).toMatchObject({ status: "working" });
+    expect((await postModern(handle.url, "tasks/cancel", { taskId: running }, { name: running, capabilities: CAPS })).result).toMatchObject({
+      resultType: "complete",
+    });
+    // A thrown error is an isError result: the task completed.
+    await until(
+      async () => (await postModern(handle.url, "tasks/get", { taskId: ids[127]! }, { name: ids[127]!, capabilities: CAPS })).result?.status === "completed",
+    );
+
+    // The failures were reported on stderr, without a task id.
+    const log = written.join("");
+    expect(log).toContain("the slow tool failed on purpose");
+    for (const id of [...ids, running]) expect(log).not.toContain(id);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The server of the listen-stream flood (test/hostile/listen-streams.test.ts), in a process of its
+ * own with a small heap: Streamable HTTP on loopback, a task tool whose result is RESULT_BYTES of
+ * text (default 1 MiB), and a tool that announces a resource update `times` times. Prints
+ * "listening on URL"; each "heap" line on stdin is answered on stdout with `heap {...}`: the heap
+ * and the array buffers after full collections, in bytes.
+ */
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
+import { createInterface } from "node:readline";
+import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
+import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+const RESULT_BYTES = Number(process.env.RESULT_BYTES ?? 1024 * 1024);
+const WATCHED = "test://watched";
+
+const definition: ServerDefinition = {
+  serverInfo: { name: "listen-heap", version: "1" },
+  capabilities: { tools: {}, resources: { subscribe: true } },
+  tools: [
+    { name: "big", inputSchema: { type: "object", properties: { n: { type: "integer" } } }, execution: { taskSupport: "optional" } },
+    { name: "touch", inputSchema: { type: "object", properties: { times: { type: "integer" } } } },
+  ],
+  taskSupport: { big: "optional" },
+  resources: [{ resource: { uri: WATCHED, name: "watched" }, content: { text: "watched" } }],
+  resourceTemplates: [],
+  prompts: [],
+};
+
+const handlers = {
+  tools: {
+    big: async (args: { n?: number }, ctx: ToolContext) => {
+      await ctx.startTask();
+      // One flat string in the heap per task, as a parsed or built result is (repeat alone makes a rope of shared pieces).
+      const prefix = `${args.n ?? 0}:`;
+      return JSON.parse(`"${prefix}${"x".repeat(RESULT_BYTES - prefix.length)}"`) as string;
+    },
+    touch: async (args: { times?: number }, ctx: ToolContext) => {
+      for (let i = 0; i < (args.times ?? 1); i++) await ctx.notifyResourceUpdated(WATCHED);
+      return "touched";
+    },
+  },
+};
+
+const factory = createManifestServerFactory(definition, handlers as never, { onError: () => {} });
+const handle = await serveHttpWith(factory, definition, { port: 0 });
+
+async function heap(): Promise<{ heapUsed: number; external: number }> {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const { heapUsed, external } = process.memoryUsage();
+  return { heapUsed, external };
+}
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  if (line.trim() === "heap") void heap().then((h) => console.log(`heap ${JSON.stringify(h)}`));
+});
+process.stdin.once("end", () => void handle.close().then(() => process.exit(0)));
+console.log(`listening on ${handle.url}`);
