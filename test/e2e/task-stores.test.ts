@@ -70,8 +70,8 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "owner-1", {});
     expect(await b.get(live.id)).toMatchObject({ id: live.id, era: "legacy", owner: "owner-1", status: "working" });
-    expect((await b.list("owner-1")).map((t) => t.id)).toEqual([live.id]);
-    expect(await b.list("owner-2")).toEqual([]);
+    expect((await b.list("owner-1", undefined, 100)).tasks.map((t) => t.id)).toEqual([live.id]);
+    expect(await b.list("owner-2", undefined, 100)).toEqual({ tasks: [] });
     await expect(b.get("no-such-task")).rejects.toMatchObject({ code: -32602 });
     await a.finish(live, { result: { content: [{ type: "text", text: "done" }] } });
     expect(await b.get(live.id)).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text: "done" }] } } });
@@ -104,7 +104,7 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     expect((await b.get(live.id)).ttlMs).toBe(300);
     await sleep(450);
     await expect(b.get(live.id)).rejects.toMatchObject({ code: -32602 });
-    expect(await b.list("o")).toEqual([]);
+    expect(await b.list("o", undefined, 100)).toEqual({ tasks: [] });
     // The runner's ttl check (once a second) aborts the handler.
     await until(() => live.controller.signal.aborted, Boolean, 3000);
   });
