@@ -289,6 +289,8 @@ describe("a Redis that stops answering", () => {
     const prefix = newPrefix();
     const { session } = await replica(prefix, { commandTimeoutMs: 300 });
     const running = await startJob(session, { hang: true });
+    const other = redisTaskStore({ url: redis.url, prefix, commandTimeoutMs: 300 });
+    await other.open();
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     redis.process.kill("SIGSTOP");
     try {
@@ -297,9 +299,13 @@ describe("a Redis that stops answering", () => {
       expect((await session.request("tools/call", { name: "job", arguments: {}, task: {} })).error).toEqual(timedOut);
       expect((await session.request("tasks/list")).error).toEqual(timedOut);
       expect((await session.request("tools/list")).result!.tools).toHaveLength(1);
+      // Once per store and outage.
       expect(logged.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("no answer"))).toEqual([
         "[mcpgen] Redis task store: no answer from Redis within 300 ms (commandTimeoutMs) (the next failures are counted, not logged, until Redis answers again)",
       ]);
+      // A store closing meanwhile does not wait for answers that will not come.
+      await expect(other.get(running)).rejects.toMatchObject({ code: -32603 });
+      await other.close();
     } finally {
       redis.process.kill("SIGCONT");
     }

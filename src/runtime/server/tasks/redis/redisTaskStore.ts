@@ -48,6 +48,8 @@ export interface RedisConnection {
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
   close(): Promise<unknown>;
+  /** Closes at once, dropping what is pending (used when close() gets no answer in time). */
+  destroy?(): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
   readonly isOpen: boolean;
 }
@@ -274,7 +276,8 @@ class RedisTaskStore implements TaskStore {
     this.client = undefined;
     this.opening = undefined;
     for (const connection of [subscriber, client]) {
-      if (connection?.isOpen) await connection.close().catch(() => {});
+      // A close waits for pending answers: a Redis that stopped answering is left at once.
+      if (connection?.isOpen) await this.timed(() => connection.close()).catch(() => connection.destroy?.());
     }
   }
 
