@@ -131,7 +131,7 @@ describe("Redis keeps results bounded in bytes", () => {
     // The count is what the hashes hold: every kept task's outcome, summed.
     const kept = await admin.zRange(`${prefix}finished`, 0, -1);
     let held = 0;
-    for (const id of kept) held += await admin.hStrLen(`${prefix}task:${id}`, "outcome");
+    for (const id of kept) held += Number(await admin.hStrLen(`${prefix}task:${id}`, "outcome"));
     expect(held).toBe(counted);
     expect(kept.length).toBeLessThanOrEqual(8);
     expect(await admin.zCard(`${prefix}all`)).toBe(kept.length);
@@ -151,7 +151,7 @@ describe("Redis keeps results bounded in bytes", () => {
     const message = expect.stringMatching(/^The task's result was too large to keep: 10486\d\d bytes, more than the server's maxTaskResultBytes \(262144\)$/);
     expect((await session.request("tasks/get", { taskId })).result).toMatchObject({ status: "failed", statusMessage: message });
     expect((await session.request("tasks/result", { taskId })).error).toEqual({ code: -32603, message });
-    expect(await admin.hStrLen(`${prefix}task:${taskId}`, "outcome")).toBeLessThan(300);
+    expect(Number(await admin.hStrLen(`${prefix}task:${taskId}`, "outcome"))).toBeLessThan(300);
     expect(Number(await admin.get(`${prefix}bytes`))).toBeLessThan(300);
   });
 
@@ -165,7 +165,7 @@ describe("Redis keeps results bounded in bytes", () => {
     const taskId = await startJob(session, { bytes: 1000 });
     await ended(session, taskId);
     expect(await admin.zRange(`${prefix}finished`, 0, -1)).toEqual([taskId]);
-    expect(Number(await admin.get(`${prefix}bytes`))).toBe(await admin.hStrLen(`${prefix}task:${taskId}`, "outcome"));
+    expect(Number(await admin.get(`${prefix}bytes`))).toBe(Number(await admin.hStrLen(`${prefix}task:${taskId}`, "outcome")));
     expect(await admin.hLen(`${prefix}sizes`)).toBe(1);
   });
 });
@@ -239,7 +239,9 @@ describe("Redis scripts write nothing a failing step would orphan, and Redis's t
       }
       // Reported once for the outage, with Redis's words.
       expect(logged).toHaveBeenCalledTimes(1);
-      expect(String(logged.mock.calls[0]![0])).toMatch(/^\[mcpgen\] Redis task store: WRONGTYPE Operation against a key holding the wrong kind of value script: [0-9a-f]{40}/);
+      expect(String(logged.mock.calls[0]![0])).toMatch(
+        /^\[mcpgen\] Redis task store: WRONGTYPE Operation against a key holding the wrong kind of value script: [0-9a-f]{40}/,
+      );
       // The server still answers what does not need Redis.
       expect((await session.request("ping")).result).toEqual({});
     } finally {
@@ -322,7 +324,16 @@ describe("a replica whose clock runs 2 hours ahead", () => {
   /** A new running task as Tasks makes it, from this process's clock. */
   const record = (owner = "o"): TaskRecord => {
     const now = new Date();
-    return { id: randomUUID(), era: "legacy", owner, status: "working", createdAt: now.toISOString(), lastUpdatedAt: now.toISOString(), ttlMs: HOUR, expiresAt: now.getTime() + HOUR };
+    return {
+      id: randomUUID(),
+      era: "legacy",
+      owner,
+      status: "working",
+      createdAt: now.toISOString(),
+      lastUpdatedAt: now.toISOString(),
+      ttlMs: HOUR,
+      expiresAt: now.getTime() + HOUR,
+    };
   };
   async function store(prefix: string): Promise<TaskStore> {
     const made = redisTaskStore({ url: redis.url, prefix, maxTasks: 3 });

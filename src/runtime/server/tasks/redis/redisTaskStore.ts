@@ -336,7 +336,9 @@ class RedisTaskStore implements TaskStore {
       }
       throw rpcError(
         ErrorCodes.InternalError,
-        error instanceof CommandTimeout ? "Internal error: the task store did not answer in time; retry later" : "Internal error: the task store failed; retry later",
+        error instanceof CommandTimeout
+          ? "Internal error: the task store did not answer in time; retry later"
+          : "Internal error: the task store failed; retry later",
       );
     }
     if (this.failures > 0) {
