@@ -144,6 +144,11 @@ if ended(new) then
 end
 return redis.call('HMGET', task, 'id', 'era', 'owner', 'createdAt', 'ttlMs', 'expiresAt')`;
 
+/** ARGV: prefix, id. Forgets the task (a creation whose answer never came). */
+export const FORGET = `${PRELUDE}
+forget(ARGV[2])
+return 1`;
+
 /** ARGV: prefix, id, summary ('1': without outcome and questions). The record and whether its lease is held. */
 export const GET = `${PRELUDE}
 local task = P .. 'task:' .. ARGV[2]

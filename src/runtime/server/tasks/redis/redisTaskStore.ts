@@ -24,7 +24,7 @@
  * a store given a client uses it as it is (any client with these few commands fits).
  */
 import { ErrorCodes, rpcError } from "../../../shared/errors.js";
-import { CHANGING, CREATE, GET, LIST, parseFixed, parsePage, recordFields, stored, TRANSITION } from "./redisRecords.js";
+import { CHANGING, CREATE, FORGET, GET, LIST, parseFixed, parsePage, recordFields, stored, TRANSITION } from "./redisRecords.js";
 import {
   isTerminal,
   keptChange,
@@ -191,14 +191,12 @@ class RedisTaskStore implements TaskStore {
     if (!Number.isSafeInteger(task.ttlMs) || task.ttlMs < 1) throw new TypeError(`a task's ttl is a whole number of ms, at least 1, not ${task.ttlMs}`);
     if (!TASK_ID.test(task.id)) throw new TypeError(`not a task id: ${JSON.stringify(task.id)}`);
     if (task.outcome !== undefined) throw new TypeError("a new task has no outcome yet: transition writes it");
-    const created = await this.run(CREATE, [
-      String(task.ttlMs),
-      isTerminal(task.status) ? "0" : String(this.leaseMs),
-      String(this.limits.maxTasks),
-      task.id,
-      task.owner,
-      ...recordFields(task),
-    ]);
+    const args = [String(task.ttlMs), isTerminal(task.status) ? "0" : String(this.leaseMs), String(this.limits.maxTasks), task.id, task.owner];
+    // Unanswered, the script may still run when Redis comes back: the task it makes, which no
+    // client knows of, is forgotten right after it (commands on a connection run in order).
+    // (EVAL, not EVALSHA: a script to load first would wait for Redis before the EVALSHA is sent.)
+    const forget = () => void this.attempt((client) => this.command(client, ["EVAL", FORGET, "0", this.prefix, task.id])).catch(() => {});
+    const created = await this.run(CREATE, [...args, ...recordFields(task)], forget);
     if (Number(created) !== 1) {
       throw rpcError(
         ErrorCodes.LimitExceeded,
@@ -302,8 +300,11 @@ class RedisTaskStore implements TaskStore {
     return `${this.prefix}${kind}:${id}`;
   }
 
-  /** Runs a script by its digest (ARGV: the prefix, then `args`), loading it on first use (and again after a Redis restart). */
-  private run(script: string, args: string[]): Promise<unknown> {
+  /**
+   * Runs a script by its digest (ARGV: the prefix, then `args`), loading it on first use (and
+   * again after a Redis restart); `unanswered` is called when Redis does not answer in time.
+   */
+  private run(script: string, args: string[], unanswered?: () => void): Promise<unknown> {
     return this.attempt(async (client) => {
       const argv = [this.prefix, ...args];
       let sha = this.scripts.get(script);
@@ -317,7 +318,7 @@ class RedisTaskStore implements TaskStore {
         if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
         return this.command(client, ["EVAL", script, "0", ...argv]);
       }
-    });
+    }, unanswered);
   }
 
   /**
@@ -325,11 +326,12 @@ class RedisTaskStore implements TaskStore {
    * is reported on stderr, once per outage, and becomes a generic -32603: Redis's text never
    * reaches a client.
    */
-  private async attempt<T>(work: (client: RedisConnection) => Promise<T>): Promise<T> {
+  private async attempt<T>(work: (client: RedisConnection) => Promise<T>, unanswered?: () => void): Promise<T> {
     let answer: T;
     try {
       answer = await work(await this.ready());
     } catch (error) {
+      if (error instanceof CommandTimeout) unanswered?.();
       if (this.failures++ === 0) {
         const detail = error instanceof CommandTimeout ? error.message : `${error instanceof Error ? error.message : String(error)}`;
         console.error(`[mcpgen] Redis task store: ${detail} (the next failures are counted, not logged, until Redis answers again)`);
