@@ -210,6 +210,7 @@ describe("Redis scripts write nothing a failing step would orphan, and Redis's t
     ["create, no maxTasks", CREATE, ["1000", "0", "x", "id-1", "o", "id", "id-1", "status", "working"]],
     ["transition, a count past the arguments", TRANSITION, ["id-1", "0", "5", "100", "status", "completed"]],
     ["transition, an unknown status", TRANSITION, ["id-1", "0", "1", "100", "status", "done"]],
+    ["transition, an outcome for a task still running", TRANSITION, ["id-1", "0", "2", "100", "status", "working", "outcome", "{}"]],
     ["transition, no byte budget", TRANSITION, ["id-1", "0", "1", "1.5", "status", "completed"]],
   ])("the %s script refuses bad arguments before it writes anything", async (_, script, args) => {
     const prefix = newPrefix();
