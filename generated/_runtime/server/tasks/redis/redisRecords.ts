@@ -22,8 +22,8 @@ import type { InputRequest } from "../../engine/context.js";
 import type { TaskStatus } from "../../../shared/mcp.js";
 import { isTerminal, type StoredTask, type TaskOutcome, type TaskRecord } from "../taskStore.js";
 
-/** What every script starts with: the prefix (ARGV[1]), the clock, and how tasks are forgotten. */
-const PRELUDE = `
+/** What every script starts with: the prefix (ARGV[1]), and how arguments are checked and written. */
+const BASE = `
 local P = ARGV[1]
 local function ended(s) return s == 'completed' or s == 'failed' or s == 'cancelled' end
 -- A whole number written in decimal digits (at most 16: exact as a Lua number), else nil.
@@ -33,6 +33,10 @@ local function whole(s)
 end
 -- Numbers as Redis arguments: Lua would print large ones as 1.7e+15.
 local function str(n) return string.format('%.0f', n) end
+`;
+
+/** Redis's clock, and how tasks are forgotten (the scripts that evict or trim). */
+const FORGETTING = `
 local function now_us()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -55,13 +59,17 @@ local function trim(now)
   for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'finished', '-inf', str(now))) do forget(id) end
   redis.call('ZREMRANGEBYSCORE', P .. 'all', '-inf', str(now))
 end
-local SUMMARY = {'id', 'era', 'owner', 'status', 'statusMessage', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'expiresAt'}
--- A record without its outcome and questions, as field/value pairs; nil when there is none.
+`;
+
+/** A record without its outcome and questions (tasks/list, a summary tasks/get). */
+const SUMMARY = `
+local FIELDS = {'id', 'era', 'owner', 'status', 'statusMessage', 'createdAt', 'lastUpdatedAt', 'ttlMs', 'expiresAt'}
+-- As field/value pairs; nil when there is none.
 local function summary(key)
-  local values = redis.call('HMGET', key, unpack(SUMMARY))
+  local values = redis.call('HMGET', key, unpack(FIELDS))
   if not values[4] then return nil end
   local h = {}
-  for i, field in ipairs(SUMMARY) do
+  for i, field in ipairs(FIELDS) do
     if values[i] then h[#h + 1] = field; h[#h + 1] = values[i] end
   end
   return h
@@ -73,7 +81,7 @@ end
  * pairs (expiresAt is the script's: Redis's clock plus the ttl). 1 when created; 0 when every
  * kept task is running.
  */
-export const CREATE = `${PRELUDE}
+export const CREATE = `${BASE}${FORGETTING}
 local ttl, lease, max = whole(ARGV[2]), whole(ARGV[3]), whole(ARGV[4])
 local id, owner = ARGV[5], ARGV[6]
 if not ttl or ttl < 1 or not lease or not max or max < 1 or #ARGV < 8 or (#ARGV - 6) % 2 ~= 0 then
@@ -106,7 +114,7 @@ return 1`;
  * finished tasks that expire first until the outcomes kept fit in maxStoredResultBytes. The
  * record's fixed fields when written; false when the task is gone or has ended.
  */
-export const TRANSITION = `${PRELUDE}
+export const TRANSITION = `${BASE}${FORGETTING}
 local id, n, max = ARGV[2], whole(ARGV[4]), whole(ARGV[5])
 if not n or n < 1 or not max or (ARGV[3] ~= '0' and ARGV[3] ~= '1') or #ARGV < 5 + 2 * n then
   return redis.error_reply('ERR mcpgen transition: invalid arguments')
@@ -116,19 +124,20 @@ for i = 1, n do
   local field, value = ARGV[4 + 2 * i], ARGV[5 + 2 * i]
   set[#set + 1] = field
   set[#set + 1] = value
-  if field == 'outcome' then size = #value end
   if field == 'status' then new = value end
+  if field == 'outcome' then size = #value end
 end
-if new ~= 'working' and new ~= 'input_required' and not ended(new) then
-  return redis.error_reply('ERR mcpgen transition: invalid status')
+if (new ~= 'working' and new ~= 'input_required' and not ended(new)) or (size > 0 and not ended(new)) then
+  return redis.error_reply('ERR mcpgen transition: invalid status (an outcome comes with an end)')
 end
 local task = P .. 'task:' .. id
 local status = redis.call('HGET', task, 'status')
 if not status or ended(status) then return false end
 if ARGV[3] == '1' and redis.call('EXISTS', P .. 'lease:' .. id) == 1 then return false end
-if ended(new) then
+if size > 0 then
+  -- Room for this outcome: first what has expired, then the finished tasks that expire first.
   trim(now_us())
-  while size > 0 and (tonumber(redis.call('GET', P .. 'bytes')) or 0) + size > max do
+  while (tonumber(redis.call('GET', P .. 'bytes')) or 0) + size > max do
     local oldest = redis.call('ZRANGE', P .. 'finished', 0, 0)
     if #oldest == 0 then break end
     forget(oldest[1])
@@ -148,12 +157,12 @@ end
 return redis.call('HMGET', task, 'id', 'era', 'owner', 'createdAt', 'ttlMs', 'expiresAt')`;
 
 /** ARGV: prefix, id. Forgets the task (a creation whose answer never came). */
-export const FORGET = `${PRELUDE}
+export const FORGET = `${BASE}${FORGETTING}
 forget(ARGV[2])
 return 1`;
 
 /** ARGV: prefix, id, summary ('1': without outcome and questions). The record and whether its lease is held. */
-export const GET = `${PRELUDE}
+export const GET = `${BASE}${SUMMARY}
 local task = P .. 'task:' .. ARGV[2]
 local h
 if ARGV[3] == '1' then h = summary(task) else
@@ -168,7 +177,7 @@ return {h, redis.call('EXISTS', P .. 'lease:' .. ARGV[2])}`;
  * scored after `after`, at most `limit`, as summaries with their lease and score, and the score
  * the next page starts after ('' when this is the last page). Expired tasks leave the index.
  */
-export const LIST = `${PRELUDE}
+export const LIST = `${BASE}${FORGETTING}${SUMMARY}
 local limit, after = whole(ARGV[3]), ARGV[4]
 if not limit or limit < 1 or limit > 1000 or (after ~= '' and not whole(after)) then
   return redis.error_reply('ERR mcpgen list: invalid arguments')
