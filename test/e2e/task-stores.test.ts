@@ -202,7 +202,8 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
   it("fails a task whose result is over maxTaskResultBytes, keeping the error instead", async () => {
     const [a, b] = await replicas(kind, { maxTaskResultBytes: 2000 });
     const live = await a.create("modern", "o", {});
-    const written = await a.finish(live, { result: { content: [{ type: "text", text: "x".repeat(2000) }] } });
+    // 1,000 characters of 2 bytes each in UTF-8: bytes are counted, not characters.
+    const written = await a.finish(live, { result: { content: [{ type: "text", text: "é".repeat(1000) }] } });
     const message = "The task's result was too large to keep: 2050 bytes, more than the server's maxTaskResultBytes (2000)";
     expect(written).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
     expect(await b.get(live.id)).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
