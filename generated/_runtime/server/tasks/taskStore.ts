@@ -149,12 +149,20 @@ export interface KeptChange {
 export function keptChange(change: TaskChange, maxBytes: number): KeptChange {
   if (change.outcome === undefined) return { change, bytes: 0 };
   const json = JSON.stringify(change.outcome);
-  const bytes = Buffer.byteLength(json);
+  const bytes = utf8Bytes(json);
   if (bytes <= maxBytes) return { change, outcome: json, bytes };
   const message = resultTooLarge(bytes, maxBytes);
   const outcome: TaskOutcome = { error: { code: ErrorCodes.InternalError, message } };
   const replaced = JSON.stringify(outcome);
-  return { change: { status: "failed", statusMessage: message, outcome }, outcome: replaced, bytes: Buffer.byteLength(replaced) };
+  return { change: { status: "failed", statusMessage: message, outcome }, outcome: replaced, bytes: utf8Bytes(replaced) };
+}
+
+const encoder = new TextEncoder();
+
+/** The length of `text` in UTF-8 (what Redis stores), without Node's Buffer: this module is compiled into client-only programs too. */
+function utf8Bytes(text: string): number {
+  // Most results are ASCII: then no copy is made.
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
 }
 
 /** Why a task failed whose result was too large to keep. */
