@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { STOPPED, Tasks, type LiveTask, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
-import { memoryTaskStore, type TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
+import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "../../src/runtime/server/tasks/taskStore.js";
 import { redisTaskStore } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
@@ -42,18 +42,22 @@ const FORM = { mode: "form", message: "Name?", requestedSchema: { type: "object"
 let prefixes = 0;
 
 /** Two replicas on one store (memory: one object; Redis: two stores, one prefix). */
-async function replicas(kind: "memory" | "redis", options: { leaseMs?: number; taskTtlMs?: number } = {}): Promise<[Tasks, Tasks, () => TaskStore]> {
+async function replicas(
+  kind: "memory" | "redis",
+  options: { leaseMs?: number; taskTtlMs?: number } & TaskStoreLimits = {},
+): Promise<[Tasks, Tasks, () => TaskStore]> {
   const errors: unknown[] = [];
   const report = (error: unknown) => errors.push(error);
   closers.push(async () => expect(errors).toEqual([]));
   let make: () => TaskStore;
+  const { taskTtlMs: _, ...storeOptions } = options;
   if (kind === "memory") {
-    const shared = memoryTaskStore(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs });
+    const shared = memoryTaskStore(storeOptions);
     closers.push(() => shared.close());
     make = () => shared;
   } else {
     const prefix = `test${++prefixes}:`;
-    make = () => redisTaskStore({ url: redis.url, prefix, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
+    make = () => redisTaskStore({ url: redis.url, prefix, ...storeOptions });
   }
   const one = async () => {
     const store = make();
@@ -73,8 +77,8 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "owner-1", {});
     expect(await b.get(live.id, legacy("owner-1"))).toMatchObject({ id: live.id, era: "legacy", owner: "owner-1", status: "working" });
-    expect((await b.list("owner-1")).map((t) => t.id)).toEqual([live.id]);
-    expect(await b.list("owner-2")).toEqual([]);
+    expect((await b.list("owner-1", undefined, 100)).tasks.map((t) => t.id)).toEqual([live.id]);
+    expect(await b.list("owner-2", undefined, 100)).toEqual({ tasks: [] });
     await expect(b.get("no-such-task", legacy("owner-1"))).rejects.toMatchObject({ code: -32602 });
     await a.finish(live, { result: { content: [{ type: "text", text: "done" }] } });
     expect(await b.get(live.id, legacy("owner-1"))).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text: "done" }] } } });
@@ -107,7 +111,7 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     expect((await b.get(live.id, legacy("o"))).ttlMs).toBe(300);
     await sleep(450);
     await expect(b.get(live.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
-    expect(await b.list("o")).toEqual([]);
+    expect(await b.list("o", undefined, 100)).toEqual({ tasks: [] });
     // The runner's ttl check (once a second) aborts the handler.
     await until(() => live.controller.signal.aborted, Boolean, 3000);
   });
@@ -180,6 +184,50 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     expect(b.legacyView(await b.get(live.id, legacy("o")))).toMatchObject({ status: "failed", statusMessage: STOPPED });
     // B's own task keeps its lease.
     expect((await b.get(other.id, legacy("o"))).status).toBe("working");
+  });
+
+  it("keeps at most maxStoredResultBytes of results: a new one evicts the finished tasks first in line, never a running one", async () => {
+    const [a, b] = await replicas(kind, { maxStoredResultBytes: 3000, maxTaskResultBytes: 2000 });
+    // 946 bytes of JSON each: three fit in 3,000 bytes, four do not.
+    const result = { result: { content: [{ type: "text", text: "x".repeat(900) }] } };
+    const running = await a.create("legacy", "o", {});
+    const done: LiveTask[] = [];
+    for (let i = 0; i < 4; i++) {
+      const live = await (i % 2 === 0 ? a : b).create("legacy", "o", {});
+      await (i % 2 === 0 ? a : b).finish(live, result);
+      done.push(live);
+    }
+    await expect(b.get(done[0]!.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
+    for (const live of done.slice(1)) expect(await b.get(live.id, legacy("o"))).toMatchObject({ status: "completed", outcome: result });
+    expect(await b.get(running.id, legacy("o"))).toMatchObject({ status: "working" });
+  });
+
+  it("fails a task whose result is over maxTaskResultBytes, keeping the error instead", async () => {
+    const [a, b] = await replicas(kind, { maxTaskResultBytes: 2000 });
+    const live = await a.create("modern", "o", {});
+    // 1,000 characters of 2 bytes each in UTF-8: bytes are counted, not characters.
+    const written = await a.finish(live, { result: { content: [{ type: "text", text: "é".repeat(1000) }] } });
+    const message = "The task's result was too large to keep: 2050 bytes, more than the server's maxTaskResultBytes (2000)";
+    expect(written).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
+    expect(await b.get(live.id, { era: "modern", owner: "o" })).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
+  });
+
+  it("lists an owner's tasks a page at a time, in the order of creation, with cursors any replica takes", async () => {
+    const [a, b] = await replicas(kind);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push((await (i % 2 === 0 ? a : b).create("legacy", "pager", {})).id);
+      await a.create("legacy", "someone else", {});
+    }
+    const first = await a.list("pager", undefined, 2);
+    const second = await b.list("pager", first.nextCursor, 2);
+    const third = await a.list("pager", second.nextCursor, 2);
+    expect([first, second, third].map((page) => page.tasks.map((t) => t.id))).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+    expect(third.nextCursor).toBeUndefined();
+    expect((await b.list("pager", undefined, 5)).nextCursor).toBeUndefined();
+    for (const cursor of ["tasks.-1", "tools.2", 7, "tasks.zzzzzzzzzzzzz"]) {
+      await expect(a.list("pager", cursor, 2)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid cursor/) });
+    }
   });
 });
 

@@ -140,7 +140,7 @@ describe("the runtime's layers", () => {
     has("server/transport/http.ts", "../tasks/openTasks.js", false);
     has("server/engine/engineCore.ts", "../tasks/tasks.js", true);
     has("server/server.ts", "./engine/sdk.js", true); // export type { ServerFactory } from ...
-    has("server/tasks/redis/redisTaskStore.ts", undefined, false, true); // import(name)
+    has("server/tasks/redis/redisClient.ts", undefined, false, true); // import(name): redis
     has("server/auth/jwtVerifier.ts", undefined, false, true); // import(name): jose
     has("widget/widget.ts", "@modelcontextprotocol/ext-apps", false);
     expect(new Set(FILES.map(layerOf))).toEqual(new Set(Object.keys(RULES)));

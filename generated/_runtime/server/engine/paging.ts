@@ -2,9 +2,10 @@
 /* eslint-disable */
 
 /**
- * Cursor paging, one rule for every paged answer: the list methods and 2025-era tasks/list.
- * Without a page size everything is one page; with one, an opaque cursor names the next offset
- * and the list it belongs to, and a cursor this server did not issue is -32602.
+ * Cursor paging, one rule for every paged answer of the list methods. Without a page size
+ * everything is one page; with one, an opaque cursor names the next offset and the list it
+ * belongs to, and a cursor this server did not issue is -32602. (2025-era tasks/list pages in its
+ * store, with cursors of the same form naming a store's key: see tasks/taskParams.ts.)
  */
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
 
@@ -35,6 +36,6 @@ export function encodeCursor(offset: number, kind: string): string {
 }
 
 export function decodeCursor(cursor: string, kind: string): number | undefined {
-  const m = /^([A-Za-z]+)\.([0-9a-z]{1,10})$/.exec(cursor);
+  const m = /^([A-Za-z]+)\.([0-9a-z]{1,11})$/.exec(cursor);
   return m && m[1] === kind ? parseInt(m[2]!, 36) : undefined;
 }

@@ -46,7 +46,8 @@ export function taskOwnerOf(identity: CallerIdentity): string | undefined {
     if (identity.sessionId !== undefined) parts.push("session", identity.sessionId);
     else if (identity.connection !== undefined) parts.push("connection", identity.connection);
   }
-  return parts.length === 0 ? undefined : JSON.stringify(parts);
+  // The era too: one principal's 2026-07-28 tasks never show in its 2025-era tasks/list.
+  return parts.length === 0 ? undefined : JSON.stringify([identity.era, ...parts]);
 }
 
 /** Whether a task created by `owner` in `era` is the caller's. */

@@ -6,8 +6,8 @@
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, MissingClientCapabilityError, rpcError } from "../../shared/errors.js";
 import { isObject, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
-import { pageOf } from "../engine/paging.js";
 import { RELATED_TASK, TASKS_EXTENSION, type TaskCaller } from "../tasks/tasks.js";
+import { MAX_TASK_PAGE, TASK_PAGE } from "../tasks/taskParams.js";
 import { isTerminal } from "../tasks/taskStore.js";
 
 const LEGACY = ["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"];
@@ -38,7 +38,8 @@ class TaskMethods {
         );
       }
       // Every task method starts here: a task that is not the caller's is an unknown one.
-      const task = await this.core.tasks.get(params["taskId"], caller);
+      // Only tasks/get shows the result or the questions: the others read a summary.
+      const task = await this.core.tasks.get(params["taskId"], caller, method !== "tasks/get");
       switch (method) {
         case "tasks/get":
           return this.core.tasks.modernView(task, true);
@@ -53,10 +54,12 @@ class TaskMethods {
       throw rpcError(ErrorCodes.MethodNotFound, "Method not found");
     }
     if (method === "tasks/list") {
-      const page = pageOf(await this.core.tasks.list(call.owner), params["cursor"], this.core.options.pageSize, "tasks");
-      return { tasks: page.items.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
+      // Paged in the store (a page never reads results): the server's pageSize, else TASK_PAGE.
+      const page = await this.core.tasks.list(call.owner, params["cursor"], Math.min(this.core.options.pageSize ?? TASK_PAGE, MAX_TASK_PAGE));
+      return { tasks: page.tasks.map((t) => this.core.tasks.legacyView(t)), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) };
     }
-    const task = await this.core.tasks.get(params["taskId"], caller);
+    // tasks/get and tasks/cancel show the status only; tasks/result reads the outcome once the task has ended.
+    const task = await this.core.tasks.get(params["taskId"], caller, true);
     switch (method) {
       case "tasks/get":
         return this.core.tasks.legacyView(task);
@@ -64,7 +67,7 @@ class TaskMethods {
         // Ended meanwhile (here or on another replica): the same answer as ended before.
         const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
         if (!cancelled)
-          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id, caller)).status}'`);
+          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id, caller, true)).status}'`);
         return this.core.tasks.legacyView(cancelled);
       }
       case "tasks/result": {

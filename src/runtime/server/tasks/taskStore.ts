@@ -8,10 +8,16 @@
  * handler that finishes after tasks/cancel changes nothing, and two replicas racing to end a task
  * leave one outcome.
  *
+ * Both stores bound what they keep in count (maxTasks) and in bytes: a result larger than
+ * maxTaskResultBytes fails its task instead of being kept, and the results kept together stay
+ * under maxStoredResultBytes by evicting finished tasks, as maxTasks does.
+ *
  * The in-memory store is the default (one process); redisTaskStore.ts keeps tasks in Redis.
  */
 import type { JsonObject } from "../../shared/definition.js";
+import { ErrorCodes } from "../../shared/errors.js";
 import type { InputRequest } from "../engine/context.js";
+import { positiveOption } from "../engine/options.js";
 import type { TaskStatus } from "../../shared/mcp.js";
 import type { ProtocolEra } from "../engine/sdk.js";
 
@@ -73,6 +79,16 @@ export interface TaskEventLink {
   close(): void;
 }
 
+/**
+ * One page of an owner's tasks: summaries (no outcome, no questions), and the key the next page
+ * starts after. Each store lists in an order of its own, stable from page to page (memory: the
+ * order of creation; Redis: the order of expiry, which is that of creation for tasks of one ttl).
+ */
+export interface TaskPage {
+  tasks: StoredTask[];
+  next?: number;
+}
+
 /** Where tasks are kept. Every method may be called concurrently from several processes. */
 export interface TaskStore {
   /** How long a running task's lease lasts without renewal (ms); undefined: never lost (one process). */
@@ -81,13 +97,15 @@ export interface TaskStore {
   open(): Promise<void>;
   /** Stores a new task (running: with its lease). */
   create(task: TaskRecord): Promise<void>;
-  get(id: string): Promise<StoredTask | undefined>;
-  /** The owner's tasks that have not expired, oldest first. */
-  list(owner: string): Promise<StoredTask[]>;
+  /** The task; `summary`: the store may leave out its outcome and questions (they can be large). */
+  get(id: string, summary?: boolean): Promise<StoredTask | undefined>;
+  /** A page of the owner's tasks that have not expired, as summaries: at most `limit`, after the key `after` (a page's `next`). */
+  list(owner: string, limit: number, after?: number): Promise<TaskPage>;
   /**
    * Applies `change` when the task exists and has not ended (`ifOrphaned`: and its lease is
    * gone), atomically; answers the record as written, or undefined when nothing changed. A
-   * terminal change drops the lease.
+   * terminal change drops the lease. An outcome over the store's maxTaskResultBytes is not kept:
+   * the task fails with the error `resultTooLarge` describes instead.
    */
   transition(id: string, change: TaskChange, at: string, ifOrphaned?: boolean): Promise<TaskRecord | undefined>;
   /** Renews the leases of the tasks this process runs. */
@@ -96,6 +114,61 @@ export interface TaskStore {
   link(listener: (event: TaskEvent) => void): TaskEventLink;
   /** Closes connections (the store's owner calls it once, when it stops serving). */
   close(): Promise<void>;
+}
+
+/** The bounds every store keeps (the server's maxTasks, maxTaskResultBytes, maxStoredResultBytes). */
+export interface TaskStoreLimits {
+  /** Tasks kept at once, running and finished (default 10,000). */
+  maxTasks?: number;
+  /** The largest outcome kept, in bytes of its JSON (default 4 MiB): a larger result fails its task. */
+  maxTaskResultBytes?: number;
+  /** The outcomes of finished tasks kept together, in bytes of their JSON (default 64 MiB): past it, finished tasks are evicted. */
+  maxStoredResultBytes?: number;
+}
+
+/** The limits, defaults filled in and checked (a result is never allowed more than the whole budget). */
+export function storeLimits(limits: TaskStoreLimits): Required<TaskStoreLimits> {
+  const maxStoredResultBytes = positiveOption(limits.maxStoredResultBytes, DEFAULT_MAX_STORED_RESULT_BYTES, "maxStoredResultBytes");
+  return {
+    maxTasks: positiveOption(limits.maxTasks, 10_000, "maxTasks"),
+    maxTaskResultBytes: Math.min(positiveOption(limits.maxTaskResultBytes, DEFAULT_MAX_TASK_RESULT_BYTES, "maxTaskResultBytes"), maxStoredResultBytes),
+    maxStoredResultBytes,
+  };
+}
+
+export const DEFAULT_MAX_TASK_RESULT_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024;
+
+/** What a store keeps of a change: the change (its outcome replaced when too large), the outcome's JSON and its size in bytes. */
+export interface KeptChange {
+  change: TaskChange;
+  outcome?: string;
+  bytes: number;
+}
+
+/** The change a store writes: an outcome over `maxBytes` (bytes of its JSON) becomes an error, and the task fails. */
+export function keptChange(change: TaskChange, maxBytes: number): KeptChange {
+  if (change.outcome === undefined) return { change, bytes: 0 };
+  const json = JSON.stringify(change.outcome);
+  const bytes = utf8Bytes(json);
+  if (bytes <= maxBytes) return { change, outcome: json, bytes };
+  const message = resultTooLarge(bytes, maxBytes);
+  const outcome: TaskOutcome = { error: { code: ErrorCodes.InternalError, message } };
+  const replaced = JSON.stringify(outcome);
+  return { change: { status: "failed", statusMessage: message, outcome }, outcome: replaced, bytes: utf8Bytes(replaced) };
+}
+
+const encoder = new TextEncoder();
+
+/** The length of `text` in UTF-8 (what Redis stores), without Node's Buffer: this module is compiled into client-only programs too. */
+function utf8Bytes(text: string): number {
+  // Most results are ASCII: then no copy is made.
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
+}
+
+/** Why a task failed whose result was too large to keep. */
+export function resultTooLarge(bytes: number, maxBytes: number): string {
+  return `The task's result was too large to keep: ${bytes} bytes, more than the server's maxTaskResultBytes (${maxBytes})`;
 }
 
 export const TERMINAL: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
@@ -110,22 +183,30 @@ export function applyChange(task: TaskRecord, change: TaskChange, at: string): T
   return { ...fixed, ...change, lastUpdatedAt: at };
 }
 
-export interface MemoryTaskStoreOptions {
-  /** Tasks kept at once (default 10,000): a new task evicts the finished task that ended first. */
-  maxTasks?: number;
+export interface MemoryTaskStoreOptions extends TaskStoreLimits {
   /** Leases that lapse (for tests that play two replicas on one store); default: never lost. */
   leaseMs?: number;
 }
 
-/** The default store: this process's memory. Tasks past their ttl are forgotten within a second. */
+/**
+ * The default store: this process's memory. Tasks past their ttl are forgotten within a second.
+ * At most maxTasks tasks (a new one evicts the finished task that ended first) and
+ * maxStoredResultBytes of outcomes (a new outcome evicts the finished tasks that ended first).
+ */
 export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
-  return new MemoryTaskStore(options.maxTasks ?? 10_000, options.leaseMs);
+  return new MemoryTaskStore(storeLimits(options), options.leaseMs);
 }
 
 class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord>();
+  /** Each task's place in the order of creation (tasks/list pages by it). */
+  private readonly order = new Map<string, number>();
+  private created = 0;
   /** Ids of finished tasks, in the order they ended: the first is evicted first. */
   private readonly finished = new Set<string>();
+  /** The size of each finished task's outcome (bytes of its JSON), and their sum. */
+  private readonly sizes = new Map<string, number>();
+  private storedBytes = 0;
   /** When each running task's lease lapses (only with leaseMs). */
   private readonly leases = new Map<string, number>();
   private readonly links = new Set<(event: TaskEvent) => void>();
@@ -133,19 +214,21 @@ class MemoryTaskStore implements TaskStore {
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly maxTasks: number,
+    private readonly limits: Required<TaskStoreLimits>,
     readonly leaseMs: number | undefined,
   ) {}
 
   async open(): Promise<void> {}
 
   async create(task: TaskRecord): Promise<void> {
+    if (task.outcome !== undefined) throw new TypeError("a new task has no outcome yet: transition writes it");
     // Room for one more: the finished task that ended first goes (running ones are never evicted).
     for (const id of this.finished) {
-      if (this.tasks.size < this.maxTasks) break;
+      if (this.tasks.size < this.limits.maxTasks) break;
       this.remove(id);
     }
     this.tasks.set(task.id, task);
+    this.order.set(task.id, ++this.created);
     if (isTerminal(task.status)) this.finished.add(task.id);
     else if (this.leaseMs !== undefined) this.leases.set(task.id, Date.now() + this.leaseMs);
     if (this.sweeper === undefined) {
@@ -160,22 +243,37 @@ class MemoryTaskStore implements TaskStore {
     return task && task.expiresAt > Date.now() ? { task, orphaned: this.orphaned(task) } : undefined;
   }
 
-  async list(owner: string): Promise<StoredTask[]> {
+  async list(owner: string, limit: number, after = 0): Promise<TaskPage> {
     const now = Date.now();
-    const found: StoredTask[] = [];
-    for (const task of this.tasks.values()) if (task.owner === owner && task.expiresAt > now) found.push({ task, orphaned: this.orphaned(task) });
-    return found;
+    const tasks: StoredTask[] = [];
+    // The map is in the order of creation (a transition replaces a record in its place).
+    for (const task of this.tasks.values()) {
+      if (task.owner !== owner || task.expiresAt <= now || this.order.get(task.id)! <= after) continue;
+      if (tasks.length === limit) return { tasks, next: this.order.get(tasks[limit - 1]!.task.id)! };
+      tasks.push({ task, orphaned: this.orphaned(task) });
+    }
+    return { tasks };
   }
 
   async transition(id: string, change: TaskChange, at: string, ifOrphaned = false): Promise<TaskRecord | undefined> {
     const task = this.tasks.get(id);
     if (!task || isTerminal(task.status) || (ifOrphaned && !this.orphaned(task))) return undefined;
-    const next = applyChange(task, change, at);
-    this.tasks.set(id, next);
+    const kept = keptChange(change, this.limits.maxTaskResultBytes);
+    const next = applyChange(task, kept.change, at);
     if (isTerminal(next.status)) {
+      // Room for this outcome: the finished tasks that ended first go.
+      for (const old of this.finished) {
+        if (this.storedBytes + kept.bytes <= this.limits.maxStoredResultBytes) break;
+        this.remove(old);
+      }
       this.leases.delete(id);
       this.finished.add(id);
+      if (kept.bytes > 0) {
+        this.sizes.set(id, kept.bytes);
+        this.storedBytes += kept.bytes;
+      }
     }
+    this.tasks.set(id, next);
     return next;
   }
 
@@ -219,6 +317,12 @@ class MemoryTaskStore implements TaskStore {
     this.finished.delete(id);
     this.leases.delete(id);
     this.tasks.delete(id);
+    this.order.delete(id);
+    const size = this.sizes.get(id);
+    if (size !== undefined) {
+      this.sizes.delete(id);
+      this.storedBytes -= size;
+    }
   }
 }
 

@@ -23,18 +23,21 @@ import type { ProtocolEra } from "../engine/sdk.js";
 import {
   isTerminal,
   memoryTaskStore,
+  storeLimits,
   type TaskChange,
   type TaskEvent,
   type TaskEventLink,
   type TaskOutcome,
   type TaskRecord,
   type TaskStore,
+  type TaskStoreLimits,
 } from "./taskStore.js";
 import { legacyTaskView, modernTaskView } from "./taskViews.js";
 import { TaskAudience, type StatusSink } from "./taskAudience.js";
 import { belongsTo, newTaskId, type TaskCaller } from "./taskOwner.js";
 import { answerQuestions, freshKey, questionsChange, waitingAnswers } from "./taskQuestions.js";
 import { positiveOption } from "../engine/options.js";
+import { nextTaskCursor, taskCursor, taskTtl } from "./taskParams.js";
 
 export type { TaskOutcome, TaskRecord, TaskStore } from "./taskStore.js";
 export type { StatusSink } from "./taskAudience.js";
@@ -45,16 +48,12 @@ export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 /** The error of a task whose process stopped while it ran (its lease lapsed). */
 export const STOPPED = "the server process running this task stopped";
 
-export interface TaskOptions {
+/** How tasks run; the limits bound the store this engine makes (memory, or Redis from REDIS_URL), not a store passed as taskStore. */
+export interface TaskOptions extends TaskStoreLimits {
   /** How long a task is kept from its creation, in ms (default one hour; a 2025-era client may ask for less). A task still running then is cancelled. */
   taskTtlMs?: number;
   /** The poll interval suggested to clients, in ms (default 500). */
   taskPollIntervalMs?: number;
-  /**
-   * Tasks kept at once in memory, running and finished (default 10,000). A new task evicts the
-   * finished task that ended first. (The Redis store keeps each task for its ttl.)
-   */
-  maxTasks?: number;
   /** Tasks running at once in this process (default 1,000); past it a new task is refused with -32005 until one ends. */
   maxRunningTasks?: number;
   /** Where tasks are kept (default: this process's memory; see redisTaskStore and REDIS_URL in docs/guides/tasks.md). */
@@ -75,8 +74,6 @@ export interface LiveTask {
   readonly capabilities: JsonObject | undefined;
 }
 
-const MAX_TTL_MS = 24 * 3600_000;
-
 export class Tasks {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
@@ -91,8 +88,8 @@ export class Tasks {
   private readonly audience = new TaskAudience();
   /** Runs while tasks run here: renews their leases, cancels those past their ttl. */
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** Tasks kept at once (maxTasks): the in-memory store's bound, and the one a store from the environment gets. */
-  readonly maxTasks: number;
+  /** The bounds of the store this engine makes: the in-memory one, or one from the environment. */
+  readonly limits: Required<TaskStoreLimits>;
 
   constructor(
     options: TaskOptions,
@@ -100,12 +97,11 @@ export class Tasks {
   ) {
     this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
     this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
-    const maxTasks = positiveOption(options.maxTasks, 10_000, "maxTasks");
-    this.maxTasks = maxTasks;
-    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), maxTasks);
+    this.limits = storeLimits(options);
+    this.maxRunning = Math.min(positiveOption(options.maxRunningTasks, 1_000, "maxRunningTasks"), this.limits.maxTasks);
     this.ownsStore = options.taskStore === undefined;
     this.fixed = !this.ownsStore;
-    this.store = options.taskStore ?? memoryTaskStore({ maxTasks });
+    this.store = options.taskStore ?? memoryTaskStore(this.limits);
     this.events = this.store.link((event) => this.onEvent(event));
   }
 
@@ -151,13 +147,12 @@ export class Tasks {
     requestedTtl?: unknown,
     sink?: StatusSink,
   ): Promise<LiveTask> {
+    const ttl = taskTtl(requestedTtl, this.ttlMs);
     if (this.live.size >= this.maxRunning) {
       throw rpcError(ErrorCodes.LimitExceeded, `Too many tasks: ${this.maxRunning} are running (the server's maxRunningTasks); retry when one has ended`, {
         limit: this.maxRunning,
       });
     }
-    const ttl =
-      typeof requestedTtl === "number" && Number.isFinite(requestedTtl) && requestedTtl > 0 ? Math.min(requestedTtl, this.ttlMs, MAX_TTL_MS) : this.ttlMs;
     const now = new Date().toISOString();
     const record: TaskRecord = {
       id: newTaskId(),
@@ -201,28 +196,30 @@ export class Tasks {
   /**
    * The caller's task, or -32602 as MCP requires for an unknown or expired id; a task of another
    * owner or era gets the very same answer (nothing tells it from an unknown one). A task whose
-   * process stopped is failed first.
+   * process stopped is failed first. `summary`: its outcome and questions may be left out (a store
+   * need not read them).
    */
-  async get(taskId: unknown, caller: TaskCaller): Promise<TaskRecord> {
+  async get(taskId: unknown, caller: TaskCaller, summary = false): Promise<TaskRecord> {
     if (typeof taskId !== "string") throw rpcError(ErrorCodes.InvalidParams, "Invalid params: expected 'taskId' (string)");
-    const stored = await this.store.get(taskId);
+    const stored = await this.store.get(taskId, summary);
     if (!stored || !belongsTo(stored.task, caller)) throw rpcError(ErrorCodes.InvalidParams, `Failed to retrieve task: Task not found (${taskId})`);
     return stored.orphaned && !this.live.has(taskId) ? this.failOrphan(stored.task) : stored.task;
   }
 
-  /** The tasks of an owner, oldest first; none for a caller nothing identifies. */
-  async list(owner: string | undefined): Promise<TaskRecord[]> {
-    if (owner === undefined) return [];
-    const found = await this.store.list(owner);
-    const tasks = await Promise.all(found.map(async (s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
-    return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  /** A page of an owner's tasks (summaries, at most `limit`), from the tasks/list `cursor`; none for a caller nothing identifies. */
+  async list(owner: string | undefined, cursor: unknown, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
+    if (owner === undefined) return { tasks: [] };
+    const page = await this.store.list(owner, limit, taskCursor(cursor));
+    const tasks = await Promise.all(page.tasks.map(async (s) => (s.orphaned && !this.live.has(s.task.id) ? this.failOrphan(s.task) : s.task)));
+    return { tasks, ...(page.next === undefined ? {} : { nextCursor: nextTaskCursor(page.next) }) };
   }
 
   /** Waits until the task ends (tasks/result), rechecking the store now and then (a lost event, a stopped process). */
   async ended(taskId: string, caller: TaskCaller, signal: AbortSignal): Promise<TaskRecord> {
     for (;;) {
-      const task = await this.get(taskId, caller);
-      if (isTerminal(task.status)) return task;
+      // Polled as a summary; read whole once, at the end.
+      const task = await this.get(taskId, caller, true);
+      if (isTerminal(task.status)) return this.get(taskId, caller);
       if (signal.aborted) throw signal.reason;
       await this.audience.endOrTimeout(taskId, signal, this.recheckMs());
     }

@@ -15,7 +15,7 @@ import type { Tasks } from "./tasks.js";
 export async function openTasks(tasks: Tasks | undefined, env: Record<string, string | undefined>): Promise<() => Promise<void>> {
   if (!tasks) return async () => {};
   if (!tasks.chosen) {
-    const store = taskStoreFromEnvironment(env, tasks.maxTasks);
+    const store = taskStoreFromEnvironment(env, tasks.limits);
     if (store) tasks.useStore(store);
   }
   await tasks.open();
