@@ -6,7 +6,7 @@
  */
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
-import { request } from "node:http";
+import { request, type ClientRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
@@ -215,29 +215,8 @@ describe("2025-era HTTP sessions", () => {
   it("when every session has a request in flight, initialize is refused with 503 and -32005", async () => {
     const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 2 });
     closers.push(handle.close);
-    const streams: { destroy: () => void }[] = [];
-    for (let i = 0; i < 2; i++) {
-      const session = await initialize(handle.url);
-      // A GET stream stays open: the session is busy while its client listens.
-      await new Promise<void>((resolve) => {
-        const target = new URL(handle.url);
-        const req = request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: target.pathname,
-            method: "GET",
-            headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-          },
-          (res) => {
-            expect(res.statusCode).toBe(200);
-            resolve();
-          },
-        );
-        req.end();
-        streams.push(req);
-      });
-    }
+    const calls: ClientRequest[] = [];
+    for (let i = 0; i < 2; i++) calls.push(await hangingCall(handle.url, await initialize(handle.url)));
     const refused = await post(handle.url, INIT);
     expect(refused.status).toBe(503);
     expect(refused.headers["retry-after"]).toBe("5");
@@ -245,8 +224,124 @@ describe("2025-era HTTP sessions", () => {
       code: -32005,
       message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later",
     });
-    for (const s of streams) s.destroy();
+    for (const c of calls) c.destroy();
     await new Promise((r) => setTimeout(r, 50));
     expect((await post(handle.url, INIT)).status).toBe(200);
   });
+
+  it("maxSessions sessions each holding an unread GET stream do not lock out a new client: the least recently used goes", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 3 });
+    closers.push(handle.close);
+    const held: { session: string; stream: Stream }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const session = await initialize(handle.url);
+      held.push({ session, stream: await openStream(handle.url, session) });
+    }
+    // The attack of the issue: before, every new 2025-era client got 503 for as long as the streams stayed open.
+    const fresh = await post(handle.url, INIT);
+    expect(fresh.status).toBe(200);
+    // The first session was used least recently: it is closed, its stream ended, the others kept.
+    await held[0]!.stream.ended;
+    expect((await ping(handle.url, held[0]!.session)).status).toBe(404);
+    expect((await ping(handle.url, held[2]!.session)).status).toBe(200);
+    // Pinged just now, the third is kept; the second goes next.
+    await initialize(handle.url);
+    await held[1]!.stream.ended;
+    expect((await ping(handle.url, held[1]!.session)).status).toBe(404);
+    expect((await ping(handle.url, held[2]!.session)).status).toBe(200);
+    expect((await ping(handle.url, fresh.headers["mcp-session-id"] as string)).status).toBe(200);
+    held[2]!.stream.close();
+  });
+
+  it("a GET stream with nothing sent is ended after standingStreamIdleTimeoutMs; one with messages going out is kept", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, standingStreamIdleTimeoutMs: 600 });
+    closers.push(handle.close);
+    const quiet = await initialize(handle.url);
+    const busy = await initialize(handle.url);
+    const quietStream = await openStream(handle.url, quiet);
+    const busyStream = await openStream(handle.url, busy);
+    let quietEnded = false;
+    void quietStream.ended.then(() => (quietEnded = true));
+    // Each task-augmented call sends its task's status on the session's GET stream.
+    for (let n = 0; !quietEnded; n++) {
+      const call = await post(
+        handle.url,
+        JSON.stringify({ jsonrpc: "2.0", id: 10 + n, method: "tools/call", params: { name: "job", arguments: { n }, task: {} } }),
+        { "mcp-session-id": busy, "mcp-protocol-version": "2025-11-25" },
+      );
+      expect(call.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(busyStream.text()).toContain("notifications/tasks/status");
+    expect(busyStream.done()).toBe(false);
+    expect(quietStream.text()).not.toContain("event: message");
+    // Ending the stream does not end the session: its client opens a new stream and goes on.
+    expect((await ping(handle.url, quiet)).status).toBe(200);
+    const again = await openStream(handle.url, quiet);
+    expect(again.done()).toBe(false);
+    // Once nothing more goes out on it, the busy one ends too.
+    await busyStream.ended;
+    again.close();
+  });
 });
+
+interface Stream {
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  done(): boolean;
+  text(): string;
+  close(): void;
+}
+
+/** Opens a session's GET stream; its body is collected as it comes (a few bytes: the server sends nothing unless told). */
+function openStream(url: string, session: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "GET",
+        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
+      },
+      (res) => {
+        expect(res.statusCode).toBe(200);
+        let body = "";
+        let finished = false;
+        const ended = new Promise<void>((done) => res.on("close", () => ((finished = true), done())));
+        res.on("data", (d) => (body += d));
+        resolve({ ended, done: () => finished, text: () => body, close: () => req.destroy() });
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** A tools/call that runs until its client goes away (destroy the request): its session is busy meanwhile. */
+function hangingCall(url: string, session: string): Promise<ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-11-25",
+        },
+      },
+      (res) => {
+        expect(res.statusCode).toBe(200);
+        resolve(req);
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "job", arguments: { n: 0, hang: true } } }));
+  });
+}
