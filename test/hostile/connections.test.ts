@@ -5,12 +5,11 @@
  * listens) past maxStandingStreams. Each attack is driven over real sockets with small limits.
  */
 import { connect, type Socket } from "node:net";
-import { request } from "node:http";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { serveHttpWith, type HttpOptions } from "../../src/runtime/server/transport/http.js";
 import { createManifestServerFactory } from "../../src/runtime/server/server.js";
-import { post } from "../helpers/http.js";
+import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope } from "../helpers/wire.js";
 
 const definition: ServerDefinition = {
@@ -146,42 +145,21 @@ describe("HTTP connections", () => {
 });
 
 /** Opens a standing stream: a 2025 session's GET stream, or a 2026-07-28 subscriptions/listen. */
-function stream(url: string, kind: { session: string } | "listen"): Promise<{ status: number; body: () => string; close: () => void }> {
-  const target = new URL(url);
+function stream(url: string, kind: { session: string } | "listen"): Promise<OpenResponse> {
+  if (kind !== "listen") return open(url, "GET", { accept: "text/event-stream", "mcp-session-id": kind.session, "mcp-protocol-version": "2025-11-25" });
   const listen = JSON.stringify({
     jsonrpc: "2.0",
     id: 9,
     method: "subscriptions/listen",
     params: { notifications: { toolsListChanged: true }, _meta: envelope() },
   });
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: kind === "listen" ? "POST" : "GET",
-        headers:
-          kind === "listen"
-            ? {
-                "content-type": "application/json",
-                accept: "application/json, text/event-stream",
-                "mcp-protocol-version": "2026-07-28",
-                "mcp-method": "subscriptions/listen",
-              }
-            : { accept: "text/event-stream", "mcp-session-id": kind.session, "mcp-protocol-version": "2025-11-25" },
-      },
-      (res) => {
-        let body = "";
-        res.on("data", (d) => (body += d));
-        const answer = { status: res.statusCode ?? 0, body: () => body, close: () => req.destroy() };
-        if (res.statusCode !== 200) res.on("end", () => resolve(answer));
-        else resolve(answer);
-      },
-    );
-    req.on("error", reject);
-    req.end(kind === "listen" ? listen : undefined);
-  });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "subscriptions/listen",
+  };
+  return open(url, "POST", headers, listen);
 }
 
 describe("standing streams", () => {
@@ -195,7 +173,8 @@ describe("standing streams", () => {
     const refusedListen = await stream(url, "listen");
     for (const refused of [refusedGet, refusedListen]) {
       expect(refused.status).toBe(503);
-      expect(JSON.parse(refused.body()).error).toEqual({
+      await refused.ended;
+      expect(JSON.parse(refused.text()).error).toEqual({
         code: -32005,
         message: "Service Unavailable: 3 streams are open (the server's maxStandingStreams); retry later",
       });

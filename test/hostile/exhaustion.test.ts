@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
 import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
-import { post } from "../helpers/http.js";
+import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");
@@ -232,7 +232,7 @@ describe("2025-era HTTP sessions", () => {
   it("maxSessions sessions each holding an unread GET stream do not lock out a new client: the least recently used goes", async () => {
     const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 3 });
     closers.push(handle.close);
-    const held: { session: string; stream: Stream }[] = [];
+    const held: { session: string; stream: OpenResponse }[] = [];
     for (let i = 0; i < 3; i++) {
       const session = await initialize(handle.url);
       held.push({ session, stream: await openStream(handle.url, session) });
@@ -285,38 +285,11 @@ describe("2025-era HTTP sessions", () => {
   });
 });
 
-interface Stream {
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  done(): boolean;
-  text(): string;
-  close(): void;
-}
-
-/** Opens a session's GET stream; its body is collected as it comes (a few bytes: the server sends nothing unless told). */
-function openStream(url: string, session: string): Promise<Stream> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const req = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname,
-        method: "GET",
-        headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-      },
-      (res) => {
-        expect(res.statusCode).toBe(200);
-        let body = "";
-        let finished = false;
-        const ended = new Promise<void>((done) => res.on("close", () => ((finished = true), done())));
-        res.on("data", (d) => (body += d));
-        resolve({ ended, done: () => finished, text: () => body, close: () => req.destroy() });
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
+/** Opens a session's GET stream (the server sends nothing on it unless told). */
+async function openStream(url: string, session: string): Promise<OpenResponse> {
+  const stream = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+  expect(stream.status).toBe(200);
+  return stream;
 }
 
 /** A tools/call that runs until its client goes away (destroy the request): its session is busy meanwhile. */
