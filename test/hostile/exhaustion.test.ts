@@ -10,6 +10,8 @@ import { request, type ClientRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import { serveStdioWith } from "../../src/runtime/server/transport/serve.js";
+import { PassThrough } from "node:stream";
 import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
 import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope, rawSession } from "../helpers/wire.js";
@@ -282,6 +284,37 @@ describe("2025-era HTTP sessions", () => {
     // Once nothing more goes out on it, the busy one ends too.
     await busyStream.ended;
     again.close();
+  });
+});
+
+describe("stdio", () => {
+  it("a line that never ends is not kept: past maxMessageBytes it is dropped as it comes, and the next line is served", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: string[] = [];
+    let pending = "";
+    output.on("data", (d: Buffer) => {
+      const parts = (pending + d.toString()).split("\n");
+      pending = parts.pop()!;
+      lines.push(...parts);
+    });
+    const handle = await serveStdioWith(factory({}) as never, { input, output, maxMessageBytes: 1024 * 1024 });
+    closers.push(handle.close);
+    const chunk = "x".repeat(64 * 1024);
+    for (let i = 0; i < 16; i++) input.write(chunk);
+    const before = await heap();
+    // 64 MiB without a newline: kept, it would be 64 MiB of heap (128 as a string).
+    for (let i = 0; i < 1024; i++) input.write(chunk);
+    await new Promise((r) => setImmediate(r));
+    expect((await heap()) - before).toBeLessThan(4_000_000);
+    input.write(
+      '\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
+    );
+    for (let i = 0; i < 200 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown })).toMatchObject([
+      { id: null, error: { code: -32600 } },
+      { id: 1, result: { protocolVersion: "2025-11-25" } },
+    ]);
   });
 });
 
