@@ -17,7 +17,7 @@ import { giftHandlers } from "../servers/gift.js";
 import { createClient as createConformanceClient } from "../../generated/mcp-conformance-test-server/index.js";
 import { serveHttp as serveConformanceHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers as conformanceHandlers } from "../../conformance/handlers.js";
-import { open, post } from "../helpers/http.js";
+import { post } from "../helpers/http.js";
 import { envelope } from "../helpers/wire.js";
 
 let stop: (() => Promise<void>) | undefined;
