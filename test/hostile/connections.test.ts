@@ -171,12 +171,17 @@ describe("standing streams", () => {
     expect(held.map((s) => s.status)).toEqual([200, 200, 200]);
     const refusedGet = await stream(url, { session: sessions[2]! });
     const refusedListen = await stream(url, "listen");
-    for (const refused of [refusedGet, refusedListen]) {
+    // The listen's error carries its id, so the client matches it to its request; a GET has none.
+    for (const [refused, id] of [
+      [refusedGet, null],
+      [refusedListen, 9],
+    ] as const) {
       expect(refused.status).toBe(503);
       await refused.ended;
-      expect(JSON.parse(refused.text()).error).toEqual({
-        code: -32005,
-        message: "Service Unavailable: 3 streams are open (the server's maxStandingStreams); retry later",
+      expect(JSON.parse(refused.text())).toEqual({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32005, message: "Service Unavailable: 3 streams are open (the server's maxStandingStreams); retry later", data: { limit: 3 } },
       });
     }
     // Requests find connections: the streams may hold at most 3 of the 8.
