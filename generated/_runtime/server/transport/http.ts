@@ -202,7 +202,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (typeof sessionId === "string") {
       // A GET is a standing stream: counted against maxStandingStreams, ended when idle, and it does not make its session busy.
       const stream = req.method === "GET";
-      if (stream && !standing.take(res)) return refuseStream(res);
+      if (stream && !standing.take(res)) return refuseStream(res, null);
       const transport = sessions.use(sessionId, res, principal, stream);
       if (!transport) return reply(res, 404, -32001, "Session not found");
       return send(res, await transport.handleRequest(request, serve), aborter, stream);
@@ -210,7 +210,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
-      if (isObject(body) && body["method"] === "subscriptions/listen" && !standing.take(res)) return refuseStream(res);
+      if (isObject(body) && body["method"] === "subscriptions/listen" && !standing.take(res)) return refuseStream(res, requestId(body));
       if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body), aborter);
       return send(res, await modern.fetch(request, serve), aborter);
     }
@@ -238,9 +238,11 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     return send(res, await transport.handleRequest(request, serve), aborter);
   }
 
-  function refuseStream(res: ServerResponse): void {
-    res.setHeader("retry-after", "5");
-    reply(res, 503, ErrorCodes.LimitExceeded, `Service Unavailable: ${standing.max} streams are open (the server's maxStandingStreams); retry later`);
+  /** Past maxStandingStreams: 503, with the listen request's id so its client can match the error (a GET has none). */
+  function refuseStream(res: ServerResponse, id: string | number | null): void {
+    const message = `Service Unavailable: ${standing.max} streams are open (the server's maxStandingStreams); retry later`;
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "5" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCodes.LimitExceeded, message, data: { limit: standing.max } } }));
   }
 
   /** 2026-07-28 tools/call of a tool with `x-mcp-header` arguments: the Mcp-Param-* headers must agree with the body. */
@@ -250,7 +252,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (found.length === 0) return undefined;
     const problem = checkParamHeaders(found, body["params"]["arguments"], request.headers);
     if (problem === undefined) return undefined;
-    const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
+    const id = requestId(body);
     return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCodes.HeaderMismatch, message: `Header mismatch: ${problem}` } }, { status: 400 });
   }
 
@@ -292,6 +294,11 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
       await closeTasks();
     },
   };
+}
+
+function requestId(body: JsonObject): string | number | null {
+  const id = body["id"];
+  return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
 function isObject(value: unknown): value is JsonObject {
