@@ -1,7 +1,8 @@
 /**
  * serveHttp: both protocol eras on one endpoint (2025-era sessions or stateless serving, 2026-07-28
  * requests), DNS-rebinding protection, the 2026-07-28 header rules (Mcp-Method, Mcp-Name,
- * Mcp-Param-*), cancellation by closing the stream, and bad requests answered in JSON-RPC.
+ * Mcp-Param-*), cancellation by closing the stream, bad requests answered in JSON-RPC, and the
+ * connection timeouts, which cut slow requests but never an answer or a stream.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -228,6 +229,102 @@ describe("serveHttp", () => {
       controller.abort();
       await expect(call).rejects.toThrow();
       await gotAbort;
+      await sdk.close();
+    });
+  });
+
+  describe("connection timeouts cut slow requests, never answers or streams", () => {
+    const definition: ServerDefinition = {
+      serverInfo: { name: "long", version: "1" },
+      capabilities: { tools: {}, resources: { subscribe: true } },
+      tools: [
+        { name: "slow", inputSchema: { type: "object", properties: { ms: { type: "integer" } } }, execution: { taskSupport: "optional" } },
+        { name: "touch", inputSchema: { type: "object" } },
+      ],
+      taskSupport: { slow: "optional" },
+      resources: [{ resource: { uri: "x://a", name: "a" }, content: { text: "a" } }],
+      resourceTemplates: [],
+      prompts: [],
+    };
+    const handlers = {
+      tools: {
+        slow: async (args: { ms: number }, ctx: { progress(p: number): Promise<void> }) => {
+          for (let step = 1; step * 200 <= args.ms; step++) {
+            await new Promise((r) => setTimeout(r, 200));
+            await ctx.progress(step);
+          }
+          return `slept ${args.ms}`;
+        },
+        touch: async (_args: object, ctx: { notifyResourceUpdated(uri: string): Promise<void> }) => {
+          await ctx.notifyResourceUpdated("x://a");
+          return "touched";
+        },
+      },
+    };
+    // Every timeout far shorter than the calls and streams below.
+    const SHORT = { headersTimeoutMs: 200, requestTimeoutMs: 300, keepAliveTimeoutMs: 100 };
+    const LONG = 1500;
+
+    it("2025 era: a long call with and without progress, a tasks/result wait and the GET stream outlive every timeout", async () => {
+      const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never), definition, { port: 0, ...SHORT });
+      stop = handle.close;
+      const sdk = new Client({ name: "long", version: "1" }, { versionNegotiation: { mode: "legacy" } });
+      // The client's GET stream: opened once, never cut (the SDK client would open it again).
+      let gets = 0;
+      const transport = new StreamableHTTPClientTransport(new URL(handle.url), {
+        fetch: (url, init) => {
+          if (init?.method === "GET") gets++;
+          return fetch(url, init);
+        },
+      });
+      await sdk.connect(transport);
+      const steps: number[] = [];
+      const withProgress = await sdk.callTool({ name: "slow", arguments: { ms: LONG } }, { onprogress: (p) => void steps.push(p.progress) });
+      expect(withProgress.content).toEqual([{ type: "text", text: `slept ${LONG}` }]);
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect((await sdk.callTool({ name: "slow", arguments: { ms: LONG } })).content).toEqual([{ type: "text", text: `slept ${LONG}` }]);
+      // tasks/result waits for the task to end.
+      const session = { "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-11-25" };
+      const created = await post(
+        handle.url,
+        JSON.stringify({ jsonrpc: "2.0", id: 90, method: "tools/call", params: { name: "slow", arguments: { ms: LONG }, task: {} } }),
+        session,
+      );
+      const taskId = /"taskId":"([^"]+)"/.exec(created.body)![1]!;
+      const result = await post(handle.url, JSON.stringify({ jsonrpc: "2.0", id: 91, method: "tasks/result", params: { taskId } }), session);
+      expect(result.body).toContain(`slept ${LONG}`);
+      // The GET stream, open longer than every timeout, still carries what the server sends.
+      const updates: string[] = [];
+      sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+      await sdk.subscribeResource({ uri: "x://a" });
+      await new Promise((r) => setTimeout(r, LONG));
+      await sdk.callTool({ name: "touch", arguments: {} });
+      for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(updates).toEqual(["x://a"]);
+      expect(gets).toBe(1);
+      await sdk.close();
+    });
+
+    it("2026-07-28: a long call with and without progress and a listen stream outlive every timeout", async () => {
+      const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never), definition, { port: 0, ...SHORT });
+      stop = handle.close;
+      const sdk = new Client({ name: "long", version: "1" }, { versionNegotiation: { mode: "auto" } });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+      expect(sdk.getProtocolEra()).toBe("modern");
+      const steps: number[] = [];
+      const withProgress = await sdk.callTool({ name: "slow", arguments: { ms: LONG } }, { onprogress: (p) => void steps.push(p.progress) });
+      expect(withProgress.content).toEqual([{ type: "text", text: `slept ${LONG}` }]);
+      expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      // Without progress the answer is one JSON body after 1.5 s of silence on the connection.
+      expect((await sdk.callTool({ name: "slow", arguments: { ms: LONG } })).content).toEqual([{ type: "text", text: `slept ${LONG}` }]);
+      const updates: string[] = [];
+      sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+      const subscription = await sdk.listen({ resourceSubscriptions: ["x://a"] });
+      await new Promise((r) => setTimeout(r, LONG));
+      await sdk.callTool({ name: "touch", arguments: {} });
+      for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(updates).toEqual(["x://a"]);
+      await subscription.close();
       await sdk.close();
     });
   });

@@ -6,12 +6,14 @@
  */
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
-import { request } from "node:http";
+import { request, type ClientRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import { serveStdioWith } from "../../src/runtime/server/transport/serve.js";
+import { PassThrough } from "node:stream";
 import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
-import { post } from "../helpers/http.js";
+import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");
@@ -215,29 +217,8 @@ describe("2025-era HTTP sessions", () => {
   it("when every session has a request in flight, initialize is refused with 503 and -32005", async () => {
     const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 2 });
     closers.push(handle.close);
-    const streams: { destroy: () => void }[] = [];
-    for (let i = 0; i < 2; i++) {
-      const session = await initialize(handle.url);
-      // A GET stream stays open: the session is busy while its client listens.
-      await new Promise<void>((resolve) => {
-        const target = new URL(handle.url);
-        const req = request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: target.pathname,
-            method: "GET",
-            headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" },
-          },
-          (res) => {
-            expect(res.statusCode).toBe(200);
-            resolve();
-          },
-        );
-        req.end();
-        streams.push(req);
-      });
-    }
+    const calls: ClientRequest[] = [];
+    for (let i = 0; i < 2; i++) calls.push(await hangingCall(handle.url, await initialize(handle.url)));
     const refused = await post(handle.url, INIT);
     expect(refused.status).toBe(503);
     expect(refused.headers["retry-after"]).toBe("5");
@@ -245,8 +226,128 @@ describe("2025-era HTTP sessions", () => {
       code: -32005,
       message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later",
     });
-    for (const s of streams) s.destroy();
+    for (const c of calls) c.destroy();
     await new Promise((r) => setTimeout(r, 50));
     expect((await post(handle.url, INIT)).status).toBe(200);
   });
+
+  it("maxSessions sessions each holding an unread GET stream do not lock out a new client: the least recently used goes", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, maxSessions: 3 });
+    closers.push(handle.close);
+    const held: { session: string; stream: OpenResponse }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const session = await initialize(handle.url);
+      held.push({ session, stream: await openStream(handle.url, session) });
+    }
+    // The attack of the issue: before, every new 2025-era client got 503 for as long as the streams stayed open.
+    const fresh = await post(handle.url, INIT);
+    expect(fresh.status).toBe(200);
+    // The first session was used least recently: it is closed, its stream ended, the others kept.
+    await held[0]!.stream.ended;
+    expect((await ping(handle.url, held[0]!.session)).status).toBe(404);
+    expect((await ping(handle.url, held[2]!.session)).status).toBe(200);
+    // Pinged just now, the third is kept; the second goes next.
+    await initialize(handle.url);
+    await held[1]!.stream.ended;
+    expect((await ping(handle.url, held[1]!.session)).status).toBe(404);
+    expect((await ping(handle.url, held[2]!.session)).status).toBe(200);
+    expect((await ping(handle.url, fresh.headers["mcp-session-id"] as string)).status).toBe(200);
+    held[2]!.stream.close();
+  });
+
+  it("a GET stream with nothing sent is ended after standingStreamIdleTimeoutMs; one with messages going out is kept", async () => {
+    const handle = await serveHttpWith(factory({}), definition, { port: 0, standingStreamIdleTimeoutMs: 600 });
+    closers.push(handle.close);
+    const quiet = await initialize(handle.url);
+    const busy = await initialize(handle.url);
+    const quietStream = await openStream(handle.url, quiet);
+    const busyStream = await openStream(handle.url, busy);
+    let quietEnded = false;
+    void quietStream.ended.then(() => (quietEnded = true));
+    // Each task-augmented call sends its task's status on the session's GET stream.
+    for (let n = 0; !quietEnded; n++) {
+      const call = await post(
+        handle.url,
+        JSON.stringify({ jsonrpc: "2.0", id: 10 + n, method: "tools/call", params: { name: "job", arguments: { n }, task: {} } }),
+        { "mcp-session-id": busy, "mcp-protocol-version": "2025-11-25" },
+      );
+      expect(call.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(busyStream.text()).toContain("notifications/tasks/status");
+    expect(busyStream.done()).toBe(false);
+    expect(quietStream.text()).not.toContain("event: message");
+    // Ending the stream does not end the session: its client opens a new stream and goes on.
+    expect((await ping(handle.url, quiet)).status).toBe(200);
+    const again = await openStream(handle.url, quiet);
+    expect(again.done()).toBe(false);
+    // Once nothing more goes out on it, the busy one ends too.
+    await busyStream.ended;
+    again.close();
+  });
 });
+
+describe("stdio", () => {
+  it("a line that never ends is not kept: past maxMessageBytes it is dropped as it comes, and the next line is served", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: string[] = [];
+    let pending = "";
+    output.on("data", (d: Buffer) => {
+      const parts = (pending + d.toString()).split("\n");
+      pending = parts.pop()!;
+      lines.push(...parts);
+    });
+    const handle = await serveStdioWith(factory({}) as never, { input, output, maxMessageBytes: 1024 * 1024 });
+    closers.push(handle.close);
+    const chunk = "x".repeat(64 * 1024);
+    for (let i = 0; i < 16; i++) input.write(chunk);
+    const before = await heap();
+    // 64 MiB without a newline: kept, it would be 64 MiB of heap (128 as a string).
+    for (let i = 0; i < 1024; i++) input.write(chunk);
+    await new Promise((r) => setImmediate(r));
+    expect((await heap()) - before).toBeLessThan(4_000_000);
+    input.write(
+      '\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
+    );
+    for (let i = 0; i < 200 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(lines.map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown })).toMatchObject([
+      { id: null, error: { code: -32600 } },
+      { id: 1, result: { protocolVersion: "2025-11-25" } },
+    ]);
+  });
+});
+
+/** Opens a session's GET stream (the server sends nothing on it unless told). */
+async function openStream(url: string, session: string): Promise<OpenResponse> {
+  const stream = await open(url, "GET", { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
+  expect(stream.status).toBe(200);
+  return stream;
+}
+
+/** A tools/call that runs until its client goes away (destroy the request): its session is busy meanwhile. */
+function hangingCall(url: string, session: string): Promise<ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": session,
+          "mcp-protocol-version": "2025-11-25",
+        },
+      },
+      (res) => {
+        expect(res.statusCode).toBe(200);
+        resolve(req);
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "job", arguments: { n: 0, hang: true } } }));
+  });
+}

@@ -13,7 +13,9 @@
  *   the SDK's stateless serving with `stateless: true`.
  *
  * Bodies are read here under a size limit and handed to the SDK parsed; a body that is not JSON
- * gets 400 with -32700, and the server keeps serving.
+ * gets 400 with -32700, and the server keeps serving. What clients may hold is bounded
+ * (httpLimits.ts): connections, the time to send a request, idle keep-alive connections, unread
+ * answers, and the standing streams (a 2025 session's GET stream, a 2026-07-28 listen).
  *
  * A definition with `auth` adds the gate of server/auth/gate.ts: Protected Resource Metadata, the
  * bearer token, the scopes of each request, all before the SDK sees the request; the verified
@@ -41,12 +43,15 @@ import {
 import { openTasks } from "../tasks/openTasks.js";
 import { TaskListens } from "../tasks/taskListen.js";
 import { memoryEventStore, SessionTable } from "./httpSessions.js";
+import { readBody, reply, send as sendWith, toWebRequest } from "./httpIo.js";
+import { httpLimits, nodeServerOptions, StandingStreams, type HttpLimitOptions } from "./httpLimits.js";
 import { openAuthGate } from "../auth/gate.js";
 import type { AuthOptions } from "../auth/options.js";
 
-export type { EventStore, AuthOptions };
+export type { EventStore, AuthOptions, HttpLimitOptions };
 
-export interface HttpOptions {
+/** Options of `serveHttp`; the connection limits (maxConnections, timeouts, standing streams) are those of HttpLimitOptions. */
+export interface HttpOptions extends HttpLimitOptions {
   /** Port to listen on (default 3000; 0 picks a free one). */
   port?: number;
   /** Interface to bind (default 127.0.0.1). */
@@ -71,13 +76,14 @@ export interface HttpOptions {
   maxMessageBytes?: number;
   /**
    * 2025-era sessions kept at once (default 10,000; each holds an SDK Server, about 20 KB). When
-   * full, a new session closes the one idle the longest; when every session has a request in
-   * flight, initialize is refused with HTTP 503 and -32005.
+   * full, a new session closes the least recently used one without a request in flight (an open
+   * GET stream does not count); when every session has a request in flight, initialize is refused
+   * with HTTP 503 and -32005.
    */
   maxSessions?: number;
   /**
-   * A 2025-era session with no request in flight for this long is closed (default 30 minutes); its
-   * client then gets 404 and starts a new session, as MCP prescribes.
+   * A 2025-era session with no request in flight and no GET stream for this long is closed (default
+   * 30 minutes); its client then gets 404 and starts a new session, as MCP prescribes.
    */
   sessionIdleTimeoutMs?: number;
   /** 2026-07-28 subscriptions/listen streams naming taskIds open at once (default 1,024, as the SDK's own listen streams); past it, 503 and -32005. */
@@ -109,6 +115,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const host = options.host ?? "127.0.0.1";
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const limits = httpLimits(options);
+  const standing = new StandingStreams(limits.maxStandingStreams);
+  const send = (res: ServerResponse, response: Response, aborter: AbortController, idle = false) =>
+    sendWith(res, response, aborter, { stallMs: limits.stalledResponseTimeoutMs, ...(idle ? { idleMs: limits.standingStreamIdleTimeoutMs } : {}) });
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
   const gate = await openAuthGate(definition, endpoint, options.auth, factory.verifyToken, process.env);
   if (gate) factory.toolChallenge = (tool) => gate.toolChallenge(tool);
@@ -137,13 +147,15 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   };
   let port = options.port ?? 3000;
 
-  const http = createHttpServer((req, res) => {
+  const http = createHttpServer(nodeServerOptions(limits), (req, res) => {
     handle(req, res).catch((error: unknown) => {
       console.error("[mcpgen] HTTP request failed:", error);
       if (!res.headersSent) reply(res, 500, -32603, "Internal error");
       else res.destroy();
     });
   });
+  // Past it node closes each new connection as it is accepted ("drop"), before it costs more than its descriptor.
+  http.maxConnections = limits.maxConnections;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
@@ -171,7 +183,11 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
       if (!/^application\/json\b/i.test(req.headers["content-type"] ?? ""))
         return reply(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       const read = await readBody(req, maxBytes);
-      if (read === "too-large") return reply(res, 413, -32600, `Invalid Request: body larger than ${maxBytes} bytes`);
+      if (typeof read !== "string") {
+        if (read.failed === "too-large") reply(res, 413, -32600, `Invalid Request: body larger than ${maxBytes} bytes`);
+        // "gone": the client left, or node answered 408 (requestTimeoutMs) and closed the connection.
+        return;
+      }
       text = read;
       try {
         body = JSON.parse(read);
@@ -193,13 +209,17 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
 
     const sessionId = req.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
-      const transport = sessions.use(sessionId, res, principal);
+      // A GET is a standing stream: counted against maxStandingStreams, ended when idle, and it does not make its session busy.
+      const stream = req.method === "GET";
+      if (stream && !standing.take(res)) return refuseStream(res, null);
+      const transport = sessions.use(sessionId, res, principal, stream);
       if (!transport) return reply(res, 404, -32001, "Session not found");
-      return send(res, await transport.handleRequest(request, serve), aborter);
+      return send(res, await transport.handleRequest(request, serve), aborter, stream);
     }
     if (req.method === "POST" && !(await isLegacyRequest(request, body))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return send(res, mismatch, aborter);
+      if (isObject(body) && body["method"] === "subscriptions/listen" && !standing.take(res)) return refuseStream(res, requestId(body));
       if (taskListens && TaskListens.wants(body)) return send(res, await taskListens.serve(request, body, authInfo), aborter);
       return send(res, await modern.fetch(request, serve), aborter);
     }
@@ -227,6 +247,13 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     return send(res, await transport.handleRequest(request, serve), aborter);
   }
 
+  /** Past maxStandingStreams: 503, with the listen request's id so its client can match the error (a GET has none). */
+  function refuseStream(res: ServerResponse, id: string | number | null): void {
+    const message = `Service Unavailable: ${standing.max} streams are open (the server's maxStandingStreams); retry later`;
+    res.writeHead(503, { "content-type": "application/json", "retry-after": "5" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCodes.LimitExceeded, message, data: { limit: standing.max } } }));
+  }
+
   /** 2026-07-28 tools/call of a tool with `x-mcp-header` arguments: the Mcp-Param-* headers must agree with the body. */
   function paramMismatch(body: unknown, request: Request): Response | undefined {
     if (!isObject(body) || body["method"] !== "tools/call" || !isObject(body["params"]) || typeof body["params"]["name"] !== "string") return undefined;
@@ -234,7 +261,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (found.length === 0) return undefined;
     const problem = checkParamHeaders(found, body["params"]["arguments"], request.headers);
     if (problem === undefined) return undefined;
-    const id = typeof body["id"] === "string" || typeof body["id"] === "number" ? body["id"] : null;
+    const id = requestId(body);
     return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCodes.HeaderMismatch, message: `Header mismatch: ${problem}` } }, { status: 400 });
   }
 
@@ -278,73 +305,11 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   };
 }
 
+function requestId(body: JsonObject): string | number | null {
+  const id = body["id"];
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The Node request as a web-standard Request (the SDK's HTTP entries speak fetch). */
-function toWebRequest(req: IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
-  }
-  const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  return new Request(url, { method: req.method ?? "GET", headers, signal, ...(body === undefined ? {} : { body }) });
-}
-
-/** Writes a web Response to the Node response, streaming an SSE body as it comes. */
-async function send(res: ServerResponse, response: Response, aborter: AbortController): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  aborter.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
-  // A body that errors (a listen stream whose client does not read) stops the wait for `drain` too.
-  const failed = reader.closed.then(
-    () => false,
-    () => true,
-  );
-  // Each SSE frame goes out as soon as the SDK writes it.
-  res.flushHeaders();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await Promise.race([new Promise((resolve) => res.once("drain", resolve)), failed]);
-    }
-  } catch {
-    // The body errored: the response is torn down, not ended as if complete (what it buffered goes too).
-    res.destroy();
-    return;
-  }
-  res.end();
-}
-
-function reply(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
-}
-
-/** The body as text, or "too-large" past `maxBytes` (the rest is read and dropped, not kept). */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    let tooLarge = Number.isFinite(declared) && declared > maxBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > maxBytes) {
-        tooLarge = true;
-        chunks.length = 0;
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooLarge ? "too-large" : Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }

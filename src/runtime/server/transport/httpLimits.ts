@@ -1,0 +1,117 @@
+/**
+ * How much of the machine one HTTP endpoint lets its clients hold, and for how long: connections
+ * (a file descriptor each), the time to send a request, idle keep-alive connections, responses
+ * nobody reads, and the standing streams (a 2025 session's GET stream, a 2026-07-28
+ * `subscriptions/listen`) that would otherwise each hold a connection for as long as their client
+ * likes. Node's own defaults suit a server behind a proxy that enforces these; a server that faces
+ * clients directly needs them here.
+ */
+import type { ServerOptions as NodeServerOptions } from "node:http";
+import { positiveOption } from "../engine/options.js";
+
+/** The connection limits of `serveHttp`, each with its default (docs/reference/limits.md). */
+export interface HttpLimitOptions {
+  /**
+   * TCP connections open at once (default 512, well inside the common limit of 1,024 file
+   * descriptors). Past it, node closes a new connection as soon as it is accepted: the client sees
+   * the connection reset, with no HTTP answer.
+   */
+  maxConnections?: number;
+  /**
+   * Time a client has to send a request's headers, from its connection or its previous request
+   * (default 20 seconds). Past it: 408 Request Timeout and the connection closed. A connection that
+   * sends nothing at all is closed the same way.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, headers and body (default 60 seconds; node's 300 s
+   * let a body sent a byte every 20 s hold a connection for 5 minutes). Past it: 408 Request
+   * Timeout and the connection closed. The answer is not limited: SSE streams and long calls go on.
+   */
+  requestTimeoutMs?: number;
+  /** An idle keep-alive connection is closed after this long without a new request (default 5 seconds, node's). */
+  keepAliveTimeoutMs?: number;
+  /**
+   * Standing streams open at once: 2025-era GET streams and 2026-07-28 `subscriptions/listen`
+   * streams (default half of `maxConnections`: 256), so that requests always find a connection.
+   * Past it, a new one is refused with HTTP 503, -32005 and `Retry-After: 5`.
+   */
+  maxStandingStreams?: number;
+  /**
+   * A 2025-era GET stream on which nothing but keep-alive comments went out for this long is ended
+   * (default 5 minutes); the client opens a new one (the SDK's clients do so at once). 2026-07-28
+   * listen streams are not ended: their clients do not re-listen on their own.
+   */
+  standingStreamIdleTimeoutMs?: number;
+  /**
+   * A response its client stops reading: once the connection's buffers are full, the client has
+   * this long to read before the connection is closed (default 60 seconds). A 2025 session whose
+   * answer nobody reads is then free again.
+   */
+  stalledResponseTimeoutMs?: number;
+}
+
+/** The limits with their defaults applied. */
+export interface HttpLimits {
+  maxConnections: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxStandingStreams: number;
+  standingStreamIdleTimeoutMs: number;
+  stalledResponseTimeoutMs: number;
+}
+
+/** The limits, checked: each a positive whole number, and the ones that depend on each other consistent. */
+export function httpLimits(options: HttpLimitOptions): HttpLimits {
+  const maxConnections = positiveOption(options.maxConnections, 512, "maxConnections");
+  const headersTimeoutMs = positiveOption(options.headersTimeoutMs, 20_000, "headersTimeoutMs");
+  const requestTimeoutMs = positiveOption(options.requestTimeoutMs, 60_000, "requestTimeoutMs");
+  const maxStandingStreams = positiveOption(options.maxStandingStreams, Math.floor(maxConnections / 2), "maxStandingStreams");
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new RangeError(
+      `headersTimeoutMs (${headersTimeoutMs}) must not be more than requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`,
+    );
+  if (maxStandingStreams >= maxConnections)
+    throw new RangeError(
+      `maxStandingStreams (${maxStandingStreams}) must be less than maxConnections (${maxConnections}): requests need connections while the streams hold theirs`,
+    );
+  return {
+    maxConnections,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: positiveOption(options.keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs"),
+    maxStandingStreams,
+    standingStreamIdleTimeoutMs: positiveOption(options.standingStreamIdleTimeoutMs, 5 * 60_000, "standingStreamIdleTimeoutMs"),
+    stalledResponseTimeoutMs: positiveOption(options.stalledResponseTimeoutMs, 60_000, "stalledResponseTimeoutMs"),
+  };
+}
+
+/**
+ * node's server options for these limits. Node checks the header and request timeouts on a timer
+ * (every 30 s by default, so a 20 s limit could hold for 50 s): here every second, or a quarter of
+ * the shorter timeout when that is less.
+ */
+export function nodeServerOptions(limits: HttpLimits): NodeServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+  };
+}
+
+/** The standing streams of an endpoint, counted against their cap. */
+export class StandingStreams {
+  private open = 0;
+
+  constructor(readonly max: number) {}
+
+  /** A place for one more stream, given back when `res` closes; false when all `max` are taken. */
+  take(res: { once(event: "close", listener: () => void): unknown }): boolean {
+    if (this.open >= this.max) return false;
+    this.open++;
+    res.once("close", () => this.open--);
+    return true;
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * What an HTTP client may hold of a generated server, and for how long: connections (idle sockets
+ * past maxConnections), the time to send a request (a body trickled a byte at a time), idle
+ * keep-alive connections, answers nobody reads, and standing streams (2025 GET streams, 2026-07-28
+ * listens) past maxStandingStreams. Each attack is driven over real sockets with small limits.
+ */
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { serveHttpWith, type HttpOptions } from "../../src/runtime/server/transport/http.js";
+import { createManifestServerFactory } from "../../src/runtime/server/server.js";
+import { open, post, type OpenResponse } from "../helpers/http.js";
+import { envelope } from "../helpers/wire.js";
+
+const definition: ServerDefinition = {
+  serverInfo: { name: "connections", version: "1" },
+  // listChanged: a 2026-07-28 listen for it stays open.
+  capabilities: { tools: { listChanged: true } },
+  tools: [{ name: "big", inputSchema: { type: "object", properties: { bytes: { type: "integer" } }, required: ["bytes"] } }],
+  resources: [],
+  resourceTemplates: [],
+  prompts: [],
+};
+const handlers = { tools: { big: (args: { bytes: number }) => "x".repeat(args.bytes) } };
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+async function serve(options: HttpOptions): Promise<string> {
+  const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never, { onError: () => {} }), definition, { port: 0, ...options });
+  closers.push(handle.close);
+  return handle.url;
+}
+
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+});
+
+/** A raw TCP connection to the server: what it received, and a promise that settles when it closes. */
+interface Raw {
+  socket: Socket;
+  received(): string;
+  closed: Promise<void>;
+  isClosed(): boolean;
+}
+
+function raw(url: string, read = true): Promise<Raw> {
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(target.port), target.hostname);
+    let text = "";
+    let over = false;
+    const closed = new Promise<void>((done) => socket.on("close", () => ((over = true), done())));
+    socket.on("error", () => {});
+    if (read) socket.on("data", (d) => (text += d));
+    socket.on("connect", () => resolve({ socket, received: () => text, closed, isClosed: () => over }));
+  });
+}
+
+describe("HTTP connections", () => {
+  it("past maxConnections idle sockets, new connections are closed at once; once headersTimeoutMs cuts the idle ones, clients are served", async () => {
+    const url = await serve({ maxConnections: 20, headersTimeoutMs: 400, requestTimeoutMs: 1000 });
+    // The attack of the issue: sockets that connect and send nothing (1,100 of them starved a server of descriptors).
+    const idle: Raw[] = [];
+    for (let i = 0; i < 20; i++) idle.push(await raw(url));
+    const extra: Raw[] = [];
+    for (let i = 0; i < 10; i++) extra.push(await raw(url));
+    // Past the cap: closed by the server as soon as accepted, no HTTP answer.
+    await Promise.all(extra.map((r) => r.closed));
+    expect(extra.map((r) => r.received())).toEqual(Array(10).fill(""));
+    // The held ones are still open meanwhile.
+    expect(idle.filter((r) => r.isClosed())).toEqual([]);
+    // Then each gets 408 and is closed.
+    await Promise.all(idle.map((r) => r.closed));
+    for (const r of idle) expect(r.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect((await post(url, INIT)).status).toBe(200);
+  });
+
+  it("a body trickled a byte at a time is cut at requestTimeoutMs with 408; nothing is logged and the server keeps serving", async () => {
+    const url = await serve({ headersTimeoutMs: 300, requestTimeoutMs: 800 });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const slow = await raw(url);
+      const target = new URL(url);
+      slow.socket.write(
+        `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${INIT.length}\r\n\r\n`,
+      );
+      // One byte every 100 ms: the whole body would take about 15 s.
+      let sent = 0;
+      const trickle = setInterval(() => !slow.isClosed() && slow.socket.write(INIT[sent++]!), 100);
+      await slow.closed;
+      clearInterval(trickle);
+      expect(sent).toBeLessThan(INIT.length);
+      expect(slow.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+      expect((await post(url, INIT)).status).toBe(200);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it("a keep-alive connection idle past keepAliveTimeoutMs is closed; the next request opens a new one", async () => {
+    const url = await serve({ keepAliveTimeoutMs: 2000 });
+    const kept = await raw(url);
+    kept.socket.write(`GET /elsewhere HTTP/1.1\r\nHost: ${new URL(url).host}\r\n\r\n`);
+    await kept.closed;
+    expect(kept.received()).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    // Node's default is 5 s: the header it sends shows the option took.
+    expect(kept.received()).toContain("Keep-Alive: timeout=2\r\n");
+    expect((await post(url, INIT)).status).toBe(200);
+  });
+
+  it("an answer its client does not read is cut after stalledResponseTimeoutMs, and its session is free again", async () => {
+    const url = await serve({ maxSessions: 1, stalledResponseTimeoutMs: 500 });
+    const session = (await post(url, INIT)).headers["mcp-session-id"] as string;
+    const reader = await raw(url, false);
+    const target = new URL(url);
+    // 32 MiB: more than the kernel's socket buffers take on loopback, so the server's writes stall.
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "big", arguments: { bytes: 32 * 1024 * 1024 } } });
+    reader.socket.write(
+      `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Mcp-Session-Id: ${session}\r\nMcp-Protocol-Version: 2025-11-25\r\nContent-Length: ${call.length}\r\n\r\n${call}`,
+    );
+    // The answer's first bytes arrive (the call is in flight); then the client stops reading.
+    await new Promise((resolve) => reader.socket.once("readable", resolve));
+    // While the answer is stuck, the session has a request in flight: the one place is busy.
+    let refused = 0;
+    for (;;) {
+      const attempt = await post(url, INIT);
+      if (attempt.status === 200) break;
+      expect(attempt.status).toBe(503);
+      refused++;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(refused).toBeGreaterThan(0);
+    // The server closed the connection it could not write to.
+    reader.socket.resume();
+    await reader.closed;
+  });
+});
+
+/** Opens a standing stream: a 2025 session's GET stream, or a 2026-07-28 subscriptions/listen. */
+function stream(url: string, kind: { session: string } | "listen"): Promise<OpenResponse> {
+  if (kind !== "listen") return open(url, "GET", { accept: "text/event-stream", "mcp-session-id": kind.session, "mcp-protocol-version": "2025-11-25" });
+  const listen = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 9,
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+  });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "subscriptions/listen",
+  };
+  return open(url, "POST", headers, listen);
+}
+
+describe("standing streams", () => {
+  it("past maxStandingStreams, GET streams and listens are refused with 503 and -32005; requests are still served", async () => {
+    const url = await serve({ maxConnections: 8, maxStandingStreams: 3 });
+    const sessions: string[] = [];
+    for (let i = 0; i < 3; i++) sessions.push((await post(url, INIT)).headers["mcp-session-id"] as string);
+    const held = [await stream(url, { session: sessions[0]! }), await stream(url, { session: sessions[1]! }), await stream(url, "listen")];
+    expect(held.map((s) => s.status)).toEqual([200, 200, 200]);
+    const refusedGet = await stream(url, { session: sessions[2]! });
+    const refusedListen = await stream(url, "listen");
+    // The listen's error carries its id, so the client matches it to its request; a GET has none.
+    for (const [refused, id] of [
+      [refusedGet, null],
+      [refusedListen, 9],
+    ] as const) {
+      expect(refused.status).toBe(503);
+      await refused.ended;
+      expect(JSON.parse(refused.text())).toEqual({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32005, message: "Service Unavailable: 3 streams are open (the server's maxStandingStreams); retry later", data: { limit: 3 } },
+      });
+    }
+    // Requests find connections: the streams may hold at most 3 of the 8.
+    const ping = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }), {
+      "mcp-session-id": sessions[2]!,
+      "mcp-protocol-version": "2025-11-25",
+    });
+    expect(ping.status).toBe(200);
+    held[0]!.close();
+    await new Promise((r) => setTimeout(r, 50));
+    const after = await stream(url, "listen");
+    expect(after.status).toBe(200);
+    for (const s of [...held, after]) s.close();
+  });
+
+  it("refuses limits that contradict each other when the server is made", async () => {
+    await expect(serve({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).rejects.toThrow(
+      "headersTimeoutMs (5000) must not be more than requestTimeoutMs (1000): the headers are part of the request",
+    );
+    await expect(serve({ maxConnections: 10, maxStandingStreams: 10 })).rejects.toThrow(
+      "maxStandingStreams (10) must be less than maxConnections (10): requests need connections while the streams hold theirs",
+    );
+    await expect(serve({ maxConnections: 0 })).rejects.toThrow("maxConnections must be a positive whole number, not 0");
+  });
+});
