@@ -59,7 +59,8 @@ export class RequestStateCodec {
     if (dot <= 0) return { refused: "malformed requestState" };
     const payload = token.slice(0, dot);
     const mac = fromBase64Url(token.slice(dot + 1));
-    if (!mac || !(await this.verify(mac, payload))) return { refused: "requestState failed its integrity check" };
+    if (!mac) return { refused: "malformed requestState" };
+    if (!(await this.verify(mac, payload))) return { refused: "requestState failed its integrity check" };
     let sealed: Sealed;
     try {
       const bytes = fromBase64Url(payload);
@@ -68,7 +69,8 @@ export class RequestStateCodec {
     } catch {
       return { refused: "malformed requestState" };
     }
-    if (sealed.v !== 1 || typeof sealed.answers !== "object" || sealed.answers === null) return { refused: "malformed requestState" };
+    if (typeof sealed !== "object" || sealed === null || sealed.v !== 1 || typeof sealed.answers !== "object" || sealed.answers === null)
+      return { refused: "malformed requestState" };
     if (sealed.b !== binding) return { refused: "requestState was issued for another request" };
     if (!(sealed.exp > Date.now())) return { refused: "requestState has expired" };
     return { answers: sealed.answers };
@@ -104,11 +106,18 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Undefined when `text` is not base64url. */
+/**
+ * Undefined when `text` is not base64url. Never throws: `atob` rejects a length of 4n+1 with a
+ * DOMException whose numeric `code` (5) the SDK would put on the wire instead of -32602.
+ */
 function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Literal text in canonicalJson's work stack (anything else on it is a value to write). */
