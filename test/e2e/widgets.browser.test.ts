@@ -6,13 +6,18 @@
  * the Content-Security-Policy built from the manifest (no eval, no undeclared origin). The same
  * with ChatGPT's window.openai injected into the frame.
  */
+import { symlinkSync } from "node:fs";
+import * as path from "node:path";
 import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runPipeline } from "../../src/generate.js";
 import { createServerFactory } from "../../examples/gift-server/generated/gift-server/index.js";
 import { serveHttp } from "../../examples/gift-server/generated/gift-server/serve.js";
 import { scenarios } from "../../examples/gift-server/generated/gift-server/widgets/scenarios.js";
 import { serveHarness, type Harness } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
+import { ROOT } from "../helpers/cli.js";
+import { tempProject } from "../helpers/tmp.js";
 import { giftHandlers } from "../servers/gift.js";
 
 let browser: Browser;
@@ -131,4 +136,69 @@ describe("the harness over Streamable HTTP", () => {
       await server.close();
     }
   });
+});
+
+/** What puts the HTML parser of an inline script in its escaped states, or ends the element. */
+const HOSTILE = ["<!--<script>", "</script><script>", "<!-- x --><SCRIPT>", "<!--"];
+
+describe("a widget whose manifest and source hold <!--<script>", () => {
+  it("runs, and shows those strings as they are: from its checks (an enum), its scenario, its own string and String.raw", async () => {
+    const enumText = HOSTILE.map((v) => JSON.stringify(v)).join(", ");
+    const dir = tempProject({
+      "package.json": '{"type":"module"}',
+      "m/m.yaml": [
+        "server: {name: w, version: '1'}",
+        "tools:",
+        "  - name: tag",
+        `    description: ${JSON.stringify(`Shows a tag such as ${HOSTILE[0]}`)}`,
+        "    inputSchema: {type: object}",
+        `    outputSchema: {type: object, properties: {tag: {type: string, enum: [${enumText}]}}, required: [tag]}`,
+        "    widget: card",
+        "    visibility: [model, app]",
+        "    examples:",
+        `      - {arguments: {}, result: {tag: ${JSON.stringify(HOSTILE[0])}}}`,
+        "widgets:",
+        "  - name: card",
+        "    uri: ui://w/card.html",
+        "    entry: widgets/card.ts",
+        `    title: ${JSON.stringify(HOSTILE[0])}`,
+        "",
+      ].join("\n"),
+      "m/widgets/card.ts": [
+        'import { createCardWidget } from "../../out/w/widgets/card.js";',
+        "const own = " + JSON.stringify(HOSTILE[2]) + ";",
+        "const raw = String.raw`" + HOSTILE[0] + "\\n`;",
+        "const widget = createCardWidget();",
+        "widget.onToolResult((r) => {",
+        '  const out = document.createElement("output");',
+        "  out.textContent = JSON.stringify([r.ok ? r.output.tag : r.error.message, own, raw]);",
+        "  document.body.append(out);",
+        "});",
+        "await widget.connect();",
+        "",
+      ].join("\n"),
+    });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const generated = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
+    expect(generated.diagnostics).toEqual([]);
+    const { createServerFactory } = (await import(path.join(dir, "out/w/index.ts"))) as { createServerFactory: (h: object) => () => unknown };
+    const { scenarios: own } = (await import(path.join(dir, "out/w/widgets/scenarios.ts"))) as { scenarios: Parameters<typeof serveHarness>[0]["scenarios"] };
+    const served = await serveHarness({ server: createServerFactory({ tools: { tag: async () => ({ tag: HOSTILE[1] }) } }), scenarios: own });
+    try {
+      for (const bridge of ["mcp-apps", "openai"] as const) {
+        const { page, console } = await open(served.scenarioUrl(0, bridge));
+        const frame = page.frameLocator("iframe");
+        await expect.poll(() => frame.locator("output").count(), { timeout: 15_000 }).toBe(1);
+        expect(JSON.parse((await frame.locator("output").textContent())!)).toEqual([HOSTILE[0], HOSTILE[2], `${HOSTILE[0]}\\n`]);
+        const view = page.frames().find((f) => f !== page.mainFrame())!;
+        expect(await view.evaluate("document.title")).toBe(HOSTILE[0]);
+        // One script element, whole: nothing after it became script text.
+        expect(await view.evaluate('document.querySelectorAll("script").length')).toBe(bridge === "openai" ? 2 : 1);
+        expect([...violations(console), ...console.filter((line) => line.startsWith("pageerror"))]).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await served.close();
+    }
+  }, 90_000);
 });
