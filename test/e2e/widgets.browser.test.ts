@@ -7,6 +7,8 @@
  * with ChatGPT's window.openai injected into the frame.
  */
 import { symlinkSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -201,4 +203,93 @@ describe("a widget whose manifest and source hold <!--<script>", () => {
       await served.close();
     }
   }, 90_000);
+});
+
+/** A raw HTTP request to the harness, with any Host, Origin or other header (fetch would not send Host). */
+function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  const { port, pathname } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: pathname, method, headers: { ...(body === undefined ? {} : { "content-length": Buffer.byteLength(body) }), ...headers } }, (res) => {
+      let text = "";
+      res.on("data", (d: Buffer) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("the harness refuses other pages and other hosts (DNS rebinding)", () => {
+  const call = JSON.stringify({ name: "gift_details", arguments: { name: "Dice set" } });
+
+  it("a page on another origin, visited in the same browser, cannot call a tool: text/plain (no preflight), JSON, or a form", async () => {
+    const evil = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>evil</title>"));
+    await new Promise<void>((resolve) => evil.listen(0, "127.0.0.1", resolve));
+    const before = harness.calls.length;
+    const page = await browser.newPage();
+    try {
+      // Another port is another origin, as https://evil.example would be.
+      await page.goto(`http://localhost:${(evil.address() as AddressInfo).port}/`);
+      const target = new URL("/api/call", harness.url).href;
+      const outcomes = await page.evaluate(`Promise.all([
+        fetch(${JSON.stringify(target)}, { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body: ${JSON.stringify(call)} }).then((r) => r.type, (e) => "failed"),
+        fetch(${JSON.stringify(target)}, { method: "POST", headers: { "content-type": "application/json" }, body: ${JSON.stringify(call)} }).then((r) => r.status, (e) => "failed"),
+      ])`);
+      expect(outcomes).toEqual(["opaque", "failed"]);
+      // A form posts text/plain across origins too, and navigates to the answer.
+      await Promise.all([
+        page.waitForURL(target),
+        page.evaluate(`{ const f = document.createElement("form"); f.method = "POST"; f.enctype = "text/plain"; f.action = ${JSON.stringify(target)};
+          const i = document.createElement("input"); i.name = '{"name":"gift_details","arguments":{"name":"Dice set"},"x":"'; i.value = '"}'; f.append(i); document.body.append(f); f.submit(); }`),
+      ]);
+      expect(await page.evaluate("document.body.innerText")).toContain("Forbidden");
+    } finally {
+      await page.close();
+      await new Promise((resolve) => evil.close(resolve));
+    }
+    expect(harness.calls.slice(before)).toEqual([]);
+  });
+
+  it.each([
+    ["POST text/plain from Origin https://evil.example", "POST", { origin: "https://evil.example", "content-type": "text/plain" }, 403, "Forbidden: Origin not allowed"],
+    ["POST JSON with the token from Origin https://evil.example", "POST", { origin: "https://evil.example", "content-type": "application/json", token: true }, 403, "Forbidden: Origin not allowed"],
+    ["POST JSON with the token to Host evil.example (rebinding)", "POST", { host: "evil.example", "content-type": "application/json", token: true }, 403, "Forbidden: Host not allowed"],
+    ["POST JSON marked Sec-Fetch-Site: cross-site", "POST", { "sec-fetch-site": "cross-site", "content-type": "application/json", token: true }, 403, "Forbidden: a request from another site"],
+    ["POST JSON without the token", "POST", { "content-type": "application/json" }, 403, "Forbidden: the x-mcpgen-harness-token header must hold this run's token"],
+    ["POST JSON with a wrong token", "POST", { "content-type": "application/json", "x-mcpgen-harness-token": "guess" }, 403, "Forbidden: the x-mcpgen-harness-token header must hold this run's token"],
+    ["POST text/plain with the token", "POST", { "content-type": "text/plain", token: true }, 415, "Unsupported Media Type: Content-Type must be application/json"],
+  ] as const)("/api/call: %s is refused, no tool is called", async (_, method, given, status, error) => {
+    const before = harness.calls.length;
+    const { token, host, ...headers } = given as Record<string, string | boolean>;
+    const port = new URL(harness.url).port;
+    const answer = await raw(new URL("/api/call", harness.url).href, method, {
+      ...(headers as Record<string, string>),
+      host: `${host ?? "127.0.0.1"}:${port}`,
+      ...(token ? { "x-mcpgen-harness-token": harness.token } : {}),
+    }, call);
+    expect([answer.status, JSON.parse(answer.body)]).toEqual([status, { error }]);
+    expect(harness.calls.slice(before)).toEqual([]);
+  });
+
+  it("GET /api/calls and the pages (which hold the token) to Host evil.example are refused; its own host, with the token, is answered", async () => {
+    const port = new URL(harness.url).port;
+    for (const path of ["/api/calls", "/scenario/0", "/frame/0", "/"]) {
+      const answer = await raw(new URL(path, harness.url).href, "GET", { host: `evil.example:${port}`, "x-mcpgen-harness-token": harness.token });
+      expect([path, answer.status, answer.body]).toEqual([path, 403, '{"error":"Forbidden: Host not allowed"}']);
+    }
+    expect((await raw(new URL("/api/calls", harness.url).href, "GET", { host: `127.0.0.1:${port}` })).status).toBe(403);
+    const own = await raw(new URL("/api/calls", harness.url).href, "GET", { host: `localhost:${port}`, "x-mcpgen-harness-token": harness.token });
+    expect(own.status).toBe(200);
+    expect(JSON.parse(own.body)).toHaveProperty("calls");
+    // The same call, as the harness's own page sends it, goes through.
+    const before = harness.calls.length;
+    const ok = await raw(new URL("/api/call", harness.url).href, "POST", {
+      host: `127.0.0.1:${port}`,
+      origin: `http://127.0.0.1:${port}`,
+      "content-type": "application/json",
+      "x-mcpgen-harness-token": harness.token,
+    }, call);
+    expect(ok.status).toBe(200);
+    expect(harness.calls.slice(before).map((c) => c.tool)).toEqual(["gift_details"]);
+  });
 });
