@@ -288,10 +288,16 @@ describe("pull: a $ref that points into the schema itself", () => {
 
   it("stays an error in a manifest written by hand, and for a pointer that names nothing", () => {
     const dir = tempProject({
-      "m.yaml": "server: {name: s, version: 1.0.0}\ntools:\n  - name: pair\n    inputSchema: {type: object, properties: {x: {type: string}, y: {$ref: '#/properties/x'}}}\n",
+      "m.yaml":
+        "server: {name: s, version: 1.0.0}\ntools:\n  - name: pair\n    inputSchema: {type: object, properties: {x: {type: string}, y: {$ref: '#/properties/x'}}}\n",
     });
-    expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('error unsupported-ref: $ref "#/properties/x" is not supported') });
-    const server = fakeServer(dir, "server.mjs", { tools: [{ name: "pair", inputSchema: { type: "object", properties: { y: { $ref: "#/properties/nothing" } } } }] });
+    expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('error unsupported-ref: $ref "#/properties/x" is not supported'),
+    });
+    const server = fakeServer(dir, "server.mjs", {
+      tools: [{ name: "pair", inputSchema: { type: "object", properties: { y: { $ref: "#/properties/nothing" } } } }],
+    });
     const r = mcpgen(["pull", "-o", "p.yaml", "--", node, server], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error unsupported-ref: $ref "#/properties/nothing" is not supported');

@@ -139,7 +139,7 @@ describe("code inlined in a <script> element", () => {
     ["an identity escape before it", 'return "\\<!--\\</script";'],
     ["a regular expression", 'return /<!--<script>/.test("<!--<script>") + /a<!--b/u.test("a<!--b") + /<\\/script>/.test("</script>");'],
     ["a regular expression with an identity escape", 'return /\\<!--/.test("<!--");'],
-    ["a comment", '/* <!-- </script> */ return 1;'],
+    ["a comment", "/* <!-- </script> */ return 1;"],
   ])("%s: keeps its value, and holds no <!-- nor </script", (_, code) => {
     const escaped = inlineScript(code);
     expect(escaped).not.toMatch(/<!--|<\/script/i);

@@ -81,7 +81,9 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
       .join("\n");
     // esbuild escapes `</style` in CSS strings; anything left would end the element early.
     if (/<\/style/i.test(css)) {
-      diagnostics.push(widgetDiagnostic(widget, at, `widget ${widget.name}: the bundle's CSS holds "</style" outside a string, which would break its HTML`, options.cwd));
+      diagnostics.push(
+        widgetDiagnostic(widget, at, `widget ${widget.name}: the bundle's CSS holds "</style" outside a string, which would break its HTML`, options.cwd),
+      );
       continue;
     }
     html.set(widget.uri, widgetHtml(widget, js, css));

@@ -135,7 +135,9 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
   if (typeof values["max-depth"] === "string") {
     const v = Number(values["max-depth"]);
     if (!Number.isInteger(v) || v <= 0 || v > MAX_MAX_DEPTH)
-      throw new CliUsageError(`--max-depth takes a whole number from 1 to ${MAX_MAX_DEPTH} (deeper cannot be written), not ${JSON.stringify(values["max-depth"])}`);
+      throw new CliUsageError(
+        `--max-depth takes a whole number from 1 to ${MAX_MAX_DEPTH} (deeper cannot be written), not ${JSON.stringify(values["max-depth"])}`,
+      );
     args.maxDepth = v;
   }
   if (positional.length === 0) throw new CliUsageError("pull needs a server: a URL, or -- and the command that starts it");

@@ -142,7 +142,8 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     const site = req.headers["sec-fetch-site"];
     if (site === "cross-site" || site === "same-site") return { status: 403, error: "Forbidden: a request from another site" };
     if (!req.url.startsWith("/api/")) return undefined;
-    if (!tokenMatches(req.headers[HARNESS_TOKEN_HEADER])) return { status: 403, error: `Forbidden: the ${HARNESS_TOKEN_HEADER} header must hold this run's token` };
+    if (!tokenMatches(req.headers[HARNESS_TOKEN_HEADER]))
+      return { status: 403, error: `Forbidden: the ${HARNESS_TOKEN_HEADER} header must hold this run's token` };
     if (req.method === "POST" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? ""))
       return { status: 415, error: "Unsupported Media Type: Content-Type must be application/json" };
     return undefined;
@@ -188,7 +189,9 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     if (bridge === "mcp-apps") return text;
     const hash = `'sha256-${createHash("sha256").update(scripts.openai, "utf8").digest("base64")}'`;
     // Functions as replacements: the script's own `$&` or `$'` would be read as patterns.
-    return text.replace(/(script-src )/, (found) => `${found}${hash} `).replace(/<script type="module">/, (found) => `<script>${scripts.openai}</script>\n${found}`);
+    return text
+      .replace(/(script-src )/, (found) => `${found}${hash} `)
+      .replace(/<script type="module">/, (found) => `<script>${scripts.openai}</script>\n${found}`);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -67,5 +67,7 @@ function deepestPath(root: unknown, max: number): (string | number)[] | undefine
 
 /** `["properties", "x", 0]` -> `properties.x[0]`. */
 function join(path: readonly (string | number)[]): string {
-  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `${i === 0 ? "" : "."}${key}` : `[${JSON.stringify(key)}]`)).join("");
+  return path
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$-]*$/.test(key) ? `${i === 0 ? "" : "."}${key}` : `[${JSON.stringify(key)}]`))
+    .join("");
 }

@@ -131,7 +131,10 @@ function flagValue(flag: string, value: string, python: boolean): string {
  */
 function redactWord(word: string, mode: "strict" | "loose"): string {
   if (word.includes("PRIVATE KEY")) {
-    const without = word.replace(PEM_PRIVATE_KEY, (_all: string, kind: string, block = "") => `-----BEGIN ${kind}PRIVATE KEY${block}-----...-----END ${kind}PRIVATE KEY${block}-----`);
+    const without = word.replace(
+      PEM_PRIVATE_KEY,
+      (_all: string, kind: string, block = "") => `-----BEGIN ${kind}PRIVATE KEY${block}-----...-----END ${kind}PRIVATE KEY${block}-----`,
+    );
     if (without !== word) return without;
   }
   const json = parseJson(word);

@@ -209,11 +209,20 @@ describe("a widget whose manifest and source hold <!--<script>", () => {
 function raw(url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
   const { port, pathname } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: pathname, method, headers: { ...(body === undefined ? {} : { "content-length": Buffer.byteLength(body) }), ...headers } }, (res) => {
-      let text = "";
-      res.on("data", (d: Buffer) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: pathname,
+        method,
+        headers: { ...(body === undefined ? {} : { "content-length": Buffer.byteLength(body) }), ...headers },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -251,22 +260,69 @@ describe("the harness refuses other pages and other hosts (DNS rebinding)", () =
   });
 
   it.each([
-    ["POST text/plain from Origin https://evil.example", "POST", { origin: "https://evil.example", "content-type": "text/plain" }, 403, "Forbidden: Origin not allowed"],
-    ["POST JSON with the token from Origin https://evil.example", "POST", { origin: "https://evil.example", "content-type": "application/json", token: true }, 403, "Forbidden: Origin not allowed"],
-    ["POST JSON with the token to Host evil.example (rebinding)", "POST", { host: "evil.example", "content-type": "application/json", token: true }, 403, "Forbidden: Host not allowed"],
-    ["POST JSON marked Sec-Fetch-Site: cross-site", "POST", { "sec-fetch-site": "cross-site", "content-type": "application/json", token: true }, 403, "Forbidden: a request from another site"],
-    ["POST JSON without the token", "POST", { "content-type": "application/json" }, 403, "Forbidden: the x-mcpgen-harness-token header must hold this run's token"],
-    ["POST JSON with a wrong token", "POST", { "content-type": "application/json", "x-mcpgen-harness-token": "guess" }, 403, "Forbidden: the x-mcpgen-harness-token header must hold this run's token"],
-    ["POST text/plain with the token", "POST", { "content-type": "text/plain", token: true }, 415, "Unsupported Media Type: Content-Type must be application/json"],
+    [
+      "POST text/plain from Origin https://evil.example",
+      "POST",
+      { origin: "https://evil.example", "content-type": "text/plain" },
+      403,
+      "Forbidden: Origin not allowed",
+    ],
+    [
+      "POST JSON with the token from Origin https://evil.example",
+      "POST",
+      { origin: "https://evil.example", "content-type": "application/json", token: true },
+      403,
+      "Forbidden: Origin not allowed",
+    ],
+    [
+      "POST JSON with the token to Host evil.example (rebinding)",
+      "POST",
+      { host: "evil.example", "content-type": "application/json", token: true },
+      403,
+      "Forbidden: Host not allowed",
+    ],
+    [
+      "POST JSON marked Sec-Fetch-Site: cross-site",
+      "POST",
+      { "sec-fetch-site": "cross-site", "content-type": "application/json", token: true },
+      403,
+      "Forbidden: a request from another site",
+    ],
+    [
+      "POST JSON without the token",
+      "POST",
+      { "content-type": "application/json" },
+      403,
+      "Forbidden: the x-mcpgen-harness-token header must hold this run's token",
+    ],
+    [
+      "POST JSON with a wrong token",
+      "POST",
+      { "content-type": "application/json", "x-mcpgen-harness-token": "guess" },
+      403,
+      "Forbidden: the x-mcpgen-harness-token header must hold this run's token",
+    ],
+    [
+      "POST text/plain with the token",
+      "POST",
+      { "content-type": "text/plain", token: true },
+      415,
+      "Unsupported Media Type: Content-Type must be application/json",
+    ],
   ] as const)("/api/call: %s is refused, no tool is called", async (_, method, given, status, error) => {
     const before = harness.calls.length;
     const { token, host, ...headers } = given as Record<string, string | boolean>;
     const port = new URL(harness.url).port;
-    const answer = await raw(new URL("/api/call", harness.url).href, method, {
-      ...(headers as Record<string, string>),
-      host: `${host ?? "127.0.0.1"}:${port}`,
-      ...(token ? { "x-mcpgen-harness-token": harness.token } : {}),
-    }, call);
+    const answer = await raw(
+      new URL("/api/call", harness.url).href,
+      method,
+      {
+        ...(headers as Record<string, string>),
+        host: `${host ?? "127.0.0.1"}:${port}`,
+        ...(token ? { "x-mcpgen-harness-token": harness.token } : {}),
+      },
+      call,
+    );
     expect([answer.status, JSON.parse(answer.body)]).toEqual([status, { error }]);
     expect(harness.calls.slice(before)).toEqual([]);
   });
@@ -283,12 +339,17 @@ describe("the harness refuses other pages and other hosts (DNS rebinding)", () =
     expect(JSON.parse(own.body)).toHaveProperty("calls");
     // The same call, as the harness's own page sends it, goes through.
     const before = harness.calls.length;
-    const ok = await raw(new URL("/api/call", harness.url).href, "POST", {
-      host: `127.0.0.1:${port}`,
-      origin: `http://127.0.0.1:${port}`,
-      "content-type": "application/json",
-      "x-mcpgen-harness-token": harness.token,
-    }, call);
+    const ok = await raw(
+      new URL("/api/call", harness.url).href,
+      "POST",
+      {
+        host: `127.0.0.1:${port}`,
+        origin: `http://127.0.0.1:${port}`,
+        "content-type": "application/json",
+        "x-mcpgen-harness-token": harness.token,
+      },
+      call,
+    );
     expect(ok.status).toBe(200);
     expect(harness.calls.slice(before).map((c) => c.tool)).toEqual(["gift_details"]);
   });

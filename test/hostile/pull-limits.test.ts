@@ -285,21 +285,29 @@ describe("mcpgen pull stops at its depth limit", () => {
     [500, 256, 250],
     [100_000, 256, 250],
     [300, 512, 506],
-  ])("a schema nested %i deep, --max-depth %i: a message naming the tool and the path, exit 1, nothing written, no stack trace", async (nesting, depth, more) => {
-    const dir = tempProject({ "package.json": "{}", "deep.mjs": DEEP_SERVER });
-    const server = path.join(dir, "deep.mjs");
-    const run = await pull(["-o", "deep.yaml", ...(depth === 256 ? [] : ["--max-depth", String(depth)]), "--", node, server], dir, { DEPTH: String(nesting) });
-    expect(run.stderr).toBe(tooDeep(server, depth, more));
-    expect(run.code).toBe(1);
-    expect(readdirSync(dir).sort()).toEqual(["deep.mjs", "package.json"]);
-  }, 90_000);
+  ])(
+    "a schema nested %i deep, --max-depth %i: a message naming the tool and the path, exit 1, nothing written, no stack trace",
+    async (nesting, depth, more) => {
+      const dir = tempProject({ "package.json": "{}", "deep.mjs": DEEP_SERVER });
+      const server = path.join(dir, "deep.mjs");
+      const run = await pull(["-o", "deep.yaml", ...(depth === 256 ? [] : ["--max-depth", String(depth)]), "--", node, server], dir, {
+        DEPTH: String(nesting),
+      });
+      expect(run.stderr).toBe(tooDeep(server, depth, more));
+      expect(run.code).toBe(1);
+      expect(readdirSync(dir).sort()).toEqual(["deep.mjs", "package.json"]);
+    },
+    90_000,
+  );
 
   it("a schema nested 255 deep (512 levels) pulls with --max-depth 512, checks up to date, and the manifest generates", async () => {
     const dir = tempProject({ "package.json": "{}", "deep.mjs": DEEP_SERVER });
     const server = path.join(dir, "deep.mjs");
     const args = ["-o", "deep.yaml", "--max-depth", "512", "--", node, server];
     expect(await pull(args, dir, { DEPTH: "255" })).toMatchObject({ code: 0, stderr: "" });
-    expect(readFileSync(path.join(dir, "deep.yaml"), "utf8").split("\n")[1]).toBe(`# Update it with: mcpgen pull -o deep.yaml --max-depth 512 -- ${node} ${server}`);
+    expect(readFileSync(path.join(dir, "deep.yaml"), "utf8").split("\n")[1]).toBe(
+      `# Update it with: mcpgen pull -o deep.yaml --max-depth 512 -- ${node} ${server}`,
+    );
     expect(await pull(["--check", ...args], dir, { DEPTH: "255" })).toMatchObject({ code: 0, stderr: "" });
     // Changed upstream: --check compares the two deep schemas (a recursive diff), and says what changed.
     const changed = await pull(["--check", ...args], dir, { DEPTH: "254" });

@@ -91,16 +91,25 @@ const hidden: Row[] = [
   ["a credential inside a longer word", { given: ["server", "--opts", "region=eu;password=abc"], want: "server --opts region=..." }],
   ["name: value inside code", { given: ["server", "--init", "{apiKey: 'abc', debug: true}"], want: "server --init '{apiKey: '\\''...'\\'', debug: true}'" }],
   // Issue 27, item 15: each of these was written as it was.
-  ["a credential flag's value that starts with - (one random base64url key in 64)", { given: ["server", "--api-key", "-Zx9Qw7Lp3Mn"], want: "server --api-key ..." }],
+  [
+    "a credential flag's value that starts with - (one random base64url key in 64)",
+    { given: ["server", "--api-key", "-Zx9Qw7Lp3Mn"], want: "server --api-key ..." },
+  ],
   ["a one-letter flag's value that starts with -", { given: ["server", "-k", "-Zx9Qw7Lp3Mn"], want: "server -k ..." }],
   ["a 43-character key that starts with -, alone", { given: ["server", "-Zx9Qw7Lp3MnAb3dEf6hIj9kLm2oPq5sTu8wXy1zA3c"], want: "server ..." }],
   [
     "a flag and its value inside a JSON array argument",
     { given: ["server", "--args", '["--api-key","hunter2","--port","3000"]'], want: `server --args '["--api-key","...","--port","3000"]'` },
   ],
-  ["the same inside a JSON object", { given: ["server", '{"args":["--token","hunter2"],"command":"npx"}'], want: `server '{"args":["--token","..."],"command":"npx"}'` }],
+  [
+    "the same inside a JSON object",
+    { given: ["server", '{"args":["--token","hunter2"],"command":"npx"}'], want: `server '{"args":["--token","..."],"command":"npx"}'` },
+  ],
   ["user:password@host without a scheme", { given: ["psql-mcp", "admin:hunter2@db.local:5432/app"], want: "psql-mcp ...:...@db.local:5432/app" }],
-  ["--user admin:password (curl's form), inline too", { given: ["server", "--user", "admin:hunter2", "--login=ops:hunter3"], want: "server --user admin:... --login=ops:..." }],
+  [
+    "--user admin:password (curl's form), inline too",
+    { given: ["server", "--user", "admin:hunter2", "--login=ops:hunter3"], want: "server --user admin:... --login=ops:..." },
+  ],
   ["a ;jsessionid= path parameter", { given: ["bridge", "https://host/app;jsessionid=ABC123DEF/x"], want: "bridge 'https://host/app;jsessionid=.../x'" }],
   [
     "a PEM private key as an argument",

@@ -82,7 +82,11 @@ describe("a requestState on a server with auth", () => {
     // Alice's state holds her first answer; another user (or another client of hers) cannot use it.
     for (const other of ["tok-bob", "tok-alice-other-app"]) {
       const refused = await call(other, { requestState: second.result.requestState, inputResponses: { really: yes } });
-      expect(refused.error).toEqual({ code: -32602, message: "Invalid or expired requestState", data: { reason: "requestState was issued to another caller" } });
+      expect(refused.error).toEqual({
+        code: -32602,
+        message: "Invalid or expired requestState",
+        data: { reason: "requestState was issued to another caller" },
+      });
     }
     expect(wiped).toEqual([]);
     // Alice finishes her own conversation.

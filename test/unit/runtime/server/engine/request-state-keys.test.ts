@@ -68,10 +68,22 @@ describe("weak requestState keys", () => {
       "passwordpassword12345678901234567",
       /is guessable \(about 22 bits, at least 128 wanted\): "password" is a common password, "password" repeats earlier text, "12345678901234567" is a run; a key a person makes up is not a key/,
     ],
-    ["l33t spelling, a repeat, a run of letters", "P@ssw0rd!P@ssw0rd!2024abcdefghijklmnop", /is guessable \(about 57 bits, at least 128 wanted\): "P@ssw0rd" is a common password/],
-    ["keyboard rows", "qwertyuiopasdfghjklzxcvbnm123456", /is guessable .*"qwertyuiop" is a common password, "asdfghjkl" is a common password, "zxcvbnm" is a common password/],
+    [
+      "l33t spelling, a repeat, a run of letters",
+      "P@ssw0rd!P@ssw0rd!2024abcdefghijklmnop",
+      /is guessable \(about 57 bits, at least 128 wanted\): "P@ssw0rd" is a common password/,
+    ],
+    [
+      "keyboard rows",
+      "qwertyuiopasdfghjklzxcvbnm123456",
+      /is guessable .*"qwertyuiop" is a common password, "asdfghjkl" is a common password, "zxcvbnm" is a common password/,
+    ],
     ["hex digits in order, twice", "0123456789abcdef0123456789abcdeg", /is guessable .*"0123456789" is a run, "abcdef" is a run/],
-    ["32 digits (106 bits at most)", "50938172640275913846029175384620", /is guessable \(about 99 bits, at least 128 wanted\): 32 characters of digits only, "3846" repeats earlier text/],
+    [
+      "32 digits (106 bits at most)",
+      "50938172640275913846029175384620",
+      /is guessable \(about 99 bits, at least 128 wanted\): 32 characters of digits only, "3846" repeats earlier text/,
+    ],
   ];
   it.each(cases)("refuses %s", (_, key, reason) => {
     expect(() => new RequestStateCodec(key, TTL)).toThrow(RangeError);
