@@ -94,7 +94,7 @@ export function keyStrength(key: Uint8Array): KeyStrength {
   const folded = Array.from(bytes, (b) => normalize(String.fromCharCode(b)));
   const reasons: string[] = [];
   let bits = 0;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const word = commonWordAt(folded, i);
     const repeat = repeatAt(bytes, i);
     const run = runAt(bytes, i, perByte);
@@ -171,7 +171,13 @@ function alphabetOf(bytes: Uint8Array): { size: number; names: string[] } {
   ];
   if (bytes.some((b) => b < 0x20 || b > 0x7e)) return { size: 256, names: ["any byte"] };
   const used = kinds.filter(([, , test]) => bytes.some(test));
-  return { size: Math.max(2, used.reduce((sum, [, size]) => sum + size, 0)), names: used.map(([name]) => name) };
+  return {
+    size: Math.max(
+      2,
+      used.reduce((sum, [, size]) => sum + size, 0),
+    ),
+    names: used.map(([name]) => name),
+  };
 }
 
 /** A character as word lists compare it: lower case, l33t spelling undone. */

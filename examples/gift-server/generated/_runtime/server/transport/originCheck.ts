@@ -36,7 +36,9 @@ export function originAllowed(value: string, rules: OriginRules): boolean {
   if ((rules.allowedOrigins ?? []).includes(value)) return true;
   try {
     const o = new URL(value);
-    return (o.protocol === "http:" || o.protocol === "https:") && LOOPBACK.has(o.hostname) && Number(o.port || (o.protocol === "https:" ? 443 : 80)) === rules.port;
+    return (
+      (o.protocol === "http:" || o.protocol === "https:") && LOOPBACK.has(o.hostname) && Number(o.port || (o.protocol === "https:" ? 443 : 80)) === rules.port
+    );
   } catch {
     return false;
   }
