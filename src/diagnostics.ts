@@ -85,6 +85,8 @@ export const DIAGNOSTICS = {
   "pack-failed": "`init` cannot `npm pack` mcpgen for the new project's dependency, located at the folder; give one with `--mcpgen`.",
   "server-failed":
     "`pull`: the server cannot be reached, or answers what pull cannot read; located at the server argument (`mcpgen: -- node server.js: error server-failed: connecting to ... failed: ...`).",
+  "too-deep":
+    "`pull`: a definition the server serves is nested deeper than `--max-depth` (default 256 levels of objects and arrays; at most 512), named by where it passes the limit; nothing is written.",
   "diff-input": "`diff`: a side that cannot be read or is not a valid manifest (its errors listed under it); located at the side as given.",
   // Portability lint (mcpgen lint): what each rule finds is in src/lint/rules.ts.
   "tool-name-length": "Portability lint (`mcpgen lint` only).",
@@ -103,8 +105,9 @@ export const DIAGNOSTIC_CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[];
 /**
  * The codes that are (or can be) warnings: the ones a config or `lint --rule` may set to off, warn
  * or error. Some are errors in other cases (`unknown-field` for a typo of a known field,
- * `invalid-name` for a name mcpgen cannot use, `required-without-schema` and `pattern-unsupported`
- * outside pulled manifests): those errors stay errors whatever the level (see applyLevels).
+ * `invalid-name` for a name mcpgen cannot use, `required-without-schema`, `pattern-unsupported`,
+ * `schema-not-object` and `unsupported-ref` outside pulled manifests): those errors stay errors
+ * whatever the level (see applyLevels).
  */
 export const WARNING_CODES = [
   "unknown-field",
@@ -113,6 +116,8 @@ export const WARNING_CODES = [
   "required-without-schema",
   "pattern-unsupported",
   "pattern-backtracking",
+  "schema-not-object",
+  "unsupported-ref",
   "widget-unused",
   "app-only-tool",
   "offline-access",

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
+import { rawSession } from "./helpers/wire.js";
 
 const node = process.execPath;
 const TSX = path.join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
@@ -253,3 +254,52 @@ await serveStdio({
   },
 });
 `;
+
+describe("pull: a $ref that points into the schema itself", () => {
+  it('takes `$ref: "#/properties/x"` with a warning, types it as unknown, and the generated server checks it as JSON Schema says', async () => {
+    const dir = tempProject({ "package.json": '{"name":"app","private":true,"type":"module"}' });
+    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    const tools = [{ name: "pair", inputSchema: { type: "object", properties: { x: { type: "string" }, y: { $ref: "#/properties/x" } } } }];
+    const server = fakeServer(dir, "server.mjs", { tools });
+    const r = mcpgen(["pull", "-o", "manifests/quirky.yaml", "--", node, server], dir);
+    expect(r.stderr).toBe(
+      `mcpgen: -- ${node} ${server}: warning unsupported-ref: $ref "#/properties/x" points into the schema itself, which mcpgen does not type; the upstream server serves it so: it is kept as it came and checked as JSON Schema says, and the value it describes is typed as unknown\n  in what quirky serves: inputSchema.properties.y.$ref of tool \`pair\`\n`,
+    );
+    expect(r.code).toBe(0);
+    const gen = mcpgen(["generate"], dir);
+    expect(gen.code).toBe(0);
+    expect(readFileSync(path.join(dir, "generated/quirky/types.ts"), "utf8")).toContain("y?: unknown;");
+    // The config entry the upstream note suggests is one the config takes.
+    expect(gen.stderr).toContain('"diagnostics": {"manifests/quirky.yaml":{"unsupported-ref":"off"}}');
+    writeFileSync(path.join(dir, "mcpgen.config.json"), JSON.stringify({ diagnostics: { "manifests/quirky.yaml": { "unsupported-ref": "off" } } }));
+    expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
+
+    const { createServerFactory } = (await import(path.join(dir, "generated/quirky/index.ts"))) as { createServerFactory: (h: object) => never };
+    const session = await rawSession(createServerFactory({ tools: { pair: async (args: object) => JSON.stringify(args) } }));
+    try {
+      const ok = await session.request("tools/call", { name: "pair", arguments: { x: "a", y: "b" } });
+      expect(ok.result).toMatchObject({ content: [{ type: "text", text: '{"x":"a","y":"b"}' }] });
+      const refused = await session.request("tools/call", { name: "pair", arguments: { x: "a", y: 5 } });
+      expect(refused.result).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining("'y' must be string") }] });
+    } finally {
+      await session.close();
+    }
+  }, 120_000);
+
+  it("stays an error in a manifest written by hand, and for a pointer that names nothing", () => {
+    const dir = tempProject({
+      "m.yaml":
+        "server: {name: s, version: 1.0.0}\ntools:\n  - name: pair\n    inputSchema: {type: object, properties: {x: {type: string}, y: {$ref: '#/properties/x'}}}\n",
+    });
+    expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('error unsupported-ref: $ref "#/properties/x" is not supported'),
+    });
+    const server = fakeServer(dir, "server.mjs", {
+      tools: [{ name: "pair", inputSchema: { type: "object", properties: { y: { $ref: "#/properties/nothing" } } } }],
+    });
+    const r = mcpgen(["pull", "-o", "p.yaml", "--", node, server], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error unsupported-ref: $ref "#/properties/nothing" is not supported');
+  });
+});

@@ -6,6 +6,7 @@
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { inlineScript } from "../src/bundle/inlineScript.js";
 import { widgetHtml } from "../src/bundle/widgets.js";
 import { formatDiagnostic } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
@@ -126,6 +127,23 @@ describe("the widget's HTML", () => {
     expect(html).toContain("<title>A &lt;card&gt; &amp; more</title>");
     expect(html).toContain('<script type="module">console.log(1)</script>');
     expect(widgetHtml(widget, "x", "")).toContain("style-src 'none' https://cdn.example.com;");
+  });
+});
+
+describe("code inlined in a <script> element", () => {
+  // Each: code whose value holds `<!--` or `</script`, in a string, a regular expression (with and without u), a comment, after a backslash.
+  it.each([
+    ["a string", 'return "<!--<script>x</script>";'],
+    ["a string, any case", 'return "<!--<SCRIPT></SCRIPT>";'],
+    ["an escaped backslash before it", 'return "\\\\<!--";'],
+    ["an identity escape before it", 'return "\\<!--\\</script";'],
+    ["a regular expression", 'return /<!--<script>/.test("<!--<script>") + /a<!--b/u.test("a<!--b") + /<\\/script>/.test("</script>");'],
+    ["a regular expression with an identity escape", 'return /\\<!--/.test("<!--");'],
+    ["a comment", "/* <!-- </script> */ return 1;"],
+  ])("%s: keeps its value, and holds no <!-- nor </script", (_, code) => {
+    const escaped = inlineScript(code);
+    expect(escaped).not.toMatch(/<!--|<\/script/i);
+    expect(new Function(escaped)()).toEqual(new Function(code)());
   });
 });
 

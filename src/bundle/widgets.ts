@@ -14,6 +14,7 @@ import type { OutputFile } from "../emit/common.js";
 import { RUNTIME_FOLDER } from "../emit/runtime.js";
 import type { ServerModel, WidgetModel } from "../model/types.js";
 import { toPosix } from "../util/paths.js";
+import { INLINE_SCRIPT_BUILD, inlineScript } from "./inlineScript.js";
 
 /** mcpgen's package folder: its own dependencies back the generated widget clients' imports. */
 const MCPGEN_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -58,6 +59,7 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
         charset: "utf8",
         metafile: true,
         logLevel: "silent",
+        ...INLINE_SCRIPT_BUILD,
         plugins: [fromMemory(memory, options.outDir, options.cwd), zodEnglishOnly],
       });
     } catch (error) {
@@ -66,23 +68,21 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
       diagnostics.push(...failure.errors.map((m) => fromEsbuild(m, widget, at, options.cwd)));
       continue;
     }
-    const js = result.outputFiles
-      .filter((f) => f.path.endsWith(".js"))
-      .map((f) => f.text)
-      .join("\n");
+    // No `<!--` nor `</script` left anywhere (a manifest string holding `<!--<script>` broke the page).
+    const js = inlineScript(
+      result.outputFiles
+        .filter((f) => f.path.endsWith(".js"))
+        .map((f) => f.text)
+        .join("\n"),
+    );
     const css = result.outputFiles
       .filter((f) => f.path.endsWith(".css"))
       .map((f) => f.text)
       .join("\n");
-    // esbuild escapes `</script` and `</style` in strings; anything left would end the element early.
-    if (/<\/script/i.test(js) || /<\/style/i.test(css)) {
+    // esbuild escapes `</style` in CSS strings; anything left would end the element early.
+    if (/<\/style/i.test(css)) {
       diagnostics.push(
-        widgetDiagnostic(
-          widget,
-          at,
-          `widget ${widget.name}: the bundle holds "</script" or "</style" outside a string, which would break its HTML`,
-          options.cwd,
-        ),
+        widgetDiagnostic(widget, at, `widget ${widget.name}: the bundle's CSS holds "</style" outside a string, which would break its HTML`, options.cwd),
       );
       continue;
     }

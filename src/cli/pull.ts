@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { hasErrors } from "../diagnostics.js";
+import { DEFAULT_MAX_DEPTH, MAX_MAX_DEPTH, tooDeep } from "../pull/depth.js";
 import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
 import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
 import { checkedFileMissing, fileFailed, serverFailed } from "../pull/problems.js";
@@ -57,6 +58,12 @@ tools, resources, resource templates and prompts, every page, each definition ve
       help: "The largest answer pull reads (default 32MiB; at most 256MiB); all answers together may be twice that. SIZE in bytes, or with K, M or G: 64MiB, 64M.",
     },
     "max-items": { type: "string", value: "N", needs: "a number", help: "The most definitions pull reads, the four lists together (default 100000)." },
+    "max-depth": {
+      type: "string",
+      value: "N",
+      needs: "a number",
+      help: "The deepest nesting of objects and arrays pull writes in one definition (default 256; at most 512).",
+    },
     force: { type: "boolean", help: "Overwrite FILE even if mcpgen pull did not write it." },
   },
   footer: `Exit codes: 0 written (or up to date with --check), 1 the server differs (--check), cannot be
@@ -79,6 +86,7 @@ interface PullArgs {
   /** --max-bytes and --max-items as given (undefined: the default). */
   maxBytes?: number;
   maxItems?: number;
+  maxDepth?: number;
   force: boolean;
   url?: URL;
   command?: string[];
@@ -123,6 +131,14 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
     const v = Number(values["max-items"]);
     if (!Number.isInteger(v) || v <= 0) throw new CliUsageError("--max-items takes a positive whole number");
     args.maxItems = v;
+  }
+  if (typeof values["max-depth"] === "string") {
+    const v = Number(values["max-depth"]);
+    if (!Number.isInteger(v) || v <= 0 || v > MAX_MAX_DEPTH)
+      throw new CliUsageError(
+        `--max-depth takes a whole number from 1 to ${MAX_MAX_DEPTH} (deeper cannot be written), not ${JSON.stringify(values["max-depth"])}`,
+      );
+    args.maxDepth = v;
   }
   if (positional.length === 0) throw new CliUsageError("pull needs a server: a URL, or -- and the command that starts it");
   if (/^https?:\/\//i.test(positional[0]!)) {
@@ -191,12 +207,19 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const name = server.serverInfo.name;
   const out = path.resolve(cwd, args.out ?? path.join("manifests", `${folderName(name)}.yaml`));
   const shownOut = path.relative(cwd, out) || out;
+  const { describePulledProblems } = await import("../pull/report.js");
+  for (const warning of server.warnings) process.stderr.write(`mcpgen: warning: ${warning}\n`);
+  // Deeper than the YAML writer (and what reads the file back) can go: said before writing anything.
+  const deep = tooDeep(server, args.maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (deep.length > 0) {
+    printDiagnostics(describePulledProblems(deep, server, name, serverArgument(args)));
+    process.stderr.write(`mcpgen: ${shownOut} not written.\n`);
+    return 1;
+  }
   const text = manifestText(server, describeSource(args), again(args, shownOut));
 
-  for (const warning of server.warnings) process.stderr.write(`mcpgen: warning: ${warning}\n`);
   // The definitions must compile: the manifest goes through the whole validator before it is written.
   const { compile } = await import("../compile.js");
-  const { describePulledProblems } = await import("../pull/report.js");
   const checked = await compile({ absPath: out, file: shownOut, text });
   // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying, by
   // what the server serves (the file is not written yet, and may never be).
@@ -309,6 +332,7 @@ function again(args: PullArgs, out: string): string {
   if (args.era !== "auto") parts.push("--era", args.era);
   if (args.maxBytes !== undefined) parts.push("--max-bytes", flagSize(args.maxBytes));
   if (args.maxItems !== undefined) parts.push("--max-items", String(args.maxItems));
+  if (args.maxDepth !== undefined) parts.push("--max-depth", String(args.maxDepth));
   for (const name of Object.keys(args.env)) parts.push(`--env ${name}=...`);
   for (const name of Object.keys(args.headers)) parts.push(`--header "${name}: ..."`);
   if (args.cwd) parts.push("--cwd", shellWord(args.cwd));

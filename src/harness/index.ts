@@ -7,13 +7,21 @@
  * refuse (tools whose visibility leaves out `app`) and recording them all. The `openai` bridge
  * injects ChatGPT's `window.openai` into the frame instead, over the same channel.
  *
- * Loopback only; for development and tests.
+ * Loopback only; for development and tests. Like the generated servers it refuses requests whose
+ * `Host` or `Origin` is not itself (DNS rebinding, a page the developer visits), and requests a
+ * browser marks as sent from another site; its API takes JSON only, with the token of this run
+ * (random, written into its pages), so no other page can call tools or read what was recorded.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { INLINE_SCRIPT_BUILD, inlineScript } from "../bundle/inlineScript.js";
 import { escapeHtml } from "../bundle/widgets.js";
+import { hostAllowed, originAllowed } from "../runtime/server/transport/originCheck.js";
+
+/** The header the harness's pages send their run's token in; every /api/ request needs it. */
+export const HARNESS_TOKEN_HEADER = "x-mcpgen-harness-token";
 
 /** One widget opened by one tool call: the arguments, and the result (or none: the tool is called for real). */
 export interface Scenario {
@@ -60,6 +68,8 @@ export interface Harness {
   scenarioUrl(index: number, bridge?: "mcp-apps" | "openai"): string;
   readonly calls: HarnessCall[];
   readonly events: HarnessEvent[];
+  /** This run's token: its pages send it in the `x-mcpgen-harness-token` header of every /api/ request (GET /api/calls included). */
+  readonly token: string;
   close(): Promise<void>;
 }
 
@@ -85,13 +95,17 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   const scripts = await bundlePageScripts();
   const calls: HarnessCall[] = [];
   const events: HarnessEvent[] = [];
+  const token = randomBytes(32).toString("base64url");
+  let port = 0;
 
   const http = createServer((req, res) => {
     route(req, res).catch((error: unknown) => json(res, 500, { error: error instanceof Error ? error.message : String(error) }));
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const refused = refusal(req);
+    if (refused) return json(res, refused.status, { error: refused.error });
+    const url = new URL(req.url!, "http://127.0.0.1");
     const parts = url.pathname.split("/").filter(Boolean);
     const bridge = url.searchParams.get("bridge") === "openai" ? "openai" : "mcp-apps";
     if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios));
@@ -99,15 +113,47 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge));
     if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge));
     if (req.method === "POST" && url.pathname === "/api/call") {
-      const body = JSON.parse(await readBody(req)) as { name?: unknown; arguments?: unknown };
-      return json(res, 200, await forward(String(body.name), (body.arguments ?? {}) as object));
+      const body = await readJson(req);
+      if (!isObject(body)) return json(res, 400, { error: "the body must be a JSON object: {name, arguments}" });
+      return json(res, 200, await forward(String(body["name"]), (body["arguments"] ?? {}) as object));
     }
     if (req.method === "POST" && url.pathname === "/api/event") {
-      events.push(JSON.parse(await readBody(req)) as HarnessEvent);
+      const body = await readJson(req);
+      if (!isObject(body)) return json(res, 400, { error: "the body must be a JSON object: {kind, params}" });
+      events.push(body as unknown as HarnessEvent);
       return json(res, 200, {});
     }
     if (req.method === "GET" && url.pathname === "/api/calls") return json(res, 200, { calls, events });
     json(res, 404, { error: "not found" });
+  }
+
+  /**
+   * Why a request is refused before it is routed: a target that is not a path, a Host or Origin
+   * that is not the harness (the generated servers' checks), a browser request sent from another
+   * site (Sec-Fetch-Site), and on /api/: no token of this run, or a POST body that is not JSON
+   * (a form or text/plain POST needs no CORS preflight: any page could send one).
+   */
+  function refusal(req: IncomingMessage): { status: number; error: string } | undefined {
+    if (!req.url?.startsWith("/")) return { status: 400, error: "Bad Request: the request target must be a path" };
+    const rules = { host: "127.0.0.1", port };
+    if (!hostAllowed(req.headers.host, rules)) return { status: 403, error: "Forbidden: Host not allowed" };
+    const origin = req.headers.origin;
+    if (origin !== undefined && !originAllowed(origin, rules)) return { status: 403, error: "Forbidden: Origin not allowed" };
+    const site = req.headers["sec-fetch-site"];
+    if (site === "cross-site" || site === "same-site") return { status: 403, error: "Forbidden: a request from another site" };
+    if (!req.url.startsWith("/api/")) return undefined;
+    if (!tokenMatches(req.headers[HARNESS_TOKEN_HEADER]))
+      return { status: 403, error: `Forbidden: the ${HARNESS_TOKEN_HEADER} header must hold this run's token` };
+    if (req.method === "POST" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? ""))
+      return { status: 415, error: "Unsupported Media Type: Content-Type must be application/json" };
+    return undefined;
+  }
+
+  function tokenMatches(value: string | string[] | undefined): boolean {
+    if (typeof value !== "string") return false;
+    const given = Buffer.from(value);
+    const wanted = Buffer.from(token);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
 
   /** A widget's tools/call: refused as hosts must when the tool is not visible to apps, else sent to the server. */
@@ -130,7 +176,7 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     if (!tool) throw new Error(`scenario ${index}: the server has no tool ${scenario.tool}`);
     const result =
       scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result);
-    const config = { index, bridge, tool, arguments: scenario.arguments, result };
+    const config = { index, bridge, token, tool, arguments: scenario.arguments, result };
     const data = JSON.stringify(config).replace(/</g, "\\u003c");
     return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge})</p>\n<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
   }
@@ -142,19 +188,24 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     if (typeof text !== "string") throw new Error(`resources/read ${scenario.widget} answered no text`);
     if (bridge === "mcp-apps") return text;
     const hash = `'sha256-${createHash("sha256").update(scripts.openai, "utf8").digest("base64")}'`;
-    return text.replace(/(script-src )/, `$1${hash} `).replace(/<script type="module">/, `<script>${scripts.openai}</script>\n<script type="module">`);
+    // Functions as replacements: the script's own `$&` or `$'` would be read as patterns.
+    return text
+      .replace(/(script-src )/, (found) => `${found}${hash} `)
+      .replace(/<script type="module">/, (found) => `<script>${scripts.openai}</script>\n${found}`);
   }
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
-  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  port = (http.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
   return {
     url: `${base}/`,
     scenarioUrl: (index, bridge = "mcp-apps") => `${base}/scenario/${index}?bridge=${bridge}`,
     calls,
     events,
+    token,
     close: async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -193,8 +244,9 @@ async function bundlePageScripts(): Promise<{ host: string; openai: string }> {
       target: "es2022",
       minify: true,
       logLevel: "silent",
+      ...INLINE_SCRIPT_BUILD,
     });
-    return out.outputFiles[0]!.text;
+    return inlineScript(out.outputFiles[0]!.text);
   };
   const [host, openai] = await Promise.all([bundle("page.ts", "esm"), bundle("openai.ts", "iife")]);
   return { host, openai };
@@ -219,6 +271,19 @@ function html(res: ServerResponse, body: string): void {
 
 function json(res: ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(value));
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  try {
+    return JSON.parse(await readBody(req));
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -9,6 +9,8 @@ import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/
 interface Config {
   index: number;
   bridge: "mcp-apps" | "openai";
+  /** This run's token: the harness answers /api/ requests that carry it only. */
+  token: string;
   tool: { name: string; [key: string]: unknown };
   arguments: Record<string, unknown>;
   result: { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Record<string, unknown> };
@@ -22,7 +24,11 @@ document.body.append(frame);
 const target = frame.contentWindow!;
 
 async function post(path: string, body: unknown): Promise<{ result?: unknown; error?: string }> {
-  const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-mcpgen-harness-token": config.token },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { result?: unknown; error?: string };
 }
 

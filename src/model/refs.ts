@@ -77,6 +77,24 @@ export function classifyRef(ref: string): RefTarget {
   return { kind: "unsupported", reason: "use $ref: '#/defs/Name' for manifest defs, or '#/$defs/Name' for the schema's own $defs" };
 }
 
+/**
+ * Whether `ref` is a JSON pointer fragment (`#/properties/x`) that names a schema inside `root`
+ * (a mapping or a boolean), as JSON Schema resolves it against the schema's own root.
+ */
+export function pointsInto(root: unknown, ref: string): boolean {
+  if (!ref.startsWith("#/")) return false;
+  const pointer = percentDecode(ref.slice(1));
+  if (typeof pointer !== "string") return false;
+  let at: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(at) && /^(0|[1-9]\d*)$/.test(token)) at = at[Number(token)];
+    else if (typeof at === "object" && at !== null && !Array.isArray(at) && Object.hasOwn(at, token)) at = (at as Record<string, unknown>)[token];
+    else return false;
+  }
+  return typeof at === "boolean" || (typeof at === "object" && at !== null && !Array.isArray(at));
+}
+
 /** A URI fragment's text, or why it has none: a `%` not followed by two hex digits, or escapes that are not UTF-8. */
 function percentDecode(fragment: string): string | { reason: string } {
   if (!fragment.includes("%")) return fragment;

@@ -5,36 +5,41 @@
 
 /**
  * A TypeScript string literal for any string: JSON escaping plus U+2028/U+2029 (line terminators
- * in older JavaScript parsers and in some tools) and `</` (harmless in .ts, but keeps generated
- * text safe to inline in HTML). Lone surrogates come out as `\uXXXX` escapes via JSON.stringify.
+ * in older JavaScript parsers and in some tools), and `</`, `<!--` and `<script` (harmless in .ts,
+ * but keeps generated text safe to inline in an HTML `<script>`, whose parser ends the element at
+ * `</script` and, after `<!--<script`, no longer at the next `</script>`). Lone surrogates come out
+ * as `\uXXXX` escapes via JSON.stringify.
  */
 export function stringLiteral(value: string): string {
   return safeJson(JSON.stringify(value));
 }
 
 /**
- * JSON text made safe to paste into TypeScript source: U+2028/U+2029 and `</` escaped. JSON
- * already escapes quotes, backslashes and control characters inside its strings.
+ * JSON text made safe to paste into TypeScript source: U+2028/U+2029, `</`, `<!--` and `<script`
+ * escaped. JSON already escapes quotes, backslashes and control characters inside its strings.
  */
 export function safeJson(json: string): string {
-  return json.replace(UNSAFE_IN_SOURCE, (found) => (found === "</" ? "<\\/" : found === "\u2028" ? "\\u2028" : "\\u2029"));
+  return json.replace(UNSAFE_IN_SOURCE, (found) => SOURCE_ESCAPES[found] ?? `\\u003c${found.slice(1)}`);
 }
 
-const UNSAFE_IN_SOURCE = /[\u2028\u2029]|<\//g;
+/** What ends or bends an HTML script element (`</`, `<!--`, `<script` in any case), and JavaScript's odd line terminators. */
+const UNSAFE_IN_SOURCE = /[\u2028\u2029]|<\/|<!--|<script/gi;
+const SOURCE_ESCAPES: Readonly<Record<string, string>> = { "\u2028": "\\u2028", "\u2029": "\\u2029", "</": "<\\/" };
 
 /**
  * JSON text as a `String.raw` template literal, for `JSON.parse(...)` in generated code: the text
  * stays as it is, unescaped, so it is cheap to write and to read. A template could only be left
  * through a backtick or `${`; JSON has neither outside its strings, and inside them both become
- * JSON escapes (`\u0060`, `$\u007b`), as do U+2028/U+2029 and the `/` of `</`, which JSON.parse
- * reads back unchanged. JSON text never ends with a backslash, which would escape the closing
- * backtick, nor holds a raw carriage return, which a template would turn into a line feed.
+ * JSON escapes (`\u0060`, `$\u007b`), as do U+2028/U+2029, the `/` of `</` and the `<` of `<!--`
+ * and `<script`, which JSON.parse reads back unchanged. JSON text never ends with a backslash,
+ * which would escape the closing backtick, nor holds a raw carriage return, which a template
+ * would turn into a line feed.
  */
 export function jsonTemplate(json: string): string {
-  return `String.raw\`${json.replace(UNSAFE_IN_TEMPLATE, (found) => TEMPLATE_ESCAPES[found]!)}\``;
+  return `String.raw\`${json.replace(UNSAFE_IN_TEMPLATE, (found) => TEMPLATE_ESCAPES[found] ?? `\\u003c${found.slice(1)}`)}\``;
 }
 
-const UNSAFE_IN_TEMPLATE = /`|\$\{|[\u2028\u2029]|<\//g;
+const UNSAFE_IN_TEMPLATE = /`|\$\{|[\u2028\u2029]|<\/|<!--|<script/gi;
 const TEMPLATE_ESCAPES: Readonly<Record<string, string>> = { "`": "\\u0060", "${": "$\\u007b", "\u2028": "\\u2028", "\u2029": "\\u2029", "</": "<\\/" };
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

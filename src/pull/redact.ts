@@ -7,17 +7,23 @@
  *
  * The rules, in the order they apply to each word:
  * - a flag whose name says credential (`--api-key X`, `--token=X`, `-token X`, `--db-pw X`): its
- *   value is `...`; a name that says where a credential is (`--token-file`, `--api-key-env`,
- *   `--auth-url`) keeps a harmless value (a path, a variable name, a URL without credentials);
+ *   value is `...`, even when it starts with `-` (`--api-key -Zx9Qw7Lp3Mn`: one random base64url
+ *   key in 64 does) unless it is shaped like a flag (`-v`, `--verbose`); a name that says where a
+ *   credential is (`--token-file`, `--api-key-env`, `--auth-url`) keeps a harmless value (a path,
+ *   a variable name, a URL without credentials);
+ * - a user flag (`--user admin:pw`, `--login`, `--basic-auth`): the part after `:` is `...`;
  * - a header flag (`-H`, `--header`, `--headers`, `--add-header`): its value's header name is kept,
  *   the header value is `...` (`Authorization: ...`), whatever the header;
  * - a one-letter flag (`-k X`, `-p X`): its value is kept only when harmless (see `isHarmless`);
  *   `-y` (npx), `-i` (docker run) and `-A` (deno) take no value, and python's `-m` takes a module;
- * - any other word, or a long flag's value: a JSON object or array keeps its keys and non-secret
- *   values; a URL loses its user and password, its query and fragment values and any key-shaped
- *   path segment; `NAME=value` keeps NAME and a harmless value; `Name: value` keeps Name; a word
- *   shaped like a key (`sk-...`, `ghp_...`, a JWT, 32+ mixed letters and digits) is `...`; and
- *   `Bearer X`, `password=X`, `apiKey: 'X'` inside a longer word (code, a connection string) lose X.
+ * - any other word, or a long flag's value: a PEM private key is `...` between its BEGIN and END
+ *   lines; a JSON object or array keeps its keys and non-secret values (an array of strings is
+ *   read as command words: `["--api-key","X"]`); a URL loses its user and password, its query,
+ *   fragment and `;name=` path parameter values (`;jsessionid=`) and any key-shaped path segment;
+ *   `user:pw@host` without a scheme loses `user:pw`; `NAME=value` keeps NAME and a harmless value;
+ *   `Name: value` keeps Name; a word shaped like a key (`sk-...`, `ghp_...`, a JWT, 32+ mixed
+ *   letters and digits) is `...`; and `Bearer X`, `password=X`, `apiKey: 'X'` inside a longer word
+ *   (code, a connection string) lose X.
  */
 import { shellWord } from "./shell.js";
 
@@ -34,6 +40,12 @@ const SECRET_VALUE =
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Flags whose value is an HTTP header (curl's `-H`, mcp-remote's `--header`). */
 const HEADER_FLAG = /^(-H|--?(\w+-)*[Hh]eaders?)$/;
+/** Flags whose value is `user:password` (curl's `--user`, `--basic-auth`): the password is `...`, the user kept. */
+const USER_FLAG = /^--?(\w+-)*(user|username|login|userpass|basic-?auth)s?$/i;
+/** What a flag looks like, as a credential's value would not: `-v`, `-vvv`, `-token`, `--verbose`, `--dry-run`, `--port=3000`. */
+const FLAG_SHAPED = /^(-[A-Za-z]|--?[a-z][a-z0-9]*(-[a-z0-9]+)*)(=.*)?$/s;
+/** A PEM private key (PKCS#8, RSA, EC, OpenSSH, encrypted, PGP), up to its END line or the end of the word. */
+const PEM_PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[^]*?(-----END \1PRIVATE KEY\2-----|$)/g;
 /** One-letter flags that take no value in the launchers MCP configurations use. */
 const NO_VALUE = new Set(["-y", "-i", "-A"]);
 /** A package version or tag, after `@`: `1.2.3`, `^1`, `latest`. */
@@ -54,13 +66,17 @@ export function redactCommand(words: readonly string[]): string[] {
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
     const next = words[i + 1];
-    const takes = next !== undefined && !next.startsWith("-");
     const inline = /^(--?[A-Za-z][\w.-]*)=([^]*)$/.exec(word);
-    const flag = inline ? inline[1]! : /^--?[A-Za-z][\w.-]*$/.test(word) ? word : undefined;
+    // A key-shaped word is not a flag, whatever it starts with (`-` + 42 base64url characters).
+    const flag = inline ? inline[1]! : /^--?[A-Za-z][\w.-]*$/.test(word) && !SECRET_VALUE.test(word) ? word : undefined;
     if (flag === undefined) {
       out.push(redactWord(word, "loose"));
       continue;
     }
+    // A value may start with `-` (`--api-key -Zx9Qw7Lp3Mn`): after a credential flag or a one-letter
+    // flag, only a word shaped like a flag is not its value.
+    const dashValue = isCredentialFlag(flag) || /^-[A-Za-z]$/.test(flag);
+    const takes = next !== undefined && (!next.startsWith("-") || (dashValue && !FLAG_SHAPED.test(next)));
     const valueOf = (value: string) => flagValue(flag, value, python !== -1 && python < i);
     if (inline) out.push(`${flag}=${valueOf(inline[2]!)}`);
     else if (takes && takesValue(flag)) {
@@ -84,16 +100,25 @@ export function redactUrl(url: URL): string {
   return redactUrlText(copy.href);
 }
 
-/** Whether the word after `flag` is its value: a flag whose name says credential or header, or a one-letter flag. */
+/** Whether the word after `flag` is its value: a flag whose name says credential, user or header, or a one-letter flag. */
 function takesValue(flag: string): boolean {
   if (/^-[A-Za-z]$/.test(flag)) return !NO_VALUE.has(flag);
   if (/^--?no-/i.test(flag)) return false;
-  return HEADER_FLAG.test(flag) || isSecretName(flag);
+  return HEADER_FLAG.test(flag) || USER_FLAG.test(flag) || isSecretName(flag);
+}
+
+/** A flag whose value is a credential itself (not where one is). */
+function isCredentialFlag(flag: string): boolean {
+  return !/^--?no-/i.test(flag) && isSecretName(flag) && !isReference(flag);
 }
 
 function flagValue(flag: string, value: string, python: boolean): string {
   if (value === "") return value;
   if (HEADER_FLAG.test(flag)) return redactHeaderValue(value);
+  if (USER_FLAG.test(flag) && !isSecretName(flag)) {
+    const colon = value.indexOf(":");
+    return colon === -1 ? redactWord(value, "loose") : `${value.slice(0, colon)}:...`;
+  }
   if (isSecretName(flag)) return isReference(flag) ? redactWord(value, "strict") : "...";
   if (/^-[A-Za-z]$/.test(flag)) return flag === "-m" && python && /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/.test(value) ? value : redactWord(value, "strict");
   return redactWord(value, "loose");
@@ -105,6 +130,13 @@ function flagValue(flag: string, value: string, python: boolean): string {
  * whatever is not shaped like a credential.
  */
 function redactWord(word: string, mode: "strict" | "loose"): string {
+  if (word.includes("PRIVATE KEY")) {
+    const without = word.replace(
+      PEM_PRIVATE_KEY,
+      (_all: string, kind: string, block = "") => `-----BEGIN ${kind}PRIVATE KEY${block}-----...-----END ${kind}PRIVATE KEY${block}-----`,
+    );
+    if (without !== word) return without;
+  }
   const json = parseJson(word);
   if (json !== undefined) return jsonText(json, "names");
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(word)) return redactUrlText(word);
@@ -116,6 +148,9 @@ function redactWord(word: string, mode: "strict" | "loose"): string {
     if (value === "") return word;
     return `${name}=${isSecretName(name) && !isReference(name) ? "..." : redactWord(value, "strict")}`;
   }
+  // `user:password@host` without a scheme (a database, an SSH-style target); not `image:tag@sha256:...`.
+  const userinfo = /^[^\s:@/]+:[^\s@/]+@([^\s@/:][^\s@]*)$/.exec(word);
+  if (userinfo && !/^sha\d+:/i.test(userinfo[1]!)) return `...:...@${userinfo[1]}`;
   if (SECRET_VALUE.test(word)) return "...";
   if (mode === "strict") return isHarmless(word) ? word : "...";
   return redactEmbedded(word);
@@ -154,6 +189,8 @@ function jsonText(value: unknown, mode: "names" | "all"): string {
 
 /** A JSON value with its keys kept: `names` redacts what secret-named keys hold, `all` every string and number. */
 function redactJson(value: unknown, mode: "names" | "all"): unknown {
+  // A list of strings is most often command words (`"args": ["--api-key", "X"]`): read as such.
+  if (Array.isArray(value) && mode === "names" && value.length > 0 && value.every((item) => typeof item === "string")) return redactCommand(value);
   if (Array.isArray(value)) return value.map((item) => redactJson(item, mode));
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
@@ -179,7 +216,13 @@ function redactUrlText(url: string): string {
   const [, scheme, authority, pathPart, query, fragment] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
   const at = authority.lastIndexOf("@");
   const host = at === -1 ? authority : `${authority.slice(0, at).includes(":") ? "...:..." : "..."}@${authority.slice(at + 1)}`;
-  const segments = pathPart.split("/").map((segment) => (SECRET_VALUE.test(safeDecode(segment)) ? "..." : segment));
+  // Each segment: `...` when key-shaped; its `;name=value` parameters (`;jsessionid=`) keep the name only.
+  const segments = pathPart.split("/").map((segment) => {
+    const semicolon = segment.indexOf(";");
+    const head = semicolon === -1 ? segment : segment.slice(0, semicolon);
+    const parameters = semicolon === -1 ? "" : segment.slice(semicolon).replace(/;([^;=]*)=[^;]*/g, ";$1=...");
+    return `${SECRET_VALUE.test(safeDecode(head)) ? "..." : head}${parameters}`;
+  });
   const params = (text: string) =>
     text
       .split("&")

@@ -5,7 +5,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { bundleSchema, classifyRef, forEachSchema, type JsonSchema } from "../model/refs.js";
+import { bundleSchema, classifyRef, forEachSchema, pointsInto, type JsonSchema } from "../model/refs.js";
 import { admitsAnyObject } from "../model/openSchema.js";
 import { isDraft07 } from "../runtime/shared/dialect.js";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
@@ -305,6 +305,16 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
         if (inDef) report(at(), "unsupported-ref", "inside `defs:`, '#' is ambiguous; refer to the def itself with $ref: '#/defs/<Name>'");
         return;
       case "unsupported":
+        // A server's own JSON pointer into the same schema (`#/properties/x`) is valid JSON Schema,
+        // and its validators (ajv's too) follow it: kept as served, typed as unknown.
+        if (blind && !inDef && pointsInto(schema, node.$ref))
+          return report(
+            at(),
+            "unsupported-ref",
+            `$ref ${JSON.stringify(node.$ref)} points into the schema itself, which mcpgen does not type; the upstream server serves it so: it is kept as it came and checked as JSON Schema says, and the value it describes is typed as unknown`,
+            undefined,
+            blind,
+          );
         return report(at(), "unsupported-ref", `$ref ${JSON.stringify(node.$ref)} is not supported: ${target.reason}`);
     }
   });

@@ -85,6 +85,11 @@ describe("multi round-trip requests (2026-07-28)", () => {
       [`${state}-TAMPERED`, "requestState failed its integrity check"],
       [`${forged}.${mac}`, "requestState failed its integrity check"],
       ["garbage", "malformed requestState"],
+      // A signature that is not base64url (a length of 4n+1 makes atob throw a DOMException with code 5).
+      [`${payload}.${mac!.slice(0, 41)}`, "malformed requestState"],
+      [`${payload}.A`, "malformed requestState"],
+      [`${payload}.${mac!.slice(0, 40)}==`, "malformed requestState"],
+      [`${payload}.`, "requestState failed its integrity check"],
     ] as const) {
       const refused = await s.request("tools/call", { name: "test_input_required_result_tampered_state", arguments: {}, requestState });
       expect(refused.error).toEqual({ code: -32602, message: "Invalid or expired requestState", data: { reason } });

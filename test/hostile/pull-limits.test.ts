@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Budget, LimitError, parseSize, pullLimits } from "../../src/pull/limits.js";
 import { fitStdio, LineBuffer } from "../../src/pull/stdio.js";
-import { ROOT } from "../helpers/cli.js";
+import { mcpgen, ROOT } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const FLOOD = fileURLToPath(new URL("../servers/flood-stdio.mjs", import.meta.url));
@@ -254,6 +254,69 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
   }, 120_000);
 });
 
+/**
+ * A 2025-11-25 stdio server whose one tool's inputSchema nests `properties.x` DEPTH times (written
+ * as text, so any depth can be sent).
+ */
+const DEEP_SERVER = `import { createInterface } from "node:readline";
+const depth = Number(process.env.DEPTH);
+const schema = '{"type":"object","properties":{"x":'.repeat(depth) + '{"type":"string"}' + "}}".repeat(depth);
+const send = (text) => process.stdout.write(text + "\\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  const id = JSON.stringify(m.id);
+  if (m.method === "initialize") return send('{"jsonrpc":"2.0","id":' + id + ',"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"deep","version":"1.0.0"}}}');
+  if (m.method === "tools/list") return send('{"jsonrpc":"2.0","id":' + id + ',"result":{"tools":[{"name":"nested","inputSchema":' + schema + '}]}}');
+  send('{"jsonrpc":"2.0","id":' + id + ',"error":{"code":-32601,"message":"Method not found"}}');
+});
+`;
+
+describe("mcpgen pull stops at its depth limit", () => {
+  const tooDeep = (server: string, depth: number, more: number) =>
+    [
+      `mcpgen: -- ${node} ${server}: error too-deep: nested deeper than ${depth} levels (objects and arrays inside one another), the most pull writes (--max-depth ${depth}); ${depth < 512 ? `if the server really serves this, pull again with --max-depth ${depth * 2} (at most 512)` : "mcpgen cannot write definitions deeper than 512 levels; please report it with the server"}`,
+      `  in what deep serves: inputSchema.properties.x.properties.x.properties (and ${more} levels more) of tool \`nested\``,
+      "mcpgen: deep.yaml not written.",
+      "",
+    ].join("\n");
+
+  it.each([
+    [500, 256, 250],
+    [100_000, 256, 250],
+    [300, 512, 506],
+  ])(
+    "a schema nested %i deep, --max-depth %i: a message naming the tool and the path, exit 1, nothing written, no stack trace",
+    async (nesting, depth, more) => {
+      const dir = tempProject({ "package.json": "{}", "deep.mjs": DEEP_SERVER });
+      const server = path.join(dir, "deep.mjs");
+      const run = await pull(["-o", "deep.yaml", ...(depth === 256 ? [] : ["--max-depth", String(depth)]), "--", node, server], dir, {
+        DEPTH: String(nesting),
+      });
+      expect(run.stderr).toBe(tooDeep(server, depth, more));
+      expect(run.code).toBe(1);
+      expect(readdirSync(dir).sort()).toEqual(["deep.mjs", "package.json"]);
+    },
+    90_000,
+  );
+
+  it("a schema nested 255 deep (512 levels) pulls with --max-depth 512, checks up to date, and the manifest generates", async () => {
+    const dir = tempProject({ "package.json": "{}", "deep.mjs": DEEP_SERVER });
+    const server = path.join(dir, "deep.mjs");
+    const args = ["-o", "deep.yaml", "--max-depth", "512", "--", node, server];
+    expect(await pull(args, dir, { DEPTH: "255" })).toMatchObject({ code: 0, stderr: "" });
+    expect(readFileSync(path.join(dir, "deep.yaml"), "utf8").split("\n")[1]).toBe(
+      `# Update it with: mcpgen pull -o deep.yaml --max-depth 512 -- ${node} ${server}`,
+    );
+    expect(await pull(["--check", ...args], dir, { DEPTH: "255" })).toMatchObject({ code: 0, stderr: "" });
+    // Changed upstream: --check compares the two deep schemas (a recursive diff), and says what changed.
+    const changed = await pull(["--check", ...args], dir, { DEPTH: "254" });
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toContain("input-narrowed");
+    expect(mcpgen(["generate", "--manifests", "deep.yaml", "--out", "out"], dir)).toMatchObject({ code: 0, stderr: "" });
+  }, 120_000);
+});
+
 describe("limits: units", () => {
   it.each([
     ["33554432", 32 * MiB],
@@ -321,6 +384,8 @@ describe("limits: units", () => {
       [["--max-bytes", "lots"], '--max-bytes takes a size in bytes, or with K, M or G (64MiB, 64M), not "lots"'],
       [["--max-bytes", "1G"], "--max-bytes is at most 256MiB (a larger answer cannot be parsed in memory), not 1G"],
       [["--max-items", "-3"], "--max-items takes a positive whole number"],
+      [["--max-depth", "0"], '--max-depth takes a whole number from 1 to 512 (deeper cannot be written), not "0"'],
+      [["--max-depth", "513"], '--max-depth takes a whole number from 1 to 512 (deeper cannot be written), not "513"'],
     ] as const) {
       const run = await pull([...args, "--", node, FLOOD], dir);
       expect(run.code, args.join(" ")).toBe(2);

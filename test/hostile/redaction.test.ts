@@ -90,6 +90,41 @@ const hidden: Row[] = [
   ["a connection string", { given: ["server", "--connection", "Host=db;Password=abc"], want: "server --connection Host=..." }],
   ["a credential inside a longer word", { given: ["server", "--opts", "region=eu;password=abc"], want: "server --opts region=..." }],
   ["name: value inside code", { given: ["server", "--init", "{apiKey: 'abc', debug: true}"], want: "server --init '{apiKey: '\\''...'\\'', debug: true}'" }],
+  // Issue 27, item 15: each of these was written as it was.
+  [
+    "a credential flag's value that starts with - (one random base64url key in 64)",
+    { given: ["server", "--api-key", "-Zx9Qw7Lp3Mn"], want: "server --api-key ..." },
+  ],
+  ["a one-letter flag's value that starts with -", { given: ["server", "-k", "-Zx9Qw7Lp3Mn"], want: "server -k ..." }],
+  ["a 43-character key that starts with -, alone", { given: ["server", "-Zx9Qw7Lp3MnAb3dEf6hIj9kLm2oPq5sTu8wXy1zA3c"], want: "server ..." }],
+  [
+    "a flag and its value inside a JSON array argument",
+    { given: ["server", "--args", '["--api-key","hunter2","--port","3000"]'], want: `server --args '["--api-key","...","--port","3000"]'` },
+  ],
+  [
+    "the same inside a JSON object",
+    { given: ["server", '{"args":["--token","hunter2"],"command":"npx"}'], want: `server '{"args":["--token","..."],"command":"npx"}'` },
+  ],
+  ["user:password@host without a scheme", { given: ["psql-mcp", "admin:hunter2@db.local:5432/app"], want: "psql-mcp ...:...@db.local:5432/app" }],
+  [
+    "--user admin:password (curl's form), inline too",
+    { given: ["server", "--user", "admin:hunter2", "--login=ops:hunter3"], want: "server --user admin:... --login=ops:..." },
+  ],
+  ["a ;jsessionid= path parameter", { given: ["bridge", "https://host/app;jsessionid=ABC123DEF/x"], want: "bridge 'https://host/app;jsessionid=.../x'" }],
+  [
+    "a PEM private key as an argument",
+    {
+      given: ["server", "-----BEGIN RSA PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END RSA PRIVATE KEY-----"],
+      want: "server '-----BEGIN RSA PRIVATE KEY-----...-----END RSA PRIVATE KEY-----'",
+    },
+  ],
+  [
+    "a PEM private key inside JSON",
+    {
+      given: ["server", '{"pem":"-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjEAAAAA\\n-----END OPENSSH PRIVATE KEY-----"}'],
+      want: `server '{"pem":"-----BEGIN OPENSSH PRIVATE KEY-----...-----END OPENSSH PRIVATE KEY-----"}'`,
+    },
+  ],
 ];
 
 /** What must stay visible for the header to be useful (and did before). */
@@ -149,6 +184,13 @@ const kept: Row[] = [
     { given: ["server", '{"mode":"read-only","limit":10,"tags":["a","b"]}'], want: `server '{"mode":"read-only","limit":10,"tags":["a","b"]}'` },
   ],
   [
+    "flags after a credential flag, a docker digest, a user without a password, negative numbers",
+    {
+      given: ["server", "img:1.0@sha256:abcdef", "--api-key", "-v", "--user", "admin", "--user-agent", "bot:1", "-p", "-1"],
+      want: "server img:1.0@sha256:abcdef --api-key -v --user admin --user-agent bot:1 -p -1",
+    },
+  ],
+  [
     "what was redacted before still is",
     {
       given: ["server", "--api-key", "hunter2", "--token=abc", "-token", "abc", "sk-live-0123456789abcdef"],
@@ -179,9 +221,23 @@ describe("redaction of a server's command line", () => {
     }
   });
 
+  it("keeps a certificate (public), redacts only private keys", () => {
+    const certificate = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+    expect(redactCommand(["server", certificate])).toEqual(["server", certificate]);
+  });
+
   it("takes time in proportion to a word's length (a 200 kB word: milliseconds, not the 20 s of a backtracking pattern)", () => {
     const started = Date.now();
-    for (const word of ["a".repeat(200_000), "a-".repeat(100_000), `x=${"a:".repeat(100_000)}`, "{".repeat(100_000)]) redactCommand(["server", word]);
+    for (const word of [
+      "a".repeat(200_000),
+      "a-".repeat(100_000),
+      `x=${"a:".repeat(100_000)}`,
+      "{".repeat(100_000),
+      `-----BEGIN PRIVATE KEY-----${"-----BEGIN PRIVATE KEY-----".repeat(5_000)}`,
+      `a:${"b".repeat(200_000)}@`,
+      JSON.stringify(Array.from({ length: 20_000 }, (_, i) => (i % 2 ? "x" : "--api-key"))),
+    ])
+      redactCommand(["server", word]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -230,5 +286,30 @@ describe("mcpgen pull writes no secret from the server's command line", () => {
       .slice(0, -1);
     expect(words).toEqual(["mcpgen", "pull", "-o", "raw.yaml", "--", ...redactCommand(server)]);
     expect(words.slice(5)).toHaveLength(server.length);
+  });
+
+  it("nor the shapes of issue 27: a key starting with -, a flag inside JSON, user:pw@host, --user, ;jsessionid=, a PEM private key", () => {
+    const raw = fileURLToPath(new URL("../servers/raw-stdio.mjs", import.meta.url));
+    const dir = tempProject({ "package.json": "{}" });
+    const server = [
+      "node",
+      raw,
+      "--api-key",
+      "-s3cr3t10Zx9Qw7",
+      "--args",
+      '["--token","s3cr3t11"]',
+      "admin:s3cr3t12@db.local:5432/app",
+      "--user",
+      "admin:s3cr3t13",
+      "https://host/app;jsessionid=s3cr3t14/x",
+      "-----BEGIN PRIVATE KEY-----\ns3cr3t15\n-----END PRIVATE KEY-----",
+    ];
+    const r = mcpgen(["pull", "-o", "raw.yaml", "--", ...server], dir);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    const text = readFileSync(path.join(dir, "raw.yaml"), "utf8");
+    expect(text).not.toMatch(/s3cr3t/);
+    expect(text.split("\n")[0]).toBe(
+      `# Pulled by mcpgen from \`node ${raw} --api-key ... --args '["--token","..."]' ...:...@db.local:5432/app --user admin:... 'https://host/app;jsessionid=.../x' '-----BEGIN PRIVATE KEY-----...-----END PRIVATE KEY-----'\` (MCP 2025-11-25).`,
+    );
   });
 });

@@ -9,6 +9,8 @@ describe("stringLiteral", () => {
     ["template syntax stays inert", { given: "${process.exit(1)} `x`", want: '"${process.exit(1)} `x`"' }],
     ["line terminators", { given: "a\nb\r\u2028\u2029", want: '"a\\nb\\r\\u2028\\u2029"' }],
     ["closing script tags", { given: "</script>", want: '"<\\/script>"' }],
+    // `<!--` then `<script` puts the HTML parser in its double-escaped state: the next </script> no longer ends the element.
+    ["HTML comment and script openers, any case", { given: "<!--<script><SCRIPT", want: '"\\u003c!--\\u003cscript>\\u003cSCRIPT"' }],
     ["NUL and emoji", { given: "\u0000🎁", want: '"\\u0000🎁"' }],
     ["comment closers", { given: "*/ /*", want: '"*/ /*"' }],
   ];
@@ -40,9 +42,9 @@ describe("jsonLiteralType", () => {
 
 describe("safeJson", () => {
   it("makes JSON text safe to paste into source, value unchanged", () => {
-    const value = JSON.parse('{"a": ["x\\u2028", "</script>"], "__proto__": 1}');
+    const value = JSON.parse('{"a": ["x\\u2028", "</script>", "<!--<script>"], "__proto__": 1}');
     const text = safeJson(JSON.stringify(value));
-    expect(text).toBe('{"a":["x\\u2028","<\\/script>"],"__proto__":1}');
+    expect(text).toBe('{"a":["x\\u2028","<\\/script>","\\u003c!--\\u003cscript>"],"__proto__":1}');
     expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(value)));
   });
 });
@@ -57,6 +59,7 @@ describe("jsonTemplate", () => {
       c: "end\\",
       d: "\\`",
       e: "</script>\u2028\u2029",
+      g: "<!--<script><Script",
       f: "\r\n\u0000\ud800",
       "`k${": ["$", "{", "\\u0060"],
     };
@@ -64,6 +67,7 @@ describe("jsonTemplate", () => {
     expect(source).toMatch(/^String\.raw`[^`]*`$/);
     expect(source).not.toContain("${");
     expect(source).not.toContain("</");
+    expect(source).not.toMatch(/<!--|<script/i);
     expect(evaluate(source)).toEqual(hostile);
   });
 

@@ -98,9 +98,13 @@ export interface ServerOptions extends TaskOptions {
    * `{ current, previous }` to rotate keys (the current one signs, previous ones still verify).
    * Share it between processes that answer the same clients. Absent: the environment's
    * `MCP_REQUEST_STATE_SECRET` (and `MCP_REQUEST_STATE_PREVIOUS_SECRETS`, comma-separated), else
-   * a random key per process. A weak key is refused when the server is made.
+   * a random key per process. A weak key (short, repetitive, or guessable: a common password,
+   * a run such as 12345) is refused when the server is made, with the reason.
    */
   requestStateSecret?: RequestStateSecret;
-  /** How long a requestState stays valid, in ms (default 10 minutes). */
+  /**
+   * How long a requestState stays valid, in ms (default 10 minutes). Until then the same caller
+   * may replay the same round and the handler runs again: the replay window.
+   */
   requestStateTtlMs?: number;
 }

@@ -5,8 +5,10 @@
  * by another replica is checked with that replica's keys.
  *
  * A weak key is refused when the server is made, never used: shorter than 32 bytes, fewer than 8
- * distinct byte values, or one shorter sequence repeated.
+ * distinct byte values, one shorter sequence repeated, or guessable (keyStrength.ts: common
+ * passwords, repeats, runs such as 12345, a small alphabet).
  */
+import { keyStrength, MIN_KEY_BITS } from "./keyStrength.js";
 
 /** A key as the options take it: text (its UTF-8 bytes are the key) or the bytes themselves. */
 export type RequestStateKey = string | Uint8Array;
@@ -80,6 +82,9 @@ export function keyWeakness(key: Uint8Array): string | undefined {
     return `has ${distinct} distinct byte value${distinct === 1 ? "" : "s"} (at least ${MIN_DISTINCT_BYTES} wanted): a repeated character is not a key`;
   const period = shortestPeriod(key);
   if (period * 2 <= key.length) return `repeats a ${period}-byte sequence: a repeated pattern is not a key`;
+  const strength = keyStrength(key);
+  if (strength.bits < MIN_KEY_BITS)
+    return `is guessable (about ${strength.bits} bits, at least ${MIN_KEY_BITS} wanted): ${strength.reasons.join(", ")}; a key a person makes up is not a key`;
   return undefined;
 }
 

@@ -53,7 +53,7 @@ export async function runRound(
   const signal = controller?.signal ?? requestSignal;
 
   // The binding (a digest of the arguments) is computed only when a requestState is read or minted.
-  const binding = () => stateBinding(method, target, args);
+  const binding = () => stateBinding(method, target, args, call.base.auth);
   let earlier: Record<string, unknown> = {};
   const token = call.sdk.mcpReq.requestState();
   if (token !== undefined) {

@@ -43,6 +43,7 @@ import { memoryEventStore, SessionTable } from "./httpSessions.js";
 import { readBody, reply, send as sendWith, toWebRequest } from "./httpIo.js";
 import { httpLimits, nodeServerOptions, StandingStreams, type HttpLimitOptions } from "./httpLimits.js";
 import { openAuthGate } from "../auth/gate.js";
+import { hostAllowed, originAllowed } from "./originCheck.js";
 import type { AuthOptions } from "../auth/options.js";
 
 export type { EventStore, AuthOptions, HttpLimitOptions };
@@ -105,8 +106,6 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
 /** Serves a factory's servers over Streamable HTTP, to both eras. */
 export async function serveHttpWith(factory: ServerFactory & FactoryHooks, definition: ServerDefinition, options: HttpOptions = {}): Promise<HttpHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -161,9 +160,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     const metadata = gate?.metadata(url.pathname, req.method ?? "GET");
     if (metadata) return send(res, metadata, new AbortController());
     if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
-    if (!hostAllowed(req.headers.host)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
+    const rules = { host, port, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins };
+    if (!hostAllowed(req.headers.host, rules)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
     const origin = req.headers.origin;
-    if (origin !== undefined && !originAllowed(origin)) return reply(res, 403, -32600, "Forbidden: Origin not allowed");
+    if (origin !== undefined && !originAllowed(origin, rules)) return reply(res, 403, -32600, "Forbidden: Origin not allowed");
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
       res.writeHead(405, { allow: "POST, GET, DELETE" }).end();
       return;
@@ -260,22 +260,6 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     if (problem === undefined) return undefined;
     const id = requestId(body);
     return Response.json({ jsonrpc: "2.0", id, error: { code: ErrorCodes.HeaderMismatch, message: `Header mismatch: ${problem}` } }, { status: 400 });
-  }
-
-  function hostAllowed(value: string | undefined): boolean {
-    if (value === undefined) return false;
-    const own = [`${host}:${port}`, ...(LOOPBACK.has(host) || host === "0.0.0.0" ? [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`] : [])];
-    return own.includes(value.toLowerCase()) || (options.allowedHosts ?? []).includes(value.toLowerCase());
-  }
-
-  function originAllowed(value: string): boolean {
-    if ((options.allowedOrigins ?? []).includes(value)) return true;
-    try {
-      const o = new URL(value);
-      return (o.protocol === "http:" || o.protocol === "https:") && LOOPBACK.has(o.hostname) && Number(o.port || (o.protocol === "https:" ? 443 : 80)) === port;
-    } catch {
-      return false;
-    }
   }
 
   try {

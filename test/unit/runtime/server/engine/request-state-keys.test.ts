@@ -3,7 +3,7 @@
  * MCP_REQUEST_STATE_PREVIOUS_SECRETS), else random; rotation (previous keys verify, only the
  * current one signs); weak keys refused when the server is made.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RequestStateCodec, stateBinding } from "../../../../../src/runtime/server/engine/requestState.js";
 import { keyWeakness, requestStateKeys } from "../../../../../src/runtime/server/engine/requestStateKeys.js";
@@ -63,15 +63,47 @@ describe("weak requestState keys", () => {
     ["seven characters", "abcdefgabcdefgabcdefgabcdefgabcdefg".slice(0, 33) + "gfedcba", /has 7 distinct byte values/],
     ["a pattern repeated", "0123456789abcdef".repeat(2), /repeats a 16-byte sequence/],
     ["a pattern repeated, cut short", "password1234".repeat(3).slice(0, 33), /repeats a 12-byte sequence/],
+    [
+      "a common password, repeated, then a run of digits",
+      "passwordpassword12345678901234567",
+      /is guessable \(about 22 bits, at least 128 wanted\): "password" is a common password, "password" repeats earlier text, "12345678901234567" is a run; a key a person makes up is not a key/,
+    ],
+    [
+      "l33t spelling, a repeat, a run of letters",
+      "P@ssw0rd!P@ssw0rd!2024abcdefghijklmnop",
+      /is guessable \(about 57 bits, at least 128 wanted\): "P@ssw0rd" is a common password/,
+    ],
+    [
+      "keyboard rows",
+      "qwertyuiopasdfghjklzxcvbnm123456",
+      /is guessable .*"qwertyuiop" is a common password, "asdfghjkl" is a common password, "zxcvbnm" is a common password/,
+    ],
+    ["hex digits in order, twice", "0123456789abcdef0123456789abcdeg", /is guessable .*"0123456789" is a run, "abcdef" is a run/],
+    [
+      "32 digits (106 bits at most)",
+      "50938172640275913846029175384620",
+      /is guessable \(about 99 bits, at least 128 wanted\): 32 characters of digits only, "3846" repeats earlier text/,
+    ],
   ];
   it.each(cases)("refuses %s", (_, key, reason) => {
     expect(() => new RequestStateCodec(key, TTL)).toThrow(RangeError);
     expect(() => new RequestStateCodec(key, TTL)).toThrow(new RegExp(`^requestStateSecret ${reason.source}.*; make one with: node -e`));
   });
 
-  it("accepts random keys: 32 bytes, base64url text, hex text", () => {
-    for (const key of [randomBytes(32), randomBytes(32).toString("base64url"), randomBytes(16).toString("hex"), randomBytes(32).toString("hex")])
-      expect(keyWeakness(typeof key === "string" ? new TextEncoder().encode(key) : key)).toBeUndefined();
+  it("accepts random keys: 32 bytes, base64url and base64 text, hex text of 16 and 32 bytes, a UUID (2,000 of each)", () => {
+    const makers = [
+      () => randomBytes(32),
+      () => randomBytes(32).toString("base64url"),
+      () => randomBytes(32).toString("base64"),
+      () => randomBytes(16).toString("hex"),
+      () => randomBytes(32).toString("hex"),
+      () => randomUUID(),
+    ];
+    for (const make of makers)
+      for (let i = 0; i < 2_000; i++) {
+        const key = make();
+        expect([String(key), keyWeakness(typeof key === "string" ? new TextEncoder().encode(key) : key)]).toEqual([String(key), undefined]);
+      }
   });
 
   it("names where a weak key came from: a previous key, or an environment variable", () => {

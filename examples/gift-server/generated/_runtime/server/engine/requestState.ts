@@ -5,8 +5,9 @@
  * The `requestState` of 2026-07-28 multi round-trip requests: what a handler was told in earlier
  * rounds, carried by the client between rounds. The client can read it (signed, not encrypted)
  * but not change it: an HMAC-SHA256 over the payload, bound to the method, the tool / prompt /
- * resource it is for, a digest of the arguments, and an expiry. MCP says servers must treat
- * requestState as attacker-controlled input; anything that fails these checks is -32602.
+ * resource it is for, a digest of the arguments, the caller on a server with `auth`, and an
+ * expiry. MCP says servers must treat requestState as attacker-controlled input; anything that
+ * fails these checks is -32602.
  */
 // Web Crypto (global in Node 20 and browsers): importing the generated index.ts needs no Node types.
 import { requestStateKeys, type Environment, type RequestStateSecret } from "./requestStateKeys.js";
@@ -59,7 +60,8 @@ export class RequestStateCodec {
     if (dot <= 0) return { refused: "malformed requestState" };
     const payload = token.slice(0, dot);
     const mac = fromBase64Url(token.slice(dot + 1));
-    if (!mac || !(await this.verify(mac, payload))) return { refused: "requestState failed its integrity check" };
+    if (!mac) return { refused: "malformed requestState" };
+    if (!(await this.verify(mac, payload))) return { refused: "requestState failed its integrity check" };
     let sealed: Sealed;
     try {
       const bytes = fromBase64Url(payload);
@@ -68,8 +70,12 @@ export class RequestStateCodec {
     } catch {
       return { refused: "malformed requestState" };
     }
-    if (sealed.v !== 1 || typeof sealed.answers !== "object" || sealed.answers === null) return { refused: "malformed requestState" };
-    if (sealed.b !== binding) return { refused: "requestState was issued for another request" };
+    if (typeof sealed !== "object" || sealed === null || sealed.v !== 1 || typeof sealed.answers !== "object" || sealed.answers === null)
+      return { refused: "malformed requestState" };
+    if (sealed.b !== binding) {
+      const request = (b: unknown) => (typeof b === "string" ? b.split("\n").slice(0, 3).join("\n") : undefined);
+      return { refused: request(sealed.b) === request(binding) ? "requestState was issued to another caller" : "requestState was issued for another request" };
+    }
     if (!(sealed.exp > Date.now())) return { refused: "requestState has expired" };
     return { answers: sealed.answers };
   }
@@ -81,10 +87,17 @@ export class RequestStateCodec {
   }
 }
 
-/** What a requestState is bound to: the method, its target, and the arguments' digest. */
-export async function stateBinding(method: string, target: string, args: unknown): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(canonicalJson(args))));
-  return `${method}\n${target}\n${toBase64Url(digest)}`;
+/**
+ * What a requestState is bound to: the method, its target, the arguments' digest, and on a server
+ * with `auth` the caller (a digest of the token's client and subject), so a state minted for one
+ * user is refused when another presents it (MCP: state that influences authorization is bound to
+ * the user). Within its ttl the same caller may present it again for the same request: the
+ * handler then runs again with the same answers (docs/guides/multi-round-trip.md, Replays).
+ */
+export async function stateBinding(method: string, target: string, args: unknown, caller?: { clientId: string; subject?: string }): Promise<string> {
+  const digest = async (text: string) => toBase64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", utf8(text))));
+  const who = caller === undefined ? "" : await digest(`${caller.clientId}\n${caller.subject ?? ""}`);
+  return `${method}\n${target}\n${await digest(canonicalJson(args))}\n${who}`;
 }
 
 /** Bytes as a plain ArrayBuffer, which every Web Crypto typing accepts. */
@@ -104,11 +117,18 @@ function toBase64Url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** Undefined when `text` is not base64url. */
+/**
+ * Undefined when `text` is not base64url. Never throws: `atob` rejects a length of 4n+1 with a
+ * DOMException whose numeric `code` (5) the SDK would put on the wire instead of -32602.
+ */
 function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return undefined;
+  try {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Literal text in canonicalJson's work stack (anything else on it is a value to write). */
