@@ -1,8 +1,11 @@
 /**
  * RFC 6570 level-1 URI templates (`gift://{id}`): matching a URI to get its variables, and
  * expanding variables into a URI. Variable values are percent-encoded on expansion and decoded on
- * match, so a value never spans a `/`, `?` or `#`.
+ * match, so a value never spans a `/`, `?` or `#`. A URI is matched on RE2JS, in time linear in its
+ * length: with JavaScript's backtracking RegExp, `gift://{a}-{b}-{c}` took 0.6 s on a 2 KB URI of
+ * `a-a-a-…/` (cubic), and a client chooses the URI of resources/read.
  */
+import { RE2JS } from "re2js";
 
 export interface UriTemplate {
   readonly template: string;
@@ -18,22 +21,22 @@ export function parseUriTemplate(template: string): UriTemplate {
   let pattern = "^";
   let last = 0;
   for (const m of template.matchAll(EXPRESSION)) {
-    pattern += escapeRegExp(template.slice(last, m.index)) + "([^/?#]+)";
+    pattern += literal(template.slice(last, m.index)) + "([^/?#]+)";
     variables.push(m[1]!);
     last = m.index + m[0].length;
   }
-  pattern += escapeRegExp(template.slice(last)) + "$";
-  const regex = new RegExp(pattern);
+  pattern += literal(template.slice(last)) + "$";
+  const regex = RE2JS.compile(pattern);
   return {
     template,
     variables,
     match(uri) {
-      const m = regex.exec(uri);
-      if (!m) return undefined;
+      const m = regex.matcher(uri);
+      if (!m.matches()) return undefined;
       const out: Record<string, string> = Object.create(null);
       for (let i = 0; i < variables.length; i++) {
         try {
-          out[variables[i]!] = decodeURIComponent(m[i + 1]!);
+          out[variables[i]!] = decodeURIComponent(m.group(i + 1) ?? "");
         } catch {
           return undefined;
         }
@@ -46,8 +49,11 @@ export function parseUriTemplate(template: string): UriTemplate {
   };
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Text matched as it is: each character as RE2's `\x{…}`, so no character of a template means syntax. */
+function literal(text: string): string {
+  let out = "";
+  for (const c of text) out += `\\x{${c.codePointAt(0)!.toString(16)}}`;
+  return out;
 }
 
 /** Problems with a template mcpgen cannot serve (anything beyond level-1 `{name}` expressions). */
