@@ -77,6 +77,27 @@ export function classifyRef(ref: string): RefTarget {
   return { kind: "unsupported", reason: "use $ref: '#/defs/Name' for manifest defs, or '#/$defs/Name' for the schema's own $defs" };
 }
 
+/**
+ * The node a local `$ref` (`#`, `#/a/b~1c/0`) points at in `root`, as ajv resolves it: any JSON
+ * pointer into the document, a subschema or not (`#/properties/x`, a `$defs` entry, a value
+ * inside `const`). Undefined for other refs and for pointers to nothing.
+ */
+export function refTarget(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = percentDecode(ref.slice(1));
+  if (typeof pointer !== "string") return undefined;
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token)) node = node[Number(token)];
+    else if (isPlainObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
 /** A URI fragment's text, or why it has none: a `%` not followed by two hex digits, or escapes that are not UTF-8. */
 function percentDecode(fragment: string): string | { reason: string } {
   if (!fragment.includes("%")) return fragment;

@@ -1,4 +1,8 @@
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { planPatterns } from "../../../src/model/patterns.js";
+import type { ToolModel } from "../../../src/model/types.js";
 import { KEYWORDS, SUBSCHEMAS } from "../../../src/validate/schemaKeywords.js";
 import { ANNOTATIONS, APPLIES_TO } from "../../../src/diff/keywords.js";
 import { forEachSchema } from "../../../src/model/refs.js";
@@ -34,4 +38,45 @@ describe("the JSON Schema keyword tables agree", () => {
       expect.arrayContaining([expect.stringMatching(/ at properties\/a$/), expect.stringMatching(/ at properties\/b$/)]),
     );
   });
+
+  it.each([
+    ["draft-07", "items", () => new Ajv({ strict: false, code: { regExp: recording } })],
+    ["2020-12", "prefixItems", () => new Ajv2020({ strict: false, code: { regExp: recording } }) as unknown as Ajv],
+  ])("%s: the walk plans every pattern ajv compiles, under every keyword ajv knows, in each form", (_dialect, tuple, make) => {
+    const ajv = make();
+    const known = Object.keys((ajv as unknown as { RULES: { all: Record<string, unknown> } }).RULES.all);
+    expect(known).toEqual(expect.arrayContaining(["dependencies", "not", "contains", "propertyNames", "if", "then", "else", "allOf"]));
+    let n = 0;
+    const sub = () => ({ type: "string", pattern: `^p${n++}$` });
+    const planned = new Set<string>();
+    compiled.clear();
+    for (const keyword of known) {
+      const forms: Record<string, unknown>[] = [{ [keyword]: sub() }, { [keyword]: [sub(), sub()] }, { [keyword]: { a: sub(), b: sub() } }];
+      for (const form of forms) {
+        // What some keywords need beside them to apply: `if` for then/else, a tuple for
+        // additionalItems, a $ref for a definition to be compiled at all.
+        const schema: Record<string, unknown> = { [tuple]: [true], if: true, ...form, $ref: `#/${keyword}/a` };
+        for (const source of Object.keys(planPatterns([{ wire: { inputSchema: schema } } as unknown as ToolModel]))) planned.add(source);
+        try {
+          ajv.compile(schema);
+        } catch {
+          // A form this keyword does not take (ajv checks the schema first): nothing compiled.
+        }
+      }
+    }
+    // Ours only: ajv also compiles its meta-schema's patterns.
+    const ours = [...compiled].filter((source) => /^\^p\d+\$$/.test(source));
+    expect(ours.length).toBeGreaterThan(15);
+    expect(ours.filter((source) => !planned.has(source))).toEqual([]);
+  });
 });
+
+/** The patterns ajv compiled (its regExp engine, recording). */
+const compiled = new Set<string>();
+const recording = Object.assign(
+  (source: string, flags: string) => {
+    compiled.add(source);
+    return new RegExp(source, flags);
+  },
+  { code: "recording" },
+);

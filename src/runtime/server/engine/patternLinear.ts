@@ -1,9 +1,9 @@
 /**
  * Which patterns JavaScript's own backtracking engine runs in linear time, by a simple sufficient
- * condition: those run on RegExp (exact, and fast); the others on RE2JS (translate.ts).
+ * condition: those run on RegExp (exact, and fast); the others on RE2JS (patternPlans.ts).
  */
 import type { AST } from "@eslint-community/regexpp";
-import { codePointsOf, complement, LINE_TERMINATORS, normalize, overlap, setItem, Unsupported, type Range } from "./charsets.js";
+import { codePointsOf, complement, LINE_TERMINATORS, normalize, overlap, setItem, Unsupported, type Range } from "./patternSets.js";
 
 /**
  * Whether JavaScript's backtracking engine runs this pattern in linear time, by a simple sufficient

@@ -1,6 +1,6 @@
 /**
  * Sets of code points in ECMAScript's meaning (the `u` flag), shared by the translation to RE2
- * (translate.ts) and the proof that a pattern backtracks linearly (linear.ts): `\\d`, `\\s`, `\\w`,
+ * (patternPlans.ts) and the proof that a pattern backtracks linearly (patternLinear.ts): `\\d`, `\\s`, `\\w`,
  * `.`, Unicode properties, ranges and their algebra.
  */
 import type { AST } from "@eslint-community/regexpp";
