@@ -12,6 +12,7 @@ import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSc
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
+import { patternCost } from "../regex/cost.js";
 import { planPattern } from "../runtime/server/engine/patternPlans.js";
 import { matchesPattern } from "../model/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
@@ -228,9 +229,12 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
 }
 
 
+/** Steps (characters × the pattern's cost factor) from which a pattern bounded by maxLength is reported: about a million. */
+const COSTLY_STEPS = 1_000_000;
+
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
   const local = isPlainObject(schema) ? schema : {};
-  const checkPattern = (source: unknown, at: () => DocPath, side?: "key") => {
+  const checkPattern = (source: unknown, at: () => DocPath, side?: "key", maxLength?: unknown) => {
     if (typeof source !== "string") return;
     try {
       new RegExp(source, "u");
@@ -245,6 +249,20 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
         : "the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler";
       report(at(), "pattern-unsupported", `pattern ${JSON.stringify(source)} cannot run in linear time: ${plan.unchecked}; ${fix}`, side, blind);
       return;
+    }
+    const cost = "regexp" in plan ? undefined : patternCost(source);
+    // A maxLength bounds the text the pattern ever runs on (it runs only once the length holds).
+    if (cost && !(typeof maxLength === "number" && maxLength * cost.factor < COSTLY_STEPS)) {
+      const ways = cost.factor.toLocaleString("en-US");
+      const how = cost.inLookbehind ? `inside a lookbehind is tried in up to ${ways} ways at every position` : `can be followed in up to ${ways} ways at once`;
+      const bound = side === "key" ? "lower the count" : "give the schema a maxLength (the pattern runs only on strings within it), or lower the count";
+      report(
+        at(),
+        "pattern-cost",
+        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${ways} steps per input character: ${cost.culprit} ${how}, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; ${bound}`,
+        side,
+        "warning",
+      );
     }
     const risk = backtrackingRisk(source);
     if (risk) {
@@ -268,7 +286,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     // In a branch of a composition (`anyOf: [{required: [phone]}, {required: [email]}]`), the
     // names are usually declared by the schema around it.
     if (!inComposition(path())) checkRequired(node, here, report, blind);
-    if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
+    if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"], undefined, node.maxLength);
     if (isPlainObject(node.patternProperties))
       for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;
