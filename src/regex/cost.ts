@@ -54,7 +54,11 @@ export function patternCost(source: string): PatternCost | undefined {
       case "Quantifier": {
         const count = Number.isFinite(node.max) ? node.max : 1;
         const here = factor * Math.max(count, 1);
-        if (count > 1 && here >= threshold(inLookbehind) && (worst === undefined || here / threshold(inLookbehind) > worst.factor / threshold(worst.inLookbehind)))
+        if (
+          count > 1 &&
+          here >= threshold(inLookbehind) &&
+          (worst === undefined || here / threshold(inLookbehind) > worst.factor / threshold(worst.inLookbehind))
+        )
           worst = { culprit: node.raw, factor: here, inLookbehind };
         visit(node.element, here, inLookbehind);
         return;

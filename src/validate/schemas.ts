@@ -32,8 +32,7 @@ export interface SchemaCheckOptions {
  * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
  * one instance per dialect for the whole run, created on first use (each costs tens of ms).
  */
-let examplesAjv:
-  Promise<{ draft07: () => Ajv; draft2020: () => Ajv; runValidator: typeof import("../runtime/shared/validation.js").runValidator }> | undefined;
+let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; runValidator: typeof import("../runtime/shared/validation.js").runValidator }> | undefined;
 const loadExamplesAjv = () =>
   (examplesAjv ??= import("../runtime/shared/validation.js").then(({ createAjv, runValidator }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
@@ -128,7 +127,8 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
         if (!isPlainObject(example)) return;
         const path = ["tools", i, "examples", j];
         const argumentProblems = validators.inputSchema && example.arguments !== undefined ? problemsOf(validators.inputSchema, example.arguments) : undefined;
-        if (argumentProblems !== undefined) report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${argumentProblems}`);
+        if (argumentProblems !== undefined)
+          report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${argumentProblems}`);
         if (example.result === undefined) return;
         if (tool.outputSchema !== undefined) {
           const resultProblems = validators.outputSchema ? problemsOf(validators.outputSchema, example.result) : undefined;
@@ -227,7 +227,6 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
     report([...at(), "required", i], "required-without-schema", `\`${name}\` is required but has no schema: ${why}; ${fix}`, undefined, blind);
   });
 }
-
 
 /** Steps (characters × the pattern's cost factor) from which a pattern bounded by maxLength is reported: about a million. */
 const COSTLY_STEPS = 1_000_000;

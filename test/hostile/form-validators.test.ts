@@ -53,27 +53,31 @@ describe("elicitation answers", () => {
   it.each([
     ["the same form, a new object each call", false],
     ["a different form each call", true],
-  ])("6,000 accepted answers to %s: the heap stays flat", async (_name, distinct) => {
-    const factory = createManifestServerFactory(definition, { tools: { ask } } as never, { onError: () => {} });
-    const s = await rawSession(factory, { era: "modern", capabilities: { elicitation: {} } });
-    closers.push(s.close);
-    // The answer comes with the call (2026-07-28 inputResponses): checked, then handed to the handler.
-    const call = async (n: number) => {
-      const r = await s.request("tools/call", {
-        name: "ask",
-        arguments: { n, distinct },
-        inputResponses: { "elicitation-1": { action: "accept", content: { name: `Ada ${"abcdefghij"[n % 10]}` } } },
-      });
-      expect(r.result).toMatchObject({ content: [{ type: "text", text: `hello Ada ${"abcdefghij"[n % 10]}` }] });
-      // The raw peer records every message: not the server's memory.
-      s.received.length = 0;
-    };
-    // The first requests of a process grow the heap whatever they do (compiled code, caches).
-    for (let n = 0; n < 1000; n++) await call(n);
-    const warm = await heap();
-    for (let n = 1000; n < 7000; n++) await call(n);
-    const grown = (await heap()) - warm;
-    // Kept per answer (about 5 KiB each before), 6,000 answers would be 30 MB; at most 100 forms are kept.
-    expect(grown).toBeLessThan(3_000_000);
-  }, 120_000);
+  ])(
+    "6,000 accepted answers to %s: the heap stays flat",
+    async (_name, distinct) => {
+      const factory = createManifestServerFactory(definition, { tools: { ask } } as never, { onError: () => {} });
+      const s = await rawSession(factory, { era: "modern", capabilities: { elicitation: {} } });
+      closers.push(s.close);
+      // The answer comes with the call (2026-07-28 inputResponses): checked, then handed to the handler.
+      const call = async (n: number) => {
+        const r = await s.request("tools/call", {
+          name: "ask",
+          arguments: { n, distinct },
+          inputResponses: { "elicitation-1": { action: "accept", content: { name: `Ada ${"abcdefghij"[n % 10]}` } } },
+        });
+        expect(r.result).toMatchObject({ content: [{ type: "text", text: `hello Ada ${"abcdefghij"[n % 10]}` }] });
+        // The raw peer records every message: not the server's memory.
+        s.received.length = 0;
+      };
+      // The first requests of a process grow the heap whatever they do (compiled code, caches).
+      for (let n = 0; n < 1000; n++) await call(n);
+      const warm = await heap();
+      for (let n = 1000; n < 7000; n++) await call(n);
+      const grown = (await heap()) - warm;
+      // Kept per answer (about 5 KiB each before), 6,000 answers would be 30 MB; at most 100 forms are kept.
+      expect(grown).toBeLessThan(3_000_000);
+    },
+    120_000,
+  );
 });

@@ -132,7 +132,10 @@ describe("patterns under every keyword ajv applies, with ECMAScript's meaning", 
       for (const tool of ["dep", "dep07"])
         for (const one of ["\r", "\u2028", "\n", "ab"]) {
           const refused = await sdk.callTool({ name: tool, arguments: { trigger: "x", one } });
-          expect(refused, `${tool} ${JSON.stringify(one)}`).toMatchObject({ isError: true, content: [{ text: `Invalid arguments for tool ${tool}: Property 'one' must match pattern "^.$"` }] });
+          expect(refused, `${tool} ${JSON.stringify(one)}`).toMatchObject({
+            isError: true,
+            content: [{ text: `Invalid arguments for tool ${tool}: Property 'one' must match pattern "^.$"` }],
+          });
         }
       expect(await sdk.callTool({ name: "dep", arguments: { trigger: "x", one: "é", look: "ab" } })).toMatchObject({ content: [{ text: "ok" }] });
       expect(await sdk.callTool({ name: "dep07", arguments: { trigger: "x", one: "😀" } })).toMatchObject({ content: [{ text: "ok" }] });
@@ -168,7 +171,7 @@ async function formServer() {
 describe("the forms handlers ask for (elicitation)", () => {
   for (const era of ERAS) {
     it(`${era}: an answer is checked with ECMAScript's meaning on mcpgen's plans; a form that cannot be checked is refused before it is asked`, async () => {
-      let answer: Record<string, unknown> = {};
+      let answer: Record<string, string> = {};
       let asked = 0;
       const { sdk, close } = await connectInMemory(await formServer(), {
         era,
@@ -184,7 +187,7 @@ describe("the forms handlers ask for (elicitation)", () => {
 
       answer = { code: "é", tag: "ab" };
       expect(await call()).toMatchObject({ content: [{ text: '{"code":"é","tag":"ab"}' }] });
-      for (const bad of [{ code: "\r" }, { code: "\u2028" }, { code: "x", tag: "cb" }]) {
+      for (const bad of [{ code: "\r" }, { code: "\u2028" }, { code: "x", tag: "cb" }] as Record<string, string>[]) {
         answer = bad;
         const refused = await call();
         const text = refused instanceof Error ? `${(refused as Error & { code: number }).code} ${refused.message}` : JSON.stringify(refused);
@@ -250,7 +253,10 @@ describe("a pattern runs only once the length keywords hold, and never on text p
     expect(engine).toHaveBeenCalled();
     engine.mockClear();
     const refused = await sdk.callTool({ name: "short", arguments: { text: "y".repeat(256 * 1024) } });
-    expect(refused).toMatchObject({ isError: true, content: [{ text: "Invalid arguments for tool short: Property 'text' must NOT have more than 64 characters" }] });
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: "Invalid arguments for tool short: Property 'text' must NOT have more than 64 characters" }],
+    });
     expect(await sdk.callTool({ name: "short", arguments: { code: "b" } })).toMatchObject({
       isError: true,
       content: [{ text: "Invalid arguments for tool short: Property 'code' must NOT have fewer than 3 characters" }],
@@ -273,7 +279,11 @@ describe("a pattern runs only once the length keywords hold, and never on text p
     engine.mockClear();
     expect(await sdk.callTool({ name: "open", arguments: { text: "a".repeat(999) + "xy" } })).toMatchObject({
       isError: true,
-      content: [{ text: 'Invalid arguments for tool open: Property \'text\' must NOT have more than 1000 characters to be checked against pattern "(?<=\\w{0,1000}x)y"' }],
+      content: [
+        {
+          text: "Invalid arguments for tool open: Property 'text' must NOT have more than 1000 characters to be checked against pattern \"(?<=\\w{0,1000}x)y\"",
+        },
+      ],
     });
     // A property name tested against patternProperties: the whole check ends with the limit.
     expect(await sdk.callTool({ name: "open", arguments: { ["a".repeat(1000) + "y"]: 1 } })).toMatchObject({
