@@ -1,15 +1,18 @@
 /**
- * Elicitation answers must not grow the server: each accepted answer is checked against the
- * handler's `requestedSchema`, usually a new object per call. Validators were kept by schema
- * object (and ajv kept every schema it compiled), about 5 KiB per answer. Measured as the
+ * What the server keeps per request it is sent must be bounded by the server, not by the
+ * requests. Elicitation answers: each accepted answer is checked against the handler's
+ * `requestedSchema`, usually a new object per call; validators were kept by schema object (and
+ * ajv kept every schema it compiled), about 8 KiB per answer. Tool names: the x-mcp-header
+ * declarations of 2026-07-28 tools/call were kept per name asked, known or not. Measured as the
  * exhaustion tests measure: the heap after full collections, in this process.
  */
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
+import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
 import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
-import { rawSession } from "../helpers/wire.js";
+import { postModern, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -80,4 +83,24 @@ describe("elicitation answers", () => {
     },
     120_000,
   );
+});
+
+describe("tool names", () => {
+  it("2026-07-28 tools/call of 300 unknown tools named with 100 KB each: nothing kept per name", async () => {
+    const factory = createManifestServerFactory(definition, { tools: { ask } } as never, { onError: () => {} });
+    const handle = await serveHttpWith(factory, definition, { port: 0 });
+    closers.push(handle.close);
+    const call = async (n: number) => {
+      const name = `${n}-${"x".repeat(100_000)}`;
+      // No Mcp-Name header (100 KB is past Node's header limit): refused, but only after the
+      // x-mcp-header check has looked the name up.
+      const answer = await postModern(handle.url, "tools/call", { name, arguments: {} });
+      expect(answer.error).toMatchObject({ code: -32020 });
+    };
+    for (let n = 0; n < 100; n++) await call(n);
+    const warm = await heap();
+    for (let n = 100; n < 400; n++) await call(n);
+    // Kept, the names would be 30 MB.
+    expect((await heap()) - warm).toBeLessThan(3_000_000);
+  }, 120_000);
 });
