@@ -21,7 +21,8 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
-import { checkCapability, rejected, responseProblem, type InputChannel, type InputRequest } from "../engine/context.js";
+import { checkCapability, questionRefused, rejected, responseProblem, type InputChannel, type InputRequest } from "../engine/context.js";
+import { FormValidators } from "../engine/forms.js";
 import type { ProtocolEra } from "../engine/sdk.js";
 import {
   isTerminal,
@@ -97,6 +98,8 @@ export class Tasks {
   constructor(
     options: TaskOptions,
     private readonly report: (error: unknown) => void,
+    /** Checks answers to forms (elicitation) against their schema. */
+    private readonly forms: FormValidators = new FormValidators(),
   ) {
     this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
     this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
@@ -250,6 +253,8 @@ export class Tasks {
       ask: (request, wanted) => {
         const missing = checkCapability(request, live.capabilities);
         if (missing) return rejected(missing);
+        const refused = questionRefused(request, this.forms);
+        if (refused) return rejected(refused);
         if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
         // Keys are never reused over a task's life, so a client never mistakes an old answer.
         let key = wanted;
@@ -318,7 +323,7 @@ export class Tasks {
     let answered = false;
     for (const [key, response] of Object.entries(responses)) {
       const question = live.questions.get(key);
-      if (!question || responseProblem(question.request, response) !== undefined) continue;
+      if (!question || responseProblem(question.request, response, this.forms) !== undefined) continue;
       live.questions.delete(key);
       question.answer(response);
       answered = true;
