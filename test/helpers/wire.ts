@@ -46,8 +46,7 @@ export async function rawSession(factory: Factory, options: RawSessionOptions = 
     if (m.id !== undefined && m.id !== null && ("result" in m || "error" in m)) {
       pending.get(m.id)?.(m as RawResponse);
       pending.delete(m.id);
-    }
-    else notifications.push(m);
+    } else notifications.push(m);
   };
   await clientSide.start();
   let nextId = 1;
