@@ -125,6 +125,13 @@ describe("patterns under every keyword ajv applies, with ECMAScript's meaning", 
     expect(def.patterns).toMatchObject({ "^.$": { regexp: true }, "(?<=a)b": { re2: expect.any(String), lookbehind: true } });
   });
 
+  it("a pattern under `dependencies` that cannot run in linear time is refused at generate time, at its line and column", async () => {
+    const manifest = DEPENDENT.replace('look: {pattern: "(?<=a)b"}', 'look: {pattern: "^(a)\\\\1$"}');
+    await expect(modelOf(manifest)).rejects.toThrow(
+      'm.yaml:12:29: error pattern-unsupported: pattern "^(a)\\\\1$" cannot run in linear time: a backreference (\\1)',
+    );
+  });
+
   for (const era of ERAS) {
     it(`${era}: "\\r" and "\\u2028" do not match ^.$, and (?<=a)b runs (it was -32603 on every call)`, async () => {
       const { sdk, close } = await connectInMemory((await dependentServer()).factory, { era });
