@@ -89,7 +89,12 @@ describe("patterns run in linear time", () => {
       const error = await client.callToolOutput("shout", {}).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OutputValidationError);
       expect(String((error as Error).message)).toContain("must match pattern");
+      // Its cap on the text a pattern on RE2JS is given: the output fails untested.
+      const capped = new ManifestClient(sdk, def, { maxPatternInputLength: 1000 });
+      const tooLong = await capped.callToolOutput("shout", {}).catch((e: unknown) => e);
+      expect(String((tooLong as Error).message)).toContain('must NOT have more than 1000 characters to be checked against pattern "^(a|a)*$"');
     }
+    expect(() => new ManifestClient({} as never, def, { maxPatternInputLength: -1 })).toThrow("maxPatternInputLength must be a positive whole number, not -1");
   });
 });
 
