@@ -94,7 +94,8 @@ export class ManifestClient {
     private readonly options: ClientOptions = {},
   ) {
     const cap = options.maxPatternInputLength;
-    if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0)) throw new RangeError(`maxPatternInputLength must be a positive whole number, not ${String(cap)}`);
+    if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0))
+      throw new RangeError(`maxPatternInputLength must be a positive whole number, not ${String(cap)}`);
     this.validators = new SchemaValidators(definition.patterns, cap === undefined ? {} : { maxPatternInput: cap });
     for (const tool of definition.tools) {
       this.tools.set(tool.name, tool);
