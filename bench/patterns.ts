@@ -6,8 +6,9 @@
  * (src/runtime/shared/patterns.ts) and with its one option that hands ajv the pattern engine taken out
  * (ajv's default: JavaScript's backtracking RegExp for every pattern, what the runtime did
  * before), the same compiled code otherwise, in rotating rounds in one process, both protocol
- * eras. Prints a BENCH line (calls per second, the median round) and a summary; `npm run bench`
- * runs it too, `npm run bench:patterns` alone.
+ * eras. Then the cost of one check of a long string (maxLength beside a costly lookbehind; the
+ * cap on the text a pattern on RE2JS is given). Prints a BENCH line (calls per second, the median
+ * round; milliseconds) and a summary; `npm run bench` runs it too, `npm run bench:patterns` alone.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -15,6 +16,10 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { planPattern } from "../src/runtime/server/engine/patternPlans.js";
+import { DEFAULT_MAX_PATTERN_INPUT, patternEngine } from "../src/runtime/shared/patterns.js";
+import { AJV_OPTIONS, createAjv } from "../src/runtime/shared/validation.js";
 import { manifests } from "./synthetic.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -22,6 +27,8 @@ const DIR = path.join(ROOT, ".cache", "bench", "patterns");
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 const CALLS = Number(process.argv[2] ?? 3000);
 const ROUNDS = Number(process.argv[3] ?? 5);
+/** The string of the attack (item 12 of issue 27: 256 KiB blocked the event loop 18.6 s). */
+const ATTACK_KIB = 256;
 
 rmSync(DIR, { recursive: true, force: true });
 mkdirSync(path.join(DIR, "manifests"), { recursive: true });
@@ -49,13 +56,15 @@ writeFileSync(
 );
 execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: DIR, stdio: "inherit" });
 
-// The backtracking build: the same JavaScript, ajv left with its default RegExp.
+// The backtracking build: the same JavaScript, ajv left with its default RegExp and pattern keyword.
 cpSync(path.join(DIR, "linear"), path.join(DIR, "backtracking"), { recursive: true });
 const validation = path.join(DIR, "backtracking", "_runtime", "shared", "validation.js");
-const engineOption = /,?\s*code: \{ regExp: patternEngine\(patterns\) \},?/;
+const engineOption = /,\s*code: \{ regExp: engine \}/;
+const lengthFirst = /\s*ajv\.removeKeyword\("pattern"\);\s*ajv\.addKeyword\(lengthFirstPattern\);/;
 const source = readFileSync(validation, "utf8");
-if (!engineOption.test(source)) throw new Error(`bench/patterns.ts: ${validation} no longer hands ajv its engine as this bench expects; update the bench`);
-writeFileSync(validation, source.replace(engineOption, ""));
+if (!engineOption.test(source) || !lengthFirst.test(source))
+  throw new Error(`bench/patterns.ts: ${validation} no longer hands ajv its engine and keyword as this bench expects; update the bench`);
+writeFileSync(validation, source.replace(engineOption, "").replace(lengthFirst, ""));
 
 const tools = (
   JSON.parse(readFileSync(path.join(DIR, "generated", "bench-0", "fixtures", "tools-list.json"), "utf8")) as { tools: { name: string }[] }
@@ -82,6 +91,7 @@ for (const build of ["linear", "backtracking"] as const) {
 }
 const out: Record<string, number> = await rotatingRounds(factories, ROUNDS, (factory, era) => callsPerSecond(factory, era, tools, args, CALLS));
 for (const era of ["legacy", "modern"]) out[`ratio.${era}`] = out[`linear.${era}`]! / out[`backtracking.${era}`]!;
+Object.assign(out, lengthFirst_());
 process.stderr.write(`BENCH ${JSON.stringify(out)}\n`);
 const pct = (r: number) => `${r >= 1 ? "+" : ""}${((r - 1) * 100).toFixed(1)}%`;
 process.stdout.write(
@@ -89,3 +99,34 @@ process.stdout.write(
     `2025 era ${out["linear.legacy"]!.toFixed(0)} / ${out["backtracking.legacy"]!.toFixed(0)} (${pct(out["ratio.legacy"]!)}), ` +
     `2026-07-28 ${out["linear.modern"]!.toFixed(0)} / ${out["backtracking.modern"]!.toFixed(0)} (${pct(out["ratio.modern"]!)})\n`,
 );
+process.stdout.write(
+  `maxLength: 64 beside (?<=\\w{0,1000}x)y, a ${ATTACK_KIB} KiB string: checked in ${out["attack.now.ms"]!.toFixed(1)} ms now (the length error, the pattern not run) / ${out["attack.before.ms"]!.toFixed(0)} ms with ajv's own pattern keyword (the pattern run anyway); ` +
+    `no maxLength: ${out["cap.over.ms"]!.toFixed(1)} ms past the cap of ${DEFAULT_MAX_PATTERN_INPUT.toLocaleString("en-US")} characters, ${out["cap.at.ms"]!.toFixed(0)} ms for a string of that length, ${out["cap.plain.ms"]!.toFixed(1)} ms for ^(\\w+\\s?)*$ on it\n`,
+);
+
+/**
+ * Item 12 of issue 27: with allErrors a pattern ran after maxLength had refused the string. One
+ * validation of the attack, now and with ajv's own pattern keyword (the same engine, no cap),
+ * then what the cap bounds: the same pattern without maxLength, past the cap and just within it,
+ * and a pattern without counted repetition at the cap. In this process, one run each (seconds).
+ */
+function lengthFirst_(): Record<string, number> {
+  const schema = (extra: object) => ({ type: "object", properties: { text: { type: "string", pattern: "(?<=\\w{0,1000}x)y", ...extra } } });
+  const time = (validate: (value: unknown) => boolean, value: unknown) => {
+    const started = performance.now();
+    validate(value);
+    return performance.now() - started;
+  };
+  const attack = { text: "y".repeat(ATTACK_KIB * 1024) };
+  const now = createAjv(false, planPattern);
+  const before = new Ajv2020({ ...AJV_OPTIONS, code: { regExp: patternEngine(planPattern, { maxInput: Infinity }) } });
+  const atCap = "y".repeat(DEFAULT_MAX_PATTERN_INPUT);
+  const plain = createAjv(false, planPattern).compile({ type: "string", pattern: "^(\\w+\\s?)*$" });
+  return {
+    "attack.now.ms": time(now.compile(schema({ maxLength: 64 })), attack),
+    "attack.before.ms": time(before.compile(schema({ maxLength: 64 })), attack),
+    "cap.over.ms": time(now.compile(schema({})), { text: atCap + "y" }),
+    "cap.at.ms": time(now.compile(schema({})), { text: atCap }),
+    "cap.plain.ms": time(plain, "word ".repeat(DEFAULT_MAX_PATTERN_INPUT / 5 - 1) + "!"),
+  };
+}

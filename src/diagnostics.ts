@@ -53,6 +53,8 @@ export const DIAGNOSTICS = {
     "A `pattern` or `patternProperties` key the linear-time engine cannot run (a backreference, a lookahead not right after a leading `^`, the `v` flag's set operations, over 10,000 repetitions): the server would not check it. A warning in a manifest written by `mcpgen pull`, whose server and client then do not check that pattern.",
   "pattern-backtracking":
     "A warning: a pattern that takes exponential or polynomial time in backtracking engines (JavaScript's `RegExp`, used by most MCP clients' validators). The message names the quantifiers and, when there is one, an equivalent pattern without the risk.",
+  "pattern-cost":
+    "A warning: a pattern whose counted repetition makes the linear-time engine slow per character: a `{n,m}` inside a lookbehind with a count (times those around it) of 100 or more, or elsewhere 1,000 or more (`(?<=\\w{0,1000}x)y` costs about 1,000 times a plain pattern per character). Not reported when the schema's `maxLength` keeps a string's cost under about a million steps (the pattern runs only on strings within it), nor for patterns mcpgen runs on JavaScript's `RegExp`.",
   "unknown-widget": "A tool's `widget:` names no widget.",
   "widget-unused": "A warning: a widget no tool opens.",
   "app-only-tool": "A warning: `visibility: [app]` on a server without widgets, so no view can call the tool.",
@@ -116,6 +118,7 @@ export const WARNING_CODES = [
   "required-without-schema",
   "pattern-unsupported",
   "pattern-backtracking",
+  "pattern-cost",
   "schema-not-object",
   "unsupported-ref",
   "widget-unused",

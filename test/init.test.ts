@@ -47,7 +47,7 @@ describe("mcpgen init", () => {
     expect(manifest).toContain('text: "Write a one-line welcome for {{name}}."');
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
-    expect(Object.keys(pkg.dependencies)).toEqual(["@modelcontextprotocol/server", "ajv", "re2js", "redis"]);
+    expect(Object.keys(pkg.dependencies)).toEqual(["@eslint-community/regexpp", "@modelcontextprotocol/server", "ajv", "re2js", "redis"]);
     // Installable before mcpgen is on the registry: this mcpgen, packed into vendor/.
     expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
     const listing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-0.1.0.tgz")], { encoding: "utf8" }).split("\n");

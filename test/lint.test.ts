@@ -59,6 +59,34 @@ describe("mcpgen lint", () => {
     );
   });
 
+  it("warns on patterns whose counted repetitions make the linear-time engine slow, unless maxLength bounds them", () => {
+    const dir = tempProject({
+      "manifests/rx.yaml": [
+        "server: {name: rx, version: '1'}",
+        "tools:",
+        "  - name: t",
+        "    inputSchema:",
+        "      type: object",
+        "      properties:",
+        "        a: {type: string, pattern: '(?<=\\w{0,1000}x)y'}",
+        "        b: {type: string, maxLength: 64, pattern: '(?<=\\w{0,1000}x)y'}",
+        "        c: {type: string, pattern: '(?<=\\w{0,10}x)y'}",
+        "        d: {type: string, pattern: '^[a-z]{1,5000}$'}",
+        "      dependencies:",
+        "        a:",
+        "          properties:",
+        "            e: {type: string, pattern: '^(?:[a-z]{0,2000} )+$'}",
+        "",
+      ].join("\n"),
+    });
+    const r = mcpgen(["lint"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/rx.yaml:7:36: warning pattern-cost: pattern "(?<=\\\\w{0,1000}x)y" costs mcpgen\'s linear-time engine about 1,000 steps per input character: \\w{0,1000} inside a lookbehind is tried in up to 1,000 ways at every position, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; give the schema a maxLength (the pattern runs only on strings within it), or lower the count',
+      'manifests/rx.yaml:14:40: warning pattern-cost: pattern "^(?:[a-z]{0,2000} )+$" costs mcpgen\'s linear-time engine about 2,000 steps per input character: [a-z]{0,2000} can be followed in up to 2,000 ways at once, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; give the schema a maxLength (the pattern runs only on strings within it), or lower the count',
+    ]);
+  });
+
   it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {
     const dir = tempProject({
       "manifests/lt.yaml": MANIFEST,
@@ -120,7 +148,7 @@ describe("mcpgen lint", () => {
       code: 2,
       stdout: "",
       stderr:
-        'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, schema-not-object, unsupported-ref, widget-unused, app-only-tool, offline-access, stub-orphan, stub-private-import, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes\nRun `mcpgen lint --help` for usage.\n',
+        'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, offline-access, stub-orphan, stub-private-import, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes\nRun `mcpgen lint --help` for usage.\n',
     });
     expect(mcpgen(["lint", "--rule", "yaml-syntax=off"], dir).stderr.split("\n")[0]).toMatch(
       /^mcpgen: --rule "yaml-syntax=off": `yaml-syntax` is an error, and errors cannot be turned off or down/,

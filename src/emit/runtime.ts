@@ -1,7 +1,7 @@
 /**
  * Emits `<out>/_runtime/**`: mcpgen's server and client engine (src/runtime), copied once into
  * each output folder and shared by its servers, so generated code needs nothing at run time
- * beyond @modelcontextprotocol/server (or /client), ajv and re2js, and the compiler checks the engine once however many
+ * beyond @modelcontextprotocol/server (or /client), ajv and re2js (and a server, @eslint-community/regexpp), and the compiler checks the engine once however many
  * servers there are.
  */
 import { readdirSync, readFileSync } from "node:fs";

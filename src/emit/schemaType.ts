@@ -9,6 +9,7 @@
  * only when additionalProperties or patternProperties says so, as openapi-typescript does.
  */
 import { docComment, jsonLiteralType, typePropertyKey } from "../print/literal.js";
+import { matchesPattern } from "../model/patterns.js";
 import { classifyRef, type JsonSchema } from "../model/refs.js";
 import { isPlainObject } from "../util/objects.js";
 
@@ -73,13 +74,7 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
 /** The type of an undeclared property `name`: its patternProperties, else additionalProperties. */
 function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: string): string {
   if (isPlainObject(schema.patternProperties)) {
-    const matching = Object.entries(schema.patternProperties).filter(([pattern]) => {
-      try {
-        return new RegExp(pattern, "u").test(name);
-      } catch {
-        return false;
-      }
-    });
+    const matching = Object.entries(schema.patternProperties).filter(([pattern]) => matchesPattern(pattern, name));
     // Several patterns all apply (an intersection); one keeps it simple.
     if (matching.length === 1) return typeOf(matching[0]![1] as JsonSchema, ctx, indent);
     if (matching.length > 1) return "unknown";

@@ -175,7 +175,8 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   const lines: string[] = [];
   if (needsRe2) {
     const planEngine = file.importValue(fromSubfolder(LOCAL.runtimePatterns), "patternEngine");
-    lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}));`);
+    // No cap on the text tested: the view checks its own server's output, and a throw would break it.
+    lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}), { maxInput: Infinity });`);
   } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');
   lines.push(...helpers, code.replace(/;(?=(const|function|export) )/g, ";\n"));
   file.print(lines.join("\n"));

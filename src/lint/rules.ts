@@ -6,6 +6,7 @@
  */
 import type { DocPath } from "../diagnostics.js";
 import { isPlainObject } from "../util/objects.js";
+import { SUBSCHEMAS } from "../validate/schemaKeywords.js";
 
 export const LINT_RULES = {
   "tool-name-length":
@@ -119,7 +120,7 @@ function walk(schema: Record<string, unknown>, at: DocPath, out: LintFinding[], 
       });
     } else if (key === "enum" || key === "const" || key === "examples" || key === "default") {
       continue;
-    } else if (key === "properties" || key === "patternProperties" || key === "dependentSchemas") {
+    } else if (SUBSCHEMAS[key] === "map") {
       if (isPlainObject(value)) for (const [name, sub] of Object.entries(value)) if (isPlainObject(sub)) walk(sub, [...here, name], out, pulled);
     } else if (Array.isArray(value)) {
       value.forEach((sub, i) => isPlainObject(sub) && walk(sub, [...here, i], out, pulled));

@@ -1,23 +1,47 @@
 /** The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas (the definition's `patterns`). */
-import { planPattern } from "../regex/translate.js";
-import type { PatternPlan, PatternTable } from "../runtime/shared/patterns.js";
+import { planPattern } from "../runtime/server/engine/patternPlans.js";
+import { compilePlan, type PatternPlan, type PatternTable } from "../runtime/shared/patterns.js";
 import { isPlainObject, setOwn } from "../util/objects.js";
-import { forEachSchema } from "./refs.js";
+import { forEachSchema, refTarget } from "./refs.js";
 import type { ToolModel } from "./types.js";
 
-/** By pattern source, in the order the tools' wire schemas first use them. */
+/**
+ * By pattern source, in the order the tools' wire schemas first use them: every `pattern` and
+ * `patternProperties` key ajv compiles, that is every subschema under a keyword ajv applies
+ * (SUBSCHEMAS, the one table), and what a local `$ref` points at wherever it is (ajv resolves
+ * any JSON pointer, `#/properties/x` as much as `#/$defs/X`).
+ */
 export function planPatterns(tools: readonly ToolModel[]): PatternTable {
   const patterns: Record<string, PatternPlan> = {};
   for (const tool of tools) {
     for (const key of ["inputSchema", "outputSchema"]) {
-      forEachSchema(tool.wire[key], (node) => {
-        const sources = [
-          ...(typeof node.pattern === "string" ? [node.pattern] : []),
-          ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : []),
-        ];
-        for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source));
-      });
+      const root = tool.wire[key];
+      const walked = new Set<object>();
+      // Targets of refs are walked after the document, so the order stays the document's.
+      const targets: unknown[] = [root];
+      while (targets.length > 0)
+        forEachSchema(targets.shift(), (node) => {
+          if (walked.has(node)) return;
+          walked.add(node);
+          const sources = [
+            ...(typeof node.pattern === "string" ? [node.pattern] : []),
+            ...(isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : []),
+          ];
+          for (const source of sources) if (!Object.hasOwn(patterns, source)) setOwn(patterns, source, planPattern(source));
+          const target = typeof node.$ref === "string" ? refTarget(root, node.$ref) : undefined;
+          if (isPlainObject(target) && !walked.has(target)) targets.push(target);
+        });
     }
   }
   return patterns;
+}
+
+/**
+ * Whether `text` matches the manifest pattern `source`, in linear time (a manifest may be hostile:
+ * mcpgen never runs one of its patterns on JavaScript's backtracking RegExp unless the plan says
+ * it is linear there). False for a pattern the engine cannot run.
+ */
+export function matchesPattern(source: string, text: string): boolean {
+  const plan = planPattern(source);
+  return !("unchecked" in plan) && compilePlan(plan, source).test(text);
 }

@@ -78,20 +78,33 @@ export function classifyRef(ref: string): RefTarget {
 }
 
 /**
+ * The node a local `$ref` (`#`, `#/a/b~1c/0`) points at in `root`, as ajv resolves it: any JSON
+ * pointer into the document, a subschema or not (`#/properties/x`, a `$defs` entry, a value
+ * inside `const`). Undefined for other refs and for pointers to nothing.
+ */
+export function refTarget(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  const pointer = percentDecode(ref.slice(1));
+  if (typeof pointer !== "string") return undefined;
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined;
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(token)) node = node[Number(token)];
+    else if (isPlainObject(node) && Object.hasOwn(node, token)) node = node[token];
+    else return undefined;
+  }
+  return node;
+}
+
+/**
  * Whether `ref` is a JSON pointer fragment (`#/properties/x`) that names a schema inside `root`
  * (a mapping or a boolean), as JSON Schema resolves it against the schema's own root.
  */
 export function pointsInto(root: unknown, ref: string): boolean {
   if (!ref.startsWith("#/")) return false;
-  const pointer = percentDecode(ref.slice(1));
-  if (typeof pointer !== "string") return false;
-  let at: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(at) && /^(0|[1-9]\d*)$/.test(token)) at = at[Number(token)];
-    else if (typeof at === "object" && at !== null && !Array.isArray(at) && Object.hasOwn(at, token)) at = (at as Record<string, unknown>)[token];
-    else return false;
-  }
+  const at = refTarget(root, ref);
   return typeof at === "boolean" || (typeof at === "object" && at !== null && !Array.isArray(at));
 }
 

@@ -79,8 +79,11 @@ export type SubschemaForm = "one" | "list" | "map";
 
 /**
  * The keywords that hold subschemas, 2020-12 and draft-07 (whose `items` may also be a list, like
- * prefixItems: walkers check for that form). No prototype: `SUBSCHEMAS[key]` is undefined for
- * any other key, `constructor` included.
+ * prefixItems: walkers check for that form), every one ajv applies in either dialect
+ * (test/unit/validate/schema-keywords.test.ts compiles a pattern under each keyword ajv knows and
+ * checks the walk finds it). `dependencies` is a map whose values are schemas or lists of names
+ * (draft-07; ajv applies it under 2020-12 too): walkers take the schemas and skip the lists. No
+ * prototype: `SUBSCHEMAS[key]` is undefined for any other key, `constructor` included.
  */
 export const SUBSCHEMAS: Readonly<Record<string, SubschemaForm | undefined>> = Object.assign(
   Object.create(null) as Record<string, SubschemaForm>,
@@ -106,5 +109,6 @@ export const SUBSCHEMAS: Readonly<Record<string, SubschemaForm | undefined>> = O
     $defs: "map",
     definitions: "map",
     dependentSchemas: "map",
+    dependencies: "map",
   } as const,
 );

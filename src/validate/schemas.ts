@@ -12,8 +12,9 @@ import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSc
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
-import { planPattern } from "../regex/translate.js";
-import { compilePlan } from "../runtime/shared/patterns.js";
+import { patternCost } from "../regex/cost.js";
+import { planPattern } from "../runtime/server/engine/patternPlans.js";
+import { matchesPattern } from "../model/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
@@ -31,16 +32,15 @@ export interface SchemaCheckOptions {
  * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
  * one instance per dialect for the whole run, created on first use (each costs tens of ms).
  */
-let examplesAjv:
-  Promise<{ draft07: () => Ajv; draft2020: () => Ajv; describeErrors: typeof import("../runtime/shared/validation.js").describeErrors }> | undefined;
+let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; runValidator: typeof import("../runtime/shared/validation.js").runValidator }> | undefined;
 const loadExamplesAjv = () =>
-  (examplesAjv ??= import("../runtime/shared/validation.js").then(({ createAjv, describeErrors }) => {
+  (examplesAjv ??= import("../runtime/shared/validation.js").then(({ createAjv, runValidator }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
     // Examples are checked as the generated server checks arguments: patterns in linear time.
     return {
       draft07: () => (instances.draft07 ??= createAjv(true, planPattern)),
       draft2020: () => (instances.draft2020 ??= createAjv(false, planPattern)),
-      describeErrors,
+      runValidator,
     };
   }));
 
@@ -50,7 +50,7 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
   const defs = new Map<string, unknown>(isPlainObject(root.defs) ? Object.entries(root.defs) : []);
   const tools = Array.isArray(root.tools) ? root.tools : [];
   const ajv = tools.some((tool) => isPlainObject(tool) && Array.isArray(tool.examples) && tool.examples.length > 0) ? await loadExamplesAjv() : undefined;
-  const describeErrors = (errors: ErrorObject[] | null | undefined) => ajv!.describeErrors(errors);
+  const problemsOf = (fn: ValidateFunction, value: unknown) => ajv!.runValidator(fn, value);
   const report: Report = (path, code, message, side, severity) =>
     out.push(diagnosticAt(manifest, path, code, message, { ...(side ? { at: side } : {}), ...(severity ? { severity } : {}) }));
   const blind = options.pulled ? "warning" : undefined;
@@ -126,14 +126,13 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
       tool.examples.forEach((example, j) => {
         if (!isPlainObject(example)) return;
         const path = ["tools", i, "examples", j];
-        if (validators.inputSchema && example.arguments !== undefined && !validators.inputSchema(example.arguments)) {
-          report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${describeErrors(validators.inputSchema.errors)}`);
-        }
+        const argumentProblems = validators.inputSchema && example.arguments !== undefined ? problemsOf(validators.inputSchema, example.arguments) : undefined;
+        if (argumentProblems !== undefined)
+          report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${argumentProblems}`);
         if (example.result === undefined) return;
         if (tool.outputSchema !== undefined) {
-          if (validators.outputSchema && !validators.outputSchema(example.result)) {
-            report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${describeErrors(validators.outputSchema.errors)}`);
-          }
+          const resultProblems = validators.outputSchema ? problemsOf(validators.outputSchema, example.result) : undefined;
+          if (resultProblems !== undefined) report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${resultProblems}`);
         } else if (typeof example.result !== "string" && !(isPlainObject(example.result) && Array.isArray(example.result.content))) {
           report(
             [...path, "result"],
@@ -166,7 +165,7 @@ function errorCount(list: readonly Diagnostic[]): number {
   return list.reduce((n, d) => n + (d.severity === "error" ? 1 : 0), 0);
 }
 
-const COMPOSITION_KEYS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
+const COMPOSITION_KEYS = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"]);
 
 /** Keywords whose next path segment is a name (a property, a definition), not a keyword: those holding a map of schemas. */
 const NAMED = new Set(Object.keys(SUBSCHEMAS).filter((k) => SUBSCHEMAS[k] === "map"));
@@ -207,7 +206,7 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   // A fragment that only lists names (`defs: {ByPhone: {required: [phone]}}`, used in an anyOf)
   // describes no object of its own: its names are declared where it is used.
   if (node.type !== "object" && node.properties === undefined && node.additionalProperties === undefined && node.patternProperties === undefined) return;
-  const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "$ref", "$dynamicRef", "unevaluatedProperties"].some(
+  const composed = ["allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "dependencies", "$ref", "$dynamicRef", "unevaluatedProperties"].some(
     (k) => node[k] !== undefined,
   );
   if (composed || isPlainObject(node.additionalProperties)) return;
@@ -215,7 +214,7 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   const patterns = isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
   node.required.forEach((name, i) => {
     if (typeof name !== "string" || Object.hasOwn(properties, name)) return;
-    if (patterns.some((p) => safeTest(p, name))) return;
+    if (patterns.some((p) => matchesPattern(p, name))) return;
     const closed = node.additionalProperties === false;
     const declared = Object.keys(properties);
     const near = declared.find((d) => d.toLowerCase() === name.toLowerCase());
@@ -229,15 +228,12 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   });
 }
 
-/** Whether a property name matches a `patternProperties` key, in linear time (the manifest may be hostile). */
-function safeTest(pattern: string, name: string): boolean {
-  const plan = planPattern(pattern);
-  return !("unchecked" in plan) && compilePlan(plan, pattern).test(name);
-}
+/** Steps (characters × the pattern's cost factor) from which a pattern bounded by maxLength is reported: about a million. */
+const COSTLY_STEPS = 1_000_000;
 
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
   const local = isPlainObject(schema) ? schema : {};
-  const checkPattern = (source: unknown, at: () => DocPath, side?: "key") => {
+  const checkPattern = (source: unknown, at: () => DocPath, side?: "key", maxLength?: unknown) => {
     if (typeof source !== "string") return;
     try {
       new RegExp(source, "u");
@@ -252,6 +248,20 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
         : "the generated server would not check it: rewrite it without that part, or drop it and check the value in the handler";
       report(at(), "pattern-unsupported", `pattern ${JSON.stringify(source)} cannot run in linear time: ${plan.unchecked}; ${fix}`, side, blind);
       return;
+    }
+    const cost = "regexp" in plan ? undefined : patternCost(source);
+    // A maxLength bounds the text the pattern ever runs on (it runs only once the length holds).
+    if (cost && !(typeof maxLength === "number" && maxLength * cost.factor < COSTLY_STEPS)) {
+      const ways = cost.factor.toLocaleString("en-US");
+      const how = cost.inLookbehind ? `inside a lookbehind is tried in up to ${ways} ways at every position` : `can be followed in up to ${ways} ways at once`;
+      const bound = side === "key" ? "lower the count" : "give the schema a maxLength (the pattern runs only on strings within it), or lower the count";
+      report(
+        at(),
+        "pattern-cost",
+        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${ways} steps per input character: ${cost.culprit} ${how}, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; ${bound}`,
+        side,
+        "warning",
+      );
     }
     const risk = backtrackingRisk(source);
     if (risk) {
@@ -275,7 +285,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     // In a branch of a composition (`anyOf: [{required: [phone]}, {required: [email]}]`), the
     // names are usually declared by the schema around it.
     if (!inComposition(path())) checkRequired(node, here, report, blind);
-    if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"]);
+    if (node.pattern !== undefined) checkPattern(node.pattern, () => [...base, ...path(), "pattern"], undefined, node.maxLength);
     if (isPlainObject(node.patternProperties))
       for (const key of Object.keys(node.patternProperties)) checkPattern(key, () => [...base, ...path(), "patternProperties", key], "key");
     if (node.$ref === undefined) return;

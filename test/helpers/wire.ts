@@ -43,8 +43,10 @@ export async function rawSession(factory: Factory, options: RawSessionOptions = 
   clientSide.onmessage = (message) => {
     const m = message as unknown as RawMessage;
     received.push(m);
-    if (m.id !== undefined && m.id !== null && ("result" in m || "error" in m)) pending.get(m.id)?.(m as RawResponse);
-    else notifications.push(m);
+    if (m.id !== undefined && m.id !== null && ("result" in m || "error" in m)) {
+      pending.get(m.id)?.(m as RawResponse);
+      pending.delete(m.id);
+    } else notifications.push(m);
   };
   await clientSide.start();
   let nextId = 1;

@@ -170,7 +170,7 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
         ? { anonymous: { challenge: (tool: string) => hooks.toolChallenge?.(tool) } }
         : {}),
       legacyChannel: (meta, signal, waiting) =>
-        new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, waiting),
+        new LegacyChannel((request, options) => sdk.mcpReq.send(request, options), clientCapabilities, meta, signal, engine.forms, waiting),
     };
   };
 

@@ -5,7 +5,9 @@
  * hostile server's output). mcpgen translates each pattern of a manifest at generate time into a
  * plan for RE2JS, a linear-time engine (matching time proportional to the input's length), with
  * ECMAScript's meaning kept exactly (`.` and `\s` as JavaScript defines them, `\u{…}`, Unicode
- * properties), and the generated definition carries the plans.
+ * properties), and the generated definition carries the plans. The server plans the patterns of
+ * the forms its handlers ask for (elicitation) at run time with the same translator
+ * (server/engine/patternPlans.ts); nothing else translates a pattern.
  */
 import { RE2JS } from "re2js";
 
@@ -30,20 +32,47 @@ export type PatternPlan =
   /**
    * A pattern the linear engine cannot run (a backreference, a lookahead elsewhere than at the
    * start): not checked, and the reason. mcpgen refuses it in a hand-written manifest; a pulled
-   * manifest keeps it with a warning.
+   * manifest keeps it with a warning; a form a handler asks for (elicitation) with one is refused.
    */
   | { unchecked: string };
 
 /** The plans of a server's patterns, by pattern source. */
 export type PatternTable = { readonly [source: string]: PatternPlan };
 
+/** Where an engine finds a pattern's plan: the definition's table, or a translator (the server's, mcpgen's). */
+export type PatternPlans = PatternTable | ((source: string) => PatternPlan | undefined);
+
 /** What ajv's `code.regExp` hands back: a test, and a key unique to the pattern. */
 export interface PatternMatcher {
   test(text: string): boolean;
   toString(): string;
+  /** The longest text this matcher tests (RE2JS plans with a cap); a longer one throws PatternInputTooLong. */
+  readonly maxInput?: number;
 }
 
+/**
+ * A text longer than the cap on what a pattern running on RE2JS is tested against
+ * (`maxPatternInputLength`): linear time is still time, up to a few microseconds per character
+ * and repetition for a lookbehind. The validators refuse such a value with this limit in words.
+ */
+export class PatternInputTooLong extends Error {
+  constructor(readonly limit: number) {
+    super(`a text longer than ${limit} characters is not tested against a pattern (maxPatternInputLength)`);
+    this.name = "PatternInputTooLong";
+  }
+}
+
+/** The default cap on the text a pattern running on RE2JS is tested against, in UTF-16 code units. */
+export const DEFAULT_MAX_PATTERN_INPUT = 100_000;
+
 const ALWAYS: Pick<PatternMatcher, "test"> = { test: () => true };
+
+/**
+ * The patterns of the meta-schemas ajv checks a schema against before compiling it (2020-12's
+ * rules for `$id` and `$anchor`), which it compiles with the same engine; mcpgen's translator
+ * plans both for RegExp (test/unit/regex/translate.test.ts checks the list against ajv's own).
+ */
+export const META_SCHEMA_PATTERNS: PatternTable = { "^[^#]*#?$": { regexp: true }, "^[A-Za-z_][-A-Za-z0-9._]*$": { regexp: true } };
 
 /** A plan for `source` made runnable. Throws when RE2JS refuses an expression (a plan mcpgen did not make). */
 export function compilePlan(plan: PatternPlan, source: string): Pick<PatternMatcher, "test"> {
@@ -64,19 +93,39 @@ export function compilePlan(plan: PatternPlan, source: string): Pick<PatternMatc
   return ALWAYS;
 }
 
+/** Whether a plan runs on RE2JS (whose cost the input cap bounds), not on RegExp proved linear or not at all. */
+function runsOnRe2(plan: PatternPlan): boolean {
+  return !("regexp" in plan) && !("unchecked" in plan);
+}
+
 /**
- * ajv's `code.regExp`: each pattern's plan from the table (or, in mcpgen itself, from the
- * translator); one not there (a schema made at run time, such as an elicitation form) goes to
- * RE2JS after its own light translation, still in linear time, or is refused when RE2JS cannot
- * run it.
+ * ajv's `code.regExp`: each pattern's plan from `plans` (the definition's table, made by mcpgen's
+ * translator at generate time, or the translator itself). There is no other translation: a
+ * pattern without a plan is a schema mcpgen did not see, and compiling it throws, so the schema
+ * is refused rather than checked with another meaning. A matcher on RE2JS refuses text longer
+ * than `maxInput` (PatternInputTooLong).
  */
-export function patternEngine(plans: PatternTable | ((source: string) => PatternPlan) = {}): { (source: string, flags: string): PatternMatcher; code: string } {
+export function patternEngine(
+  plans: PatternPlans = {},
+  options: { maxInput?: number } = {},
+): { (source: string, flags: string): PatternMatcher; code: string } {
   const find = typeof plans === "function" ? plans : (source: string) => (Object.hasOwn(plans, source) ? plans[source] : undefined);
+  const maxInput = options.maxInput ?? DEFAULT_MAX_PATTERN_INPUT;
   const engine = (source: string): PatternMatcher => {
-    const plan = find(source) ?? { re2: RE2JS.translateRegExp(source) };
+    const plan = find(source) ?? (Object.hasOwn(META_SCHEMA_PATTERNS, source) ? META_SCHEMA_PATTERNS[source] : undefined);
+    if (plan === undefined) throw new Error(`pattern ${JSON.stringify(source)} has no linear-time plan: regenerate the definition with mcpgen`);
     const matcher = compilePlan(plan, source);
     // ajv shares one compiled pattern per key: the key must be the pattern's own.
-    return { test: (text) => matcher.test(text), toString: () => `re2:${source}` };
+    const toString = () => `re2:${source}`;
+    if (!runsOnRe2(plan)) return { test: (text) => matcher.test(text), toString };
+    return {
+      test: (text) => {
+        if (text.length > maxInput) throw new PatternInputTooLong(maxInput);
+        return matcher.test(text);
+      },
+      toString,
+      maxInput,
+    };
   };
   // Read by ajv only when it prints standalone code, which mcpgen does not do.
   return Object.assign(engine, { code: "patternEngine" });

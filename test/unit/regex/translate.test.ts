@@ -5,8 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
-import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/regex/translate.js";
-import { compilePlan, patternEngine } from "../../../src/runtime/shared/patterns.js";
+import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/runtime/server/engine/patternPlans.js";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine } from "../../../src/runtime/shared/patterns.js";
 
 const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 
@@ -188,10 +190,55 @@ describe("patterns on the linear-time engine", () => {
     expect(native).toBeGreaterThan(50);
   });
 
-  it("gives ajv one matcher per pattern, and runs unknown patterns on RE2JS too", () => {
+  it("gives ajv one matcher per pattern from its plans, and refuses a pattern without one (no other translation)", () => {
     const engine = patternEngine({ "^a$": planPattern("^a$"), "^b$": planPattern("^b$") });
     expect(engine("^a$", "u").toString()).not.toBe(engine("^b$", "u").toString());
     expect(engine("^b$", "u").test("b")).toBe(true);
-    expect(engine("^(c+)+$", "u").test("c".repeat(10_000) + "!")).toBe(false);
+    expect(() => engine("^(c+)+$", "u")).toThrow('pattern "^(c+)+$" has no linear-time plan');
+    expect(() => engine("constructor", "u")).toThrow("has no linear-time plan");
+    // With the translator as its plans (the server's forms, mcpgen's own checks): any pattern, linear.
+    expect(patternEngine(planPattern)("^(c+)+$", "u").test("c".repeat(10_000) + "!")).toBe(false);
+  });
+
+  it("knows the plans of the patterns ajv's meta-schemas hold (ajv compiles them with the schema's engine)", () => {
+    for (const make of [() => new Ajv({ code: { regExp: recording } }), () => new Ajv2020({ code: { regExp: recording } })]) {
+      // A schema ajv checks against its dialect's meta-schema first, which compiles its patterns.
+      make().compile({ type: "string" });
+    }
+    expect([...metaPatterns].sort()).toEqual(Object.keys(META_SCHEMA_PATTERNS).sort());
+    for (const source of metaPatterns) expect(planPattern(source)).toEqual(META_SCHEMA_PATTERNS[source]);
+  });
+
+  it("caps the text a pattern on RE2JS is tested against, not one on RegExp proved linear", () => {
+    const engine = patternEngine(planPattern, { maxInput: 10 });
+    const re2 = engine("^(a|b)+$", "u");
+    expect(re2.maxInput).toBe(10);
+    expect(re2.test("ab".repeat(5))).toBe(true);
+    expect(() => re2.test("ab".repeat(5) + "a")).toThrow(PatternInputTooLong);
+    const native = engine("^[ab]+$", "u");
+    expect(native.maxInput).toBeUndefined();
+    expect(native.test("ab".repeat(1000))).toBe(true);
+  });
+
+  it.each([
+    // RE2JS's own translation gave these RE2 meanings (`.` took "\r" and "\u2028") or refused them.
+    ["^.$", "\r", false],
+    ["^.$", "\u2028", false],
+    ["^.$", "é", true],
+    ["(?<=a)b", "ab", true],
+    ["(?<=a)b", "cb", false],
+    ["^\\s$", "\ufeff", true],
+  ])("plans %s with ECMAScript's meaning: %j matches: %s", (source, text, matches) => {
+    expect(patternEngine(planPattern)(source, "u").test(text)).toBe(matches);
+    expect(new RegExp(source, "u").test(text)).toBe(matches);
   });
 });
+
+const metaPatterns = new Set<string>();
+const recording = Object.assign(
+  (source: string, flags: string) => {
+    metaPatterns.add(source);
+    return new RegExp(source, flags);
+  },
+  { code: "recording" },
+);

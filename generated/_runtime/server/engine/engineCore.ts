@@ -13,6 +13,7 @@ import type { RequestStateCodec } from "./requestState.js";
 import type { ProtocolEra, ResultSchema, SdkContext } from "./sdk.js";
 import type { StatusSink, Tasks } from "../tasks/tasks.js";
 import type { SchemaValidators } from "../../shared/validation.js";
+import type { FormValidators } from "./forms.js";
 
 /** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
 export interface Call {
@@ -43,6 +44,8 @@ export interface EngineCore {
   readonly handlers: RuntimeHandlers;
   readonly options: ServerOptions;
   readonly validators: SchemaValidators;
+  /** The validators of the forms handlers ask for (elicitation), bounded. */
+  readonly forms: FormValidators;
   readonly states: RequestStateCodec;
   readonly tasks: Tasks;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */

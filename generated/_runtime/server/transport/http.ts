@@ -134,12 +134,14 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     positiveOption(options.maxSessions, 10_000, "maxSessions"),
     positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"),
   );
+  // Kept for the definition's tools only: the name comes from the request (any string, up to a body).
   const headerDeclarations = new Map<string, ParamHeader[]>();
   const declarations = (tool: string): ParamHeader[] => {
     let found = headerDeclarations.get(tool);
     if (found === undefined) {
       const schema = definition.tools.find((t) => t.name === tool)?.inputSchema;
-      found = schema === undefined ? [] : paramHeaderDeclarations(schema);
+      if (schema === undefined) return [];
+      found = paramHeaderDeclarations(schema);
       headerDeclarations.set(tool, found);
     }
     return found;

@@ -107,4 +107,16 @@ export interface ServerOptions extends TaskOptions {
    * may replay the same round and the handler runs again: the replay window.
    */
   requestStateTtlMs?: number;
+  /**
+   * The longest string, in UTF-16 code units, tested against a schema `pattern` that runs on
+   * RE2JS (default 100,000). Linear time is still time: a lookbehind with a counted repetition
+   * costs length × count. A longer string is refused ("must NOT have more than … characters to be
+   * checked against pattern"); patterns mcpgen runs on JavaScript's RegExp (proved linear) have no cap.
+   */
+  maxPatternInputLength?: number;
+  /**
+   * Forms (elicitation `requestedSchema`s) whose validators are kept, by their JSON text (default
+   * 100). Past it, all are dropped and compiled again when asked.
+   */
+  maxFormValidators?: number;
 }

@@ -69,7 +69,8 @@ export async function runRound(
   const interrupted = new Promise<"input" | { task: LiveTask }>((resolve) => (interrupt = resolve));
   // Made on the first question only: most calls ask none.
   let round: InputRound | undefined;
-  const inputRound = () => (round ??= new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities, () => interrupt("input")));
+  const inputRound = () =>
+    (round ??= new InputRound(earlier, call.sdk.mcpReq.inputResponses ?? {}, call.base.clientCapabilities, () => interrupt("input"), core.forms));
   let current: InputChannel | undefined;
   const channel: InputChannel = { ask: (request, key) => (current ?? inputRound()).ask(request, key) };
   let starting = false;

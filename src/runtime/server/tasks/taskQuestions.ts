@@ -8,6 +8,7 @@
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import { responseProblem } from "../engine/context.js";
+import type { FormValidators } from "../engine/forms.js";
 import type { LiveTask } from "./tasks.js";
 import { isTerminal, type TaskChange, type TaskRecord } from "./taskStore.js";
 
@@ -29,7 +30,7 @@ export function questionsChange(live: LiveTask): TaskChange {
  * What a tasks/update may deliver to a task the caller got: the answers to questions its record
  * shows waiting that fit them. -32602 for responses that are not an object, and for an ended task.
  */
-export function waitingAnswers(task: TaskRecord, responses: unknown): JsonObject {
+export function waitingAnswers(task: TaskRecord, responses: unknown, forms: FormValidators): JsonObject {
   if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
     throw rpcError(ErrorCodes.InvalidParams, "Invalid params for tasks/update: expected 'taskId' (string) and 'inputResponses' (object)");
   }
@@ -38,17 +39,17 @@ export function waitingAnswers(task: TaskRecord, responses: unknown): JsonObject
   const answers: JsonObject = {};
   for (const [key, response] of Object.entries(responses)) {
     const question = Object.hasOwn(waiting, key) ? waiting[key] : undefined;
-    if (question && responseProblem(question, response) === undefined) answers[key] = response as JsonObject[string];
+    if (question && responseProblem(question, response, forms) === undefined) answers[key] = response as JsonObject[string];
   }
   return answers;
 }
 
 /** Answers the questions of a task running here that `responses` names validly; whether any was. */
-export function answerQuestions(live: LiveTask, responses: JsonObject): boolean {
+export function answerQuestions(live: LiveTask, responses: JsonObject, forms: FormValidators): boolean {
   let answered = false;
   for (const [key, response] of Object.entries(responses)) {
     const question = live.questions.get(key);
-    if (!question || responseProblem(question.request, response) !== undefined) continue;
+    if (!question || responseProblem(question.request, response, forms) !== undefined) continue;
     live.questions.delete(key);
     question.answer(response);
     answered = true;

@@ -69,6 +69,12 @@ export type TaskCallOptions = RequestOptions & TaskWaitOptions;
 export interface ClientOptions {
   /** Check structured outputs against outputSchema (default true). */
   validate?: boolean;
+  /**
+   * The longest string, in UTF-16 code units, tested against an outputSchema `pattern` that runs
+   * on RE2JS (default 100,000): a longer one fails the check untested (a hostile server's output
+   * costs this client linear time, not length × a lookbehind's repetitions).
+   */
+  maxPatternInputLength?: number;
 }
 
 export class ManifestClient {
@@ -90,7 +96,10 @@ export class ManifestClient {
     definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
-    this.validators = new SchemaValidators(definition.patterns);
+    const cap = options.maxPatternInputLength;
+    if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0))
+      throw new RangeError(`maxPatternInputLength must be a positive whole number, not ${String(cap)}`);
+    this.validators = new SchemaValidators(definition.patterns, cap === undefined ? {} : { maxPatternInput: cap });
     for (const tool of definition.tools) {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;

@@ -26,6 +26,10 @@ import { taskMethods } from "./methods/taskMethods.js";
 import { Tasks } from "./tasks/tasks.js";
 import { toolMethods } from "./methods/tools.js";
 import { SchemaValidators } from "../shared/validation.js";
+import { DEFAULT_MAX_PATTERN_INPUT } from "../shared/patterns.js";
+import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
+import { positiveOption } from "./engine/options.js";
+import { planPattern } from "./engine/patternPlans.js";
 
 export { isObject, type Call } from "./engine/engineCore.js";
 
@@ -39,6 +43,8 @@ function methodTable(core: EngineCore): MethodEntry[] {
 
 export class Engine {
   readonly tasks: Tasks;
+  /** The validators of the forms handlers ask for (elicitation). */
+  readonly forms: FormValidators;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */
   readonly taskTools: boolean;
   /** The method table, by era: what methods() lists and handle() answers. */
@@ -49,18 +55,24 @@ export class Engine {
     handlers: RuntimeHandlers,
     options: ServerOptions,
   ) {
+    const validation = { maxPatternInput: positiveOption(options.maxPatternInputLength, DEFAULT_MAX_PATTERN_INPUT, "maxPatternInputLength") };
+    const forms = new FormValidators(positiveOption(options.maxFormValidators, DEFAULT_MAX_FORM_VALIDATORS, "maxFormValidators"), validation);
+    const plans = definition.patterns ?? {};
     const core: EngineCore = {
       definition,
       handlers,
       options,
-      validators: new SchemaValidators(definition.patterns),
+      // The definition's plans; a pattern it lacks (a definition written by hand) goes to the same translator.
+      validators: new SchemaValidators((source) => (Object.hasOwn(plans, source) ? plans[source] : planPattern(source)), validation),
+      forms,
       lists: manifestLists(definition),
       onError: options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error)),
       states: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
-      tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" })),
+      tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" }), forms),
       taskTools: Object.keys(definition.taskSupport ?? {}).length > 0,
     };
     this.tasks = core.tasks;
+    this.forms = forms;
     this.taskTools = core.taskTools;
     for (const entry of methodTable(core)) {
       for (const era of entry.era === undefined ? (["legacy", "modern"] as const) : [entry.era]) this.routes[era].set(entry.method, entry.handle);

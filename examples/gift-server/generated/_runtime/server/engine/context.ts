@@ -25,7 +25,7 @@ import type {
   LoggingLevel,
 } from "../../shared/mcp.js";
 import { CreateMessageResultSchema, ElicitResultSchema, ListRootsResultSchema, type ProtocolEra, type ResultSchema } from "./sdk.js";
-import { SchemaValidators } from "../../shared/validation.js";
+import type { FormValidators } from "./forms.js";
 import type { AuthContext } from "./handlerTypes.js";
 
 /** What every handler gets besides its arguments. */
@@ -140,26 +140,38 @@ export function checkCapability(request: InputRequest, capabilities: JsonObject 
   return new MissingClientCapabilityError({ [name]: {} }, `The client did not declare the ${name} capability, which ${request.method} needs`);
 }
 
-const validators = new SchemaValidators();
+/** The form of a form elicitation, if `request` is one with a schema. */
+function requestedSchema(request: InputRequest): object | undefined {
+  if (request.method !== "elicitation/create") return undefined;
+  const schema = request.params?.["requestedSchema"];
+  return typeof schema === "object" && schema !== null ? schema : undefined;
+}
+
+/**
+ * Why the server cannot ask `request` (a form it could not check the answer to: a pattern the
+ * linear-time engine cannot run, a schema ajv refuses), as an error for the handler; undefined
+ * when it can. Checked when the handler asks, before anything goes to the client.
+ */
+export function questionRefused(request: InputRequest, forms: FormValidators): Error | undefined {
+  const schema = requestedSchema(request);
+  const problem = schema === undefined ? undefined : forms.problem(schema);
+  return problem === undefined ? undefined : new TypeError(`elicitation/create: the requestedSchema cannot be checked: ${problem}`);
+}
 
 /**
  * Undefined when `response` is a valid answer to `request` (for a form elicitation that is
  * accepted, its content must also match the requested schema), else the problem in words.
  */
-export function responseProblem(request: InputRequest, response: unknown): string | undefined {
+export function responseProblem(request: InputRequest, response: unknown, forms: FormValidators): string | undefined {
   const parsed = KIND[request.method].schema.safeParse(response);
   if (!parsed.success)
     return parsed.error.issues
       .slice(0, 3)
       .map((i) => `${i.path.map(String).join(".") || "response"} ${i.message}`)
       .join("; ");
-  if (request.method === "elicitation/create") {
-    const answer = response as ElicitResult;
-    const schema = request.params?.["requestedSchema"];
-    if (answer.action === "accept" && typeof schema === "object" && schema !== null) {
-      return validators.check(schema, answer.content ?? {});
-    }
-  }
+  const schema = requestedSchema(request);
+  const answer = response as ElicitResult;
+  if (schema !== undefined && answer.action === "accept") return forms.check(schema, answer.content ?? {});
   return undefined;
 }
 
@@ -191,6 +203,7 @@ export class InputRound implements InputChannel {
     private readonly capabilities: JsonObject | undefined,
     /** Called once the handler has asked everything it asks without an answer. */
     private readonly needed: () => void,
+    private readonly forms: FormValidators,
   ) {}
 
   ask(request: InputRequest, key: string): Promise<unknown> {
@@ -198,13 +211,15 @@ export class InputRound implements InputChannel {
     // envelope) is not one the handler may see.
     const missing = checkCapability(request, this.capabilities);
     if (missing) return rejected(missing);
+    const refused = questionRefused(request, this.forms);
+    if (refused) return rejected(refused);
     if (Object.hasOwn(this.earlier, key)) {
       this.consumed[key] = this.earlier[key];
       return Promise.resolve(this.earlier[key]);
     }
     if (Object.hasOwn(this.responses, key)) {
       const response = this.responses[key];
-      const problem = responseProblem(request, response);
+      const problem = responseProblem(request, response, this.forms);
       if (problem === undefined) {
         this.consumed[key] = response;
         return Promise.resolve(response);
@@ -235,18 +250,21 @@ export class LegacyChannel implements InputChannel {
     /** Added to each request's `_meta` (a task's related-task tag). */
     private readonly meta: JsonObject | undefined,
     private readonly signal: AbortSignal,
+    private readonly forms: FormValidators,
     private readonly waiting?: (on: boolean) => void,
   ) {}
 
   async ask(request: InputRequest, _key: string): Promise<unknown> {
     const missing = checkCapability(request, this.capabilities);
     if (missing) throw missing;
+    const refused = questionRefused(request, this.forms);
+    if (refused) throw refused;
     const params = this.meta ? { ...request.params, _meta: { ...(request.params?.["_meta"] as JsonObject | undefined), ...this.meta } } : request.params;
     this.waiting?.(true);
     try {
       // Elicitation waits for a person: no request timeout (the call's own signal still cancels).
       const response = await this.send({ method: request.method, ...(params === undefined ? {} : { params }) }, { signal: this.signal, timeout: 2 ** 31 - 1 });
-      const problem = responseProblem(request, response);
+      const problem = responseProblem(request, response, this.forms);
       if (problem !== undefined) throw new Error(`The client's answer to ${request.method} is invalid: ${problem}`);
       return response;
     } finally {

@@ -21,7 +21,8 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
-import { checkCapability, rejected, type InputChannel, type InputRequest } from "../engine/context.js";
+import { checkCapability, questionRefused, rejected, type InputChannel, type InputRequest } from "../engine/context.js";
+import { FormValidators } from "../engine/forms.js";
 import type { ProtocolEra } from "../engine/sdk.js";
 import {
   isTerminal,
@@ -97,6 +98,8 @@ export class Tasks {
   constructor(
     options: TaskOptions,
     private readonly report: (error: unknown) => void,
+    /** Checks answers to forms (elicitation) against their schema. */
+    private readonly forms: FormValidators = new FormValidators(),
   ) {
     this.ttlMs = positiveOption(options.taskTtlMs, 3600_000, "taskTtlMs");
     this.pollIntervalMs = positiveOption(options.taskPollIntervalMs, 500, "taskPollIntervalMs");
@@ -260,6 +263,8 @@ export class Tasks {
       ask: (request, wanted) => {
         const missing = checkCapability(request, live.capabilities);
         if (missing) return rejected(missing);
+        const refused = questionRefused(request, this.forms);
+        if (refused) return rejected(refused);
         if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
         const key = freshKey(live, wanted);
         return new Promise((resolve, reject) => {
@@ -275,7 +280,7 @@ export class Tasks {
    * its waiting questions go to the handler, here or on the replica running it; others are dropped.
    */
   async update(task: TaskRecord, responses: unknown): Promise<void> {
-    const answers = waitingAnswers(task, responses);
+    const answers = waitingAnswers(task, responses, this.forms);
     if (Object.keys(answers).length === 0) return;
     const live = this.live.get(task.id);
     if (live) await this.answer(live, answers);
@@ -318,7 +323,7 @@ export class Tasks {
   }
 
   private async answer(live: LiveTask, responses: JsonObject): Promise<void> {
-    if (answerQuestions(live, responses)) await this.showQuestions(live);
+    if (answerQuestions(live, responses, this.forms)) await this.showQuestions(live);
   }
 
   private onEvent(event: TaskEvent): void {

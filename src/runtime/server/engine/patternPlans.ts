@@ -1,6 +1,6 @@
 /**
  * ECMAScript patterns (as JSON Schema and ajv read them: the `u` flag, no other) translated into
- * plans for the generated code's linear-time engine (src/runtime/shared/patterns.ts), keeping
+ * plans for the generated code's linear-time engine (shared/patterns.ts), keeping
  * ECMAScript's meaning: `.` excludes the four line terminators, `\s` is JavaScript's white space,
  * Unicode properties are the code points JavaScript gives them (read off this Node's engine), and
  * captures, laziness and group names, which a yes/no test cannot see, are dropped.
@@ -9,20 +9,27 @@
  * those right after a leading `^` (which become separate tests of the input's start); lookbehinds
  * run on RE2JS's linear lookbehind mode. Counted repetition is limited to 1,000 per quantifier, as
  * RE2 limits it (larger counts are split, up to 10,000 in all).
+ *
+ * The one translator: mcpgen plans a manifest's patterns with it at generate time (the
+ * definition's `patterns`), and the generated server plans its handlers' forms (elicitation
+ * `requestedSchema`) with it at run time, so a pattern means the same wherever it is checked.
  */
 import { RegExpParser, type AST } from "@eslint-community/regexpp";
 import { RE2JS } from "re2js";
-import type { PatternPlan } from "../runtime/shared/patterns.js";
-import { LINE_TERMINATORS, MAX_CODE_POINT, normalize, setItem, Unsupported, type ClassItem, type Range } from "./charsets.js";
-import { backtracksLinearly } from "./linear.js";
+import type { PatternPlan } from "../../shared/patterns.js";
+import { LINE_TERMINATORS, MAX_CODE_POINT, normalize, setItem, Unsupported, type ClassItem, type Range } from "./patternSets.js";
+import { backtracksLinearly } from "./patternLinear.js";
 
-export { CATEGORY_NAMES, WHITE_SPACE } from "./charsets.js";
+export { CATEGORY_NAMES, WHITE_SPACE } from "./patternSets.js";
 
 /** RE2's largest repeat count, and the most repetitions mcpgen spells out by splitting. */
 const RE2_MAX_REPEAT = 1000;
 const MAX_EXPANDED_REPEAT = 10_000;
 
 const parser = new RegExpParser({ ecmaVersion: 2025 });
+
+/** Plans kept, the most recently used: a generate run reads each pattern several times; a server, its forms' on every answer. */
+const KEPT_PLANS = 1000;
 const cache = new Map<string, PatternPlan>();
 
 /**
@@ -33,8 +40,9 @@ export function planPattern(source: string): PatternPlan {
   let plan = cache.get(source);
   if (plan === undefined) {
     plan = translate(source);
-    cache.set(source, plan);
-  }
+    if (cache.size >= KEPT_PLANS) cache.delete(cache.keys().next().value!);
+  } else cache.delete(source);
+  cache.set(source, plan);
   return plan;
 }
 

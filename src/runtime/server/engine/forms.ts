@@ -1,0 +1,87 @@
+/**
+ * The forms handlers ask for (elicitation `requestedSchema`), checked against the user's answers.
+ * Handlers build a form at run time, usually a new object per call: validators are kept by the
+ * form's JSON text (the same form asked twice is compiled once), at most `maxFormValidators` on one
+ * ajv. ajv keeps every schema it compiled (and its patterns) for the life of the instance, so when
+ * that many are compiled the instance is dropped with them and the next form starts a new one:
+ * memory stays bounded however many forms a server asks for.
+ *
+ * A form's patterns are planned by mcpgen's translator (patternPlans.ts) and run on the same
+ * linear-time engine as the manifest's, with the same meaning. A form that cannot be checked (a
+ * pattern the engine cannot run, a schema ajv refuses) is refused when the handler asks it, with
+ * the reason, before the question goes to the client.
+ */
+import { isDraft07 } from "../../shared/dialect.js";
+import type { PatternPlan } from "../../shared/patterns.js";
+import { createAjv, runValidator, type ValidatorOptions } from "../../shared/validation.js";
+import { planPattern } from "./patternPlans.js";
+
+type Ajv = ReturnType<typeof createAjv>;
+type ValidateFunction = ReturnType<Ajv["compile"]>;
+
+/** Default number of form validators kept (`maxFormValidators`). */
+export const DEFAULT_MAX_FORM_VALIDATORS = 100;
+
+/** A form that cannot be checked: the reason, in words for the handler's author. */
+class FormRefused extends Error {}
+
+/** A pattern's plan for a form: refused when the engine cannot run it (never left unchecked). */
+function formPlan(source: string): PatternPlan {
+  const plan = planPattern(source);
+  if ("unchecked" in plan) throw new FormRefused(`pattern ${JSON.stringify(source)} cannot be checked in linear time: ${plan.unchecked}`);
+  return plan;
+}
+
+export class FormValidators {
+  private kept = new Map<string, ValidateFunction | { refused: string }>();
+  private ajv07: Ajv | undefined;
+  private ajv2020: Ajv | undefined;
+
+  constructor(
+    private readonly max: number = DEFAULT_MAX_FORM_VALIDATORS,
+    private readonly options: ValidatorOptions = {},
+  ) {}
+
+  /** Forms compiled on the current ajv (for tests: the bound holds). */
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /** Why `schema` cannot be checked, or undefined when it can (it is compiled and kept then). */
+  problem(schema: object): string | undefined {
+    const found = this.validator(schema);
+    return "refused" in found ? found.refused : undefined;
+  }
+
+  /** Undefined when `value` fills the form `schema`, else the problems in words (or why the form cannot be checked). */
+  check(schema: object, value: unknown): string | undefined {
+    const found = this.validator(schema);
+    return "refused" in found ? `the form cannot be checked: ${found.refused}` : runValidator(found, value);
+  }
+
+  private validator(schema: object): ValidateFunction | { refused: string } {
+    let text: string;
+    try {
+      text = JSON.stringify(schema);
+    } catch (error) {
+      return { refused: `requestedSchema is not JSON (${(error as Error).message})` };
+    }
+    const hit = this.kept.get(text);
+    if (hit !== undefined) return hit;
+    if (this.kept.size >= this.max) {
+      // Dropping the instances is what frees what they compiled.
+      this.kept = new Map();
+      this.ajv07 = this.ajv2020 = undefined;
+    }
+    let made: ValidateFunction | { refused: string };
+    try {
+      const ajv = isDraft07(schema) ? (this.ajv07 ??= createAjv(true, formPlan, this.options)) : (this.ajv2020 ??= createAjv(false, formPlan, this.options));
+      // Compiled from its own parse of the text: the handler's object may change after asking.
+      made = ajv.compile(JSON.parse(text) as object);
+    } catch (error) {
+      made = { refused: error instanceof FormRefused ? error.message : `requestedSchema is not a schema ajv can compile (${(error as Error).message})` };
+    }
+    this.kept.set(text, made);
+    return made;
+  }
+}
