@@ -209,7 +209,11 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const written = await a.finish(live, { result: { content: [{ type: "text", text: "é".repeat(1000) }] } });
     const message = "The task's result was too large to keep: 2050 bytes, more than the server's maxTaskResultBytes (2000)";
     expect(written).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
-    expect(await b.get(live.id, { era: "modern", owner: "o" })).toMatchObject({ status: "failed", statusMessage: message, outcome: { error: { code: -32603, message } } });
+    expect(await b.get(live.id, { era: "modern", owner: "o" })).toMatchObject({
+      status: "failed",
+      statusMessage: message,
+      outcome: { error: { code: -32603, message } },
+    });
   });
 
   it("lists an owner's tasks a page at a time, in the order of creation, with cursors any replica takes", async () => {
