@@ -70,7 +70,10 @@ class TaskMethods {
         // Ended meanwhile (here or on another replica): the same answer as ended before.
         const cancelled = isTerminal(task.status) ? undefined : await this.core.tasks.cancel(task.id);
         if (!cancelled)
-          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id, caller, true)).status}'`);
+          throw rpcError(
+            ErrorCodes.InvalidParams,
+            `Cannot cancel task: already in terminal status '${(await this.core.tasks.get(task.id, caller, true)).status}'`,
+          );
         return this.core.tasks.legacyView(cancelled);
       }
       case "tasks/result": {
