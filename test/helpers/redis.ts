@@ -1,11 +1,13 @@
 /**
  * A real redis-server for a test: started on a free loopback port without persistence, ready
  * once it answers PING, stopped (and waited for) on stop(). Tests never mock Redis. The program is
- * REDIS_SERVER, else redis-server on PATH; when it cannot run, startRedis() rejects at once.
+ * the one the global setup found (REDIS_SERVER, else redis-server on PATH, installed when missing
+ * and permitted); when there is none, startRedis() rejects at once with the setup's message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, connect } from "node:net";
 import { started } from "./process.js";
+import { programPath } from "./programs.js";
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -17,10 +19,10 @@ export interface RedisServer {
 
 /**
  * Starts redis-server on a free port; rejects at once when it is missing or cannot be run, and when
- * it does not answer PING within 10 s. `program` replaces REDIS_SERVER.
+ * it does not answer PING within 10 s. `program` replaces the one the setup found.
  */
 export async function startRedis(options: { program?: string } = {}): Promise<RedisServer> {
-  const program = options.program ?? (process.env.REDIS_SERVER || "redis-server");
+  const program = options.program ?? programPath("redis-server", process.env.REDIS_SERVER || "redis-server");
   const port = await freePort();
   const child = spawn(program, ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
   try {
