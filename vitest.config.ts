@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /** Builds dist/ for the suites that run the `mcpgen` binary (the unit tests import src/ only). */
 const BUILD = ["test/global-setup.ts"];
+/** Finds Chromium and redis-server (installs them where permitted) and says at once what is missing. */
+const PROGRAMS = "test/deps-setup.ts";
 
 /** The suites that install published packages from the npm registry: the `network` project. */
 const NETWORK = [
@@ -33,7 +35,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "e2e",
-          globalSetup: BUILD,
+          // The widget and Redis suites are e2e suites: the network project needs neither program.
+          globalSetup: [PROGRAMS, ...BUILD],
           include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
           exclude: ["test/unit/**", ...NETWORK, "**/node_modules/**"],
         },

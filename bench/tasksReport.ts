@@ -44,7 +44,7 @@ export function measureTasks(root: string, runs: number, concurrency = 16, throu
     if (r.status !== 0 || !line) throw new Error(`bench/tasks.ts failed (${r.status}):\n${r.stderr}`);
     lines.push(JSON.parse(line.slice(6)) as Record<string, number>);
   }
-  const version = spawnSync("/usr/bin/redis-server", ["--version"], { encoding: "utf8" }).stdout.match(/v=(\S+)/)?.[1] ?? "unknown";
+  const version = spawnSync(process.env.REDIS_SERVER || "redis-server", ["--version"], { encoding: "utf8" }).stdout.match(/v=(\S+)/)?.[1] ?? "unknown";
   const figure = (key: string): TaskFigure => {
     const at = (store: string, kind: Kind) => lines.map((l) => l[`${key}.${store}.${kind}`]!);
     const of = (store: string) => Object.fromEntries(KINDS.map((k) => [k, median(at(store, k))])) as Figures;

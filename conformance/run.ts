@@ -83,6 +83,8 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
       if (m) resolve(m[1]!);
     });
     child.on("exit", (code) => reject(new Error(`the conformance server exited (${code}) before listening`)));
+    // A process that cannot start emits `error` and never `exit`.
+    child.on("error", reject);
   });
   return { url, stop: () => child.kill() };
 }
@@ -94,6 +96,8 @@ function runSuite(run: Run, url: string): Promise<{ output: string; code: number
     child.stdout.on("data", (d) => (text += d));
     child.stderr.on("data", (d) => (text += d));
     child.on("exit", (code) => resolve({ output: text, code }));
+    // Node 22 from .cache/ missing or broken: no `exit` comes, only `error`.
+    child.on("error", (error) => resolve({ output: `${text}could not start the suite: ${error.message}`, code: null }));
   });
 }
 

@@ -1,17 +1,18 @@
 /**
- * Headless Chromium for the widget tests: Debian's `chromium` (installed by .ci/run), driven by
- * playwright-core, which downloads no browser of its own. A machine without it fails these tests
- * with what to install, rather than skipping them.
+ * Headless Chromium for the widget tests: Debian's `chromium`, driven by playwright-core, which
+ * downloads no browser of its own. The binary is the one the global setup found (CHROMIUM_PATH,
+ * else chromium on PATH, installed when missing and permitted). A machine without it fails these
+ * tests at once with the setup's message saying what to install, rather than skipping them.
  */
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { programPath } from "./programs.js";
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  const executable = programPath("chromium", process.env.CHROMIUM_PATH || "/usr/bin/chromium");
+  if (!existsSync(executable)) throw new Error(`no Chromium at ${executable}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH`);
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: executable,
     headless: true,
     // Root in a container: no sandbox. No background traffic: the machine's network is closed.
     args: [

@@ -13,8 +13,10 @@ export function mcpgen(args: string[], cwd: string): { code: number | null; stdo
 
 /** mcpgen without blocking this process (for a server the test serves itself). */
 export function mcpgenAsync(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd });
+    // A spawn that fails emits `error` (unhandled, it would be an uncaught exception in the worker).
+    child.on("error", reject);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -1,11 +1,13 @@
 /**
  * A real redis-server for a test: started on a free loopback port without persistence, ready
- * once it answers PING, stopped (and waited for) on stop(). Tests never mock Redis.
+ * once it answers PING, stopped (and waited for) on stop(). Tests never mock Redis. The program is
+ * the one the global setup found (REDIS_SERVER, else redis-server on PATH, installed when missing
+ * and permitted); when there is none, startRedis() rejects at once with the setup's message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, connect } from "node:net";
-
-const REDIS_SERVER = "/usr/bin/redis-server";
+import { started } from "./process.js";
+import { programPath } from "./programs.js";
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -15,10 +17,22 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Starts redis-server on a free port; rejects when it does not answer PING within 10 s. */
-export async function startRedis(): Promise<RedisServer> {
+/**
+ * Starts redis-server on a free port; rejects at once when it is missing or cannot be run, and when
+ * it does not answer PING within 10 s. `program` replaces the one the setup found.
+ */
+export async function startRedis(options: { program?: string } = {}): Promise<RedisServer> {
+  const program = options.program ?? programPath("redis-server", process.env.REDIS_SERVER || "redis-server");
   const port = await freePort();
-  const child = spawn(REDIS_SERVER, ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(program, ["--port", String(port), "--save", "", "--appendonly", "no", "--bind", "127.0.0.1"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    await started(child);
+  } catch (error) {
+    // Never started: nothing to stop, no `exit` to wait for.
+    throw new Error(`redis-server: cannot run ${program} (${(error as Error).message}): apt-get install -y redis-server, or set REDIS_SERVER to its path`, {
+      cause: error,
+    });
+  }
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

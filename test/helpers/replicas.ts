@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { started } from "./process.js";
 
 /** The server each replica runs by default: the conformance server (multi round-trip and task tools). */
 const REPLICA_SERVER = fileURLToPath(new URL("../servers/replica-http.ts", import.meta.url));
@@ -119,8 +120,13 @@ async function startReplica(index: number, server: string, initialEnv: Record<st
       env: { ...baseEnvironment(), ...env, PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const ended = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    // A process that never started (EAGAIN, ENOMEM...) never exits either: nothing to wait for.
+    await started(child).catch((error: Error) => {
+      throw new Error(`replica ${index} could not start: ${error.message}`, { cause: error });
+    });
     proc = child;
-    exited = new Promise((resolve) => child.once("exit", () => resolve()));
+    exited = ended;
     void exited.then(() => {
       if (proc === child) proc = undefined;
     });
