@@ -41,8 +41,9 @@ class TaskMethods {
         );
       }
       // Every task method starts here: a task that is not the caller's is an unknown one.
-      // Only tasks/get shows the result or the questions: the others read a summary.
-      const task = await this.core.tasks.get(params["taskId"], caller, method !== "tasks/get");
+      // tasks/get shows the result or the questions and tasks/update checks answers against the
+      // questions: tasks/cancel reads a summary.
+      const task = await this.core.tasks.get(params["taskId"], caller, method === "tasks/cancel");
       switch (method) {
         case "tasks/get":
           return this.core.tasks.modernView(task, true);
