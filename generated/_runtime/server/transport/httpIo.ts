@@ -46,11 +46,9 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
   aborter.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
   // The SDK's keep-alive comments (`: keepalive`) tell the client the stream lives; they are not activity.
   const idle = limits.idleMs === undefined ? undefined : setTimeout(() => aborter.abort(), limits.idleMs);
-  // A body that errors (a listen stream whose client does not read) stops the wait for `drain` too.
-  const failed = reader.closed.then(
-    () => false,
-    () => true,
-  );
+  // A body that errors (a listen stream whose client does not read) stops the wait for `drain`
+  // too; one that ends normally does not (its last chunk may still be on its way out).
+  const failed = new Promise<false>((resolve) => reader.closed.catch(() => resolve(false)));
   // Each SSE frame goes out as soon as the SDK writes it.
   res.flushHeaders();
   try {
@@ -58,7 +56,7 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
       const { done, value } = await reader.read();
       if (done) break;
       if (idle !== undefined && value[0] !== COLON) idle.refresh();
-      if (!res.write(value) && !(await Promise.race([drained(res, limits.stallMs), failed.then(() => false)]))) {
+      if (!res.write(value) && !(await Promise.race([drained(res, limits.stallMs), failed]))) {
         // A client that does not read holds the connection and, on a 2025 session, its place.
         res.destroy();
         aborter.abort();

@@ -53,6 +53,13 @@ async function readAll(port: number): Promise<string> {
 }
 
 describe("send", () => {
+  it("sends a body larger than the socket's buffers whole, though its stream has ended before the last write drained", async () => {
+    const big = "x".repeat(4 * 1024 * 1024);
+    const body = () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
+    const { port } = await serving(body, { stallMs: 60_000 });
+    expect((await readAll(port)).length).toBe(big.length);
+  });
+
   it("ends a standing stream on which only keep-alive comments went out for idleMs, and cancels its body", async () => {
     const cancelled = { value: false };
     const { port } = await serving(() => ticking(20, () => ": keepalive\n\n", cancelled), { stallMs: 60_000, idleMs: 300 });
