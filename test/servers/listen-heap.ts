@@ -45,7 +45,8 @@ const handlers = {
   },
 };
 
-const factory = createManifestServerFactory(definition, handlers as never, { onError: () => {} });
+// Room for the 100 results the test keeps (the default maxStoredResultBytes, 64 MiB, would evict the first ones).
+const factory = createManifestServerFactory(definition, handlers as never, { onError: () => {}, maxStoredResultBytes: 128 * 1024 * 1024 });
 const handle = await serveHttpWith(factory, definition, { port: 0 });
 
 async function heap(): Promise<{ heapUsed: number; external: number }> {
