@@ -51,13 +51,13 @@ describe("generated code compiles", () => {
     const result = tsc(ROOT, "tsconfig.json");
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("tsc --noEmit over src/runtime under every strict flag (noUnused*, noPropertyAccessFromIndexSignature...): it is copied into users' projects", () => {
     const result = tsc(ROOT, "tsconfig.runtime.json");
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);
-  }, 120_000);
+  }, 300_000);
 
   it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages", () => {
     for (const project of ["examples/gift-server/manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
@@ -65,7 +65,7 @@ describe("generated code compiles", () => {
       expect(result.output, project).toBe("");
       expect(result.ok).toBe(true);
     }
-  }, 120_000);
+  }, 300_000);
 
   it("tsc --noEmit under strict NodeNext (exactOptionalPropertyTypes too) over awkward names and schemas", async () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "tsconfig.json": STRICT_TSCONFIG });
@@ -113,5 +113,5 @@ export function use(sdk: Client, v1: V1Client) {
     );
     const clientOnly = tsc(dir, "tsconfig.client.json");
     expect(clientOnly.output).toBe("");
-  }, 120_000);
+  }, 300_000);
 });
