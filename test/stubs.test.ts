@@ -193,7 +193,7 @@ export async function addItem(args: AddItemInput): Promise<AddItemOutput> {
     p.write("manifests/shop.yaml", MANIFEST.replace("properties: {sku: {type: string}}", "properties: {sku: {type: integer}}"));
     await p.generate();
     expect(p.tsc()).toMatch(/^src\/handlers\/shop\/tools\/addItem\.ts\(7,84\): error TS2339: Property 'length' does not exist on type 'number'\./);
-  });
+  }, 120_000);
 
   it("appends the stub handler (and its imports) to a file that lost it, touching nothing else", async () => {
     const p = project();
