@@ -48,7 +48,7 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
   const idle = limits.idleMs === undefined ? undefined : setTimeout(() => aborter.abort(), limits.idleMs);
   // A body that errors (a listen stream whose client does not read) stops the wait for `drain`
   // too; one that ends normally does not (its last chunk may still be on its way out).
-  const failed = new Promise<false>((resolve) => reader.closed.catch(() => resolve(false)));
+  const failed = new Promise<false>((resolve) => void reader.closed.catch(() => resolve(false)));
   // Each SSE frame goes out as soon as the SDK writes it.
   res.flushHeaders();
   try {
