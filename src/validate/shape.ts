@@ -8,6 +8,7 @@ import { contentFields } from "./contentFields.js";
 import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
+import { didYouMean } from "../util/didYouMean.js";
 
 export function validateShape(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -131,7 +132,7 @@ export function checkRecord(
   for (const [key, child] of Object.entries(value)) {
     const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (spec === undefined) {
-      const hint = suggest(key, Object.keys(fields));
+      const hint = didYouMean(key, Object.keys(fields));
       if (open && hint === undefined) {
         report(
           [...path, key],
@@ -306,32 +307,4 @@ function describe(value: unknown): string {
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 function isBase64(text: string): boolean {
   return BASE64.test(text);
-}
-
-/** The closest allowed key by edit distance, when close enough to be a likely typo. */
-export function suggest(key: string, allowed: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of allowed) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
 }
