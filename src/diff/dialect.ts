@@ -192,7 +192,7 @@ function readNode(node: unknown, dialect: Dialect, at: string, notes: Note[], mo
     if (out[k] !== undefined) notes.push({ at: join(at, k), text: `\`${k}\` (${dialect}) is read differently in other dialects`, kind: "unclear" });
 
   for (const [k, v] of Object.entries(out)) {
-    const holds = k === "dependencies" ? "map" : SUBSCHEMAS[k];
+    const holds = SUBSCHEMAS[k];
     if (holds === "one") out[k] = readNode(v, dialect, join(at, k), notes, move);
     else if (holds === "list" && Array.isArray(v)) out[k] = v.map((s, i) => readNode(s, dialect, join(at, `${k}.${i}`), notes, move));
     else if (holds === "map" && isPlainObject(v))
