@@ -11,7 +11,8 @@ import { mcpgen } from "./helpers/cli.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const PULLED = "# Pulled by mcpgen from `node server.js` (MCP 2025-11-25).\n";
-const TOOL_FIELDS = "name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes";
+const TOOL_FIELDS =
+  "name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes";
 
 /** The error for a key `key` at line:col that is a typo of the keyword `near`. */
 const typo = (at: string, key: string, near: string) =>
@@ -121,7 +122,11 @@ tools:
     expect(r.code).toBe(0);
     const upstream = (at: string, key: string, near: string) =>
       `m.yaml:${at}: warning keyword-typo: \`${key}\` is not a JSON Schema keyword (did you mean \`${near}\`?): validators and clients ignore it, so it does nothing of what \`${near}\` does; the upstream server sends it so: report it there`;
-    expect(lines(r.stderr)).toEqual([upstream("7:7", "properites", "properties"), upstream("7:41", "minLenght", "minLength"), upstream("8:7", "requried", "required")]);
+    expect(lines(r.stderr)).toEqual([
+      upstream("7:7", "properites", "properties"),
+      upstream("7:41", "minLenght", "minLength"),
+      upstream("8:7", "requried", "required"),
+    ]);
     // What the server's validator reads: no properties, nothing required.
     expect(readFileSync(path.join(dir, "generated/s/types.ts"), "utf8")).toContain("export interface AddUserInput {\n  [key: string]: unknown;\n}");
   });
@@ -262,7 +267,7 @@ prompts:
       'm.yaml:8:43: error file-content: file "missing.txt" does not exist (paths are relative to the manifest\'s folder)',
       'm.yaml:10:12: error identifier-collision: widget "user_card" and resource "user-card" (line 8) both become the client method name readUserCard; rename one of them',
       'm.yaml:10:12: warning widget-unused: no tool opens widget "user_card": add `widget: user_card` to the tool whose result it shows (app-visible tools can still be called from other widgets)',
-      "m.yaml:10:48: error widget-build: file \"card.ts\" does not exist (paths are relative to the manifest's folder)",
+      'm.yaml:10:48: error widget-build: file "card.ts" does not exist (paths are relative to the manifest\'s folder)',
       'm.yaml:13:12: error identifier-collision: prompt "report-input" (its arguments type) and prompt "report_input" (its arguments type) (line 12) both become the TypeScript type name ReportInputArguments; rename one of them',
       "mcpgen: 6 errors; nothing written.",
     ]);

@@ -38,7 +38,13 @@ const cases: [string, { given: unknown; want: string[] }][] = [
         items: [{ enun: [1] }],
         dependencies: { a: { requried: ["b"] }, b: ["a"] },
       },
-      want: ["not/tpye: typo of type", "anyOf/0/maximun: typo of maximum", "definitions/D/formatt: typo of format", "items/0/enun: typo of enum", "dependencies/a/requried: typo of required"],
+      want: [
+        "not/tpye: typo of type",
+        "anyOf/0/maximun: typo of maximum",
+        "definitions/D/formatt: typo of format",
+        "items/0/enun: typo of enum",
+        "dependencies/a/requried: typo of required",
+      ],
     },
   ],
   [
@@ -54,12 +60,12 @@ const cases: [string, { given: unknown; want: string[] }][] = [
   ],
   [
     "x- keys are extensions; an x-mcp key next to one mcpgen reads is a typo",
-    { given: { "x-nullable": true, "x-api-header": "h", "x-mcp-heder": "H", "x-mcp-header": "H", "x-mcp-cache": 1 }, want: ["x-mcp-heder: typo of x-mcp-header"] },
+    {
+      given: { "x-nullable": true, "x-api-header": "h", "x-mcp-heder": "H", "x-mcp-header": "H", "x-mcp-cache": 1 },
+      want: ["x-mcp-heder: typo of x-mcp-header"],
+    },
   ],
-  [
-    "keys YAML made from text are the suspicious-key check's, not typos",
-    { given: { description: "a name", "Type.": null, requried: null }, want: [] },
-  ],
+  ["keys YAML made from text are the suspicious-key check's, not typos", { given: { description: "a name", "Type.": null, requried: null }, want: [] }],
   [
     "keywords of the other dialect, walked into all the same",
     {
@@ -67,16 +73,28 @@ const cases: [string, { given: unknown; want: string[] }][] = [
       want: ["prefixItems: 2020-12 keyword", "prefixItems/0/tpye: typo of type", "unevaluatedProperties: 2020-12 keyword"],
     },
   ],
-  ["additionalItems in 2020-12; definitions and dependencies are in both", { given: { additionalItems: false, definitions: {}, dependencies: {} }, want: ["additionalItems: draft-07 keyword"] }],
+  [
+    "additionalItems in 2020-12; definitions and dependencies are in both",
+    { given: { additionalItems: false, definitions: {}, dependencies: {} }, want: ["additionalItems: draft-07 keyword"] },
+  ],
   [
     "keys of no dialect, far from any keyword",
-    { given: { nullable: true, discriminator: { propertyName: "k" }, tsType: "X", $comment: "a keyword" }, want: ["nullable: unknown", "discriminator: unknown", "tsType: unknown"] },
+    {
+      given: { nullable: true, discriminator: { propertyName: "k" }, tsType: "X", $comment: "a keyword" },
+      want: ["nullable: unknown", "discriminator: unknown", "tsType: unknown"],
+    },
   ],
   [
     "of two keywords as near, the one whose value fits: `$def` with a mapping is `$defs`, with a string `$ref`",
-    { given: { $def: { A: { tpye: "string" } }, items: { $def: "#/$defs/A" } }, want: ["$def: typo of $defs", "$def/A/tpye: typo of type", "items/$def: typo of $ref"] },
+    {
+      given: { $def: { A: { tpye: "string" } }, items: { $def: "#/$defs/A" } },
+      want: ["$def: typo of $defs", "$def/A/tpye: typo of type", "items/$def: typo of $ref"],
+    },
   ],
-  ["case aside: additionalproperties is additionalProperties", { given: { additionalproperties: false }, want: ["additionalproperties: typo of additionalProperties"] }],
+  [
+    "case aside: additionalproperties is additionalProperties",
+    { given: { additionalproperties: false }, want: ["additionalproperties: typo of additionalProperties"] },
+  ],
 ];
 
 describe("schemaKeyFindings", () => {
