@@ -4,7 +4,7 @@
  * (`titel`, `nmae`) that were warnings where `descritpion` was an error; a duplicate name that hid
  * an identifier collision until the next run. Every diagnostic is asserted whole.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen } from "./helpers/cli.js";
@@ -209,6 +209,34 @@ tools:
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual([
       "m.yaml:5:5: warning unknown-field: field `titel` in a tool looks like a typo of `title`: the upstream server serves it so, and clients will not read it as `title`; report it there (it is served as it is)",
+    ]);
+  });
+
+  it("pull takes a server that serves typos (it stopped at `descritpion`), and says what it serves", () => {
+    const dir = tempProject({ "package.json": "{}" });
+    const tools = [{ name: "add_user", descritpion: "Adds a user.", inputSchema: { type: "object", properites: { name: { type: "string" } } } }];
+    writeFileSync(
+      path.join(dir, "server.mjs"),
+      `import { createInterface } from "node:readline";
+const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: "2.0", ...m }) + "\\n");
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const m = JSON.parse(line);
+  if (m.id === undefined) return;
+  if (m.method === "initialize") return send({ id: m.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "typos", version: "1.0.0" } } });
+  if (m.method === "tools/list") return send({ id: m.id, result: { tools: ${JSON.stringify(tools)} } });
+  send({ id: m.id, error: { code: -32601, message: "Method not found" } });
+});
+`,
+    );
+    const r = mcpgen(["pull", "-o", "m.yaml", "--", "node", "server.mjs"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("mcpgen: wrote m.yaml from typos (1 tool, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    expect(r.stderr).toBe(
+      "mcpgen: -- node server.mjs: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there\n  in what typos serves: inputSchema.properites of tool `add_user`\n",
+    );
+    expect(lines(mcpgen(["validate", "m.yaml"], dir).stderr)).toEqual([
+      "m.yaml:9:5: warning unknown-field: field `descritpion` in a tool looks like a typo of `description`: the upstream server serves it so, and clients will not read it as `description`; report it there (it is served as it is)",
+      "m.yaml:12:7: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there",
     ]);
   });
 
