@@ -47,6 +47,8 @@ export function nearNames(typed: string, known: Iterable<string>): string[] {
   const found: { name: string; distance: number }[] = [];
   for (const name of known) {
     if (name === typed) continue;
+    // The distance is at least the difference in length: most names are ruled out without it.
+    if (Math.abs(name.length - typed.length) > allowance(typed, name)) continue;
     const distance = editDistance(lower, name.toLowerCase());
     // Replacing every character is no typo (`x` is not `y` mistyped).
     if (distance <= allowance(typed, name) && distance < Math.max(typed.length, name.length)) found.push({ name, distance });

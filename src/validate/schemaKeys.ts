@@ -34,6 +34,11 @@ export function dialectOf(schema: unknown): Dialect {
   return isDraft07(schema) ? "draft-07" : "2020-12";
 }
 
+const KEYWORD_SETS: Readonly<Record<Dialect, ReadonlySet<string>>> = {
+  "2020-12": new Set(keywordsOf("2020-12")),
+  "draft-07": new Set(keywordsOf("draft-07")),
+};
+
 /** Keywords whose value is a mapping without being a subschema. */
 const OBJECT_VALUED = new Set(["const", "default", "enum", "dependentRequired", "$vocabulary"]);
 
@@ -46,10 +51,26 @@ function fits(keyword: string, value: unknown): boolean {
   return !isPlainObject(value) || OBJECT_VALUED.has(keyword);
 }
 
+/**
+ * The keywords a key is near, by dialect: a pulled server repeats its keys in every tool (the same
+ * `nullable` 3,000 times), and comparing a key with every keyword costs microseconds. Bounded: a
+ * manifest of distinct keys empties it now and then.
+ */
+const nearCache = new Map<string, readonly string[]>();
+function nearKeywords(key: string, dialect: Dialect): readonly string[] {
+  const cacheKey = `${dialect} ${key}`;
+  let near = nearCache.get(cacheKey);
+  if (near === undefined) {
+    if (nearCache.size >= 10_000) nearCache.clear();
+    near = nearNames(key, keywordsOf(dialect));
+    nearCache.set(cacheKey, near);
+  }
+  return near;
+}
+
 /** Every key of `schema` (paths relative to it) that is not a keyword of `dialect`, in document order. */
 export function schemaKeyFindings(schema: unknown, dialect: Dialect): KeyFinding[] {
-  const own = keywordsOf(dialect);
-  const ownSet = new Set(own);
+  const ownSet = KEYWORD_SETS[dialect];
   const other: Dialect = dialect === "draft-07" ? "2020-12" : "draft-07";
   const out: KeyFinding[] = [];
   const stack: (string | number)[] = [];
@@ -87,7 +108,7 @@ export function schemaKeyFindings(schema: unknown, dialect: Dialect): KeyFinding
         out.push({ kind: "other-dialect", path: [...stack], key, other });
         into(key, value);
       } else if (!looksLikeText(key, value)) {
-        const near = nearNames(key, own);
+        const near = nearKeywords(key, dialect);
         const meant = near.find((k) => fits(k, value)) ?? near[0];
         if (meant === undefined) out.push({ kind: "unknown", path: [...stack], key });
         else {
