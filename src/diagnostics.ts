@@ -106,8 +106,8 @@ export const DIAGNOSTIC_CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[];
 /**
  * The codes that are (or can be) warnings: the ones a config or `lint --rule` may set to off, warn
  * or error. Some are errors in other cases (`unknown-field` for a typo of a known field,
- * `invalid-name` for a name mcpgen cannot use, `required-without-schema` and `pattern-unsupported`
- * outside pulled manifests): those errors stay errors whatever the level (see applyLevels).
+ * `invalid-name` for a name mcpgen cannot use, `keyword-typo`, `required-without-schema` and
+ * `pattern-unsupported` outside pulled manifests): those errors stay errors whatever the level (see applyLevels).
  */
 export const WARNING_CODES = [
   "unknown-field",

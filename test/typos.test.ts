@@ -53,6 +53,18 @@ tools:
     expect(lines(lint.stderr)).toEqual(lines(r.stderr));
   });
 
+  it("no config turns the error off; in a pulled manifest the warning can be", () => {
+    const config = JSON.stringify({ diagnostics: { "keyword-typo": "off" } });
+    const written = tempProject({ "m.yaml": issue, "mcpgen.config.json": config });
+    expect(lines(mcpgen(["validate", "m.yaml"], written).stderr)).toEqual([
+      typo("6:7", "properites", "properties"),
+      typo("6:41", "minLenght", "minLength"),
+      typo("7:7", "requried", "required"),
+    ]);
+    const pulled = tempProject({ "m.yaml": `${PULLED}${issue}`, "mcpgen.config.json": config });
+    expect(mcpgen(["validate", "m.yaml"], pulled)).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("in every schema and at any depth: defs, inputSchema, outputSchema, items, anyOf, a draft-07 schema, an x-mcp extension", () => {
     const text = `server: {name: s, version: '1'}
 defs:
