@@ -252,6 +252,15 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     ]);
   });
 
+  it("a value out of a fixed list gets the same did-you-mean", () => {
+    const manifest = `server: {name: s, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object}\n    execution: {taskSupport: optinal}\n    icons: [{src: 'https://x/i.png', theme: drak}]\n`;
+    const dir = tempProject({ "m.yaml": manifest });
+    expect(lines(mcpgen(["validate", "m.yaml"], dir).stderr)).toEqual([
+      'm.yaml:5:30: error invalid-value: `taskSupport` must be one of "forbidden", "optional", "required", not "optinal" (did you mean "optional"?)',
+      'm.yaml:6:45: error invalid-value: `theme` must be one of "light", "dark", not "drak" (did you mean "dark"?)',
+    ]);
+  });
+
   it("a required name next to a declared property gets the same did-you-mean", () => {
     const manifest = `server: {name: s, version: '1'}\ntools:\n  - name: t\n    inputSchema: {type: object, properties: {name: {type: string}}, required: [nmae]}\n`;
     const dir = tempProject({ "m.yaml": manifest });

@@ -186,7 +186,16 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
         );
       if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
-        const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : spec.oneOfHint ? ` (${spec.oneOfHint})` : "";
+        // The hint says why the others are refused (`HS256` is no typo of `RS256`); else a typo's did-you-mean.
+        const near = didYouMean(value, spec.oneOf);
+        const extra =
+          name === "role" && value === "system"
+            ? " (MCP prompts have no system role: use user)"
+            : spec.oneOfHint
+              ? ` (${spec.oneOfHint})`
+              : near !== undefined
+                ? ` (did you mean ${JSON.stringify(near)}?)`
+                : "";
         return report(
           path,
           "invalid-value",
