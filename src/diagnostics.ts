@@ -23,7 +23,8 @@ export const DIAGNOSTICS = {
   "unknown-field":
     'A field mcpgen does not know. Inside an MCP object (a tool, resource, template, prompt, prompt argument, `annotations`, `icons`, `execution`, `server`, a content block) it is a warning and the field is served as written, unless it is a typo of a known field by the rule of every "did you mean" (one edit away, case aside, a swap of two neighbouring letters counting as one: `titel`, `nmae`, `descritpion`; two edits from 6 letters on, three from 9): then an error with a "did you mean" (a warning in a manifest written by `mcpgen pull`, whose server serves it so). Elsewhere (the top of the manifest, mcpgen\'s own keys, the config) always an error.',
   "invalid-type": "A value of the wrong type (a list where a mapping belongs, a number where a string does).",
-  "invalid-value": "A value outside the allowed ones: not one of the listed values, out of range, `.inf`/`.nan`, a broken `x-mcp-header` rule.",
+  "invalid-value":
+    'A value outside the allowed ones: not one of the listed values (with a "did you mean" when it is a typo of one), out of range, `.inf`/`.nan`, a broken `x-mcp-header` rule.',
   "invalid-name":
     "A name (or another value with a pattern) breaks its rule: `server.name`, a def's name, a widget's `name` or `uri`. A tool name outside MCP's `^[A-Za-z0-9._-]{1,128}$` is a warning.",
   "duplicate-name": "The same name twice in one list; the message names the line of the other declaration.",
