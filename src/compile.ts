@@ -6,6 +6,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { loadManifestText, type LoadedManifest } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
 import { buildModel, serverFolder } from "./model/build.js";
+import { modelProblems } from "./model/modelProblems.js";
 import type { GenerationOptions, ServerModel } from "./model/types.js";
 import { PULLED_MARK } from "./pull/mark.js";
 import { validateManifest } from "./validate/validate.js";
@@ -48,7 +49,11 @@ export async function compile(source: ManifestSource, options: CompileOptions = 
   const manifest = result.manifest;
   // A pulled manifest mirrors a server you do not own: its schema problems are warnings.
   const { diagnostics, valid } = await validateManifest(manifest, { pulled });
-  if (!valid) return { diagnostics, manifest, pulled };
+  if (!valid) {
+    // What the model would find too (identifier clashes, missing files), so it comes with the errors, not after them.
+    diagnostics.push(...(await modelProblems(manifest)));
+    return { diagnostics, manifest, pulled };
+  }
   const generation = options.generation?.(serverFolder(valid.value)) ?? { headerLines: [] };
   const built = await buildModel(valid, source.display ?? file, generation);
   diagnostics.push(...built.diagnostics);

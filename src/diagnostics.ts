@@ -21,9 +21,10 @@ export const DIAGNOSTICS = {
   "not-a-mapping": "The manifest (or a part that must be a mapping) is not a mapping.",
   "missing-field": "A required field is missing.",
   "unknown-field":
-    'A field mcpgen does not know. Inside an MCP object (a tool, resource, template, prompt, prompt argument, `annotations`, `icons`, `execution`, `server`, a content block) it is a warning and the field is served as written, unless it is one edit away from a known field (`descripton`): then an error with a "did you mean". Elsewhere (the top of the manifest, mcpgen\'s own keys, the config) always an error.',
+    'A field mcpgen does not know. Inside an MCP object (a tool, resource, template, prompt, prompt argument, `annotations`, `icons`, `execution`, `server`, a content block) it is a warning and the field is served as written, unless it is a typo of a known field by the rule of every "did you mean" (one edit away, case aside, a swap of two neighbouring letters counting as one: `titel`, `nmae`, `descritpion`; two edits from 6 letters on, three from 9): then an error with a "did you mean" (a warning in a manifest written by `mcpgen pull`, whose server serves it so). Elsewhere (the top of the manifest, mcpgen\'s own keys, the config) always an error.',
   "invalid-type": "A value of the wrong type (a list where a mapping belongs, a number where a string does).",
-  "invalid-value": "A value outside the allowed ones: not one of the listed values, out of range, `.inf`/`.nan`, a broken `x-mcp-header` rule.",
+  "invalid-value":
+    'A value outside the allowed ones: not one of the listed values (with a "did you mean" when it is a typo of one), out of range, `.inf`/`.nan`, a broken `x-mcp-header` rule.',
   "invalid-name":
     "A name (or another value with a pattern) breaks its rule: `server.name`, a def's name, a widget's `name` or `uri`. A tool name outside MCP's `^[A-Za-z0-9._-]{1,128}$` is a warning.",
   "duplicate-name": "The same name twice in one list; the message names the line of the other declaration.",
@@ -36,7 +37,7 @@ export const DIAGNOSTICS = {
   "unknown-placeholder": "A `{{name}}` in a prompt message that names no argument of the prompt.",
   "invalid-uri-template": "A resource template beyond RFC 6570 level 1 (`{+path}`, `{?q}`), unbalanced, or without variables.",
   "identifier-collision":
-    "Two declarations (or one and a name mcpgen generates or reserves) would become the same TypeScript identifier (`suggest_gifts` and `suggest-gifts`); the message names both.",
+    "Two declarations (or one and a name mcpgen generates or reserves) would become the same TypeScript identifier (`suggest_gifts` and `suggest-gifts`); the message names both. Reported with the manifest's other errors, a duplicate name among them.",
   "file-content": "A `file:` resource that is missing, or outside the manifest's folder (a symbolic link leading out included).",
   "duplicate-server": "Two manifests of one run with the same output folder (`server.name`, or `server.folder`).",
   config:
@@ -47,6 +48,8 @@ export const DIAGNOSTICS = {
     "A warning: a handler stub imports a file of mcpgen's runtime (`<out>/_runtime/...`), as the stubs of mcpgen 0.1 did (`import { ToolError } from \"../../../../generated/_runtime/errors.js\"`). The runtime's files are not a public API and move between versions. Located at the module specifier, with the import to write instead: the same names from the server folder's public entry (`<out>/<server>/index.js`; `serve.js` for the serving names). mcpgen never edits the file.",
   "required-without-schema":
     "A name in `required` of an object schema (one with `type: object`, `properties`, `additionalProperties` or `patternProperties`) that no subschema describes (not in `properties`, no matching `patternProperties`, no `additionalProperties` schema): a caller can only send it blind. Composition branches (`anyOf: [{required: [a]}, ...]`) and required-only fragments (`defs: {ByPhone: {required: [phone]}}`) are not checked. A warning in a manifest written by `mcpgen pull`. The generated type has the property either way, typed as the validator admits it.",
+  "keyword-typo":
+    "A key of a JSON Schema (a tool's inputSchema or outputSchema, a def, at any depth) that is no keyword of the schema's dialect (2020-12, or draft-07 when its `$schema` says so) but a typo of one, by the rule of every \"did you mean\" (see `unknown-field`). `properites`, `requried`, `minLenght`: validators ignore such a key, so the schema would check less than it says. An error with the keyword meant; a warning in a manifest written by `mcpgen pull`. Property names are data, not keys of the schema; `x-` keys are extensions (but an `x-mcp` key next to `x-mcp-header` is a typo); a key of no dialect at all is allowed, and `mcpgen lint` reports it (`unknown-keyword`).",
   "suspicious-key":
     "A warning: a key in a JSON Schema that YAML made from text (a key with the value null, or one that reads like prose: spaces, a final `.`), other than JSON Schema keywords (a bad value there is an `invalid-schema` error) and `x-` extensions. In `{description: ISO date, YYYY-MM-DD.}` the comma ends the description and `YYYY-MM-DD.` would be served as a keyword; the message gives the quoted text to write. The same case on a field of an MCP object adds this hint to its `unknown-field` warning.",
   "pattern-unsupported":
@@ -97,6 +100,7 @@ export const DIAGNOSTICS = {
   "schema-refs": "Portability lint (`mcpgen lint` only).",
   "type-arrays": "Portability lint (`mcpgen lint` only).",
   "write-tool-without-scopes": "Authorization lint (`mcpgen lint` only).",
+  "unknown-keyword": "Schema lint (`mcpgen lint` only).",
 } as const satisfies Record<string, string>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
@@ -107,13 +111,14 @@ export const DIAGNOSTIC_CODES = Object.keys(DIAGNOSTICS) as DiagnosticCode[];
 /**
  * The codes that are (or can be) warnings: the ones a config or `lint --rule` may set to off, warn
  * or error. Some are errors in other cases (`unknown-field` for a typo of a known field,
- * `invalid-name` for a name mcpgen cannot use, `required-without-schema`, `pattern-unsupported`,
- * `schema-not-object` and `unsupported-ref` outside pulled manifests): those errors stay errors
- * whatever the level (see applyLevels).
+ * `invalid-name` for a name mcpgen cannot use, `keyword-typo`, `required-without-schema`,
+ * `pattern-unsupported`, `schema-not-object` and `unsupported-ref` outside pulled manifests):
+ * those errors stay errors whatever the level (see applyLevels).
  */
 export const WARNING_CODES = [
   "unknown-field",
   "invalid-name",
+  "keyword-typo",
   "suspicious-key",
   "required-without-schema",
   "pattern-unsupported",
@@ -132,6 +137,7 @@ export const WARNING_CODES = [
   "schema-refs",
   "type-arrays",
   "write-tool-without-scopes",
+  "unknown-keyword",
 ] as const satisfies readonly DiagnosticCode[];
 
 export type WarningCode = (typeof WARNING_CODES)[number];

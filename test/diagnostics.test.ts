@@ -110,7 +110,12 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "duplicate names, and colliding identifiers naming both declarations",
     {
       given: `${server}tools:\n  - {name: suggest_gifts, inputSchema: {type: object}}\n  - {name: suggest-gifts, inputSchema: {type: object}}\n  - {name: suggest_gifts, inputSchema: {type: object}}\n`,
-      want: ['m.yaml:5:12: error duplicate-name: duplicate tool name "suggest_gifts": also declared at line 3 (tools[0]); each tool needs a unique name'],
+      // All in one run: the duplicate (a validation error) does not hide the clash (the model's).
+      want: [
+        'm.yaml:4:12: error identifier-collision: tool "suggest-gifts" (its input type) and tool "suggest_gifts" (its input type) (line 3) both become the TypeScript type name SuggestGiftsInput; rename one of them',
+        'm.yaml:4:12: error identifier-collision: tool "suggest-gifts" and tool "suggest_gifts" (line 3) both become the client method name suggestGifts; rename one of them',
+        'm.yaml:5:12: error duplicate-name: duplicate tool name "suggest_gifts": also declared at line 3 (tools[0]); each tool needs a unique name',
+      ],
     },
   ],
   [
@@ -179,6 +184,9 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
       want: [
         "m.yaml:3:38: error invalid-value: a resource has at most one of text, blob and file (found text, blob); keep one, or none to serve it from a handler",
         "m.yaml:4:35: error invalid-value: blob must be base64 (RFC 4648, with padding); use text for plain text or file for a file next to the manifest",
+        // The files too, with the errors above (the model that reads them is built from a valid manifest only).
+        'm.yaml:5:35: error file-content: file "missing.txt" does not exist (paths are relative to the manifest\'s folder)',
+        'm.yaml:6:35: error file-content: file "../secret.txt" resolves outside the manifest\'s folder; copy it next to the manifest',
       ],
     },
   ],

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { DIAGNOSTIC_CODES, WARNING_CODES, type DiagnosticLevels, type DocPath, type Level, type WarningCode } from "../diagnostics.js";
 import { RULE_NAMES } from "../lint/rules.js";
-import { suggest } from "../validate/shape.js";
+import { didYouMean } from "../util/didYouMean.js";
 import { isPlainObject } from "../util/objects.js";
 
 type Report = (at: DocPath, message: string, side?: "key" | "value") => void;
@@ -19,7 +19,7 @@ export function refuseCode(name: string): string | undefined {
   const codes = `the codes that can be set: ${WARNING_CODES.join(", ")}`;
   if ((DIAGNOSTIC_CODES as readonly string[]).includes(name))
     return `\`${name}\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`;
-  const near = suggest(name, WARNING_CODES);
+  const near = didYouMean(name, WARNING_CODES);
   return `unknown diagnostic code \`${name}\`${near ? ` (did you mean \`${near}\`?)` : ""}; ${codes}`;
 }
 
@@ -80,7 +80,7 @@ export function readLevels(config: Record<string, unknown>, dir: string, report:
       const at: DocPath = ["lint", rule];
       const known = RULE_NAMES.find((r) => r === rule);
       if (!known) {
-        const near = suggest(rule, RULE_NAMES);
+        const near = didYouMean(rule, RULE_NAMES);
         report(
           at,
           `unknown lint rule \`${rule}\`${near ? ` (did you mean \`${near}\`?)` : ""}; the rules: ${RULE_NAMES.join(", ")} (other warning codes go under \`diagnostics\`)`,

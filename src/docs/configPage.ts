@@ -32,7 +32,7 @@ export function configPage(): string {
     ),
     [
       "Only warnings have a level: an error code in `diagnostics` (`yaml-syntax: off`) is refused with an `error config` diagnostic.",
-      "A code that is a warning in some cases and an error in others (`unknown-field` is an error for a typo of a known field, `required-without-schema` outside pulled manifests) keeps its errors whatever the level, so no config makes an invalid manifest pass.",
+      "A code that is a warning in some cases and an error in others (`unknown-field` is an error for a typo of a known field, `keyword-typo` and `required-without-schema` outside pulled manifests) keeps its errors whatever the level, so no config makes an invalid manifest pass.",
       "`error` makes a warning fail the run, writing nothing. The most specific entry wins; a manifest path that does not exist is an error.",
       "`generate`, `validate` and `lint` apply the levels alike; `mcpgen lint --rule CODE=LEVEL` wins over them for one run.",
     ].join(" "),

@@ -15,12 +15,12 @@ export function diagnosticsPage(): string {
     "# Diagnostics reference",
     [
       "Every problem in every manifest is reported at once, as `file:line:col: error CODE: message` (then `; ` and the fix, when the message does not already say it), and when any manifest is invalid nothing is written.",
-      "The checks of JSON Schemas, URI templates and placeholders run even when the manifest's shape has errors, so a duplicate name or a typo never hides an invalid schema elsewhere (as tsc and buf report all they find); a duplicate names the line of the other declaration.",
+      "The checks of JSON Schemas, URI templates and placeholders run even when the manifest's shape has errors, so a duplicate name or a typo never hides an invalid schema elsewhere (as tsc and buf report all they find); so do the identifier clashes and the files (`file:`, a widget's `entry`) of the model stage; a duplicate names the line of the other declaration.",
     ].join(" "),
     block(
       [
         'manifests/gift-server.yaml:24:13: error schema-not-object: tools[0].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property',
-        "manifests/gift-server.yaml:31:5: error unknown-field: unknown field `toolName` in a tool (did you mean `title`?); allowed: name, title, ...",
+        "manifests/gift-server.yaml:31:5: error unknown-field: unknown field `titel` in a tool (did you mean `title`?); allowed: name, title, ...",
       ].join("\n"),
     ),
     [

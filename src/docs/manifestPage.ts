@@ -115,7 +115,7 @@ export function manifestPage(): string {
     ].join(" "),
     [
       "**Real definitions are taken as they are.** An object marked *MCP object* below is open: a field mcpgen does not know there (such as the vendor keys published servers put in a tool's `annotations`) is served verbatim, in its place, with an `unknown-field` **warning** that lists the known fields.",
-      'A key one edit away from a known one (`descripton`, `inputschema`) stays an **error** with its "did you mean".',
+      'A typo of a known key stays an **error** with its "did you mean": one edit away, case aside, a swap of two neighbouring letters counting as one edit (`titel`, `nmae`, `descritpion`, `inputschema`), two edits for names of 6 letters or more, three from 9 (the same rule for every "did you mean" of mcpgen, and for the keys of JSON Schemas: `properites`, `requried`). In a manifest written by `mcpgen pull` it is a warning: the server serves it so.',
       "Keys at the top of the manifest and mcpgen's own (`defs`, `cache`, `examples`, `text`/`blob`/`file`, `messages`, `folder`, `widgets`) are strict, and so are the objects not marked *MCP object*: an unknown key there is an error.",
     ].join(" "),
     "The editor schema `schema/manifest.schema.json` is written from the same tables: see [Editor support](generated-code.md#editor-support).",

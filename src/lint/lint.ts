@@ -1,7 +1,7 @@
 /**
  * `mcpgen lint`: the manifests are validated as `generate` would, then each valid one is checked
- * by the portability rules and the authorization one (lint/access.ts), each finding a diagnostic at
- * its file:line:col.
+ * by the portability rules, the authorization one (lint/access.ts) and the schema keys one
+ * (lint/keywords.ts), each finding a diagnostic at its file:line:col.
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -11,6 +11,7 @@ import { compile } from "../compile.js";
 import { diagnosticAt, unreadableManifest } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
 import { lintAccess } from "./access.js";
+import { lintSchemaKeys } from "./keywords.js";
 import { toPosix } from "../util/paths.js";
 
 export interface LintResult {
@@ -41,7 +42,7 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
     checked++;
     const root = manifest.value as Record<string, unknown>;
     const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
-    const findings = [...tools.flatMap((tool, i) => lintTool(tool, i, model.name, pulled)), ...lintAccess(root)];
+    const findings = [...tools.flatMap((tool, i) => lintTool(tool, i, model.name, pulled)), ...lintAccess(root), ...lintSchemaKeys(root, pulled)];
     for (const finding of findings) diagnostics.push(diagnosticAt(manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
   }
   return { diagnostics: sortDiagnostics(applyLevels(diagnostics, levels, cwd)), checked };

@@ -19,6 +19,8 @@ export const LINT_RULES = {
   "type-arrays": 'a `type` is a list (`[string, "null"]`), which some model APIs (Gemini function declarations) refuse; `anyOf` is understood more widely',
   "write-tool-without-scopes":
     "on a server with `auth:`, a tool that is not `readOnlyHint: true` needs no scope (its `scopes`, else `auth.defaultScopes`, are empty), so any token issued for the server can call it; `auth: none` tools are not reported",
+  "unknown-keyword":
+    "a JSON Schema (inputSchema, outputSchema, a def) has a key no validator reads: no keyword at all (`nullable`), which JSON Schema allows, or a keyword of the other dialect (`prefixItems` in a draft-07 schema). Typos of keywords are `keyword-typo` errors; `x-` keys, `$comment` and property names are not reported",
 } as const;
 
 type LintRule = keyof typeof LINT_RULES;

@@ -2,6 +2,7 @@
 import { setOwn } from "../util/objects.js";
 import type { PromptEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS } from "./auth.js";
+import type { IdentifierClaims } from "./claims.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import type { JsonObject, PromptModel } from "./types.js";
@@ -11,10 +12,16 @@ export function buildPrompts(ctx: ModelContext): PromptModel[] {
   return (ctx.manifest.value.prompts ?? []).map((prompt, i) => buildPrompt(ctx, prompt, i));
 }
 
+/** Claims the arguments type of `prompts[i]`, named `name`, and returns it (also run on a manifest with errors: collisions.ts). */
+export function claimPrompt(claims: IdentifierClaims, name: string, i: number): string {
+  const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
+  claims.type(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
+  return argumentsTypeName;
+}
+
 function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptModel {
   const name = prompt.name;
-  const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
-  ctx.claims.type(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);
+  const argumentsTypeName = claimPrompt(ctx.claims, name, i);
   const wire: JsonObject = omit(prompt, ["messages", ...ACCESS_KEYS]);
   const access = accessRule(ctx.manifest.value, prompt);
   // `complete` is mcpgen's, not MCP's: never on the wire.

@@ -5,6 +5,7 @@
  */
 import type { ResourceEntry, ResourceTemplateEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS } from "./auth.js";
+import type { IdentifierClaims } from "./claims.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { readResourceFile } from "./manifestFiles.js";
@@ -26,12 +27,17 @@ export async function buildResources(ctx: ModelContext): Promise<{ resources: Re
       wire: omit(resource, ["text", "blob", "file", "cache", ...ACCESS_KEYS]),
       ...(read.content ? { content: read.content } : {}),
       needsHandler: read.content === undefined,
-      readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]),
+      readerName: claimResource(ctx.claims, name, i),
       handlerName: toIdentifier(name, "camel"),
       ...(access === undefined ? {} : { access }),
     });
   }
   return { resources, sourceFiles };
+}
+
+/** Claims the client's reader method of `resources[i]`, named `name`, and returns it (also run on a manifest with errors: collisions.ts). */
+export function claimResource(claims: IdentifierClaims, name: string, i: number): string {
+  return claims.member(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]);
 }
 
 /** A resource's static content: `text`, `blob`, or its `file:` read (a problem reading it is a diagnostic); none when a handler serves it. */
@@ -52,11 +58,18 @@ export function buildResourceTemplates(ctx: ModelContext): ResourceTemplateModel
   return (ctx.manifest.value.resourceTemplates ?? []).map((template, i) => buildTemplate(ctx, template, i));
 }
 
+/** Claims the variables type and the reader method of `resourceTemplates[i]`, named `name` (also run on a manifest with errors: collisions.ts). */
+export function claimTemplate(claims: IdentifierClaims, name: string, i: number): { variablesTypeName: string; readerName: string } {
+  const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
+  claims.type(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);
+  const readerName = claims.member(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]);
+  return { variablesTypeName, readerName };
+}
+
 function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: number): ResourceTemplateModel {
   const name = template.name;
   const uriTemplate = template.uriTemplate;
-  const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
-  ctx.claims.type(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);
+  const { variablesTypeName, readerName } = claimTemplate(ctx.claims, name, i);
   const wire: JsonObject = omit(template, ["complete", "cache", ...ACCESS_KEYS]);
   const access = accessRule(ctx.manifest.value, template);
   return {
@@ -66,7 +79,7 @@ function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: nu
     wire,
     variables: [...uriTemplate.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!),
     variablesTypeName,
-    readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `resource template "${name}"`, ["resourceTemplates", i, "name"]),
+    readerName,
     handlerName: toIdentifier(name, "camel"),
     ...(access === undefined ? {} : { access }),
   };

@@ -7,6 +7,7 @@ import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { ToolEntry, WidgetEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS, addSecuritySchemes } from "./auth.js";
+import type { IdentifierClaims } from "./claims.js";
 import { optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { bundleSchema, type JsonSchema } from "./refs.js";
@@ -21,8 +22,15 @@ export function buildTools(ctx: ModelContext): ToolModel[] {
   return (root.tools ?? []).map((tool, i) => buildTool(ctx, tool, i, defs, widgets));
 }
 
-function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: ReadonlyMap<string, JsonSchema>, widgets: ReadonlyMap<string, WidgetEntry>): ToolModel {
-  const { claims } = ctx;
+/**
+ * Claims the identifiers of `tools[i]`: its input and output types (their schemas' `$defs` named
+ * later) and its client method. Also run on a manifest with errors (collisions.ts).
+ */
+export function claimTool(
+  claims: IdentifierClaims,
+  tool: { name: string; inputSchema: JsonSchema; outputSchema?: JsonSchema | undefined },
+  i: number,
+): { input: SchemaModel; output?: SchemaModel; methodName: string } {
   const name = tool.name;
   const base = toIdentifier(name, "pascal");
   const at: DocPath = ["tools", i, "name"];
@@ -33,6 +41,13 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
     claims.type(`${base}Output`, `tool "${name}" (its output type)`, at);
     output = claims.schema(tool.outputSchema, `${base}Output`, `tool "${name}"`, ["tools", i, "outputSchema"]);
   }
+  const methodName = claims.member(toIdentifier(name, "camel"), `tool "${name}"`, at);
+  return { input, ...(output ? { output } : {}), methodName };
+}
+
+function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: ReadonlyMap<string, JsonSchema>, widgets: ReadonlyMap<string, WidgetEntry>): ToolModel {
+  const name = tool.name;
+  const { input, output, methodName } = claimTool(ctx.claims, tool, i);
   const wire: JsonObject = {};
   for (const [key, value] of Object.entries(tool)) {
     if (key === "examples" || key === "widget" || key === "visibility" || ACCESS_KEYS.some((k) => k === key)) continue;
@@ -53,7 +68,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
     wire,
     input,
     ...(output ? { output } : {}),
-    methodName: claims.member(toIdentifier(name, "camel"), `tool "${name}"`, at),
+    methodName,
     taskSupport: tool.execution?.taskSupport ?? "forbidden",
     argumentsOptional: !requiresArguments(tool.inputSchema),
     handlerName: toIdentifier(name, "camel"),

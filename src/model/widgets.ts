@@ -8,6 +8,7 @@ import { setOwn } from "../util/objects.js";
 import type { WidgetEntry } from "../validate/manifestTypes.js";
 import type { AccessRule } from "../runtime/shared/definition.js";
 import { accessRule } from "./auth.js";
+import type { IdentifierClaims } from "./claims.js";
 import { optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
 import { resolveInManifestFolder } from "./manifestFiles.js";
@@ -27,13 +28,13 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
   for (const [i, widget] of (ctx.manifest.value.widgets ?? []).entries()) {
     const name = widget.name;
     const at: DocPath = ["widgets", i];
+    // Claimed first, so a clash is reported in the same run as a missing entry.
+    const { typeName, readerName } = claimWidget(ctx.claims, name, i);
     const entry = await resolveInManifestFolder(ctx.manifest, widget.entry, [...at, "entry"], "widget-build");
     if ("diagnostic" in entry) {
       ctx.diagnostics.push(entry.diagnostic);
       continue;
     }
-    const typeName = toIdentifier(name, "pascal");
-    ctx.claims.type(`${typeName}Widget`, `widget "${name}" (its client type)`, [...at, "name"]);
     const csp = widget.csp ?? {};
     widgets.push({
       name,
@@ -65,12 +66,20 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
       wire,
       widget: name,
       needsHandler: false,
-      readerName: ctx.claims.member(`read${toIdentifier(name, "pascal")}`, `widget "${name}"`, [...at, "name"]),
+      readerName,
       handlerName: toIdentifier(name, "camel"),
       ...(access === undefined ? {} : { access }),
     });
   }
   return { widgets, resources };
+}
+
+/** Claims the client type and the reader method of `widgets[i]`, named `name` (also run on a manifest with errors: collisions.ts). */
+export function claimWidget(claims: IdentifierClaims, name: string, i: number): { typeName: string; readerName: string } {
+  const typeName = toIdentifier(name, "pascal");
+  claims.type(`${typeName}Widget`, `widget "${name}" (its client type)`, ["widgets", i, "name"]);
+  const readerName = claims.member(`read${typeName}`, `widget "${name}"`, ["widgets", i, "name"]);
+  return { typeName, readerName };
 }
 
 /**

@@ -7,7 +7,7 @@
 import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { isPlainObject } from "../util/objects.js";
-import { suggest } from "./shape.js";
+import { didYouMean } from "../util/didYouMean.js";
 
 /** The lists whose entries carry `scopes` / `auth: none`, with how a message names one. */
 const ENTRY_LISTS = [
@@ -62,7 +62,7 @@ export function validateAuth(manifest: LoadedManifest): Diagnostic[] {
         );
       }
       if (inChallenge && supported && !supported.includes(scope)) {
-        const near = suggest(scope, supported);
+        const near = didYouMean(scope, supported);
         report(
           at,
           "unknown-scope",

@@ -1,6 +1,7 @@
 /**
- * What mcpgen knows about JSON Schema keywords, in one place: every keyword (the suspicious-key
- * check, schemas.ts) and how each holds subschemas (every walk over a schema: $ref collection and
+ * What mcpgen knows about JSON Schema keywords, in one place: every keyword and the dialects that
+ * have it (the suspicious-key check in schemas.ts, the keyword typo check in schemaKeys.ts, lint's
+ * unknown-keyword rule) and how each holds subschemas (every walk over a schema: $ref collection and
  * bundling in model/refs.ts, schema paths in schemas.ts, the diff's dialect reading in
  * diff/dialect.ts). The diff's own facts (annotations, which type a keyword applies to) are in
  * diff/keywords.ts; test/unit/validate/schema-keywords.test.ts checks every keyword named there is
@@ -70,6 +71,47 @@ export const KEYWORDS = new Set([
   "contentEncoding",
   "contentSchema",
 ]);
+
+/** The dialects mcpgen reads: 2020-12, MCP's default, and draft-07 when a schema's `$schema` says so. */
+export type Dialect = "2020-12" | "draft-07";
+
+/**
+ * The keywords of KEYWORDS a dialect does not have: its validators ignore them (`prefixItems` in
+ * draft-07, `additionalItems` in 2020-12). `$defs` and `definitions` are in both: a `$ref` reaches
+ * either by its JSON pointer, and ajv reads both in every dialect; 2020-12's meta-schema keeps
+ * `definitions` and `dependencies` for compatibility.
+ */
+const NOT_IN: Readonly<Record<Dialect, ReadonlySet<string>>> = {
+  "2020-12": new Set(["additionalItems"]),
+  "draft-07": new Set([
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "dependentRequired",
+    "dependentSchemas",
+    "prefixItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "minContains",
+    "maxContains",
+    "deprecated",
+    "contentSchema",
+  ]),
+};
+
+const BY_DIALECT: Readonly<Record<Dialect, readonly string[]>> = {
+  "2020-12": [...KEYWORDS].filter((k) => !NOT_IN["2020-12"].has(k)),
+  "draft-07": [...KEYWORDS].filter((k) => !NOT_IN["draft-07"].has(k)),
+};
+
+/** The keywords of a dialect, in the order of KEYWORDS (the order of its did-you-mean ties). */
+export function keywordsOf(dialect: Dialect): readonly string[] {
+  return BY_DIALECT[dialect];
+}
+
+/** The `x-` extensions mcpgen reads in schemas: `x-mcp-header` (MCP 2026-07-28, runtime/server/transport/paramHeaders.ts). */
+export const EXTENSIONS: readonly string[] = ["x-mcp-header"];
 
 /** Keywords whose value may be null. */
 export const NULL_ALLOWED = new Set(["const", "default"]);

@@ -16,6 +16,8 @@ import { patternCost } from "../regex/cost.js";
 import { planPattern } from "../runtime/server/engine/patternPlans.js";
 import { matchesPattern } from "../model/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
+import { dialectOf, schemaKeyFindings } from "./schemaKeys.js";
+import { didYouMean } from "../util/didYouMean.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
 type Report = (path: DocPath, code: Diagnostic["code"], message: string, side?: "key", severity?: "warning") => void;
@@ -62,6 +64,7 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
       continue;
     }
     checkNodes(def, path, defs, report, true, blind);
+    checkKeywordTypos(def, path, report, blind);
     metaValidate(validateDraft2020, def, path, report);
   }
 
@@ -112,6 +115,7 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
       }
       const before = errorCount(out);
       checkNodes(schema, path, defs, report, false, blind);
+      checkKeywordTypos(schema, path, report, blind);
       const draft07 = isDraft07(schema);
       metaValidate(draft07 ? validateDraft07 : validateDraft2020, schema, path, report);
       // Compiling a validator costs milliseconds per schema: only tools with examples need one.
@@ -196,6 +200,18 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** Keys that are typos of a keyword of the schema's dialect, or of an extension mcpgen reads (see schemaKeys.ts). */
+function checkKeywordTypos(schema: JsonSchema, base: DocPath, report: Report, blind: "warning" | undefined): void {
+  for (const finding of schemaKeyFindings(schema, dialectOf(schema))) {
+    if (finding.kind !== "typo") continue;
+    const { key, near } = finding;
+    const message = key.startsWith("x-")
+      ? `\`${key}\` is not an extension mcpgen reads (did you mean \`${near}\`?): it would be ignored; ${blind ? "the upstream server sends it so: report it there" : "fix the key"}`
+      : `\`${key}\` is not a JSON Schema keyword (did you mean \`${near}\`?): validators and clients ignore it, so it does nothing of what \`${near}\` does; ${blind ? "the upstream server sends it so: report it there" : "fix the key, or start a key of your own with `x-`"}`;
+    report([...base, ...finding.path], "keyword-typo", message, "key", blind);
+  }
+}
+
 /**
  * A required property that no subschema describes (not in `properties`, no matching
  * `patternProperties`, no `additionalProperties` schema, no composition that could): a caller
@@ -217,7 +233,7 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
     if (patterns.some((p) => matchesPattern(p, name))) return;
     const closed = node.additionalProperties === false;
     const declared = Object.keys(properties);
-    const near = declared.find((d) => d.toLowerCase() === name.toLowerCase());
+    const near = didYouMean(name, declared);
     const fix = near
       ? `did you mean \`${near}\`?`
       : `add it under \`properties\` with its schema${declared.length ? ` (declared: ${declared.join(", ")})` : ""}, or remove it from \`required\``;

@@ -8,8 +8,13 @@ import { contentFields } from "./contentFields.js";
 import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
+import { didYouMean } from "../util/didYouMean.js";
 
-export function validateShape(manifest: LoadedManifest): Diagnostic[] {
+/**
+ * `pulled`: `mcpgen pull` wrote the manifest from a server someone else runs, so a field of an MCP
+ * object that looks like a typo is that server's, served as it is: a warning.
+ */
+export function validateShape(manifest: LoadedManifest, options: { pulled?: boolean } = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
   const line = (path: DocPath) => manifest.locate(path, "value").line;
   const report = (path: DocPath, code: Diagnostic["code"], message: string, at?: "key" | "value", severity?: "warning") =>
@@ -21,7 +26,7 @@ export function validateShape(manifest: LoadedManifest): Diagnostic[] {
     return out;
   }
   if (manifest.mayHoldNonFinite) checkJsonValues(root, [], report);
-  checkRecord(root, manifestFields, [], "the manifest", report);
+  checkRecord(root, manifestFields, [], "the manifest", report, false, options.pulled === true);
   // The server's name names the output folder, unless `folder:` does.
   if (isPlainObject(root.server) && typeof root.server.name === "string" && root.server.folder === undefined && !SERVER_NAME.test(root.server.name)) {
     report(
@@ -113,7 +118,9 @@ export const QUOTE_IN_YAML = " (quote it in YAML)";
  * Checks a mapping against a field table: missing and unknown fields (with a did-you-mean), and
  * each value's type and allowed values, each problem at its key or value. `what` names the
  * mapping in messages (`the manifest`, `the config`). `open`: an MCP object, whose unknown fields
- * are served as they are (a warning), typos aside.
+ * are served as they are (a warning), typos aside (an error: see util/didYouMean.ts for the rule).
+ * `upstream`: the manifest mirrors a server someone else runs (pulled), whose typos in MCP objects
+ * are warnings too, for it serves them so.
  */
 export function checkRecord(
   value: Record<string, unknown>,
@@ -122,6 +129,7 @@ export function checkRecord(
   what: string,
   report: Report,
   open = false,
+  upstream = false,
 ): void {
   for (const [key, spec] of Object.entries(fields)) {
     if (spec.required && value[key] === undefined) {
@@ -131,7 +139,17 @@ export function checkRecord(
   for (const [key, child] of Object.entries(value)) {
     const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
     if (spec === undefined) {
-      const hint = suggest(key, Object.keys(fields));
+      const hint = didYouMean(key, Object.keys(fields));
+      if (open && hint !== undefined && upstream) {
+        report(
+          [...path, key],
+          "unknown-field",
+          `field \`${key}\` in ${what} looks like a typo of \`${hint}\`: the upstream server serves it so, and clients will not read it as \`${hint}\`; report it there (it is served as it is)`,
+          "key",
+          "warning",
+        );
+        continue;
+      }
       if (open && hint === undefined) {
         report(
           [...path, key],
@@ -150,11 +168,11 @@ export function checkRecord(
       );
       continue;
     }
-    checkValue(child, spec, [...path, key], report);
+    checkValue(child, spec, [...path, key], report, upstream);
   }
 }
 
-function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Report): void {
+function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Report, upstream: boolean): void {
   const name = String(path[path.length - 1]);
   const label = typeof path[path.length - 1] === "number" ? "item" : `\`${name}\``;
   if (value === undefined) return;
@@ -168,7 +186,16 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
         );
       if (spec.nonEmpty && value === "") return report(path, "invalid-value", `${label} must be ${spec.expected ?? "a non-empty string"}, not the string ""`);
       if (spec.oneOf && !spec.oneOf.includes(value)) {
-        const extra = name === "role" && value === "system" ? " (MCP prompts have no system role: use user)" : spec.oneOfHint ? ` (${spec.oneOfHint})` : "";
+        // The hint says why the others are refused (`HS256` is no typo of `RS256`); else a typo's did-you-mean.
+        const near = didYouMean(value, spec.oneOf);
+        const extra =
+          name === "role" && value === "system"
+            ? " (MCP prompts have no system role: use user)"
+            : spec.oneOfHint
+              ? ` (${spec.oneOfHint})`
+              : near !== undefined
+                ? ` (did you mean ${JSON.stringify(near)}?)`
+                : "";
         return report(
           path,
           "invalid-value",
@@ -213,17 +240,17 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
     case "list":
       if (!Array.isArray(value)) return report(path, "invalid-type", `${label} must be a list, not ${describe(value)}`);
       if (spec.nonEmpty && value.length === 0) return report(path, "invalid-value", `${label} must not be an empty list`);
-      value.forEach((item, i) => checkValue(item, spec.item, [...path, i], report));
+      value.forEach((item, i) => checkValue(item, spec.item, [...path, i], report, upstream));
       return;
     case "record":
       if (!isPlainObject(value)) return report(path, "invalid-type", `${label} must be a mapping, not ${describe(value)}`);
-      return checkRecord(value, spec.fields, path, describePath(path), report, spec.open === true);
+      return checkRecord(value, spec.fields, path, describePath(path), report, spec.open === true, upstream);
     case "anyOf": {
       // The value fits when one of the kinds takes it as it is. When one kind takes its shape
       // (a list) but not all of its contents, its problems are reported, each at its own place.
       const tried = spec.of.map((kind) => {
         const problems: Parameters<Report>[] = [];
-        checkValue(value, kind, path, (...problem) => void problems.push(problem));
+        checkValue(value, kind, path, (...problem) => void problems.push(problem), upstream);
         return problems;
       });
       if (tried.some((problems) => problems.length === 0)) return;
@@ -245,7 +272,7 @@ function checkValue(value: unknown, spec: FieldSpec, path: DocPath, report: Repo
             .join(", ")}${type === undefined ? "" : `, not ${JSON.stringify(type)}`}`,
         );
       }
-      checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report, true);
+      checkRecord(value, fields, path, `${JSON.stringify(type)} content`, report, true, upstream);
       if (type === "resource" && isPlainObject(value.resource)) {
         const r = value.resource;
         if ((r.text === undefined) === (r.blob === undefined))
@@ -306,32 +333,4 @@ function describe(value: unknown): string {
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 function isBase64(text: string): boolean {
   return BASE64.test(text);
-}
-
-/** The closest allowed key by edit distance, when close enough to be a likely typo. */
-export function suggest(key: string, allowed: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of allowed) {
-    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return bestDistance <= Math.max(1, Math.floor(key.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
 }

@@ -16,7 +16,7 @@ export async function validateManifest(
   manifest: LoadedManifest,
   options: SchemaCheckOptions = {},
 ): Promise<{ diagnostics: Diagnostic[]; valid?: ValidManifest }> {
-  const diagnostics = validateShape(manifest);
+  const diagnostics = validateShape(manifest, options);
   if (!isPlainObject(manifest.value)) return { diagnostics };
   // The later checks run even when the shape has errors (each guards the values it reads), so a
   // problem in one part never hides another's, as tsc and buf report all they find.

@@ -62,6 +62,17 @@ describe("bundleSchema", () => {
     expect(usedDefs(schema, defs)).toEqual(["Money", "Currency", "a/b~c"]);
   });
 
+  it("rewrites and bundles refs inside draft-07 `dependencies` schemas, and leaves its lists of names alone", () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      dependencies: { card: { properties: { card: { $ref: "#/defs/Money" } } }, billing: ["card"] },
+    };
+    const wire = bundleSchema(schema, defs) as Record<string, any>;
+    expect(wire.dependencies).toEqual({ card: { properties: { card: { $ref: "#/$defs/Money" } } }, billing: ["card"] });
+    expect(Object.keys(wire.$defs)).toEqual(["Money", "Currency"]);
+  });
+
   it("keeps a __proto__ property as data, not as the copy's prototype", () => {
     const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"$ref":"#/defs/Currency"}}}');
     const wire = bundleSchema(schema, defs) as Record<string, any>;
