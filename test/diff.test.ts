@@ -99,6 +99,26 @@ describe("classify", () => {
     }
   });
 
+  it("one change is one row: a type or an enum that both narrows and widens, a removed required property", () => {
+    const before = surface({
+      tools: [
+        tool(
+          "t",
+          { properties: { even: { type: "string", minLength: 1 }, mode: { enum: ["a", "b"] } } },
+          { properties: { n: { type: "number" } }, required: ["n"] },
+        ),
+      ],
+    });
+    const after = surface({
+      tools: [tool("t", { properties: { even: { type: "array", minItems: 1 }, mode: { enum: ["a", "c"] } } }, { properties: {} })],
+    });
+    expect(classify(before, after).map((c) => `${c.change} ${c.path} clients:${c.clients} servers:${c.servers} ${c.message}`)).toEqual([
+      "input-changed inputSchema.properties.even.type clients:true servers:true no longer accepts string (with its minLength); now accepts array (with its minItems)",
+      'input-changed inputSchema.properties.mode.enum clients:true servers:true value "b" removed; value "c" added',
+      "output-property-removed outputSchema.properties.n clients:true servers:true property n removed, it was required: code that reads it no longer compiles",
+    ]);
+  });
+
   it("an input that stops admitting undeclared properties breaks only where its type admitted them", () => {
     // `{type: object}` is `{ [key: string]: unknown }`: a typed call may hold any property.
     const open = classify(surface({ tools: [tool("t", {})] }), surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }));
@@ -112,8 +132,16 @@ describe("classify", () => {
       surface({ tools: [tool("t", { properties: { q: { type: "string" } }, additionalProperties: false })] }),
     );
     expect(declared.map((c) => `${c.change} clients:${c.clients} ${c.message}`)).toEqual([
-      "input-undeclared-changed clients:false was unconstrained, now constrained (for undeclared properties; the old type does not admit them)",
+      "input-undeclared-changed clients:false was unconstrained, now constrained (for undeclared properties, which the old type does not admit)",
     ]);
+    // The other way on an output: the server may now return more than the old schema allowed
+    // (a handler's object may carry more than its type declares), and the generated client
+    // checks results against the outputSchema it was built from.
+    const opened = classify(
+      surface({ tools: [tool("t", {}, { properties: { q: { type: "string" } }, additionalProperties: false })] }),
+      surface({ tools: [tool("t", {}, { properties: { q: { type: "string" } } })] }),
+    );
+    expect(brief(opened)).toEqual(["output-widened t outputSchema.additionalProperties clients:BREAK servers:ok"]);
   });
 
   it("taskSupport: becoming required or forbidden breaks clients; a rename needs telling schemas or the same description", () => {

@@ -90,19 +90,18 @@ export function propertyFindings(x: Record<string, unknown>, y: Record<string, u
   const extras = x.additionalProperties !== undefined || y.additionalProperties !== undefined ? compare(extraA, extraB, extraPath) : [];
   // Values under undeclared names: typed code sends or reads them only where the type lets it.
   for (const f of extras) {
-    const typed = { narrows: f.narrows && openA, widens: f.widens && openB };
-    if (typed.narrows === f.narrows && typed.widens === f.widens) {
-      out.push({ ...f, typed });
-      continue;
-    }
-    // Which type leaves undeclared properties out: no typed code sent them (old) or may send them (new).
-    const untyped =
-      f.narrows && !openA && f.widens && !openB
-        ? "neither type admits them"
-        : f.narrows && !openA
-          ? "the old type does not admit them"
-          : "the new type does not admit them";
-    out.push({ ...f, message: `${f.message} (for undeclared properties; ${untyped})`, typed, change: "undeclared-changed" });
+    // Undeclared properties now refused: typed code wrote them (calls, or handlers' results as
+    // literals) only if the old type admitted them. Now accepted: taken as the wire says, since
+    // any object may carry more than its type declares (and mcpgen's client checks results
+    // against the outputSchema it was generated from).
+    if (!f.narrows || openA) out.push(f);
+    else
+      out.push({
+        ...f,
+        message: `${f.message} (for undeclared properties, which the old type does not admit)`,
+        typed: { narrows: false, widens: f.widens },
+        change: "undeclared-changed",
+      });
   }
   // The type loses its index signature: typed code that sent or returned undeclared properties
   // no longer compiles, and, unless `never` values remain, code that read them.
@@ -117,7 +116,7 @@ export function propertyFindings(x: Record<string, unknown>, y: Record<string, u
       },
     };
     const i = out.findIndex((f) => f.path === extraPath);
-    if (i >= 0) out[i] = { ...out[i]!, ...closed, typed: { narrows: true, widens: readers || out[i]!.typed!.widens } };
+    if (i >= 0) out[i] = { ...out[i]!, ...closed, typed: { narrows: true, widens: readers || (out[i]!.typed ?? out[i]!).widens } };
     else out.push({ path: extraPath, message: "undeclared properties are no longer in the type", narrows: false, widens: false, ...closed });
   }
   return out;

@@ -7,9 +7,10 @@
  *   schema, which the old type compiles and the old schema accepts). The change breaks them when
  *   one stops compiling against the new type (TypeScript's compiler), the server refuses it now
  *   (ajv), or it sends a property the new schema no longer declares (the server ignores it);
- * - outputs: a consumer reading every field of the old output type, and assigning the result to
- *   it, compiled against the new type; values the new server may return (literals of the new
- *   type the new schema accepts) that the old schema refused; a declared property gone.
+ * - outputs: a consumer reading every field of the old output type compiled against the new
+ *   type; values the new server may return (any the new schema accepts: a handler's object may
+ *   carry more than its type declares) that the old schema refused, as the generated client checks
+ *   results against the outputSchema it was built from; a declared property gone.
  * The diff must say breaking for clients on a side exactly when one of these happens.
  *
  * The types are mcpgen's own, emitted from a manifest holding every pair as a tool (one manifest
@@ -239,7 +240,7 @@ const ROOT = 160;
  * each property in turn, and undeclared properties (under every name) where the type has an index
  * signature.
  */
-function samples(schema: unknown, cap = NESTED): unknown[] {
+function samples(schema: unknown, cap = NESTED, structural = false): unknown[] {
   if (typeof schema !== "object" || schema === null) return ANY;
   const s = schema as Schema;
   if ("const" in s) return [s.const];
@@ -259,7 +260,7 @@ function samples(schema: unknown, cap = NESTED): unknown[] {
       groups.push([min ?? -100, max ?? 100, 0, 1]);
       if (t === "number") groups.push([(min ?? max ?? 0) + 0.5, (max ?? 1) - 0.5]);
     } else if (t === "array") {
-      const items = samples(s.items);
+      const items = samples(s.items, NESTED, structural);
       const min = (s.minItems as number | undefined) ?? 0;
       const max = Math.min((s.maxItems as number | undefined) ?? 4, 4);
       const fill = (n: number, item: unknown) => Array.from({ length: n }, () => item);
@@ -267,7 +268,7 @@ function samples(schema: unknown, cap = NESTED): unknown[] {
         [...new Set([min, max])].map((n) => fill(n, items[0])),
         items.slice(1).map((item) => fill(Math.max(min, 1), item)),
       );
-    } else if (t === "object") groups.push(...objectSamples(s));
+    } else if (t === "object") groups.push(...objectSamples(s, structural));
   }
   return interleave(groups).slice(0, cap);
 }
@@ -275,19 +276,21 @@ function samples(schema: unknown, cap = NESTED): unknown[] {
 /** Any JSON value, for a schema that allows anything. */
 const ANY: unknown[] = ["x", 1, 1.5, true, null, [], {}];
 
-function objectSamples(s: Schema): unknown[][] {
+function objectSamples(s: Schema, structural: boolean): unknown[][] {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = ((s.required as string[] | undefined) ?? []).filter((n) => n in props);
-  const per = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, samples(v)]));
+  const per = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, samples(v, NESTED, structural)]));
   const base: Record<string, unknown> = {};
   for (const name of required) if (per[name]!.length) base[name] = per[name]![0];
   const groups: unknown[][] = [[base]];
   for (const [name, values] of Object.entries(per)) groups.push(values.map((v) => ({ ...base, [name]: v })));
   groups.push([{ ...base, ...Object.fromEntries(Object.entries(per).flatMap(([k, v]) => (v.length ? [[k, v[v.length - 1]]] : []))) }]);
   const extra = s.additionalProperties;
-  const open = extra === true || (typeof extra === "object" && extra !== null) || (extra === undefined && Object.keys(props).length === 0);
-  if (open) {
-    const values = extra === true || extra === undefined ? ["x", 1.5, null] : samples(extra);
+  // Undeclared properties: in a literal where the type has an index signature; in any object
+  // (structurally, a value may carry more than its type declares) where the schema admits them.
+  const indexed = extra === true || (typeof extra === "object" && extra !== null) || (extra === undefined && Object.keys(props).length === 0);
+  if (indexed || (structural && extra !== false)) {
+    const values = extra === true || extra === undefined ? ["x", 1.5, null] : samples(extra, NESTED, structural);
     for (const name of ["zz", ...NAMES.filter((n) => !(n in props))]) groups.push(values.map((v) => ({ ...base, [name]: v })));
   }
   return groups;
@@ -433,9 +436,9 @@ async function judge(cases: Case[]): Promise<{ verdicts: Verdict[]; typedCalls: 
   const validBefore = cases.map((c) => ajv.compile(c.before));
   const validAfter = cases.map((c) => ajv.compile(c.after));
   // Calls a typed client may write (the old schema accepts them; the old type must compile them),
-  // and results the new server may return that the old schema refused (the new type must compile them).
+  // and results the new server may return that the old schema refused.
   const calls = cases.map((c, i) => samples(c.before, ROOT).filter((v) => validBefore[i]!(v)));
-  const novel = cases.map((c, i) => samples(c.after, ROOT).filter((v) => validAfter[i]!(v) && !validBefore[i]!(v)));
+  const novel = cases.map((c, i) => samples(c.after, ROOT, true).filter((v) => validAfter[i]!(v) && !validBefore[i]!(v)));
 
   const program = new Program();
   program.add(`namespace Old {\n${typesText(before)}}\nnamespace New {\n${typesText(after)}}`);
@@ -447,9 +450,8 @@ async function judge(cases: Case[]): Promise<{ verdicts: Verdict[]; typedCalls: 
       // Refused now or dropping a property breaks it already; whether it compiles tells nothing more.
       if (validAfter[i]!(value) && !dropsDeclared(value, c.before, c.after)) program.add(literal(typeB, value), { case: i, what: "new", value });
     }
-    // Outputs: a value of the new type the old schema refused; a reader of the old type.
+    // Outputs: a reader of the old type.
     const [outA, outB] = [`Old.${before.tools[i]!.output!.typeName}`, `New.${after.tools[i]!.output!.typeName}`];
-    for (const value of novel[i]!) program.add(literal(outB, value), { case: i, what: "new", value: { output: value } });
     const body: string[] = [];
     reads(c.before, outA, "o", false, body);
     for (const [k, line] of body.entries()) program.add(`function read${i}_${k}(o: ${outB}): void ${line}`, { case: i, what: "reader" });
@@ -487,7 +489,7 @@ async function judge(cases: Case[]): Promise<{ verdicts: Verdict[]; typedCalls: 
             : undefined;
     }
     const reader = checks[i]!.find((k) => k.what === "reader" && fails(k.line));
-    const returned = novel[i]!.find((v) => !fails(news.get(JSON.stringify({ output: v }))!));
+    const returned = novel[i]![0];
     const dropped = calls[i]!.find((v) => dropsDeclared(v, c.before, c.after));
     const outputWitness = reader
       ? `a reader of the old type no longer compiles: ${program.lines[reader.line]}`
