@@ -26,9 +26,10 @@ export function valueFindings(x: Node, y: Node, at: string): Finding[] {
     else out.push(both(join(at, "pattern"), `pattern changed from ${JSON.stringify(x.pattern)} to ${JSON.stringify(y.pattern)}`));
   }
   if (!jsonEqual(x.multipleOf, y.multipleOf)) {
-    if (x.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf added", narrows: true, widens: false });
-    else if (y.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf removed", narrows: false, widens: true });
-    else out.push(both(join(at, "multipleOf"), "multipleOf changed"));
+    if (x.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: `multipleOf ${show(y.multipleOf)} added`, narrows: true, widens: false });
+    else if (y.multipleOf === undefined)
+      out.push({ path: join(at, "multipleOf"), message: `multipleOf ${show(x.multipleOf)} removed`, narrows: false, widens: true });
+    else out.push(both(join(at, "multipleOf"), `multipleOf ${show(x.multipleOf)} -> ${show(y.multipleOf)}`));
   }
   if (x.uniqueItems !== y.uniqueItems) {
     const was = x.uniqueItems === true;

@@ -48,6 +48,26 @@ describe("diffSchemas on crafted pairs", () => {
     ]);
   });
 
+  it("a list of values is checked against the other side's type and bounds; a bound of 0 bounds nothing", () => {
+    // {const: 1} -> {type: integer, maximum: 3}: the list row only; the type and bound refuse no listed value.
+    expect(diffSchemas({ const: 1 }, { type: "integer", maximum: 3 })).toEqual([
+      { path: "enum", message: "no longer restricted to a list of values", narrows: false, widens: true },
+      { path: "maximum", message: "maximum 3 added (no value the list allows is affected)", narrows: false, widens: false },
+    ]);
+    // An enum of strings under no type -> type string: no type row.
+    expect(diffSchemas({ enum: ["en", "fr"] }, { type: "string" })).toEqual([
+      { path: "enum", message: "no longer restricted to a list of values", narrows: false, widens: true },
+    ]);
+    expect(diffSchemas({ type: "integer", minimum: 0 }, { enum: [1, 2] })).toEqual([
+      { path: "enum", message: "now one of 1, 2", narrows: true, widens: false },
+      { path: "minimum", message: "minimum 0 removed (no value the list allows is affected)", narrows: false, widens: false },
+    ]);
+    expect(diffSchemas({ type: "string" }, { type: "string", minLength: 0 })).toEqual([]);
+    expect(diffSchemas({ type: "integer" }, { type: "integer", multipleOf: 2 })).toEqual([
+      { path: "multipleOf", message: "multipleOf 2 added", narrows: true, widens: false },
+    ]);
+  });
+
   it("bounds: a raised minimum narrows, a raised maximum widens, a removed one widens", () => {
     expect(diffSchemas({ type: "number", minimum: 0 }, { type: "number", minimum: 10 })[0]).toMatchObject({ path: "minimum", narrows: true, widens: false });
     expect(diffSchemas({ type: "number", maximum: 5 }, { type: "number", maximum: 6 })[0]).toMatchObject({ path: "maximum", narrows: false, widens: true });
