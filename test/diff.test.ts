@@ -45,13 +45,20 @@ describe("classify", () => {
         }),
       ],
     });
-    expect(brief(classify(before, after))).toEqual([
-      "input-narrowed t inputSchema.properties.force clients:BREAK servers:ok",
+    const changes = classify(before, after);
+    expect(brief(changes)).toEqual([
       "input-widened t inputSchema.properties.n.type clients:ok servers:BREAK",
       "input-narrowed t inputSchema.properties.mode.enum clients:BREAK servers:ok",
-      // Added to an open object: a typed caller never sent `force`, so only its requiredness breaks.
-      "input-property-added t inputSchema.properties.force clients:ok servers:ok",
+      // One row for one change: added, and required (calls without it are refused).
+      "input-property-added t inputSchema.properties.force clients:BREAK servers:ok",
     ]);
+    expect(changes.map((c) => c.message)).toEqual(["now accepts number", 'value "b" removed', "required property force added"]);
+    // number -> integer refuses only numbers with a fraction, and says so.
+    const integer = classify(
+      surface({ tools: [tool("t", { properties: { n: { type: "number" } } })] }),
+      surface({ tools: [tool("t", { properties: { n: { type: "integer" } } })] }),
+    );
+    expect(integer.map((c) => `${c.change} ${c.message} clients:${c.clients}`)).toEqual(["input-narrowed accepts only integers now clients:true"]);
   });
 
   it("an optional property added to an open input is compatible; to a closed one it widens (the handler gets more)", () => {
@@ -64,7 +71,77 @@ describe("classify", () => {
       surface({ tools: [tool("t", { properties: {}, additionalProperties: false })] }),
       surface({ tools: [tool("t", { properties: { limit: { type: "integer" } }, additionalProperties: false })] }),
     );
-    expect(brief(closed)).toEqual(["input-widened t inputSchema.properties.limit clients:ok servers:BREAK"]);
+    expect(brief(closed)).toEqual(["input-property-added t inputSchema.properties.limit clients:ok servers:BREAK"]);
+  });
+
+  // Issue 28: renaming `language` to `lang` was "ok ... input-widened", yet the typed call
+  // `{language: "fr"}` stops compiling (excess property check), and the server ignores it.
+  it("an input property removed or renamed breaks clients (and the handlers reading it), whatever additionalProperties says", () => {
+    const greet = (language: string, extra: object = {}) =>
+      tool("greet", {
+        properties: { name: { type: "string", minLength: 1 }, [language]: { type: "string", enum: ["en", "fr"], default: "en" } },
+        required: ["name"],
+        ...extra,
+      });
+    const renamed = classify(surface({ tools: [greet("language")] }), surface({ tools: [greet("lang")] }));
+    expect(brief(renamed)).toEqual(["input-property-renamed greet inputSchema.properties.language clients:BREAK servers:BREAK"]);
+    expect(renamed[0]!.message).toBe("property language renamed to lang? (same schema): typed calls that send it no longer compile, and the server ignores it");
+    const name = { properties: { name: { type: "string", minLength: 1 } }, required: ["name"] };
+    for (const [extra, message] of [
+      [{}, "property language removed: typed calls that send it no longer compile, and the server ignores it"],
+      [{ additionalProperties: false }, "property language removed (no longer accepted): calls that send it are refused"],
+      [{ additionalProperties: true }, "property language removed: calls that send it still compile, but the server no longer reads it"],
+    ] as const) {
+      const removed = classify(surface({ tools: [greet("language", extra)] }), surface({ tools: [tool("greet", { ...name, ...extra })] }));
+      expect(removed.map((c) => `${c.change} clients:${c.clients} servers:${c.servers} ${c.message}`)).toEqual([
+        `input-property-removed clients:true servers:true ${message}`,
+      ]);
+    }
+  });
+
+  it("one change is one row: a type or an enum that both narrows and widens, a removed required property", () => {
+    const before = surface({
+      tools: [
+        tool(
+          "t",
+          { properties: { even: { type: "string", minLength: 1 }, mode: { enum: ["a", "b"] } } },
+          { properties: { n: { type: "number" } }, required: ["n"] },
+        ),
+      ],
+    });
+    const after = surface({
+      tools: [tool("t", { properties: { even: { type: "array", minItems: 1 }, mode: { enum: ["a", "c"] } } }, { properties: {} })],
+    });
+    expect(classify(before, after).map((c) => `${c.change} ${c.path} clients:${c.clients} servers:${c.servers} ${c.message}`)).toEqual([
+      "input-changed inputSchema.properties.even.type clients:true servers:true no longer accepts string (with its minLength); now accepts array (with its minItems)",
+      'input-changed inputSchema.properties.mode.enum clients:true servers:true value "b" removed; value "c" added',
+      "output-property-removed outputSchema.properties.n clients:true servers:true property n removed, it was required: code that reads it no longer compiles",
+    ]);
+  });
+
+  it("an input that stops admitting undeclared properties breaks only where its type admitted them", () => {
+    // `{type: object}` is `{ [key: string]: unknown }`: a typed call may hold any property.
+    const open = classify(surface({ tools: [tool("t", {})] }), surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }));
+    expect(brief(open)).toEqual([
+      "input-property-added t inputSchema.properties.q clients:BREAK servers:ok",
+      "input-type-closed t inputSchema.additionalProperties clients:BREAK servers:BREAK",
+    ]);
+    // With declared properties and no index signature, no typed call sends another property.
+    const declared = classify(
+      surface({ tools: [tool("t", { properties: { q: { type: "string" } } })] }),
+      surface({ tools: [tool("t", { properties: { q: { type: "string" } }, additionalProperties: false })] }),
+    );
+    expect(declared.map((c) => `${c.change} clients:${c.clients} ${c.message}`)).toEqual([
+      "input-undeclared-changed clients:false was unconstrained, now constrained (for undeclared properties, which the old type does not admit)",
+    ]);
+    // The other way on an output: the server may now return more than the old schema allowed
+    // (a handler's object may carry more than its type declares), and the generated client
+    // checks results against the outputSchema it was built from.
+    const opened = classify(
+      surface({ tools: [tool("t", {}, { properties: { q: { type: "string" } }, additionalProperties: false })] }),
+      surface({ tools: [tool("t", {}, { properties: { q: { type: "string" } } })] }),
+    );
+    expect(brief(opened)).toEqual(["output-widened t outputSchema.additionalProperties clients:BREAK servers:ok"]);
   });
 
   it("taskSupport: becoming required or forbidden breaks clients; a rename needs telling schemas or the same description", () => {
@@ -100,16 +177,18 @@ describe("classify", () => {
     const before = surface({ tools: [tool("t", {}, out(["id", "price"], ["open", "closed"]))] });
     const after = surface({ tools: [tool("t", {}, { ...out(["id"], ["open"]), properties: { id: { type: "string" }, status: { enum: ["open"] } } })] });
     const changes = classify(before, after);
+    // One row for the removed property (it was two: "no longer required" and "removed").
     expect(brief(changes)).toEqual([
-      "output-widened t outputSchema.properties.price clients:BREAK servers:ok",
-      "output-widened t outputSchema.properties.price clients:BREAK servers:ok",
       "output-narrowed t outputSchema.properties.status.enum clients:ok servers:BREAK",
+      "output-property-removed t outputSchema.properties.price clients:BREAK servers:BREAK",
     ]);
-    expect(changes.map((c) => c.message)).toEqual([
-      "price is no longer required",
-      "property price removed: was constrained, now unconstrained",
-      'value "closed" removed',
-    ]);
+    expect(changes.map((c) => c.message)).toEqual(['value "closed" removed', "property price removed, it was required: code that reads it no longer compiles"]);
+    // From a closed output too: the wire narrows, yet code reading the property no longer compiles.
+    const closed = classify(
+      surface({ tools: [tool("t", {}, { properties: { id: { type: "string" }, note: { type: "string" } }, additionalProperties: false })] }),
+      surface({ tools: [tool("t", {}, { properties: { id: { type: "string" } }, additionalProperties: false })] }),
+    );
+    expect(brief(closed)).toEqual(["output-property-removed t outputSchema.properties.note clients:BREAK servers:BREAK"]);
   });
 
   it("an outputSchema added or removed; taskSupport becoming required; description-only changes are compatible", () => {

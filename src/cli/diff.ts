@@ -47,7 +47,8 @@ export const diffCommand = defineCommand({
 
 Every change is classified twice:
   clients   BREAKING when a call that worked may now fail or a typed client stops compiling
-            (removed or renamed, a new required argument, an input narrowed, an output widened...);
+            (a tool or a property removed or renamed, a new required argument, an input
+            narrowed, an output widened...);
             BEHAVIOUR when no call breaks but clients act differently on their own: a tool's
             annotation hint changed (readOnlyHint decides whether many clients ask first)
   servers   BREAKING when the handlers must change (a new tool, an input widened, an output

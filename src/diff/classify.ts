@@ -14,7 +14,8 @@
 import type { JsonObject } from "../model/types.js";
 import { hintDifferences } from "./hints.js";
 import { metaBeyondSecurity, securityDifferences } from "./security.js";
-import { diffSchemas, type Schema } from "./schemaDiff.js";
+import type { Schema } from "./schemaDiff.js";
+import { schemaDifferences } from "./schemaRows.js";
 import { jsonEqual } from "../util/objects.js";
 import type { Difference, DifferenceKind, Surface } from "./difference.js";
 
@@ -170,36 +171,6 @@ function tools(before: Surface, after: Surface, out: Difference[]): void {
 function executionBeyondSupport(tool: JsonObject): JsonObject {
   const { taskSupport: _, ...rest } = typeof tool.execution === "object" && tool.execution !== null ? (tool.execution as JsonObject) : {};
   return rest;
-}
-
-function schemaDifferences(name: string, field: "inputSchema" | "outputSchema", a: Schema, b: Schema, side: "input" | "output", out: Difference[]): void {
-  for (const f of diffSchemas(a, b)) {
-    const path = f.path === "" ? field : `${field}.${f.path}`;
-    if (f.dialect) {
-      out.push({ kind: "tool", name, path, change: `${side}-dialect-changed`, message: f.message, clients: false, servers: false });
-      continue;
-    }
-    const kind = f.narrows && f.widens ? "changed" : f.narrows ? "narrowed" : f.widens ? "widened" : "annotation";
-    // Inputs: clients break when the server accepts less; servers when they must take more.
-    // Outputs: clients break when they may get more; servers when they must return less.
-    // A property added to an open input: only a caller sending that name undeclared breaks, and
-    // no typed one does (the types of an open object have no index signature).
-    if (side === "input" && f.undeclared && f.narrows && !f.widens) {
-      out.push({
-        kind: "tool",
-        name,
-        path,
-        change: "input-property-added",
-        message: `${f.message} (only callers that sent it undeclared may be refused)`,
-        clients: false,
-        servers: false,
-      });
-      continue;
-    }
-    const clients = side === "input" ? f.narrows : f.widens;
-    const servers = side === "input" ? f.widens : f.narrows;
-    out.push({ kind: "tool", name, path, change: `${side}-${kind}`, message: f.message, clients, servers });
-  }
 }
 
 function taskSupport(tool: JsonObject): string {

@@ -24,7 +24,8 @@ export function foldIntoTypes(x: Record<string, unknown>, y: Record<string, unkn
       continue;
     }
     if (!old && !now) {
-      out.push({ ...f, narrows: false, widens: false, message: `${f.message} (it applies to ${kind}s, which neither version accepts)` });
+      const { typed: _, change: __, consequence: ___, ...rest } = f;
+      out.push({ ...rest, narrows: false, widens: false, message: `${f.message} (it applies to ${kind}s, which neither version accepts)` });
       continue;
     }
     // Lost (only the old accepts the kind): the type finding narrows; gained: it widens.

@@ -13,7 +13,9 @@ import { classifyRef } from "../model/refs.js";
 import { isPlainObject, jsonEqual } from "../util/objects.js";
 import { alignDialects } from "./dialect.js";
 import { foldIntoTypes } from "./fold.js";
-import { ANNOTATIONS, typeSet } from "./keywords.js";
+import { propertyFindings } from "./properties.js";
+import { valueFindings } from "./values.js";
+import { ANNOTATIONS } from "./keywords.js";
 
 export type Schema = boolean | { [key: string]: unknown };
 
@@ -26,10 +28,18 @@ export interface Finding {
   /** The new schema accepts something the old one refused. */
   widens: boolean;
   /**
-   * It narrows only values holding a property the old schema did not declare (a property added
-   * where `additionalProperties` was left open): no typed caller sends those.
+   * The change as code written against mcpgen's types sees it, where that differs from
+   * `narrows`/`widens` (which speak of every JSON value): `narrows`, code producing the value (a
+   * typed call, a handler's result) no longer compiles or is refused; `widens`, code consuming it
+   * (a handler reading its arguments, a client reading a result) no longer compiles or gets a value
+   * its old schema refused. A removed property is both, whatever additionalProperties says; a
+   * change to undeclared properties is neither where the type has no index signature.
    */
-  undeclared?: boolean;
+  typed?: { narrows: boolean; widens: boolean };
+  /** What changed, where it says more than narrowed/widened (the suffix of the change code). */
+  change?: "property-added" | "property-removed" | "property-renamed" | "type-closed" | "undeclared-changed";
+  /** What the change means for code calling the tool (`input`) or reading its output, said after the message. */
+  consequence?: { input?: string; output?: string };
   /** The root `$schema` names another dialect (informative: what changed meaning has its own findings). */
   dialect?: true;
 }
@@ -168,26 +178,14 @@ function compareKeywords(
     }
   }
 
-  types(x, y, at, out);
-  values(x, y, at, out);
-  bounds(x, y, at, out);
-  if (!jsonEqual(x.pattern, y.pattern)) {
-    if (x.pattern === undefined) out.push({ path: join(at, "pattern"), message: `pattern ${JSON.stringify(y.pattern)} added`, narrows: true, widens: false });
-    else if (y.pattern === undefined) out.push({ path: join(at, "pattern"), message: "pattern removed", narrows: false, widens: true });
-    else both(out, join(at, "pattern"), `pattern changed from ${JSON.stringify(x.pattern)} to ${JSON.stringify(y.pattern)}`);
-  }
-  if (!jsonEqual(x.multipleOf, y.multipleOf)) {
-    if (x.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf added", narrows: true, widens: false });
-    else if (y.multipleOf === undefined) out.push({ path: join(at, "multipleOf"), message: "multipleOf removed", narrows: false, widens: true });
-    else both(out, join(at, "multipleOf"), "multipleOf changed");
-  }
-  if (x.uniqueItems !== y.uniqueItems) {
-    const was = x.uniqueItems === true;
-    const now = y.uniqueItems === true;
-    if (now && !was) out.push({ path: join(at, "uniqueItems"), message: "items must now be unique", narrows: true, widens: false });
-    if (was && !now) out.push({ path: join(at, "uniqueItems"), message: "items need no longer be unique", narrows: false, widens: true });
-  }
-  objects(x, y, at, rootA, rootB, out, seen);
+  out.push(...valueFindings(x, y, at));
+  out.push(
+    ...propertyFindings(x, y, at, (a, b, path) => {
+      const sub: Finding[] = [];
+      compare(a, b, path, rootA, rootB, sub, seen);
+      return sub;
+    }),
+  );
   if (x.items !== undefined || y.items !== undefined) {
     if (Array.isArray(x.items) || Array.isArray(y.items)) {
       if (!jsonEqual(x.items, y.items) || (!rootA.sameDefs && hasRef(x.items)))
@@ -210,131 +208,6 @@ function formatChange(before: unknown, after: unknown, at: string, out: Finding[
 
 function withoutAnnotations(schema: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schema).filter(([k]) => !ANNOTATIONS.has(k) || k === "format" || k === "$id" || k === "$anchor" || k === "$schema"));
-}
-
-function types(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
-  const before = typeSet(x.type);
-  const after = typeSet(y.type);
-  if (before === undefined && after === undefined) return;
-  if (before === undefined) return void out.push({ path: join(at, "type"), message: `now only ${[...after!].join(" or ")}`, narrows: true, widens: false });
-  if (after === undefined)
-    return void out.push({ path: join(at, "type"), message: `no longer only ${[...before].join(" or ")}`, narrows: false, widens: true });
-  // integer is part of number.
-  const covers = (set: Set<string>, t: string) => set.has(t) || (t === "integer" && set.has("number"));
-  const lost = [...before].filter((t) => !covers(after, t));
-  const gained = [...after].filter((t) => !covers(before, t));
-  if (lost.length) out.push({ path: join(at, "type"), message: `no longer accepts ${lost.join(", ")}`, narrows: true, widens: false });
-  if (gained.length) out.push({ path: join(at, "type"), message: `now accepts ${gained.join(", ")}`, narrows: false, widens: true });
-}
-
-function values(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
-  const before = allowed(x);
-  const after = allowed(y);
-  if (before === undefined && after === undefined) return;
-  if (before === undefined)
-    return void out.push({ path: join(at, "enum"), message: `now one of ${after!.map(show).join(", ")}`, narrows: true, widens: false });
-  if (after === undefined) return void out.push({ path: join(at, "enum"), message: "no longer restricted to a list of values", narrows: false, widens: true });
-  const removed = before.filter((v) => !after.some((w) => jsonEqual(v, w)));
-  const added = after.filter((v) => !before.some((w) => jsonEqual(v, w)));
-  if (removed.length)
-    out.push({
-      path: join(at, "enum"),
-      message: `value${removed.length > 1 ? "s" : ""} ${removed.map(show).join(", ")} removed`,
-      narrows: true,
-      widens: false,
-    });
-  if (added.length)
-    out.push({ path: join(at, "enum"), message: `value${added.length > 1 ? "s" : ""} ${added.map(show).join(", ")} added`, narrows: false, widens: true });
-}
-
-const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
-const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
-const NUMERIC_BOUNDS = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]);
-
-/** minimum-like keywords narrow when they rise, maximum-like when they fall. */
-function bounds(x: Record<string, unknown>, y: Record<string, unknown>, at: string, out: Finding[]): void {
-  for (const k of [...LOWER, ...UPPER]) {
-    const p = bound(x, k);
-    const q = bound(y, k);
-    if (jsonEqual(p, q)) continue;
-    const isLower = LOWER.includes(k);
-    // draft-04 style boolean exclusive bounds: not reasoned about.
-    if ((p !== undefined && typeof p !== "number") || (q !== undefined && typeof q !== "number")) {
-      both(out, join(at, k), `${k} changed`);
-      continue;
-    }
-    if (p === undefined) out.push({ path: join(at, k), message: `${k} ${q} added`, narrows: true, widens: false });
-    else if (q === undefined) out.push({ path: join(at, k), message: `${k} ${p} removed`, narrows: false, widens: true });
-    else if ((isLower && q > p) || (!isLower && q < p)) out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: true, widens: false });
-    else out.push({ path: join(at, k), message: `${k} ${p} -> ${q}`, narrows: false, widens: true });
-  }
-}
-
-/**
- * A bound's value; none for a bound of -(2^53-1) below or 2^53-1 above an integer: schema libraries
- * (zod) add them to every integer, and no integer past them survives a JavaScript number anyway.
- * Taking them as no bound is the one place these rules are not exact: adding one refuses 2^60.
- */
-function bound(schema: Record<string, unknown>, k: string): unknown {
-  const value = schema[k];
-  if (typeof value !== "number" || Math.abs(value) !== Number.MAX_SAFE_INTEGER || value < 0 !== LOWER.includes(k)) return value;
-  const types = typeSet(schema.type);
-  return types !== undefined && types.has("integer") && !types.has("number") && NUMERIC_BOUNDS.has(k) ? undefined : value;
-}
-
-function objects(x: Record<string, unknown>, y: Record<string, unknown>, at: string, rootA: Root, rootB: Root, out: Finding[], seen: Set<string>): void {
-  const reqA = new Set(Array.isArray(x.required) ? (x.required as string[]) : []);
-  const reqB = new Set(Array.isArray(y.required) ? (y.required as string[]) : []);
-  for (const name of reqB)
-    if (!reqA.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is now required`, narrows: true, widens: false });
-  for (const name of reqA)
-    if (!reqB.has(name)) out.push({ path: join(at, `properties.${name}`), message: `${name} is no longer required`, narrows: false, widens: true });
-
-  const propsA = isPlainObject(x.properties) ? x.properties : {};
-  const propsB = isPlainObject(y.properties) ? y.properties : {};
-  const extraA = (x.additionalProperties ?? true) as Schema;
-  const extraB = (y.additionalProperties ?? true) as Schema;
-  const names = new Set([...Object.keys(propsA), ...Object.keys(propsB)]);
-  // Where patternProperties or unevaluatedProperties also decide what an undeclared property may
-  // hold, adding or removing a declared one is not reasoned about.
-  const tangled = ["patternProperties", "unevaluatedProperties"].some((k) => x[k] !== undefined || y[k] !== undefined);
-  for (const name of names) {
-    const inA = Object.hasOwn(propsA, name);
-    const inB = Object.hasOwn(propsB, name);
-    const where = join(at, `properties.${name}`);
-    if (inA && inB) {
-      compare(propsA[name] as Schema, propsB[name] as Schema, where, rootA, rootB, out, seen);
-    } else if (tangled) {
-      both(out, where, `property ${name} ${inA ? "removed" : "added"} next to patternProperties or unevaluatedProperties; compatibility is not proven`);
-    } else if (inA) {
-      // Its values are now checked against additionalProperties.
-      if (extraB === false) out.push({ path: where, message: `property ${name} removed (no longer accepted)`, narrows: true, widens: false });
-      else {
-        const sub: Finding[] = [];
-        compare(propsA[name] as Schema, extraB, where, rootA, rootB, sub, seen);
-        out.push(...(sub.length ? sub.map((f) => ({ ...f, message: `property ${name} removed: ${f.message}` })) : []));
-        if (!sub.length && !jsonEqual(propsA[name], extraB)) out.push({ path: where, message: `property ${name} removed`, narrows: false, widens: false });
-      }
-    } else {
-      if (extraA === false) out.push({ path: where, message: `property ${name} added`, narrows: false, widens: true });
-      else {
-        const sub: Finding[] = [];
-        compare(extraA, propsB[name] as Schema, where, rootA, rootB, sub, seen);
-        const undeclared = x.additionalProperties === undefined && x.patternProperties === undefined;
-        out.push(...sub.map((f) => ({ ...f, message: `property ${name} added: ${f.message}`, ...(undeclared && !f.widens ? { undeclared: true } : {}) })));
-      }
-    }
-  }
-  if (x.additionalProperties !== undefined || y.additionalProperties !== undefined) {
-    compare(extraA, extraB, join(at, "additionalProperties"), rootA, rootB, out, seen);
-  }
-}
-
-/** The values `const` and `enum` allow together (both must hold), or undefined when neither is set. */
-function allowed(schema: Record<string, unknown>): unknown[] | undefined {
-  const list = Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (!Object.hasOwn(schema, "const")) return list;
-  return list === undefined || list.some((v) => jsonEqual(v, schema.const)) ? [schema.const] : [];
 }
 
 /** A local $ref followed (`#`, `#/$defs/X`, `#/definitions/X`); undefined when it cannot be. */
@@ -392,8 +265,4 @@ function both(out: Finding[], path: string, message: string): void {
 
 function join(at: string, key: string): string {
   return at === "" ? key : `${at}.${key}`;
-}
-
-function show(value: unknown): string {
-  return JSON.stringify(value);
 }

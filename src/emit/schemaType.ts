@@ -71,6 +71,23 @@ export function objectMembers(schema: Schema, ctx: TypeContext, indent: string):
   return out;
 }
 
+/**
+ * The index signature objectMembers writes for an object schema: `values` when it admits a value,
+ * so that typed code may send or read properties the schema does not declare
+ * (`additionalProperties: true` or a schema, patternProperties, or no declared property at all);
+ * `never` for no declared property and additionalProperties false (an undeclared property reads
+ * as `undefined` and cannot be written); none otherwise. `mcpgen diff` judges changes to
+ * undeclared properties by it.
+ */
+export function indexSignature(schema: Schema): "values" | "never" | undefined {
+  const extra = schema.additionalProperties;
+  if (extra === true || isPlainObject(extra)) return "values";
+  if (isPlainObject(schema.patternProperties) && Object.keys(schema.patternProperties).length > 0) return "values";
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  if (Object.keys(properties).length > 0) return undefined;
+  return extra === false ? "never" : "values";
+}
+
 /** The type of an undeclared property `name`: its patternProperties, else additionalProperties. */
 function undeclaredType(schema: Schema, name: string, ctx: TypeContext, indent: string): string {
   if (isPlainObject(schema.patternProperties)) {

@@ -60,7 +60,7 @@ describe(`mongodb-mcp-server ${OLD} -> ${NEW}`, () => {
     const brief = breaking.map((c) => `${c.name} ${c.path}: ${c.message}`);
     expect(brief).toEqual(
       expect.arrayContaining([
-        "mongodb-logs inputSchema.properties.limit.type: no longer accepts number",
+        "mongodb-logs inputSchema.properties.limit.type: accepts only integers now",
         "mongodb-logs inputSchema.properties.limit.maximum: maximum 1024 added",
         "drop-index inputSchema.properties.indexName.minLength: minLength 1 added",
         "aggregate-db inputSchema.properties.pipeline.minItems: minItems 1 added",
