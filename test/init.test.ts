@@ -25,6 +25,7 @@ describe("mcpgen init", () => {
     expect(r.stdout).toContain(
       "mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)",
     );
+    expect(r.stdout).toContain("Next:\n  cd 'My Server' && npm install\n  npm test             # builds first (mcpgen generate, tsc), then runs test/\n");
     // The stdio command for MCP clients: node, so npm's banner never reaches stdout.
     expect(r.stdout).toContain(`{"command": "node", "args": [${JSON.stringify(path.join(parent, "My Server", "dist/src/main.js"))}]}`);
     const dir = path.join(parent, "My Server");
@@ -59,7 +60,27 @@ describe("mcpgen init", () => {
         "package/templates/init/package.json.hbs",
       ]),
     );
-    expect(mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
+    // The packed package.json keeps no checkout-only script: npm 11 asks to approve no install script.
+    const packed = JSON.parse(execFileSync("tar", ["-xzOf", path.join(dir, "vendor/mcpgen-0.1.0.tgz"), "package/package.json"], { encoding: "utf8" }));
+    expect(packed.scripts).not.toHaveProperty("prepare");
+    expect(packed.scripts).not.toHaveProperty("prepack");
+    expect(packed.scripts).not.toHaveProperty("postpack");
+    // ... and this checkout's package.json is as it was.
+    expect(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts).toMatchObject({ prepare: "npm run build" });
+    expect(existsSync(path.join(ROOT, ".cache/package.json.checkout"))).toBe(false);
+    // TypeScript 7 (the native compiler); esbuild's install script off; generated/ not committed.
+    expect(pkg.devDependencies.typescript).toBe("^7.0.2");
+    expect(pkg.allowScripts).toEqual({ esbuild: false });
+    expect(pkg.scripts.test).toBe("npm run build && node --test dist/test/server.test.js");
+    expect(readFileSync(path.join(dir, ".gitignore"), "utf8").split("\n")).toEqual(expect.arrayContaining(["node_modules/", "dist/", "generated/"]));
+    const readme = readFileSync(path.join(dir, "README.md"), "utf8");
+    expect(readme).not.toContain("npmjs.com");
+    expect(readme).toContain("`generated/` is rebuilt from the manifests");
+    const other = mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent);
+    expect(other.code).toBe(0);
+    // Named after its folder: the folder is not said twice.
+    expect(other.stdout).toMatch(/^mcpgen: created other \(11 files, plus generated\/\); mcpgen comes from file:\.\.\/mcpgen\.\n/);
+    expect(other.stdout).toContain("Next:\n  cd other && npm install\n");
     expect(JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8")).devDependencies.mcpgen).toBe("file:../mcpgen");
     expect(existsSync(path.join(parent, "other/vendor"))).toBe(false);
     // Its own check passes: generated/ matches its manifest.
@@ -71,10 +92,12 @@ describe("mcpgen init", () => {
     const r = mcpgen(["init", "shop", "--widget", "--mcpgen", "file:../mcpgen"], parent);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n");
+    expect(r.stdout).toContain("  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser (PORT=8080 to pick the port)\n");
     const dir = path.join(parent, "shop");
     for (const file of [
       "manifests/widgets/greeting.ts",
+      "manifests/widgets/greeting.css",
+      "manifests/widgets/styles.d.ts",
       "manifests/widgets/tsconfig.json",
       "src/harness.ts",
       "generated/shop/widgets/greeting.ts",
@@ -91,10 +114,10 @@ describe("mcpgen init", () => {
       build: "tsc -p tsconfig.json && tsc -p manifests/widgets/tsconfig.json",
       harness: "npm run build && node dist/src/harness.js",
     });
-    // The widget's HTML is in the definition the server serves.
-    expect(readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8")).toContain(
-      '"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"',
-    );
+    // The widget's HTML is in the definition the server serves, with its styles (the system font, as the gift widget).
+    const definition = readFileSync(path.join(dir, "generated/shop/definition.ts"), "utf8");
+    expect(definition).toContain('"uri":"ui://shop/greeting.html","name":"greeting","title":"Greeting"');
+    expect(definition).toMatch(/<style>[^<]*font-family:\s*system-ui/);
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   }, 60_000);
 

@@ -257,12 +257,38 @@ function asCallToolResult(value: unknown): CallToolResult {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
+/** The styles of the index page: the look of the starter and gift widgets (system font, cards). */
+const INDEX_STYLE = [
+  ":root{font-family:system-ui,sans-serif;color:#1c1c1e;background:#f6f6f8}",
+  "body{max-width:760px;margin:0 auto;padding:24px 16px}",
+  "h1{font-size:20px;margin:0 0 4px}",
+  "p{margin:0 0 16px;color:#3a3a3c;font-size:14px}",
+  "ul{list-style:none;margin:0;padding:0;display:grid;gap:8px}",
+  "li{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;background:#fff;border:1px solid #d8d8dc;border-radius:8px;padding:10px 12px}",
+  ".what{flex:1;min-width:220px}",
+  ".tool{font-weight:600}",
+  "code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;color:#6e6e73;overflow-wrap:anywhere}",
+  ".widget,.args{display:block;margin-top:2px}",
+  "a{font-size:14px;color:#1c1c1e;text-decoration:none;border:1px solid #b0b0b6;background:#f4f4f6;border-radius:6px;padding:3px 10px}",
+  "a:hover{background:#e8e8ec}",
+].join("\n");
+
+/** The index page: one card per scenario (tool, widget, arguments), opening it in either bridge. */
 function indexPage(scenarios: readonly Scenario[]): string {
-  const rows = scenarios.map(
-    (s, i) =>
-      `<li>${escapeHtml(s.tool)} → ${escapeHtml(s.widget)}: <a href="/scenario/${i}">MCP Apps</a> · <a href="/scenario/${i}?bridge=openai">window.openai</a></li>`,
-  );
-  return `<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8"><title>mcpgen harness</title></head>\n<body>\n<h1>Widgets</h1>\n<ul>\n${rows.join("\n")}\n</ul>\n</body>\n</html>\n`;
+  const cards = scenarios.map((s, i) => {
+    const args = JSON.stringify(s.arguments);
+    const shown = args.length > 120 ? `${args.slice(0, 119)}…` : args;
+    return (
+      `<li><div class="what"><span class="tool">${escapeHtml(s.tool)}</span>` +
+      `<code class="widget">${escapeHtml(s.widget)}</code><code class="args">${escapeHtml(shown)}</code></div>` +
+      `<a href="/scenario/${i}">MCP Apps</a><a href="/scenario/${i}?bridge=openai">window.openai</a></li>`
+    );
+  });
+  const intro =
+    scenarios.length === 0
+      ? "No scenarios: give a tool that has a widget an example (examples: arguments and result) in the manifest, then generate."
+      : "Each scenario is a call of a tool from the manifest's examples: it opens the tool's widget in a mock host, with the MCP Apps bridge or ChatGPT's window.openai.";
+  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>mcpgen harness</title>\n<style>\n${INDEX_STYLE}\n</style>\n</head>\n<body>\n<h1>Widgets</h1>\n<p>${escapeHtml(intro)}</p>\n<ul>\n${cards.join("\n")}\n</ul>\n</body>\n</html>\n`;
 }
 
 function html(res: ServerResponse, body: string): void {

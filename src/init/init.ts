@@ -45,12 +45,20 @@ const APPS_RANGE = "~2.0.4";
 /** node-redis, for the Redis task store compose.yaml turns on with REDIS_URL (the line the runtime is tested with). */
 const REDIS_RANGE = "^6.4.0";
 
+/**
+ * The new project's TypeScript: the current major, 7 (the native compiler). The generated code
+ * also compiles with 5.4, the oldest mcpgen promises (test/strict-compile.test.ts runs both).
+ */
+const TYPESCRIPT_RANGE = "^7.0.2";
+
 /** jose, which the runtime loads to verify JWT access tokens (`auth.jwt`; the line it is tested with). */
 const JOSE_RANGE = "^6.2.19";
 
-/** With --widget: the widget's source, its DOM-typed tsconfig, the harness script. */
+/** With --widget: the widget's source and styles, its DOM-typed tsconfig, the harness script. */
 const WIDGET_FILES: [string, string][] = [
   ["init/widget.ts.hbs", "manifests/widgets/greeting.ts"],
+  ["init/widget.css.hbs", "manifests/widgets/greeting.css"],
+  ["init/widget-styles.d.ts.hbs", "manifests/widgets/styles.d.ts"],
   ["init/widget-tsconfig.json.hbs", "manifests/widgets/tsconfig.json"],
   ["init/harness.ts.hbs", "src/harness.ts"],
 ];
@@ -127,6 +135,7 @@ export async function runInit(options: InitOptions): Promise<number> {
     appsRange: APPS_RANGE,
     redisRange: REDIS_RANGE,
     joseRange: JOSE_RANGE,
+    typescriptRange: TYPESCRIPT_RANGE,
     widget,
     auth: options.auth === true,
   };
@@ -160,31 +169,46 @@ export async function runInit(options: InitOptions): Promise<number> {
     process.stderr.write("mcpgen: the project was created, but its first generate failed (see above).\n");
     return 1;
   }
-  const step = shown === "." ? "" : `cd ${shown} && `;
+  const step = shown === "." ? "" : `cd ${shellWord(shown)} && `;
   const from =
     options.mcpgen === undefined
       ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)`
       : `mcpgen comes from ${dependency}`;
   const main = path.join(options.dir, "dist/src/main.js");
+  // The folder only when it says more than the name: "created my-server" for my-server/.
+  const where = shown === name ? "" : shown === "." ? " in this folder" : ` in ${shown}`;
   process.stdout.write(
-    `mcpgen: created ${name} in ${shown} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm run build && npm test\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser\n" : ""}\n` +
+    `mcpgen: created ${name}${where} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm test             # builds first (mcpgen generate, tsc), then runs test/\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser (PORT=8080 to pick the port)\n" : ""}\n` +
       `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
   );
   return 0;
 }
 
-/** Packs this mcpgen into `<dir>/vendor/` (npm pack, no scripts): the dependency spec for it. */
+/**
+ * Packs this mcpgen, as it runs (its dist/ is not rebuilt), into `<dir>/vendor/`: the dependency
+ * spec for it. npm pack without scripts; from a checkout, its package.json goes in without the
+ * checkout-only scripts (`prepare` would make npm 11 ask the user to approve an install script),
+ * as mcpgen's own prepack does (scripts/pack-manifest.mjs). An installed mcpgen has none to strip.
+ */
 function packSelf(dir: string, version: string): string | { error: string } {
   const vendor = path.join(dir, "vendor");
   const file = `mcpgen-${version}.tgz`;
   if (existsSync(path.join(vendor, file))) return `file:vendor/${file}`;
+  const manifestScript = path.join(PACKAGE_ROOT, "scripts/pack-manifest.mjs");
+  const checkout = existsSync(manifestScript);
   try {
     mkdirSync(vendor, { recursive: true });
-    const out = execFileSync(
-      process.platform === "win32" ? "npm.cmd" : "npm",
-      ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
-    );
+    if (checkout) execFileSync(process.execPath, [manifestScript, "strip"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out: string;
+    try {
+      out = execFileSync(
+        process.platform === "win32" ? "npm.cmd" : "npm",
+        ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"],
+        { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
+      );
+    } finally {
+      if (checkout) execFileSync(process.execPath, [manifestScript, "restore"], { stdio: ["ignore", "pipe", "pipe"] });
+    }
     const packed = out.trim().split("\n").pop()!.trim();
     if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
     return `file:vendor/${file}`;
@@ -199,6 +223,11 @@ function packSelf(dir: string, version: string): string | { error: string } {
               .split("\n")[0] ?? "npm pack failed"),
     };
   }
+}
+
+/** A path as one shell word: as is when it needs no quoting, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 const NAME_FIX = "use lowercase letters, digits and '-' (e.g. --name my-server)";
