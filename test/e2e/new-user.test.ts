@@ -3,7 +3,7 @@
  * start the server over stdio and over Streamable HTTP and call its tool with the official SDK
  * Client. Slow (real npm installs from the registry), so it runs once, in sequence.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
@@ -26,25 +26,45 @@ function run(cmd: string, args: string[], cwd: string): string {
   return execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 240_000 });
 }
 
+/** Like run, with what the command wrote to stderr too (npm's warnings). */
+function runBoth(cmd: string, args: string[], cwd: string): { stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: 240_000 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return { stdout: r.stdout, stderr: r.stderr };
+}
+
 describe("a new user", () => {
   const app = path.join(work, "app");
   let tarball = "";
 
-  it("packs mcpgen and runs `mcpgen init` from the package", () => {
+  it("packs mcpgen (prepack builds it; the tarball has no install script) and runs `mcpgen init` from the package", () => {
+    const before = readFileSync(path.join(ROOT, "package.json"), "utf8");
     run(NPM, ["pack", "--pack-destination", work, "--silent"], ROOT);
     tarball = path.join(
       work,
       readdirSync(work).find((f) => f.endsWith(".tgz"))!,
     );
+    const packed = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], work));
+    expect(Object.keys(packed.scripts).filter((name) => ["prepare", "prepack", "postpack"].includes(name))).toEqual([]);
+    // postpack put the checkout's package.json back, byte for byte.
+    expect(readFileSync(path.join(ROOT, "package.json"), "utf8")).toBe(before);
     const out = run(NPM, ["exec", "--yes", `--package=${tarball}`, "--", "mcpgen", "init", "app"], work);
-    expect(out).toContain("mcpgen: created app in app");
+    expect(out).toContain("mcpgen: created app (11 files, plus generated/)");
+    expect(out).toContain("Next:\n  cd app && npm install\n  npm test ");
   }, 300_000);
 
-  it("installs as init left it (mcpgen packed into vendor/), builds (prebuild regenerates) and passes the project's own tests", () => {
-    expect(JSON.parse(readFileSync(path.join(app, "package.json"), "utf8")).devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
-    run(NPM, ["install", "--no-audit", "--no-fund"], app);
-    run(NPM, ["run", "build"], app);
+  it("installs as init left it (mcpgen packed into vendor/) with no install script to approve, and `npm test` builds it with TypeScript 7 and passes", () => {
+    const pkg = JSON.parse(readFileSync(path.join(app, "package.json"), "utf8"));
+    expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
+    expect(pkg.devDependencies.typescript).toBe("^7.0.2");
+    const install = runBoth(NPM, ["install", "--no-audit", "--no-fund"], app);
+    // npm 11 lists the dependencies whose install scripts it did not run: none (mcpgen has none; esbuild's is off).
+    expect(install.stderr).not.toMatch(/install-scripts|install scripts/);
+    expect(run(process.execPath, ["node_modules/typescript/bin/tsc", "--version"], app)).toMatch(/^Version 7\./);
+    // One command, as the README says: test builds first (prebuild regenerates, then tsc), so the tests never run stale code.
     const test = run(NPM, ["test"], app);
+    expect(test).toContain("> mcpgen generate");
+    expect(test).toContain("> tsc -p tsconfig.json");
     expect(test).toMatch(/# pass 3\n# fail 0/);
   }, 300_000);
 
