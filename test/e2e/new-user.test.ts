@@ -4,7 +4,7 @@
  * Client. Slow (real npm installs from the registry), so it runs once, in sequence.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -120,6 +120,37 @@ describe("a new user", () => {
       child.kill();
     }
   }, 60_000);
+
+  it("follows the README's tutorial: the tool added to the YAML gets a stub on build, and answers once written", async () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const tutorial = readme.slice(readme.indexOf("## Your first server"), readme.indexOf("## A tour"));
+    expect(tutorial).toContain("init weather && cd weather && npm install");
+    // The YAML block (indented under its list item) and the handler line, as the README writes them.
+    const yaml = /```yaml\n([\s\S]*?) {3}```/
+      .exec(tutorial)![1]!
+      .split("\n")
+      .map((line) => line.slice(3))
+      .join("\n");
+    const handler = /``(export const forecast[\s\S]*?)``/.exec(tutorial)![1]!.trim();
+    const manifest = path.join(app, "manifests/app.yaml");
+    writeFileSync(manifest, readFileSync(manifest, "utf8").replace("\nresources:", `${yaml}\nresources:`));
+    const build = runBoth(NPM, ["run", "build"], app);
+    expect(`${build.stdout}${build.stderr}`).toContain(
+      'created src/handlers/app/tools/forecast.ts: a handler to write (it throws "not implemented" until you do)',
+    );
+    const stub = path.join(app, "src/handlers/app/tools/forecast.ts");
+    const text = readFileSync(stub, "utf8");
+    writeFileSync(stub, `${text.slice(0, text.indexOf("export const forecast"))}${handler}\n`);
+    expect(run(NPM, ["test"], app)).toMatch(/# pass 3\n# fail 0/);
+    // What the Inspector and Claude Desktop do: start it with node over stdio, and call the tool.
+    const sdk = new Client({ name: "tutorial", version: "1.0.0" });
+    await sdk.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/src/main.js"], cwd: app, env }));
+    try {
+      expect((await sdk.callTool({ name: "forecast", arguments: { city: "Paris" } })).structuredContent).toEqual({ summary: "Sunny in Paris" });
+    } finally {
+      await sdk.close();
+    }
+  }, 300_000);
 
   it("stops with the message, not a stack trace, when MCP_REQUEST_STATE_SECRET is weak", () => {
     let failure: { status: number | null; stderr: string } | undefined;
