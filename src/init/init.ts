@@ -4,7 +4,8 @@
  * empty unless --force, and even then never overwrites a file.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { printDiagnostics } from "../cli/report.js";
@@ -184,32 +185,39 @@ export async function runInit(options: InitOptions): Promise<number> {
   return 0;
 }
 
+/** Scripts that only make sense in a checkout (scripts/pack-manifest.mjs strips the same ones on `npm pack`). */
+const CHECKOUT_ONLY_SCRIPTS = ["prepare", "prepack", "postpack"];
+
 /**
  * Packs this mcpgen, as it runs (its dist/ is not rebuilt), into `<dir>/vendor/`: the dependency
- * spec for it. npm pack without scripts; from a checkout, its package.json goes in without the
- * checkout-only scripts (`prepare` would make npm 11 ask the user to approve an install script),
- * as mcpgen's own prepack does (scripts/pack-manifest.mjs). An installed mcpgen has none to strip.
+ * spec for it. npm pack without scripts. From a checkout, the package's files are copied to a
+ * staging folder with a package.json without the checkout-only scripts (`prepare` would make npm
+ * 11 ask the user to approve an install script), and that folder is packed: the checkout itself is
+ * never edited, so packs running at once cannot meet. An installed mcpgen has none to strip.
  */
 function packSelf(dir: string, version: string): string | { error: string } {
   const vendor = path.join(dir, "vendor");
   const file = `mcpgen-${version}.tgz`;
   if (existsSync(path.join(vendor, file))) return `file:vendor/${file}`;
-  const manifestScript = path.join(PACKAGE_ROOT, "scripts/pack-manifest.mjs");
-  const checkout = existsSync(manifestScript);
+  let staging: string | undefined;
   try {
     mkdirSync(vendor, { recursive: true });
-    if (checkout) execFileSync(process.execPath, [manifestScript, "strip"], { stdio: ["ignore", "pipe", "pipe"] });
-    let out: string;
-    try {
-      out = execFileSync(
-        process.platform === "win32" ? "npm.cmd" : "npm",
-        ["pack", PACKAGE_ROOT, "--pack-destination", vendor, "--ignore-scripts", "--silent"],
-        { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120_000 },
-      );
-    } finally {
-      if (checkout) execFileSync(process.execPath, [manifestScript, "restore"], { stdio: ["ignore", "pipe", "pipe"] });
+    const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+    const scripts = manifest.scripts ?? {};
+    let source = PACKAGE_ROOT;
+    if (CHECKOUT_ONLY_SCRIPTS.some((name) => scripts[name] !== undefined)) {
+      staging = mkdtempSync(path.join(tmpdir(), "mcpgen-pack-"));
+      const listing = JSON.parse(npm(["pack", PACKAGE_ROOT, "--dry-run", "--json", "--ignore-scripts"])) as { files: { path: string }[] }[];
+      for (const { path: file } of listing[0]?.files ?? []) {
+        if (file === "package.json") continue;
+        mkdirSync(path.dirname(path.join(staging, file)), { recursive: true });
+        copyFileSync(path.join(PACKAGE_ROOT, file), path.join(staging, file));
+      }
+      for (const name of CHECKOUT_ONLY_SCRIPTS) delete scripts[name];
+      writeFileSync(path.join(staging, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+      source = staging;
     }
-    const packed = out.trim().split("\n").pop()!.trim();
+    const packed = npm(["pack", source, "--pack-destination", vendor, "--ignore-scripts", "--silent"]).trim().split("\n").pop()!.trim();
     if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
     return `file:vendor/${file}`;
   } catch (error) {
@@ -222,7 +230,19 @@ function packSelf(dir: string, version: string): string | { error: string } {
               .trim()
               .split("\n")[0] ?? "npm pack failed"),
     };
+  } finally {
+    if (staging !== undefined) rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** Runs npm with these arguments; its stdout. */
+function npm(args: string[]): string {
+  return execFileSync(process.platform === "win32" ? "npm.cmd" : "npm", args, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** A path as one shell word: as is when it needs no quoting, else in single quotes. */
