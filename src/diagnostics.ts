@@ -33,7 +33,8 @@ export const DIAGNOSTICS = {
     "A tool's inputSchema or outputSchema is not `type: object` at the root (MCP clients reject other tool input schemas). A warning in a manifest written by `mcpgen pull`: the schema is kept as the server serves it, and typed as it admits.",
   "unresolved-ref": "A `$ref` to a def or `$defs` entry that does not exist.",
   "unsupported-ref": "A `$ref` to a file, a URL or a pointer mcpgen does not resolve (nothing is fetched or read).",
-  "invalid-example": "A tool example whose arguments or result break the tool's schema.",
+  "invalid-example":
+    "A tool example whose arguments or result break the tool's schema, or hold a key the schema does not declare where it admits no other (no `additionalProperties`, `patternProperties` or composition there): the generated types name only declared properties, so no typed caller could send or read it (`{greeting: Hello, Ada!}` makes the key `Ada!`).",
   "unknown-placeholder": "A `{{name}}` in a prompt message that names no argument of the prompt.",
   "invalid-uri-template": "A resource template beyond RFC 6570 level 1 (`{+path}`, `{?q}`), unbalanced, or without variables.",
   "identifier-collision":
@@ -51,7 +52,7 @@ export const DIAGNOSTICS = {
   "keyword-typo":
     "A key of a JSON Schema (a tool's inputSchema or outputSchema, a def, at any depth) that is no keyword of the schema's dialect (2020-12, or draft-07 when its `$schema` says so) but a typo of one, by the rule of every \"did you mean\" (see `unknown-field`). `properites`, `requried`, `minLenght`: validators ignore such a key, so the schema would check less than it says. An error with the keyword meant; a warning in a manifest written by `mcpgen pull`. Property names are data, not keys of the schema; `x-` keys are extensions (but an `x-mcp` key next to `x-mcp-header` is a typo); a key of no dialect at all is allowed, and `mcpgen lint` reports it (`unknown-keyword`).",
   "suspicious-key":
-    "A warning: a key in a JSON Schema that YAML made from text (a key with the value null, or one that reads like prose: spaces, a final `.`), other than JSON Schema keywords (a bad value there is an `invalid-schema` error) and `x-` extensions. In `{description: ISO date, YYYY-MM-DD.}` the comma ends the description and `YYYY-MM-DD.` would be served as a keyword; the message gives the quoted text to write. The same case on a field of an MCP object adds this hint to its `unknown-field` warning.",
+    "A warning: a key in a JSON Schema that YAML made from text (a key with the value null, or one that reads like prose: spaces, a final `.`), other than JSON Schema keywords (a bad value there is an `invalid-schema` error) and `x-` extensions. In `{description: ISO date, YYYY-MM-DD.}` the comma ends the description and `YYYY-MM-DD.` would be served as a keyword; the message gives the quoted text to write. The same case on a field of an MCP object adds this hint to its `unknown-field` warning; anywhere else in a manifest (`_meta`, a `default`, a message, an example) a key written bare in a flow mapping, with no `:` (`{note: hello, world}`), is this warning too (`name: null` is not).",
   "pattern-unsupported":
     "A `pattern` or `patternProperties` key the linear-time engine cannot run (a backreference, a lookahead not right after a leading `^`, the `v` flag's set operations, over 10,000 repetitions): the server would not check it. A warning in a manifest written by `mcpgen pull`, whose server and client then do not check that pattern.",
   "pattern-backtracking":

@@ -46,6 +46,9 @@ describe("mcpgen init", () => {
     const manifest = readFileSync(path.join(dir, "manifests/my-server.yaml"), "utf8");
     expect(manifest.split("\n")[0]).toBe("# yaml-language-server: $schema=../node_modules/mcpgen/schema/manifest.schema.json");
     expect(manifest).toContain('text: "Write a one-line welcome for {{name}}."');
+    // The starter's example is what its handler answers (its comma quoted), and lint finds nothing.
+    expect(manifest).toContain('result: {greeting: "Hello, Ada!"}');
+    expect(mcpgen(["lint"], dir)).toMatchObject({ code: 0, stderr: "" });
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
     expect(Object.keys(pkg.dependencies)).toEqual(["@eslint-community/regexpp", "@modelcontextprotocol/server", "ajv", "re2js", "redis"]);

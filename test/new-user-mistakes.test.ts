@@ -99,6 +99,26 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     expect(mcpgen(["validate"], bad).stderr).not.toContain("suspicious-key");
   });
 
+  it("warns on keys written bare anywhere else in a manifest (_meta, a default, a prompt message), once each", () => {
+    const dir = tempProject({
+      "manifests/s.yaml": `${server}tools:\n  - name: t\n    inputSchema:\n      type: object\n      properties:\n        tone: {type: object, default: {style: warm, kind}}\n    _meta: {note: hello, world}\nprompts:\n  - name: p\n    messages:\n      - {role: user, content: {type: text, text: Hello, world!}}\n`,
+    });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/s.yaml:7:53: warning suspicious-key: `kind` is a key written without a value (null): YAML made it from text. If it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: style: "warm, kind"',
+      'manifests/s.yaml:8:26: warning suspicious-key: `world` is a key written without a value (null): YAML made it from text. If it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: note: "hello, world"',
+      'manifests/s.yaml:12:57: warning unknown-field: field `world!` in "text" content is not one mcpgen knows; it is served as it is (known fields: type, text, annotations, _meta). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: text: "Hello, world!"',
+    ]);
+  });
+
+  it("does not warn on null written as null (`name: null`, `name:`) in data", () => {
+    const dir = tempProject({
+      "manifests/s.yaml": `${server}tools:\n  - name: t\n    inputSchema: {type: object, properties: {name: {type: [string, "null"]}}}\n    _meta:\n      a: null\n      b:\n      c: {d: ~}\n    examples:\n      - arguments: {name: null}\n`,
+    });
+    expect(mcpgen(["validate"], dir)).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("counts its warnings on a run that skips the unchanged manifest (printed in full when it was read)", () => {
     const dir = tempProject({
       "package.json": "{}",
@@ -110,6 +130,45 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     const second = mcpgen(["generate"], dir);
     expect(second.stdout).toMatch(/0 written/);
     expect(second.stderr).toBe("mcpgen: 1 warning in 1 unchanged manifest, printed when it was last read; run mcpgen lint to list it.\n");
+  });
+});
+
+describe("tool examples hold only the keys their schemas declare", () => {
+  const tool = (example: string, output = "{type: object, properties: {greeting: {type: string}}, required: [greeting]}") =>
+    `${server}defs:\n  Lang: {type: object, properties: {code: {type: string}}}\ntools:\n  - name: greet\n    inputSchema: {type: object, properties: {name: {type: string}, language: {$ref: '#/defs/Lang'}}, required: [name]}\n    outputSchema: ${output}\n    examples:\n      - ${example}\n`;
+
+  it("a result cut at a comma (the old starter's `{greeting: Hello, Ada!}`) is an error with the quoted text to write", () => {
+    const r = mcpgen(["validate"], tempProject({ "manifests/s.yaml": tool("{arguments: {name: Ada}, result: {greeting: Hello, Ada!}}") }));
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/s.yaml:9:60: error invalid-example: example result key `Ada!` is not declared by outputSchema: the generated types have no such field, so no typed caller could read it; if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: greeting: "Hello, Ada!"',
+      "mcpgen: 1 error; nothing written.",
+    ]);
+  });
+
+  it("an undeclared argument, at any depth and through $ref, is an error with its did-you-mean", () => {
+    const r = mcpgen(
+      ["validate"],
+      tempProject({ "manifests/s.yaml": tool("{arguments: {name: Ada, langauge: fr, language: {code: fr, cdoe: x}}, result: {greeting: hi}}") }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      "manifests/s.yaml:9:33: error invalid-example: example arguments key `langauge` is not declared by inputSchema: the generated types have no such field, so no typed caller could send it; did you mean `language`?",
+      "manifests/s.yaml:9:68: error invalid-example: example arguments key `cdoe` is not declared by inputSchema: the generated types have no such field, so no typed caller could send it; did you mean `code`?",
+      "mcpgen: 2 errors; nothing written.",
+    ]);
+  });
+
+  it("keys an object's schema admits another way (additionalProperties, patternProperties, composition) are not flagged", () => {
+    for (const output of [
+      "{type: object, properties: {greeting: {type: string}}, additionalProperties: true}",
+      "{type: object, properties: {greeting: {type: string}}, additionalProperties: {type: string}}",
+      '{type: object, properties: {greeting: {type: string}}, patternProperties: {"^x": {}}}',
+      "{type: object, properties: {greeting: {type: string}}, anyOf: [{required: [greeting]}, {required: [extra]}]}",
+    ]) {
+      const r = mcpgen(["validate"], tempProject({ "manifests/s.yaml": tool("{arguments: {name: Ada}, result: {greeting: hi, extra: yes}}", output) }));
+      expect(r, output).toMatchObject({ code: 0, stderr: "" });
+    }
   });
 });
 

@@ -32,6 +32,11 @@ export interface LoadedManifest {
   mayHoldNonFinite: boolean;
   /** Source position of the node at `path` (or of its closest existing ancestor). */
   locate(path: DocPath, at?: "key" | "value"): { line: number; col: number };
+  /**
+   * Whether the key at `path` was written with no value at all, as `Ada!` in `{greeting: Hello,
+   * Ada!}`: in a flow mapping the comma ended the text and made its tail a key (null).
+   */
+  writtenBare(path: DocPath): boolean;
   /** Key of this text in the parse cache (set when it belongs there), and whether the value came from there. */
   cacheKey?: string;
   fromCache: boolean;
@@ -62,7 +67,7 @@ export function loadManifestText(text: string, absPath: string, file: string, ca
   const cacheKey = cache.key(textHash ?? sha256(text));
   const cached = cache.get(cacheKey);
   if (cached !== undefined)
-    return { ok: true, manifest: { absPath, file, value: cached, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: true } };
+    return { ok: true, manifest: { absPath, file, value: cached, mayHoldNonFinite: NON_FINITE.test(text), ...lazyPositions(text), fromCache: true } };
   const result = parseManifestText(text, absPath, file);
   if (result.ok) result.manifest.cacheKey = cacheKey;
   return result;
@@ -75,18 +80,19 @@ export function loadManifestText(text: string, absPath: string, file: string, ca
  */
 const NON_FINITE = { test: (text: string) => /\.(?:inf|nan)\b/i.test(text) || /\d[eE][+-]?\d{3,}|\d{250,}/.test(text) || /0x[0-9a-f]{200,}/i.test(text) };
 
-type Locator = (path: DocPath, at?: "key" | "value") => { line: number; col: number };
+type Positions = Pick<LoadedManifest, "locate" | "writtenBare">;
 
 /** Positions only when asked: the YAML is parsed with its syntax tree on the first call. */
-function lazyLocator(text: string): Locator {
-  let locator: Locator | undefined;
-  return (path, at) => {
-    if (!locator) {
+function lazyPositions(text: string): Positions {
+  let known: Positions | undefined;
+  const get = () => {
+    if (!known) {
       const { doc, lineCounter } = parse(text);
-      locator = makeLocator(doc, lineCounter);
+      known = positions(doc, lineCounter);
     }
-    return locator(path, at);
+    return known;
   };
+  return { locate: (path, at) => get().locate(path, at), writtenBare: (path) => get().writtenBare(path) };
 }
 
 /**
@@ -121,10 +127,20 @@ function parse(text: string): { doc: Document; lineCounter: LineCounter } {
   return { doc, lineCounter };
 }
 
-function makeLocator(doc: Document, lineCounter: LineCounter): Locator {
-  return (path, at = "value") => {
-    const pos = lineCounter.linePos(nodeOffset(doc, path, at));
-    return { line: pos.line, col: pos.col };
+function positions(doc: Document, lineCounter: LineCounter): Positions {
+  return {
+    locate: (path, at = "value") => {
+      const pos = lineCounter.linePos(nodeOffset(doc, path, at));
+      return { line: pos.line, col: pos.col };
+    },
+    writtenBare: (path) => {
+      const { isMap, isScalar } = YAML();
+      const parent = path.length > 0 ? doc.getIn(path.slice(0, -1), true) : undefined;
+      if (!isMap(parent)) return false;
+      const key = String(path[path.length - 1]);
+      // A key with `:` and nothing after has an empty scalar for value; a bare one has none.
+      return parent.items.some((p) => isScalar(p.key) && String(p.key.value) === key && p.value === null);
+    },
   };
 }
 
@@ -247,7 +263,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   // Most manifests take the fast path: positions are computed later, only if a diagnostic needs one.
   const fast = fastParse(text);
   if (fast !== undefined)
-    return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), locate: lazyLocator(text), fromCache: false } };
+    return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), ...lazyPositions(text), fromCache: false } };
   const { doc, lineCounter } = parse(text);
   const diagnostics: Diagnostic[] = [];
   const lines = new Set<number>();
@@ -317,7 +333,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
     };
   }
 
-  return { ok: true, manifest: { absPath, file, value, mayHoldNonFinite: NON_FINITE.test(text), locate: makeLocator(doc, lineCounter), fromCache: false } };
+  return { ok: true, manifest: { absPath, file, value, mayHoldNonFinite: NON_FINITE.test(text), ...positions(doc, lineCounter), fromCache: false } };
 }
 
 /** A manifest file that cannot be read (generate, validate, lint, diff). */

@@ -17,6 +17,7 @@ import { planPattern } from "../runtime/server/engine/patternPlans.js";
 import { matchesPattern } from "../model/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
 import { dialectOf, schemaKeyFindings } from "./schemaKeys.js";
+import { undeclaredKeys } from "./exampleKeys.js";
 import { didYouMean } from "../util/didYouMean.js";
 
 /** Reports a problem at a path: at its value, or at its key (`side: "key"`). */
@@ -133,10 +134,14 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
         const argumentProblems = validators.inputSchema && example.arguments !== undefined ? problemsOf(validators.inputSchema, example.arguments) : undefined;
         if (argumentProblems !== undefined)
           report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${argumentProblems}`);
+        else if (validators.inputSchema)
+          reportUndeclared(tool.inputSchema as JsonSchema, example.arguments, [...path, "arguments"], "inputSchema", defs, report);
         if (example.result === undefined) return;
         if (tool.outputSchema !== undefined) {
           const resultProblems = validators.outputSchema ? problemsOf(validators.outputSchema, example.result) : undefined;
           if (resultProblems !== undefined) report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${resultProblems}`);
+          else if (validators.outputSchema)
+            reportUndeclared(tool.outputSchema as JsonSchema, example.result, [...path, "result"], "outputSchema", defs, report);
         } else if (typeof example.result !== "string" && !(isPlainObject(example.result) && Array.isArray(example.result.content))) {
           report(
             [...path, "result"],
@@ -193,6 +198,31 @@ function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Rep
     if (!looksLikeText(key, value) || KEYWORDS.has(key) || NULL_ALLOWED.has(key) || key.startsWith("x-")) continue;
     const what = value === null ? `\`${key}\` is a key without a value (null)` : `\`${key}\` reads like text, not a JSON Schema keyword`;
     report([...at(), key], "suspicious-key", `${what}; it would be served as a keyword. ${capitalize(quoteHint(node, key))}`, "key", "warning");
+  }
+}
+
+/** Example keys the schema does not declare (see exampleKeys.ts): no typed caller could write or read them. */
+function reportUndeclared(
+  schema: JsonSchema,
+  value: unknown,
+  base: DocPath,
+  key: "inputSchema" | "outputSchema",
+  defs: ReadonlyMap<string, unknown>,
+  report: Report,
+): void {
+  const side = key === "inputSchema" ? "arguments" : "result";
+  for (const found of undeclaredKeys(schema, value, defs)) {
+    const fix = found.near
+      ? `did you mean \`${found.near}\`?`
+      : found.holder[found.key] === null
+        ? quoteHint(found.holder, found.key)
+        : `remove it, or declare it under \`properties\` (declared: ${found.declared.join(", ") || "none"})`;
+    report(
+      [...base, ...found.path],
+      "invalid-example",
+      `example ${side} key \`${found.key}\` is not declared by ${key}: the generated types have no such field, so no typed caller could ${side === "arguments" ? "send" : "read"} it; ${fix}`,
+      "key",
+    );
   }
 }
 
