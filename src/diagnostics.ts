@@ -36,7 +36,8 @@ export const DIAGNOSTICS = {
   "invalid-example":
     "A tool example whose arguments or result break the tool's schema, or hold a key the schema does not declare where it admits no other (no `additionalProperties`, `patternProperties` or composition there): the generated types name only declared properties, so no typed caller could send or read it (`{greeting: Hello, Ada!}` makes the key `Ada!`).",
   "unknown-placeholder": "A `{{name}}` in a prompt message that names no argument of the prompt.",
-  "invalid-uri-template": "A resource template beyond RFC 6570 level 1 (`{+path}`, `{?q}`), unbalanced, or without variables.",
+  "invalid-uri-template":
+    "A resource template beyond RFC 6570 level 1 (`{+path}`, `{?q}`), unbalanced, or without variables; for an operator or modifier the message gives the level-1 template to write (`{?q}`: `?q={q}`; `{+path}`: `{path}`, whose value may hold `/`, sent as `%2F`).",
   "identifier-collision":
     "Two declarations (or one and a name mcpgen generates or reserves) would become the same TypeScript identifier (`suggest_gifts` and `suggest-gifts`); the message names both. Reported with the manifest's other errors, a duplicate name among them.",
   "file-content": "A `file:` resource that is missing, or outside the manifest's folder (a symbolic link leading out included).",

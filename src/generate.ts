@@ -264,7 +264,7 @@ export async function resolveManifests(inputs: string[], cwd: string): Promise<{
       diagnostics.push({
         severity: "error",
         code: "file-unreadable",
-        message: `no such manifest file or folder: ${shown}`,
+        message: `no such manifest file or folder: ${shown}; run \`mcpgen init\` to start a project here, or name your manifests with --manifests PATH (or \`manifests\` in mcpgen.config.json)`,
         file: shown,
         line: 1,
         col: 1,

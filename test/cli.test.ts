@@ -24,7 +24,13 @@ describe("mcpgen CLI", () => {
     const dir = tempProject();
     const cases: [string[], string, string][] = [
       [[], "missing command: generate, validate, init, pull, diff or lint", "mcpgen --help"],
-      [["build"], 'unknown command "build": use generate, validate, init, pull, diff or lint', "mcpgen --help"],
+      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff or lint', "mcpgen --help"],
+      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
+      [["watch"], 'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
+      [["valdiate"], 'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
+      [["generate", "--stub", "src"], "unknown option --stub (did you mean --stubs?)", "mcpgen generate --help"],
+      [["generate", "--stubs-dir", "src"], "unknown option --stubs-dir (did you mean --stubs?)", "mcpgen generate --help"],
+      [["lint", "--quite"], "unknown option --quite for lint (did you mean --quiet?)", "mcpgen lint --help"],
       [["generate", "--nope"], "unknown option --nope", "mcpgen generate --help"],
       [["generate", "--out"], "--out needs a folder", "mcpgen generate --help"],
       [["validate", "--check"], "--check applies to generate", "mcpgen validate --help"],
@@ -167,7 +173,24 @@ describe("mcpgen CLI", () => {
   it("reports a missing manifest path as a diagnostic, not a crash", () => {
     const r = mcpgen(["generate", "--manifests", "nowhere.yaml"], tempProject());
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("nowhere.yaml:1:1: error file-unreadable: no such manifest file or folder: nowhere.yaml\nmcpgen: 1 error; nothing written.\n");
+    expect(r.stderr).toBe(
+      "nowhere.yaml:1:1: error file-unreadable: no such manifest file or folder: nowhere.yaml; run `mcpgen init` to start a project here, or name your manifests with --manifests PATH (or `manifests` in mcpgen.config.json)\nmcpgen: 1 error; nothing written.\n",
+    );
+  });
+
+  it("in a folder without manifests, points at init: no manifests/ is an error, an empty one is said in the summary", () => {
+    const dir = tempProject();
+    const missing = mcpgen(["generate"], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.split("\n")[0]).toBe(
+      "manifests:1:1: error file-unreadable: no such manifest file or folder: manifests; run `mcpgen init` to start a project here, or name your manifests with --manifests PATH (or `manifests` in mcpgen.config.json)",
+    );
+    mkdirSync(path.join(dir, "manifests"));
+    const empty = mcpgen(["generate"], dir);
+    expect(empty).toMatchObject({
+      code: 0,
+      stdout: "mcpgen: 0 servers (no .yaml manifest in manifests/: add one, or run `mcpgen init` to start a project) -> generated/: 0 written, 0 unchanged.\n",
+    });
   });
 });
 

@@ -42,7 +42,19 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "duplicate keys",
     {
       given: `${server}server: {name: t, version: '1'}\n`,
-      want: ["m.yaml:2:1: error yaml-duplicate-key: duplicate key: each key may appear once in a mapping (remove or rename one)"],
+      want: [
+        "m.yaml:2:1: error yaml-duplicate-key: duplicate key `server`: this mapping has it already at line 1, column 1; each key may appear once (remove or rename one)",
+      ],
+    },
+  ],
+  [
+    "duplicate keys in a nested and a flow mapping, each with where the first one is",
+    {
+      given: `${server}tools:\n  - name: a\n    description: x\n    inputSchema: {type: object}\n    description: y\n  - {name: b, name: c}\n`,
+      want: [
+        "m.yaml:6:5: error yaml-duplicate-key: duplicate key `description`: this mapping has it already at line 4, column 5; each key may appear once (remove or rename one)",
+        "m.yaml:7:15: error yaml-duplicate-key: duplicate key `name`: this mapping has it already at line 7, column 6; each key may appear once (remove or rename one)",
+      ],
     },
   ],
   [
@@ -165,7 +177,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
       want: [
         'm.yaml:6:16: error invalid-value: `role` must be one of "user", "assistant", not "system" (MCP prompts have no system role: use user)',
         // Independent of the role: reported in the same run.
-        'm.yaml:6:52: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone',
+        'm.yaml:6:52: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone; add it under `arguments:`, or use one of these',
       ],
     },
   ],
@@ -173,7 +185,25 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     "placeholders naming no declared argument",
     {
       given: `${server}prompts:\n  - name: p\n    arguments: [{name: tone}]\n    messages:\n      - {role: user, content: {type: text, text: 'Be {{tone}} and {{mood}}'}}\n`,
-      want: ['m.yaml:6:50: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone'],
+      want: [
+        'm.yaml:6:50: error unknown-placeholder: placeholder {{mood}} names no argument of prompt "p"; declared: tone; add it under `arguments:`, or use one of these',
+      ],
+    },
+  ],
+  [
+    "a placeholder one edit away from an argument",
+    {
+      given: `${server}prompts:\n  - name: p\n    arguments: [{name: tone}, {name: topic}]\n    messages:\n      - {role: user, content: {type: text, text: 'Be {{tnoe}}'}}\n`,
+      want: ['m.yaml:6:50: error unknown-placeholder: placeholder {{tnoe}} names no argument of prompt "p"; did you mean {{tone}}? (declared: tone, topic)'],
+    },
+  ],
+  [
+    "a query expression, with the query to write",
+    {
+      given: `${server}resourceTemplates:\n  - {uriTemplate: 'search://{kind}{?q}', name: s}\n`,
+      want: [
+        'm.yaml:3:19: error invalid-uri-template: uriTemplate "search://{kind}{?q}": expression {?q} is beyond RFC 6570 level 1, which is what mcpgen serves: write the query yourself: ?q={q} (every variable is then required; declare optional inputs as a tool\'s arguments)',
+      ],
     },
   ],
   [
@@ -205,7 +235,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}resourceTemplates:\n  - {uriTemplate: 'file:///{+path}', name: f}\n  - {uriTemplate: 'x://fixed', name: g}\n`,
       want: [
-        'm.yaml:3:19: error invalid-uri-template: uriTemplate "file:///{+path}": expression {+path} is not supported: use level-1 expressions like {id} (letters, digits, _)',
+        'm.yaml:3:19: error invalid-uri-template: uriTemplate "file:///{+path}": expression {+path} is beyond RFC 6570 level 1, which is what mcpgen serves; a level-1 value may hold / and ?: clients send them percent-encoded (%2F, %3F) and the handler gets them decoded, so write {path}; or, for a path of known depth, one variable per segment ({dir}/{name})',
         'm.yaml:4:19: error invalid-uri-template: uriTemplate "x://fixed": a template needs at least one {variable}; a fixed URI is a resource',
       ],
     },

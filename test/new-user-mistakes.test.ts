@@ -198,6 +198,11 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
       "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces, which aligns it with no key around it; the nearest are indented 6: align it with its siblings",
     ],
     [
+      "a key under a list item indented one space short",
+      `${server}tools:\n  - name: a\n   description: x\n`,
+      "m.yaml:4:4: error yaml-syntax: YAML syntax error: Sequence item without - indicator: this line is indented 3 spaces: the keys of the list item on line 3 are indented 4, so align it with them; a new item at 2 starts with `- `",
+    ],
+    [
       "an unclosed single quote after a double quote inside single quotes",
       `${server}tools:\n  - name: a\n    description: 'say "hi'\n    title: 'unclosed\n    inputSchema: {type: object}\n`,
       "m.yaml:5:12: error yaml-syntax: YAML syntax error: Missing closing 'quote: the quote opened on line 5 is not closed",

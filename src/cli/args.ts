@@ -3,6 +3,7 @@
  * parseArgs, and one usage error, printed on one line with where to find the command's help.
  */
 import { parseArgs } from "node:util";
+import { didYouMean } from "../util/didYouMean.js";
 
 /** A usage error: printed on one line with where to find the command's help, exit 2. */
 export class CliUsageError extends Error {}
@@ -59,7 +60,11 @@ export function parseCommandLine(
     }
     const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
     // parseArgs splits an unknown `-abc` into -a -b -c: the word as typed is what the user knows.
-    if (!spec) throw new CliUsageError(`unknown option ${argv[token.index]}${how.unknownHint ? ` ${how.unknownHint}` : ""}`);
+    if (!spec) {
+      const near = token.rawName.startsWith("--") ? nearOption(token.name, Object.keys(options)) : undefined;
+      const hint = [how.unknownHint ?? "", near !== undefined ? `(did you mean --${near}?)` : ""].filter(Boolean).join(" ");
+      throw new CliUsageError(`unknown option ${argv[token.index]}${hint ? ` ${hint}` : ""}`);
+    }
     if (spec.type === "boolean") {
       if (token.inlineValue) throw new CliUsageError(`${token.rawName} takes no value`);
       line.values[token.name] = true;
@@ -82,4 +87,9 @@ export function parseCommandLine(
  */
 export function explainUsage(message: string, command?: string): string {
   return `mcpgen: ${message}\nRun \`mcpgen ${command ? `${command} ` : ""}--help\` for usage.\n`;
+}
+
+/** The option a mistyped `--name` most likely meant: a typo of one, or one it starts with (`--stubs-dir`: `--stubs`). */
+function nearOption(typed: string, known: readonly string[]): string | undefined {
+  return didYouMean(typed, known) ?? known.find((name) => name.length >= 3 && (typed.startsWith(`${name}-`) || name.startsWith(`${typed}-`)));
 }

@@ -206,7 +206,9 @@ async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Pr
     return { code: 1, result };
   }
   const count = result.models.length + result.reused.length;
-  const servers = `${count} server${count === 1 ? "" : "s"}`;
+  const where = config.manifests.map((m) => `${path.relative(cwd, m) || "."}/`).join(", ");
+  const servers =
+    count === 0 ? `0 servers (no .yaml manifest in ${where}: add one, or run \`mcpgen init\` to start a project)` : `${count} server${count === 1 ? "" : "s"}`;
   if (mode === "validate") {
     if (!args.quiet) process.stdout.write(`mcpgen: ${servers} valid.\n`);
     return { code: 0, result };

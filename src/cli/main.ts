@@ -10,6 +10,7 @@ import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
 import { pullCommand } from "./pull.js";
 import { version } from "../version.js";
+import { didYouMean } from "../util/didYouMean.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
 export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];
@@ -51,7 +52,7 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
   if (!command) {
     if (argv.includes("-h") || argv.includes("--help")) return print(topHelp());
     if (argv.includes("-v") || argv.includes("--version")) return print(version());
-    const message = first === undefined ? `missing command: ${NAMES}` : `unknown command ${JSON.stringify(first)}: use ${NAMES}`;
+    const message = first === undefined ? `missing command: ${NAMES}` : `unknown command ${JSON.stringify(first)}: ${meant(first)}`;
     process.stderr.write(explainUsage(message));
     return 2;
   }
@@ -65,6 +66,31 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
     return 2;
   }
   return run(cwd);
+}
+
+/** What a user typing another tool's word, or a typo, most likely meant: `watch` is `generate --watch`. */
+const OTHER_WORDS: Readonly<Record<string, string>> = {
+  watch: "generate --watch",
+  check: "generate --check",
+  build: "generate",
+  gen: "generate",
+  new: "init",
+  create: "init",
+  scaffold: "init",
+  fetch: "pull",
+  introspect: "pull",
+  compare: "diff",
+  verify: "validate",
+};
+
+function meant(word: string): string {
+  const near = Object.hasOwn(OTHER_WORDS, word)
+    ? OTHER_WORDS[word]
+    : didYouMean(
+        word,
+        COMMANDS.map((c) => c.name),
+      );
+  return near === undefined ? `use ${NAMES}` : `did you mean \`mcpgen ${near}\`? (commands: ${NAMES})`;
 }
 
 function print(text: string): number {

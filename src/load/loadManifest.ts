@@ -4,7 +4,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import type { Document, LineCounter, Node } from "yaml";
+import type { Document, LineCounter, Node, Scalar } from "yaml";
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../diagnostics.js";
 import { sha256 } from "./incremental.js";
 import type { ParseCache } from "./parseCache.js";
@@ -169,6 +169,15 @@ function syntaxHint(text: string, code: string, line: number, col: number, messa
       }
     );
   };
+  if (/Sequence item without - indicator/.test(message)) {
+    const item = listItemAbove(lines, line);
+    if (item)
+      return {
+        line,
+        col: indent(here) + 1,
+        hint: `this line is indented ${indent(here)} spaces: the keys of the list item on line ${item.line} are indented ${item.keys}, so align it with them; a new item at ${item.dash} starts with \`- \``,
+      };
+  }
   if (/Flow (map|sequence)/.test(message) || code === "MISSING_CHAR" || code === "UNEXPECTED_TOKEN" || code === "BAD_SCALAR_START") {
     const open = unclosedHint();
     if (open) return open;
@@ -195,6 +204,18 @@ function syntaxHint(text: string, code: string, line: number, col: number, messa
     if (value) return { line, col, hint: `a value holding \`: \` must be quoted: ${value[2]!.trim()}: ${JSON.stringify(value[3]!.trim())}` };
   }
   return { line, col, hint: "" };
+}
+
+/** The closest `- key: ...` line above line `n` indented less than it: where its dash and its keys are. */
+function listItemAbove(lines: readonly string[], n: number): { line: number; dash: number; keys: number } | undefined {
+  const mine = /^ */.exec(lines[n - 1] ?? "")![0].length;
+  for (let i = n - 2; i >= 0; i--) {
+    const dash = /^( *)-\s+(?=[^\s#])/.exec(lines[i]!);
+    if (dash && dash[1]!.length < mine) return { line: i + 1, dash: dash[1]!.length, keys: dash[0].length };
+    const l = lines[i]!;
+    if (l.trim() !== "" && !l.trim().startsWith("#") && /^ */.exec(l)![0].length < mine) return undefined;
+  }
+  return undefined;
 }
 
 /** Why line `n` is aligned with no key of its block, or undefined when it is. */
@@ -277,7 +298,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
       diagnostics.push({
         severity: "error",
         code,
-        message: "duplicate key: each key may appear once in a mapping (remove or rename one)",
+        message: duplicateKeyMessage(doc, lineCounter, error.pos[0]),
         file,
         line: pos.line,
         col: pos.col,
@@ -343,6 +364,24 @@ export function unreadableManifest(file: string, error: unknown): Diagnostic {
 
 function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
   return { severity: "error", code, message, file, line: 1, col: 1, path: "" };
+}
+
+/** Names the duplicated key (at `offset`) and where its first occurrence is in the same mapping. */
+function duplicateKeyMessage(doc: Document, lineCounter: LineCounter, offset: number): string {
+  const { visit, isScalar } = YAML();
+  let message = "duplicate key: each key may appear once in a mapping (remove or rename one)";
+  visit(doc, {
+    Map(_key, map) {
+      const index = map.items.findIndex((p) => isScalar(p.key) && p.key.range?.[0] === offset);
+      if (index < 0) return undefined;
+      const key = (map.items[index]!.key as Scalar).value;
+      const first = map.items.find((p) => isScalar(p.key) && p.key.value === key)!.key as Scalar;
+      const at = lineCounter.linePos(first.range?.[0] ?? 0);
+      message = `duplicate key \`${String(key)}\`: this mapping has it already at line ${at.line}, column ${at.col}; each key may appear once (remove or rename one)`;
+      return visit.BREAK;
+    },
+  });
+  return message;
 }
 
 function firstLine(message: string): string {

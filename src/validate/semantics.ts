@@ -6,8 +6,9 @@ import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { scanParamHeaders } from "../runtime/server/transport/paramHeaders.js";
 import { PLACEHOLDER } from "../runtime/server/methods/placeholders.js";
-import { uriTemplateProblems } from "../runtime/shared/uriTemplate.js";
+import { uriTemplateProblems } from "./uriTemplates.js";
 import { isPlainObject } from "../util/objects.js";
+import { didYouMean } from "../util/didYouMean.js";
 
 export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -106,12 +107,18 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
         for (const m of text.matchAll(PLACEHOLDER)) {
           const name = m[1]!;
           if (!declared.has(name)) {
+            const near = didYouMean(name, declared);
+            const fix = near
+              ? `did you mean {{${near}}}? (declared: ${[...declared].join(", ")})`
+              : declared.size
+                ? `declared: ${[...declared].join(", ")}; add it under \`arguments:\`, or use one of these`
+                : "declare it under `arguments:`";
             out.push(
               diagnosticAt(
                 manifest,
                 ["prompts", i, "messages", j, ...path],
                 "unknown-placeholder",
-                `placeholder {{${name}}} names no argument of prompt ${JSON.stringify(prompt.name)}; ${declared.size ? `declared: ${[...declared].join(", ")}` : "declare it under `arguments:`"}`,
+                `placeholder {{${name}}} names no argument of prompt ${JSON.stringify(prompt.name)}; ${fix}`,
               ),
             );
           }

@@ -7,7 +7,7 @@
  * (MCPGEN_TEST_INSTALL=0, or no apt-get on PATH): the programs are hidden, never removed.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, readFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/cli.js";
@@ -39,8 +39,14 @@ function runScript(env: Record<string, string>) {
   };
 }
 
-const CHROMIUM_NOWHERE =
-  "chromium missing: CHROMIUM_PATH=/nowhere/chromium is not an executable file. 1 widget test file fails without it (widgets.browser). Fix: install chromium on PATH, or set CHROMIUM_PATH to its path.";
+/** The widget suites, named as the script names them: every test file that imports test/helpers/browser.js. */
+const WIDGET_SUITES = ["test", "examples"]
+  .flatMap((top) => readdirSync(path.join(ROOT, top), { recursive: true, encoding: "utf8" }).map((f) => path.join(top, f)))
+  .filter((f) => f.endsWith(".test.ts") && !f.includes("node_modules") && readFileSync(path.join(ROOT, f), "utf8").includes('/helpers/browser.js"'))
+  .sort()
+  .map((f) => path.basename(f, ".test.ts"));
+const WIDGET_FAIL = `${WIDGET_SUITES.length} widget test file${WIDGET_SUITES.length === 1 ? " fails" : "s fail"} without it (${WIDGET_SUITES.join(", ")})`;
+const CHROMIUM_NOWHERE = `chromium missing: CHROMIUM_PATH=/nowhere/chromium is not an executable file. ${WIDGET_FAIL}. Fix: install chromium on PATH, or set CHROMIUM_PATH to its path.`;
 /** The Redis suites are every test file that imports test/helpers/redis.js: task-stores among them. */
 const REDIS_NOWHERE =
   /^redis-server missing: REDIS_SERVER=\/nowhere\/redis-server is not an executable file\. [2-9] Redis test files fail without it \([a-z-]+(, [a-z-]+)*\)\. Fix: install redis-server on PATH, or set REDIS_SERVER to its path\.$/;
@@ -59,7 +65,7 @@ describe("scripts/test-deps.mjs", () => {
     const off = runScript({ ...baseEnv(), PATH: emptyPath(), MCPGEN_TEST_INSTALL: "0" });
     expect(off.code).toBe(1);
     expect(off.lines).toEqual([
-      "chromium missing: no chromium on PATH and CHROMIUM_PATH is unset; not installed (MCPGEN_TEST_INSTALL=0). 1 widget test file fails without it (widgets.browser). Fix: install chromium on PATH, or set CHROMIUM_PATH to its path.",
+      `chromium missing: no chromium on PATH and CHROMIUM_PATH is unset; not installed (MCPGEN_TEST_INSTALL=0). ${WIDGET_FAIL}. Fix: install chromium on PATH, or set CHROMIUM_PATH to its path.`,
       expect.stringMatching(/^redis-server missing: no redis-server on PATH and REDIS_SERVER is unset; not installed \(MCPGEN_TEST_INSTALL=0\)\. /),
     ]);
     const asked = runScript({ ...baseEnv(), PATH: emptyPath(), MCPGEN_TEST_INSTALL: "1" });

@@ -312,7 +312,7 @@ describe("mcpgen pull stops at its depth limit", () => {
     // Changed upstream: --check compares the two deep schemas (a recursive diff), and says what changed.
     const changed = await pull(["--check", ...args], dir, { DEPTH: "254" });
     expect(changed.code).toBe(1);
-    expect(changed.stderr).toContain("input-narrowed");
+    expect(changed.stderr).toContain("input-changed");
     expect(mcpgen(["generate", "--manifests", "deep.yaml", "--out", "out"], dir)).toMatchObject({ code: 0, stderr: "" });
   }, 120_000);
 });

@@ -109,22 +109,3 @@ function split(parts: readonly Part[], uri: string): string[] | undefined {
   }
   return values;
 }
-
-/** Problems with a template mcpgen cannot serve (anything beyond level-1 `{name}` expressions). */
-export function uriTemplateProblems(template: string): string[] {
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  for (const m of template.matchAll(/\{([^{}]*)\}/g)) {
-    const body = m[1]!;
-    if (!/^[A-Za-z0-9_]+$/.test(body)) {
-      problems.push(`expression {${body}} is not supported: use level-1 expressions like {id} (letters, digits, _)`);
-    } else if (seen.has(body)) {
-      problems.push(`variable {${body}} appears twice`);
-    } else seen.add(body);
-  }
-  if (/\}\{/.test(template)) problems.push("two expressions side by side ({a}{b}) cannot be told apart in a URI; put a literal between them");
-  const stripped = template.replace(/\{[^{}]*\}/g, "");
-  if (/[{}]/.test(stripped)) problems.push("unbalanced { or } in the template");
-  if (seen.size === 0 && problems.length === 0) problems.push("a template needs at least one {variable}; a fixed URI is a resource");
-  return problems;
-}
