@@ -4,17 +4,15 @@
 /**
  * The MCP Apps bridge on the official `App` of @modelcontextprotocol/ext-apps, for widgets built
  * with `sdk: ext-apps` (what mcpgen's own bridge lacks, such as tools the view offers the host,
- * is then at hand through `widget.app`). zod, which `App` validates with, runs jitless: its probe
- * of `new Function` would break the view's Content-Security-Policy (no unsafe-eval) on every load.
+ * is then at hand through `widget.app`). zod, which `App` validates with, runs jitless (./zodJitless.ts):
+ * its probe of `new Function` would break the view's Content-Security-Policy on every load.
  */
+// First: zod must be jitless before the modules below build their schemas.
+import "./zodJitless.js";
 import { App, PostMessageTransport } from "@modelcontextprotocol/ext-apps";
-import { config } from "zod";
 import type { CallToolResult, ContentBlock } from "../shared/mcp.js";
 import { isCallToolResult, isRecord } from "./guards.js";
 import type { AppsConnector, DisplayMode, HostContext } from "./types.js";
-
-// Before anything parses: zod then never tries `new Function`.
-config({ jitless: true });
 
 /** The host frame, whatever type library the project compiles with. */
 const view = globalThis as unknown as { parent?: unknown };
