@@ -103,6 +103,12 @@ describe.each(SDKS.flatMap((sdk) => (["srcdoc", "write"] as const).map((mount) =
       },
     ]);
 
+    // The handshake, and the view's size from its ResizeObserver, as the AppBridge heard them.
+    const id = new URL(page.url()).searchParams.get("id");
+    const heard = hosts.events.filter((e) => e.page === id);
+    expect(heard.map((e) => e.kind)).toContain("initialized");
+    expect(heard.find((e) => e.kind === "size-changed")?.params).toEqual({ width: expect.any(Number), height: expect.any(Number) });
+
     const view = await viewFrame(page);
     // Mounted as asked: a srcdoc frame sandboxed to an opaque origin; a written one of the sandbox's origin (not the host's).
     const origin = String(await view.evaluate("location.origin"));

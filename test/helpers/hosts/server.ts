@@ -30,7 +30,7 @@ export interface TestHosts {
   /** The tools/call requests the host forwarded, and what the server answered. */
   calls: { tool: string; arguments: unknown; result: unknown }[];
   /** What the host's AppBridge heard from the view (messages, links, sizes), by kind. */
-  events: { kind: string; params: unknown }[];
+  events: { page: string; kind: string; params: unknown }[];
   /** The CSP violation reports the browser sent (`report-uri`). */
   reports: { [key: string]: unknown }[];
   close(): Promise<void>;
@@ -54,7 +54,7 @@ async function bundle(entry: string): Promise<string> {
 }
 
 /** The sandbox's header policy: the view's origins from `_meta.ui.csp`, inline code allowed (the view's own meta policy hashes it), never eval. */
-export function sandboxPolicy(csp: PageOptions["csp"], reportUri: string): string {
+function sandboxPolicy(csp: PageOptions["csp"], reportUri: string): string {
   const r = (csp.resourceDomains ?? []).join(" ");
   const list = (origins: string[] | undefined, fallback: string) => (origins?.length ? origins.join(" ") : fallback);
   return [
@@ -125,8 +125,8 @@ export async function serveTestHosts(callTool: (name: string, args: unknown) => 
         }
       }
       if (req.method === "POST" && url.pathname === "/api/event") {
-        const { kind, params } = JSON.parse(await body(req)) as { kind: string; params: unknown };
-        events.push({ kind, params });
+        const { id, kind, params } = JSON.parse(await body(req)) as { id: string; kind: string; params: unknown };
+        events.push({ page: id, kind, params });
         return send(res, 200, "application/json", "{}");
       }
       send(res, 404, "text/plain", "not found");
