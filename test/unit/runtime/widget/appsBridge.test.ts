@@ -13,7 +13,7 @@ type Message = { jsonrpc: "2.0"; id?: number; method?: string; params?: unknown;
 const scope = globalThis as unknown as { [key: string]: unknown };
 let listeners: ((event: { source?: unknown; data?: unknown }) => void)[];
 /** The view's `openai:set_globals` listeners. */
-let globalsListeners: (() => void)[];
+let globalsListeners: ((event: { detail?: unknown }) => void)[];
 /** What the view posted to its host. */
 let posted: Message[];
 /** How the host answers a request (undefined: it does not). */
@@ -58,7 +58,7 @@ beforeEach(() => {
   scope["parent"] = host;
   scope["addEventListener"] = (type: string, l: (typeof listeners)[number]) => {
     if (type === "message") listeners.push(l);
-    else if (type === "openai:set_globals") globalsListeners.push(l as () => void);
+    else if (type === "openai:set_globals") globalsListeners.push(l as (typeof globalsListeners)[number]);
   };
   scope["removeEventListener"] = (_: string, l: (typeof listeners)[number]) => void (listeners = listeners.filter((x) => x !== l));
 });
@@ -178,10 +178,11 @@ describe("createWidget, bridge auto", () => {
     expect(widget.bridge).toBe("openai");
     await new Promise((r) => setTimeout(r, 0));
     expect(inputs).toEqual([]);
-    // The host has the input now: the globals change and the event says so.
+    // The host has the input now: the event names the changed keys (read even before window.openai is updated), once.
+    const changed = { detail: { globals: { toolInput: { occasion: "birthday" } } } };
+    for (const l of globalsListeners) l(changed);
     openai["toolInput"] = { occasion: "birthday" };
-    for (const l of globalsListeners) l();
-    for (const l of globalsListeners) l();
+    for (const l of globalsListeners) l(changed);
     expect(inputs).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "birthday" } }]);
   });
 

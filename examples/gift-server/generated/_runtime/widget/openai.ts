@@ -12,7 +12,7 @@ import type { BridgeEvents, DisplayMode, HostBridge, OpenAiGlobals } from "./typ
 
 const view = globalThis as unknown as {
   openai?: OpenAiGlobals<unknown>;
-  addEventListener?(type: "openai:set_globals", listener: () => void): void;
+  addEventListener?(type: "openai:set_globals", listener: (event: { detail?: unknown }) => void): void;
 };
 
 /** The injected globals, or undefined on a host without them. */
@@ -24,25 +24,30 @@ export function openAiGlobals(): OpenAiGlobals<unknown> | undefined {
 export function connectOpenAi(events: BridgeEvents, g: OpenAiGlobals<unknown>): HostBridge {
   let sentInput = false;
   let sentOutput = false;
-  const deliver = () => {
+  /** `changed`: the event's `detail.globals` (the keys that changed), read before `window.openai` in case the host updates it after. */
+  const deliver = (changed: { [key: string]: unknown } = {}) => {
+    const read = (key: "toolInput" | "toolOutput" | "toolResponseMetadata"): unknown => (key in changed ? changed[key] : g[key]);
     // null is "not yet" (an approval-gated tool's input arrives with a later openai:set_globals).
-    if (!sentInput && isRecord(g.toolInput)) {
+    const input = read("toolInput");
+    if (!sentInput && isRecord(input)) {
       sentInput = true;
-      events.input(g.toolInput, false);
+      events.input(input, false);
     }
-    if (!sentOutput && g.toolOutput !== undefined && g.toolOutput !== null) {
+    const output = read("toolOutput");
+    if (!sentOutput && isRecord(output)) {
       sentOutput = true;
-      const meta = g.toolResponseMetadata;
-      events.result({ content: [], structuredContent: g.toolOutput as { [key: string]: unknown }, ...(meta ? { _meta: meta } : {}) });
+      const meta = read("toolResponseMetadata");
+      events.result({ content: [], structuredContent: output, ...(isRecord(meta) ? { _meta: meta } : {}) });
     }
   };
   const context = () => ({ theme: g.theme, locale: g.locale, displayMode: g.displayMode, maxHeight: g.maxHeight });
-  view.addEventListener?.("openai:set_globals", () => {
-    deliver();
+  view.addEventListener?.("openai:set_globals", (event) => {
+    const detail = event.detail;
+    deliver(isRecord(detail) && isRecord(detail["globals"]) ? detail["globals"] : {});
     events.context(context());
   });
   // After the caller's own code has run (it may register more handlers after connect resolves).
-  void Promise.resolve().then(deliver);
+  void Promise.resolve().then(() => deliver());
 
   const need = <K extends keyof OpenAiGlobals<unknown>>(member: K): NonNullable<OpenAiGlobals<unknown>[K]> => {
     const f = g[member];
