@@ -59,8 +59,8 @@ describe("generated code compiles", () => {
     expect(result.ok).toBe(true);
   }, 300_000);
 
-  it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages", () => {
-    for (const project of ["examples/gift-server/manifests/widgets/tsconfig.json", "src/harness/tsconfig.json"]) {
+  it("tsc --noEmit over browser code, with the DOM library: the gift widget with its generated client, the harness's pages, the test host's pages", () => {
+    for (const project of ["examples/gift-server/manifests/widgets/tsconfig.json", "src/harness/tsconfig.json", "test/helpers/hosts/tsconfig.json"]) {
       const result = tsc(ROOT, project);
       expect(result.output, project).toBe("");
       expect(result.ok).toBe(true);

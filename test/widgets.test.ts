@@ -101,6 +101,7 @@ describe("the widget's HTML", () => {
     name: "card",
     uri: "ui://w/card.html",
     entry: "/x.ts",
+    sdk: "mcpgen",
     typeName: "Card",
     fileName: "card",
     tools: [],

@@ -69,7 +69,7 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
   };
   file.declare(...Object.values(names));
   const type = (n: string) => file.importType(fromSubfolder(LOCAL.types), n);
-  const runtime = fromSubfolder(LOCAL.runtimeWidget);
+  const runtime = fromSubfolder(widget.sdk === "ext-apps" ? LOCAL.runtimeWidgetExtApps : LOCAL.runtimeWidget);
   const result = file.importType(fromSubfolder(LOCAL.runtimeMcp), "CallToolResult");
   const opening = widget.tools.map((n) => model.tools.find((t) => t.name === n)!);
   const output = (t: ToolModel) => (t.output ? type(t.output.typeName) : result);

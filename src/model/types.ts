@@ -129,6 +129,8 @@ export interface WidgetModel {
   entry: string;
   /** Its `title`, for the HTML document. */
   title?: string;
+  /** The bridge its client is built on: mcpgen's own (default) or the official App of ext-apps. */
+  sdk: "mcpgen" | "ext-apps";
   /** `Gifts` for `gifts`: GiftsWidget, createGiftsWidget. */
   typeName: string;
   /** The generated client's module: `widgets/<fileName>.ts`. */

@@ -41,6 +41,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
       uri: widget.uri,
       entry: entry.path,
       ...optionalString("title", widget.title),
+      sdk: widget.sdk ?? "mcpgen",
       typeName,
       fileName: toIdentifier(name, "camel"),
       tools: tools.flatMap((t) => (t.widget === name ? [t.name] : [])),

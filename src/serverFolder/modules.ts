@@ -42,6 +42,8 @@ export const LOCAL = {
   /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
   runtimeMcp: runtimeModule("shared/mcp"),
   runtimeWidget: runtimeModule("widget/widget"),
+  /** The widget engine on the official App (`sdk: ext-apps`). */
+  runtimeWidgetExtApps: runtimeModule("widget/extApps"),
   runtimeDescribeErrors: runtimeModule("shared/describeErrors"),
   runtimePatterns: runtimeModule("shared/patterns"),
 } as const;

@@ -220,6 +220,11 @@ export const widgetFields = {
   },
   title: { kind: "string", doc: "Served on the resource; also the HTML's title." },
   description: { kind: "string", doc: "Served on the resource." },
+  sdk: {
+    kind: "string",
+    oneOf: ["mcpgen", "ext-apps"],
+    doc: "mcpgen: the bridge the widget's client is built on. `mcpgen` (default): mcpgen's own MCP Apps bridge, a few KB, no zod. `ext-apps`: the official `App` of @modelcontextprotocol/ext-apps (about 100 KB gzip more), for what the small bridge lacks, such as tools the view offers the host (`widget.app`). Not served.",
+  },
   csp: {
     kind: "record",
     doc: "The origins the view may reach; its Content-Security-Policy refuses everything else. Origins only (`https://cdn.example.com`, `https://*.example.com`, `wss://host:8443`): anything else is `invalid-csp`.",

@@ -1,6 +1,9 @@
 /** model/widgets.ts: each widget and the resource it is served as (test/widgets.test.ts builds them). */
 import { describe, expect, it } from "vitest";
+import { formatDiagnostic, sortDiagnostics } from "../../../src/diagnostics.js";
+import { parseManifestText } from "../../../src/load/loadManifest.js";
 import { buildWidgets } from "../../../src/model/widgets.js";
+import { validateManifest } from "../../../src/validate/validate.js";
 import { buildOf, contextOf } from "../../helpers/model.js";
 import { tempProject } from "../../helpers/tmp.js";
 
@@ -22,6 +25,7 @@ describe("a widget", () => {
       name: "gift-list",
       uri: "ui://s/gifts.html",
       title: "Gifts",
+      sdk: "mcpgen",
       typeName: "GiftList",
       fileName: "giftList",
       tools: ["show_gifts"],
@@ -46,6 +50,30 @@ describe("a widget", () => {
         handlerName: "giftList",
       },
     ]);
+  });
+
+  it.each([
+    ["", "mcpgen"],
+    ["sdk: mcpgen, ", "mcpgen"],
+    ["sdk: ext-apps, ", "ext-apps"],
+  ] as const)("is built on the bridge its sdk names (%s)", async (key, sdk) => {
+    const ctx = await contextOf(
+      `${SERVER}${TOOLS}widgets:\n  - {${key}name: gift-list, uri: 'ui://s/gifts.html', entry: ui/gifts.ts}\n`,
+      tempProject({ "ui/gifts.ts": "" }),
+    );
+    const { widgets } = await buildWidgets(ctx);
+    expect(ctx.diagnostics).toEqual([]);
+    expect(widgets[0]?.sdk).toBe(sdk);
+  });
+
+  it("refuses an sdk it does not know, with the nearest one", async () => {
+    const yaml = `${SERVER}widgets:\n  - {name: w, uri: 'ui://s/w.html', entry: w.ts, sdk: ext-app}\n`;
+    const loaded = parseManifestText(yaml, "/nowhere/m.yaml", "m.yaml");
+    if (!loaded.ok) throw new Error(loaded.diagnostics.map(formatDiagnostic).join("\n"));
+    const { diagnostics } = await validateManifest(loaded.manifest);
+    expect(sortDiagnostics(diagnostics).map((d) => `${d.line}:${d.col} ${d.code}: ${d.message}`)).toContain(
+      '3:55 invalid-value: `sdk` must be one of "mcpgen", "ext-apps", not "ext-app" (did you mean "ext-apps"?)',
+    );
   });
 
   it("reports an entry outside the manifest's folder and makes neither a widget nor a resource", async () => {

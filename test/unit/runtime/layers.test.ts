@@ -30,7 +30,7 @@ interface RuntimeImport {
 const RULES: Record<string, { layers: readonly string[]; typeLayers?: readonly string[]; packages: readonly string[] }> = {
   shared: { layers: ["shared"], packages: ["ajv", "ajv/dist/2020.js", "re2js"] },
   client: { layers: ["shared", "client"], packages: ["@modelcontextprotocol/client"] },
-  widget: { layers: ["shared", "widget"], packages: ["@modelcontextprotocol/ext-apps"] },
+  widget: { layers: ["shared", "widget"], packages: ["@modelcontextprotocol/ext-apps", "zod"] },
   server: { layers: ["shared", "server", "server/engine", "server/methods", "server/tasks"], packages: ["@modelcontextprotocol/server"] },
   "server/engine": {
     layers: ["shared", "server/engine"],
@@ -143,8 +143,20 @@ describe("the runtime's layers", () => {
     has("server/server.ts", "./engine/sdk.js", true); // export type { ServerFactory } from ...
     has("server/tasks/redis/redisClient.ts", undefined, false, true); // import(name): redis
     has("server/auth/jwtVerifier.ts", undefined, false, true); // import(name): jose
-    has("widget/widget.ts", "@modelcontextprotocol/ext-apps", false);
+    has("widget/extAppsBridge.ts", "@modelcontextprotocol/ext-apps", false);
+    has("widget/types.ts", "@modelcontextprotocol/ext-apps", true);
     expect(new Set(FILES.map(layerOf))).toEqual(new Set(Object.keys(RULES)));
+  });
+
+  it("loads ext-apps and zod only in the sdk: ext-apps bridge: the default widget bundle carries neither", () => {
+    const heavy = IMPORTS.filter(
+      (i) => i.file.startsWith("widget/") && !i.typeOnly && (i.specifier === "zod" || i.specifier?.startsWith("@modelcontextprotocol/")),
+    );
+    expect(heavy.map((i) => `${i.file} ${i.specifier}`).sort()).toEqual(["widget/extAppsBridge.ts @modelcontextprotocol/ext-apps", "widget/zodJitless.ts zod"]);
+    const toExtApps = IMPORTS.filter((i) => i.file.startsWith("widget/") && i.specifier === "./extAppsBridge.js");
+    expect(toExtApps.map((i) => i.file)).toEqual(["widget/extApps.ts"]);
+    // zod is made jitless before ext-apps builds its schemas: the first import of the bridge.
+    expect(IMPORTS.filter((i) => i.file === "widget/extAppsBridge.ts")[0]?.specifier).toBe("./zodJitless.js");
   });
 
   const imp = (file: string, specifier: string | undefined, typeOnly = false): RuntimeImport => ({

@@ -73,6 +73,7 @@ const widgetKeys: KeyList<WidgetEntry> = {
   entry: true,
   title: true,
   description: true,
+  sdk: true,
   csp: true,
   permissions: true,
   domain: true,

@@ -1,0 +1,23 @@
+/** What `window.openai.callTool` answers, read as a CallToolResult (src/runtime/widget/openai.ts). */
+import { describe, expect, it } from "vitest";
+import { toCallToolResult } from "../../../../src/runtime/widget/openai.js";
+
+describe("toCallToolResult", () => {
+  it.each([
+    [
+      "a CallToolResult, as it is",
+      { content: [{ type: "text", text: "x" }], structuredContent: { a: 1 } },
+      { content: [{ type: "text", text: "x" }], structuredContent: { a: 1 } },
+    ],
+    [
+      "ChatGPT's {result} with JSON text: the text, and the object as structuredContent",
+      { result: '{"a":1}' },
+      { content: [{ type: "text", text: '{"a":1}' }], structuredContent: { a: 1 } },
+    ],
+    ["{result} with plain text: the text only", { result: "done" }, { content: [{ type: "text", text: "done" }] }],
+    ["{result} with a JSON array: no structuredContent", { result: "[1]" }, { content: [{ type: "text", text: "[1]" }] }],
+    ["structuredContent without content", { structuredContent: { a: 1 } }, { content: [], structuredContent: { a: 1 } }],
+    ["an error without content", { isError: true }, { content: [], isError: true }],
+    ["nothing usable", null, { content: [] }],
+  ])("%s", (_, answer, want) => expect(toCallToolResult(answer)).toEqual(want));
+});
