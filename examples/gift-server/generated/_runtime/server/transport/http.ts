@@ -180,9 +180,8 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     // Set before any answer is written: every writeHead below adds its own headers to these.
     if (cors) for (const [name, value] of Object.entries(cors.responseHeaders(origin))) res.setHeader(name, value);
     // A listed origin's preflight, to the endpoint or the metadata; others go on to the checks (an unlisted origin is refused there).
-    const served = url.pathname === endpoint || gate?.metadata(url.pathname, "OPTIONS") !== undefined;
     const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined ? cors?.preflightHeaders(origin) : undefined;
-    if (preflight && served) {
+    if (preflight && (url.pathname === endpoint || gate?.metadata(url.pathname, "OPTIONS") !== undefined)) {
       if (!hostAllowed(req.headers.host, rules)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
       res.writeHead(204, preflight).end();
       return;
