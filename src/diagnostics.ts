@@ -63,6 +63,8 @@ export const DIAGNOSTICS = {
   "unknown-widget": "A tool's `widget:` names no widget.",
   "widget-unused": "A warning: a widget no tool opens.",
   "app-only-tool": "A warning: `visibility: [app]` on a server without widgets, so no view can call the tool.",
+  "alias-contradiction":
+    "A warning: a ChatGPT alias written by hand in a tool's `_meta` (`openai/widgetAccessible`, `openai/visibility`) that says otherwise than the tool's `visibility` (or the default `[model, app]` of a tool that opens a widget). On a server with widgets mcpgen writes both aliases from `visibility` (`openai/widgetAccessible`: it includes `app`; `openai/visibility: private`: it leaves out `model`), so the hand-written value is replaced; located at the alias.",
   "invalid-csp": "A `csp` entry that is not an origin (a path, a keyword such as `'self'` or `'unsafe-eval'`, a wildcard alone).",
   "widget-build":
     "A widget's entry is missing or outside the manifest's folder, or its code has an error (esbuild's, at its own file:line:col; a missing package with the command that installs it).",
@@ -130,6 +132,7 @@ export const WARNING_CODES = [
   "unsupported-ref",
   "widget-unused",
   "app-only-tool",
+  "alias-contradiction",
   "offline-access",
   "stub-orphan",
   "stub-private-import",

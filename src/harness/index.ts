@@ -5,20 +5,23 @@
  * input and result (from a scenario: the manifest's examples, or a live call); and forwards the
  * widget's tool calls to the real server, in process or over HTTP, refusing those a host must
  * refuse (tools whose visibility leaves out `app`) and recording them all. The `openai` bridge
- * injects ChatGPT's `window.openai` into the frame instead, over the same channel.
+ * injects ChatGPT's `window.openai` into the frame instead (pageOpenAi.ts, answered by the host
+ * page through openaiHost.ts), refusing calls to tools that are not `openai/widgetAccessible`;
+ * its approval mode holds the tool's input back until the page's Approve button is pressed.
  *
  * Loopback only; for development and tests. Like the generated servers it refuses requests whose
  * `Host` or `Origin` is not itself (DNS rebinding, a page the developer visits), and requests a
  * browser marks as sent from another site; its API takes JSON only, with the token of this run
  * (random, written into its pages), so no other page can call tools or read what was recorded.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { INLINE_SCRIPT_BUILD, inlineScript } from "../bundle/inlineScript.js";
 import { escapeHtml } from "../bundle/widgets.js";
 import { hostAllowed, originAllowed } from "../runtime/server/transport/originCheck.js";
+import { callRefusal, initialGlobals, type OpenAiGlobals, type ToolResult } from "./openaiHost.js";
 
 /** The header the harness's pages send their run's token in; every /api/ request needs it. */
 export const HARNESS_TOKEN_HEADER = "x-mcpgen-harness-token";
@@ -49,7 +52,7 @@ export interface HarnessOptions {
 export interface HarnessCall {
   tool: string;
   arguments: unknown;
-  /** Why the host refused it (a tool not visible to apps), or undefined. */
+  /** Why the host refused it (a tool not visible to apps, or not widget-accessible under `window.openai`), or undefined. */
   refused?: string;
   /** The server's answer. */
   result?: unknown;
@@ -64,8 +67,12 @@ export interface HarnessEvent {
 export interface Harness {
   /** The index page, listing the scenarios. */
   url: string;
-  /** The page that mounts scenario `index` with the MCP Apps bridge, or ChatGPT's `window.openai`. */
-  scenarioUrl(index: number, bridge?: "mcp-apps" | "openai"): string;
+  /**
+   * The page that mounts scenario `index` with the MCP Apps bridge, or ChatGPT's `window.openai`.
+   * `approval` (openai): the call is approval-gated, so `toolInput` and `toolOutput` are null
+   * until the page's Approve button (`#approve`) is pressed.
+   */
+  scenarioUrl(index: number, bridge?: "mcp-apps" | "openai", options?: { approval?: boolean }): string;
   readonly calls: HarnessCall[];
   readonly events: HarnessEvent[];
   /** This run's token: its pages send it in the `x-mcpgen-harness-token` header of every /api/ request (GET /api/calls included). */
@@ -74,7 +81,7 @@ export interface Harness {
 }
 
 type CallToolResult = { content: unknown[]; structuredContent?: unknown; isError?: boolean; _meta?: unknown };
-type Tool = { name: string; _meta?: { ui?: { visibility?: string[]; resourceUri?: string } } };
+type Tool = { name: string; _meta?: { ui?: { visibility?: string[]; resourceUri?: string }; [key: string]: unknown } };
 /** The SDK v2 Client, through what the harness calls. */
 interface Client {
   listTools(params?: { cursor?: string }): Promise<{ tools: Tool[]; nextCursor?: string }>;
@@ -96,6 +103,8 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   const calls: HarnessCall[] = [];
   const events: HarnessEvent[] = [];
   const token = randomBytes(32).toString("base64url");
+  /** The globals of each openai page loaded, for its frame (the same call, not a second one); the latest 100. */
+  const loads = new Map<string, OpenAiGlobals>();
   let port = 0;
 
   const http = createServer((req, res) => {
@@ -108,14 +117,15 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     const url = new URL(req.url!, "http://127.0.0.1");
     const parts = url.pathname.split("/").filter(Boolean);
     const bridge = url.searchParams.get("bridge") === "openai" ? "openai" : "mcp-apps";
+    const approval = url.searchParams.get("approval") === "1";
     if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios));
     const scenario = parts[1] !== undefined ? options.scenarios[Number(parts[1])] : undefined;
-    if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge));
-    if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge));
+    if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge, approval));
+    if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge, url.searchParams.get("load") ?? ""));
     if (req.method === "POST" && url.pathname === "/api/call") {
       const body = await readJson(req);
-      if (!isObject(body)) return json(res, 400, { error: "the body must be a JSON object: {name, arguments}" });
-      return json(res, 200, await forward(String(body["name"]), (body["arguments"] ?? {}) as object));
+      if (!isObject(body)) return json(res, 400, { error: "the body must be a JSON object: {name, arguments, bridge?}" });
+      return json(res, 200, await forward(String(body["name"]), (body["arguments"] ?? {}) as object, body["bridge"] === "openai" ? "openai" : "mcp-apps"));
     }
     if (req.method === "POST" && url.pathname === "/api/event") {
       const body = await readJson(req);
@@ -156,12 +166,13 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     return given.length === wanted.length && timingSafeEqual(given, wanted);
   }
 
-  /** A widget's tools/call: refused as hosts must when the tool is not visible to apps, else sent to the server. */
-  async function forward(name: string, args: object): Promise<{ result?: unknown; error?: string }> {
-    const tool = tools.get(name);
-    const visibility = tool?._meta?.ui?.visibility;
-    if (!tool || (Array.isArray(visibility) && !visibility.includes("app"))) {
-      const refused = tool ? `Tool ${name} is not visible to apps (its visibility is ${JSON.stringify(visibility)})` : `Unknown tool: ${name}`;
+  /**
+   * A widget's tools/call: refused as the bridge's hosts do (MCP Apps: a visibility without `app`;
+   * ChatGPT: not `openai/widgetAccessible`), else sent to the server.
+   */
+  async function forward(name: string, args: object, bridge: "mcp-apps" | "openai"): Promise<{ result?: unknown; error?: string }> {
+    const refused = callRefusal(tools.get(name), name, bridge);
+    if (refused !== undefined) {
       calls.push({ tool: name, arguments: args, refused });
       return { error: refused };
     }
@@ -170,28 +181,45 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     return { result };
   }
 
-  /** The host page of one scenario: the bridge, the tool, its input and result. */
-  async function hostPage(scenario: Scenario, index: number, bridge: "mcp-apps" | "openai"): Promise<string> {
+  /** The host page of one scenario: the bridge, the tool, its input and result (and for openai, the globals its frame starts with). */
+  async function hostPage(scenario: Scenario, index: number, bridge: "mcp-apps" | "openai", approval: boolean): Promise<string> {
     const tool = tools.get(scenario.tool);
     if (!tool) throw new Error(`scenario ${index}: the server has no tool ${scenario.tool}`);
-    const result =
-      scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result);
-    const config = { index, bridge, token, tool, arguments: scenario.arguments, result };
+    const result = (
+      scenario.result === undefined ? await client.callTool({ name: scenario.tool, arguments: scenario.arguments }) : asCallToolResult(scenario.result)
+    ) as ToolResult;
+    let load: string | undefined;
+    if (bridge === "openai") {
+      load = randomBytes(12).toString("base64url");
+      loads.set(load, initialGlobals({ arguments: scenario.arguments, result }, approval));
+      if (loads.size > 100) loads.delete(loads.keys().next().value!);
+    }
+    const config = { index, bridge, token, tool, arguments: scenario.arguments, result, approval, ...(load === undefined ? {} : { load }) };
     const data = JSON.stringify(config).replace(/</g, "\\u003c");
-    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge})</p>\n<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
+    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge}${approval ? ", approval-gated" : ""})</p>\n${approval ? '<p><button id="approve" type="button">Approve</button></p>\n' : ""}<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
   }
 
-  /** The widget's HTML, as resources/read serves it; for the `openai` bridge, with `window.openai` injected (and allowed by its CSP). */
-  async function framePage(scenario: Scenario, bridge: "mcp-apps" | "openai"): Promise<string> {
+  /**
+   * The widget's HTML, as resources/read serves it; for the `openai` bridge, with `window.openai`
+   * injected before its Content-Security-Policy meta element (a policy given in a meta element
+   * governs only what follows it, as a host's wrapper page would), the policy left as served.
+   */
+  async function framePage(scenario: Scenario, bridge: "mcp-apps" | "openai", load: string): Promise<string> {
     const read = await client.readResource({ uri: scenario.widget });
     const text = read.contents[0]?.text;
     if (typeof text !== "string") throw new Error(`resources/read ${scenario.widget} answered no text`);
     if (bridge === "mcp-apps") return text;
-    const hash = `'sha256-${createHash("sha256").update(scripts.openai, "utf8").digest("base64")}'`;
-    // Functions as replacements: the script's own `$&` or `$'` would be read as patterns.
-    return text
-      .replace(/(script-src )/, (found) => `${found}${hash} `)
-      .replace(/<script type="module">/, (found) => `<script>${scripts.openai}</script>\n${found}`);
+    const globals = loads.get(load);
+    if (!globals) throw new Error("this frame's page is gone: reload the scenario page");
+    const data = JSON.stringify(globals)
+      .replace(/</g, "\\u003c")
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029");
+    const script = `<script>globalThis.__mcpgenOpenAiGlobals=${data};${scripts.openai}</script>\n`;
+    const at = text.search(/<meta http-equiv="Content-Security-Policy"/i);
+    const before = at === -1 ? text.search(/<script\b/i) : at;
+    if (before === -1) throw new Error(`the widget ${scenario.widget} has no script and no Content-Security-Policy to put window.openai before`);
+    return `${text.slice(0, before)}${script}${text.slice(before)}`;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -202,7 +230,7 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   const base = `http://127.0.0.1:${port}`;
   return {
     url: `${base}/`,
-    scenarioUrl: (index, bridge = "mcp-apps") => `${base}/scenario/${index}?bridge=${bridge}`,
+    scenarioUrl: (index, bridge = "mcp-apps", options = {}) => `${base}/scenario/${index}?bridge=${bridge}${options.approval ? "&approval=1" : ""}`,
     calls,
     events,
     token,
@@ -248,7 +276,7 @@ async function bundlePageScripts(): Promise<{ host: string; openai: string }> {
     });
     return inlineScript(out.outputFiles[0]!.text);
   };
-  const [host, openai] = await Promise.all([bundle("page.ts", "esm"), bundle("openai.ts", "iife")]);
+  const [host, openai] = await Promise.all([bundle("page.ts", "esm"), bundle("pageOpenAi.ts", "iife")]);
   return { host, openai };
 }
 
@@ -281,7 +309,7 @@ function indexPage(scenarios: readonly Scenario[]): string {
     return (
       `<li><div class="what"><span class="tool">${escapeHtml(s.tool)}</span>` +
       `<code class="widget">${escapeHtml(s.widget)}</code><code class="args">${escapeHtml(shown)}</code></div>` +
-      `<a href="/scenario/${i}">MCP Apps</a><a href="/scenario/${i}?bridge=openai">window.openai</a></li>`
+      `<a href="/scenario/${i}">MCP Apps</a><a href="/scenario/${i}?bridge=openai">window.openai</a><a href="/scenario/${i}?bridge=openai&amp;approval=1">approval-gated</a></li>`
     );
   });
   const intro =

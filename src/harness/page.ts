@@ -5,6 +5,7 @@
  * postMessage. Tool calls go to the harness, which forwards them to the server.
  */
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { callToolResponse, changedGlobals, initialGlobals, type OpenAiGlobals, type ToolResult } from "./openaiHost.js";
 
 interface Config {
   index: number;
@@ -13,7 +14,11 @@ interface Config {
   token: string;
   tool: { name: string; [key: string]: unknown };
   arguments: Record<string, unknown>;
-  result: { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean; _meta?: Record<string, unknown> };
+  result: ToolResult;
+  /** openai: the call is approval-gated (input and output held back until #approve is pressed). */
+  approval: boolean;
+  /** openai: the key of the globals the harness wrote into the frame. */
+  load?: string;
 }
 
 const config = JSON.parse(document.getElementById("config")!.textContent!) as Config;
@@ -33,7 +38,7 @@ async function post(path: string, body: unknown): Promise<{ result?: unknown; er
 }
 
 async function callTool(name: string, args: unknown): Promise<unknown> {
-  const answer = await post("/api/call", { name, arguments: args });
+  const answer = await post("/api/call", { name, arguments: args, bridge: config.bridge });
   if (answer.error !== undefined) throw new Error(answer.error);
   return answer.result;
 }
@@ -80,25 +85,63 @@ if (config.bridge === "mcp-apps") {
   // Listening before the frame loads: the view sends ui/initialize as soon as it runs.
   await bridge.connect(new PostMessageTransport(target, target));
 } else {
-  const globals = {
-    toolInput: config.arguments,
-    toolOutput: config.result.structuredContent ?? null,
-    toolResponseMetadata: config.result._meta ?? null,
-    theme: "light",
-    locale: "en-US",
-    displayMode: "inline",
-    maxHeight: 480,
+  // The frame starts with the same globals (the harness wrote them into it); changes are sent as set_globals.
+  let globals: OpenAiGlobals = initialGlobals({ arguments: config.arguments, result: config.result }, config.approval);
+  const send = (message: object) => target.postMessage({ mcpgenOpenAi: 1, ...message }, "*");
+  const update = (next: Partial<OpenAiGlobals>) => {
+    const changed = changedGlobals(globals, next);
+    globals = { ...globals, ...changed };
+    if (Object.keys(changed).length > 0) send({ globals: changed });
   };
+  const files = new Map<string, string>();
+  const approve = document.getElementById("approve");
+  approve?.addEventListener("click", () => {
+    approve.setAttribute("disabled", "");
+    void record("approve", {});
+    // As ChatGPT: the input once the user approves, then the output once the tool has answered.
+    update({ toolInput: config.arguments });
+    update({ toolOutput: config.result.structuredContent ?? null, toolResponseMetadata: config.result._meta ?? null });
+  });
   const handle = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
     switch (method) {
-      case "ready":
-        document.body.dataset.initialized = "true";
-        return globals;
       case "callTool":
-        return callTool(String(params.name), params.args ?? {});
-      case "requestDisplayMode":
+        return callToolResponse((await callTool(String(params.name), params.args ?? {})) as ToolResult);
+      case "requestDisplayMode": {
         await record("display-mode", params);
-        return { mode: params.mode };
+        const mode = params.mode === "fullscreen" || params.mode === "pip" ? params.mode : "inline";
+        update({ displayMode: mode });
+        return { mode };
+      }
+      case "notifyIntrinsicHeight":
+        if (typeof params.height === "number") frame.style.height = `${Math.ceil(params.height)}px`;
+        await record(method, params);
+        return null;
+      case "setWidgetState":
+        // The frame has set it and told its page; the host keeps it (ChatGPT shows it to the model).
+        globals = { ...globals, widgetState: params.state };
+        await record(method, params);
+        return null;
+      case "uploadFile": {
+        const file = params.file;
+        if (!(file instanceof File)) throw new Error("uploadFile takes a File");
+        const fileId = `file_${files.size + 1}`;
+        files.set(
+          fileId,
+          await new Promise<string>((resolve, reject) => {
+            const reader = new FileReader();
+            reader.onload = () => resolve(typeof reader.result === "string" ? reader.result : "");
+            reader.onerror = () => reject(new Error(`cannot read ${file.name}`));
+            reader.readAsDataURL(file);
+          }),
+        );
+        await record(method, { name: file.name, size: file.size, type: file.type, fileId });
+        return { fileId };
+      }
+      case "getFileDownloadUrl": {
+        const downloadUrl = files.get(String(params.fileId));
+        if (downloadUrl === undefined) throw new Error(`no file ${String(params.fileId)}`);
+        return { downloadUrl };
+      }
       default:
         await record(method, params);
         return null;
@@ -108,9 +151,10 @@ if (config.bridge === "mcp-apps") {
     const message = event.data as { mcpgenOpenAi?: number; id?: number; method?: string; params?: Record<string, unknown> };
     if (event.source !== target || message?.mcpgenOpenAi !== 1 || typeof message.method !== "string") return;
     handle(message.method, message.params ?? {}).then(
-      (result) => target.postMessage({ mcpgenOpenAi: 1, id: message.id, result }, "*"),
-      (error: unknown) => target.postMessage({ mcpgenOpenAi: 1, id: message.id, error: error instanceof Error ? error.message : String(error) }, "*"),
+      (result) => send({ id: message.id, result }),
+      (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),
     );
   });
+  frame.addEventListener("load", () => (document.body.dataset.initialized = "true"));
 }
-frame.src = `/frame/${config.index}?bridge=${config.bridge}`;
+frame.src = `/frame/${config.index}?bridge=${config.bridge}${config.load === undefined ? "" : `&load=${encodeURIComponent(config.load)}`}`;

@@ -59,7 +59,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
   const visibility = tool.visibility ?? ["model", "app"];
   const widget = tool.widget;
   if (widget !== undefined || tool.visibility !== undefined)
-    setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgets.get(widget), visibility));
+    setOwn(wire, "_meta", toolUiMeta(tool._meta, widget === undefined ? undefined : widgets.get(widget), visibility, widgets.size > 0));
   const access = accessRule(ctx.manifest.value, tool);
   if (access !== undefined) addSecuritySchemes(wire, access);
   return {

@@ -112,20 +112,41 @@ function widgetResourceMeta(widget: WidgetEntry): JsonObject {
   return meta;
 }
 
-/** A tool's `_meta` with MCP Apps' `ui` (the widget's URI, the visibility) and, for a ChatGPT widget, the `openai/*` aliases. */
-export function toolUiMeta(own: JsonObject | undefined, widget: WidgetEntry | undefined, visibility: readonly ("model" | "app")[]): JsonObject {
+/**
+ * A tool's `_meta` with MCP Apps' `ui` (the widget's URI, the visibility), ChatGPT's access aliases
+ * on a server with widgets, and for a ChatGPT widget the rest of the `openai/*` aliases.
+ *
+ * The access aliases go on every tool whose `ui.visibility` is written, opening a widget or not: a
+ * host that reads only the aliases takes `openai/widgetAccessible` as false when it is absent (it
+ * would refuse an app-only tool to the view that needs it) and shows a tool without
+ * `openai/visibility: private` to the model. They are written from `visibility`, over any the
+ * author wrote (validate/semantics.ts warns of one that says otherwise: `alias-contradiction`).
+ */
+export function toolUiMeta(
+  own: JsonObject | undefined,
+  widget: WidgetEntry | undefined,
+  visibility: readonly ("model" | "app")[],
+  serverHasWidgets: boolean,
+): JsonObject {
   const meta: JsonObject = {};
   for (const [k, v] of Object.entries(own ?? {})) setOwn(meta, k, v);
   setOwn(meta, "ui", { ...(widget ? { resourceUri: widget.uri } : {}), visibility });
+  if (widget?.chatgpt) setOwn(meta, "openai/outputTemplate", widget.uri);
+  if (serverHasWidgets) for (const [key, value] of Object.entries(accessAliases(visibility))) setOwn(meta, key, value);
   if (widget?.chatgpt) {
     const chatgpt = widget.chatgpt;
-    setOwn(meta, "openai/outputTemplate", widget.uri);
-    setOwn(meta, "openai/widgetAccessible", visibility.includes("app"));
-    if (!visibility.includes("model")) setOwn(meta, "openai/visibility", "private");
     if (chatgpt.invoking !== undefined) setOwn(meta, "openai/toolInvocation/invoking", chatgpt.invoking);
     if (chatgpt.invoked !== undefined) setOwn(meta, "openai/toolInvocation/invoked", chatgpt.invoked);
   }
   return meta;
+}
+
+/**
+ * ChatGPT's access aliases of a tool's visibility: `openai/widgetAccessible` (views may call it:
+ * includes `app`) and `openai/visibility` (`private`: hidden from the model, no `model`).
+ */
+export function accessAliases(visibility: readonly string[]): { "openai/widgetAccessible": boolean; "openai/visibility": "public" | "private" } {
+  return { "openai/widgetAccessible": visibility.includes("app"), "openai/visibility": visibility.includes("model") ? "public" : "private" };
 }
 
 /**

@@ -182,7 +182,7 @@ export const toolFields = {
   visibility: {
     kind: "list",
     item: { kind: "string", oneOf: ["model", "app"] },
-    doc: "mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`. Hosts hide `[app]` tools from the model and refuse views' calls to `[model]` ones.",
+    doc: "mcpgen: who may call this tool, `model` and/or `app` (default both); served as `_meta.ui.visibility`, and on a server with widgets as ChatGPT's `openai/widgetAccessible` (includes `app`) and `openai/visibility` (`private` without `model`). Hosts hide `[app]` tools from the model and refuse views' calls to `[model]` ones.",
   },
   scopes: entryScopes("call it"),
   auth: entryAuth("call it"),
@@ -249,7 +249,7 @@ export const widgetFields = {
   prefersBorder: { kind: "boolean", doc: "Whether the host draws a border around the view." },
   chatgpt: {
     kind: "record",
-    doc: "Set (even `{}`) to serve ChatGPT's `openai/*` alias keys besides MCP Apps': on the tool `openai/outputTemplate`, `openai/widgetAccessible` (visibility includes `app`), `openai/visibility: private` (app-only), `openai/toolInvocation/invoking` and `/invoked`; on the resource `openai/widgetDescription`, `openai/widgetPrefersBorder`, `openai/widgetCSP` (`connect_domains`, `resource_domains`, `frame_domains`), `openai/widgetDomain`.",
+    doc: "Set (even `{}`) to serve ChatGPT's `openai/*` alias keys besides MCP Apps': on the tool `openai/outputTemplate`, `openai/toolInvocation/invoking` and `/invoked` (every tool's `openai/widgetAccessible` and `openai/visibility` are written from its visibility on any server with widgets); on the resource `openai/widgetDescription`, `openai/widgetPrefersBorder`, `openai/widgetCSP` (`connect_domains`, `resource_domains`, `frame_domains`), `openai/widgetDomain`.",
     fields: {
       widgetDescription: { kind: "string", doc: "`openai/widgetDescription` (default: the widget's description)." },
       invoking: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters", doc: "What ChatGPT shows while the tool runs." },

@@ -9,6 +9,7 @@ import { PLACEHOLDER } from "../runtime/server/methods/placeholders.js";
 import { uriTemplateProblems } from "./uriTemplates.js";
 import { isPlainObject } from "../util/objects.js";
 import { didYouMean } from "../util/didYouMean.js";
+import { accessAliases } from "../model/widgets.js";
 
 export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -131,6 +132,35 @@ export function validateSemantics(manifest: LoadedManifest): Diagnostic[] {
 }
 
 /**
+ * ChatGPT's access aliases written by hand in a tool's `_meta` that say otherwise than its
+ * visibility (`visibility` as written, or the default of a tool that opens a widget): mcpgen
+ * serves the aliases from the visibility on a server with widgets, so the hand-written value is
+ * not what hosts see; on a server without, the two would tell hosts different things.
+ */
+function aliasContradictions(manifest: LoadedManifest, tool: Record<string, unknown>, i: number, serverHasWidgets: boolean): Diagnostic[] {
+  if (!isPlainObject(tool._meta)) return [];
+  const written = Array.isArray(tool.visibility) ? tool.visibility.filter((v): v is string => typeof v === "string") : undefined;
+  if (written === undefined && typeof tool.widget !== "string") return [];
+  const visibility = written ?? ["model", "app"];
+  const shown = written === undefined ? "the default visibility [model, app] (the tool opens a widget)" : `\`visibility: [${written.join(", ")}]\``;
+  const out: Diagnostic[] = [];
+  for (const [key, wanted] of Object.entries(accessAliases(visibility))) {
+    if (!Object.hasOwn(tool._meta, key) || tool._meta[key] === wanted) continue;
+    const outcome = serverHasWidgets ? `mcpgen serves ${JSON.stringify(wanted)} from the visibility` : `it should be ${JSON.stringify(wanted)}`;
+    out.push(
+      diagnosticAt(
+        manifest,
+        ["tools", i, "_meta", key],
+        "alias-contradiction",
+        `\`${key}: ${JSON.stringify(tool._meta[key])}\` contradicts ${shown}: ${outcome}; remove the alias (mcpgen writes ChatGPT's aliases from \`visibility\`), or change \`visibility\``,
+        { at: "key", severity: "warning" },
+      ),
+    );
+  }
+  return out;
+}
+
+/**
  * Widgets (MCP Apps views) and the tools that open or call them: a tool names a widget that
  * exists, every widget is opened by some tool, an app-only tool has a view to call it, and CSP
  * entries are origins (they are written into the view's Content-Security-Policy).
@@ -178,6 +208,7 @@ function checkWidgets(manifest: LoadedManifest): Diagnostic[] {
         );
       }
     }
+    out.push(...aliasContradictions(manifest, tool, i, widgets.length > 0));
     if ((tool.widget !== undefined || tool.visibility !== undefined) && isPlainObject(tool._meta) && tool._meta.ui !== undefined) {
       out.push(
         diagnosticAt(

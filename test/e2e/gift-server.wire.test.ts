@@ -75,6 +75,7 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
       ui: { resourceUri: "ui://widget/gifts.html", visibility: ["model"] },
       "openai/outputTemplate": "ui://widget/gifts.html",
       "openai/widgetAccessible": false,
+      "openai/visibility": "public",
       "openai/toolInvocation/invoking": "Looking for gift ideas",
       "openai/toolInvocation/invoked": "Here are some gift ideas",
     });
@@ -106,9 +107,13 @@ describe.each(ERAS)("gift-server on the wire (%s era)", (era: Era) => {
     expect(read[0]).toMatchObject({ uri: "ui://widget/gifts.html", mimeType: "text/html;profile=mcp-app", _meta: meta });
     expect(read[0]!.text).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/);
     expect(read[0]!.text).toContain("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'sha256-");
-    // The app-only tool: visible to views, not to the model.
+    // The app-only tool: visible to views, not to the model; in ChatGPT's aliases too (it opens no widget).
     const tools = (await request("tools/list")).result!.tools as Record<string, any>[];
-    expect(tools.find((t) => t.name === "gift_details")!._meta).toEqual({ ui: { visibility: ["app"] } });
+    expect(tools.find((t) => t.name === "gift_details")!._meta).toEqual({
+      ui: { visibility: ["app"] },
+      "openai/widgetAccessible": true,
+      "openai/visibility": "private",
+    });
   });
 
   it("calls a tool with outputSchema: structuredContent plus a JSON text block", async () => {

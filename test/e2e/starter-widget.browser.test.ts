@@ -43,7 +43,7 @@ const styleOf = (selector: string, ...properties: string[]) =>
   `(() => { const s = getComputedStyle(document.querySelector(${JSON.stringify(selector)})); return ${JSON.stringify(properties)}.map((p) => s.getPropertyValue(p)); })()`;
 
 describe("a new project's widget, in the harness", () => {
-  it("the index page is styled: the system font, one card per scenario with a link per bridge", async () => {
+  it("the index page is styled: the system font, one card per scenario with a link per bridge (and one approval-gated)", async () => {
     const page = await browser.newPage();
     await page.goto(harness.url);
     expect(await page.evaluate<string[]>(styleOf("body", "font-family"))).toEqual([expect.stringMatching(/^system-ui/)]);
@@ -56,6 +56,7 @@ describe("a new project's widget, in the harness", () => {
     expect(await card.locator("a").evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute("href")]))).toEqual([
       ["MCP Apps", "/scenario/0"],
       ["window.openai", "/scenario/0?bridge=openai"],
+      ["approval-gated", "/scenario/0?bridge=openai&approval=1"],
     ]);
     await page.close();
   });

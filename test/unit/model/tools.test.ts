@@ -115,3 +115,70 @@ describe("the model's tools", () => {
     expect(tasks.model!.capabilities.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
   });
 });
+
+describe("a tool's ChatGPT access aliases (openai/widgetAccessible, openai/visibility)", () => {
+  const WIDGET = "widgets:\n  - {name: w, uri: 'ui://s/w.html', entry: w.ts}\n";
+  const CHATGPT = "widgets:\n  - {name: w, uri: 'ui://s/w.html', entry: w.ts, chatgpt: {invoking: Looking}}\n";
+  /** The `_meta` of tool `t` (the second tool; the first opens the widget, so it is used). */
+  async function metaOf(tool: string, widgets: string | undefined): Promise<unknown> {
+    const opener = widgets === undefined ? "" : "  - {name: opens, inputSchema: {type: object}, widget: w}\n";
+    const ctx = await contextOf(`${SERVER}tools:\n${opener}  - ${tool}\n${widgets ?? ""}`);
+    return buildTools(ctx).find((t) => t.name === "t")!.wire._meta;
+  }
+  const cases: [string, { tool: string; widgets?: string; want: unknown }][] = [
+    [
+      "an app-only tool that opens no widget, on a server with widgets: widget-accessible, private",
+      {
+        tool: "{name: t, inputSchema: {type: object}, visibility: [app]}",
+        widgets: WIDGET,
+        want: { ui: { visibility: ["app"] }, "openai/widgetAccessible": true, "openai/visibility": "private" },
+      },
+    ],
+    [
+      "a model-only tool: not widget-accessible, public",
+      {
+        tool: "{name: t, inputSchema: {type: object}, visibility: [model]}",
+        widgets: WIDGET,
+        want: { ui: { visibility: ["model"] }, "openai/widgetAccessible": false, "openai/visibility": "public" },
+      },
+    ],
+    [
+      "a tool opening an MCP Apps widget without chatgpt: the access aliases only (default visibility)",
+      {
+        tool: "{name: t, inputSchema: {type: object}, widget: w}",
+        widgets: WIDGET,
+        want: { ui: { resourceUri: "ui://s/w.html", visibility: ["model", "app"] }, "openai/widgetAccessible": true, "openai/visibility": "public" },
+      },
+    ],
+    [
+      "a tool opening a ChatGPT widget: outputTemplate, the access aliases, the invocation texts",
+      {
+        tool: "{name: t, inputSchema: {type: object}, widget: w, visibility: [model]}",
+        widgets: CHATGPT,
+        want: {
+          ui: { resourceUri: "ui://s/w.html", visibility: ["model"] },
+          "openai/outputTemplate": "ui://s/w.html",
+          "openai/widgetAccessible": false,
+          "openai/visibility": "public",
+          "openai/toolInvocation/invoking": "Looking",
+        },
+      },
+    ],
+    [
+      "hand-written aliases that contradict the visibility are replaced in place (validation warns: alias-contradiction)",
+      {
+        tool: "{name: t, inputSchema: {type: object}, visibility: [app], _meta: {openai/visibility: public, x: 1, openai/widgetAccessible: false}}",
+        widgets: WIDGET,
+        want: { "openai/visibility": "private", x: 1, "openai/widgetAccessible": true, ui: { visibility: ["app"] } },
+      },
+    ],
+    [
+      "a server without widgets: no aliases (no view could call the tool)",
+      { tool: "{name: t, inputSchema: {type: object}, visibility: [app]}", want: { ui: { visibility: ["app"] } } },
+    ],
+    ["no visibility and no widget: no _meta at all", { tool: "{name: t, inputSchema: {type: object}}", widgets: WIDGET, want: undefined }],
+  ];
+  it.each(cases)("%s", async (_, { tool, widgets, want }) => {
+    expect(await metaOf(tool, widgets)).toEqual(want);
+  });
+});

@@ -48,8 +48,9 @@ import { httpLimits, nodeServerOptions, StandingStreams, type HttpLimitOptions }
 import { openAuthGate } from "../auth/gate.js";
 import { hostAllowed, originAllowed } from "./originCheck.js";
 import type { AuthOptions } from "../auth/options.js";
+import { corsPolicy, withoutCorsHeaders, type CorsOptions } from "./cors.js";
 
-export type { EventStore, AuthOptions, HttpLimitOptions };
+export type { EventStore, AuthOptions, HttpLimitOptions, CorsOptions };
 
 /** Options of `serveHttp`; the connection limits (maxConnections, timeouts, standing streams) are those of HttpLimitOptions. */
 export interface HttpOptions extends HttpLimitOptions {
@@ -65,6 +66,14 @@ export interface HttpOptions extends HttpLimitOptions {
   allowedHosts?: string[];
   /** Origin header values accepted besides http(s)://localhost|127.0.0.1|[::1] on this port. */
   allowedOrigins?: string[];
+  /**
+   * CORS for browser-based hosts (off by default): the web origins whose pages may call the server
+   * and read its answers (`Access-Control-Allow-Origin` echoing the origin, never `*`; preflights
+   * answered 204; `Mcp-Session-Id`, `Mcp-Protocol-Version` and `WWW-Authenticate` readable), with
+   * `credentials` (default false) and `maxAgeSeconds` for preflights (default 600). A listed origin
+   * also passes the Origin check; the Host check (DNS rebinding) still applies.
+   */
+  cors?: CorsOptions;
   /**
    * Resumability for 2025-era sessions (SEP-1699): keep sent events so a client that lost its SSE
    * stream can replay them with Last-Event-ID. `true` keeps them in memory; or pass an EventStore
@@ -146,6 +155,10 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     }
     return found;
   };
+  // The Mcp-Param-* headers of the tools' x-mcp-header arguments are request headers a page sends too.
+  const paramNames = [...new Set(definition.tools.flatMap((t) => paramHeaderDeclarations(t.inputSchema).map((h) => h.header)))];
+  const cors = options.cors ? corsPolicy(options.cors, paramNames) : undefined;
+  const allowedOrigins = [...(options.allowedOrigins ?? []), ...(cors?.origins ?? [])];
   let port = options.port ?? 3000;
 
   const http = createHttpServer(nodeServerOptions(limits), (req, res) => {
@@ -162,12 +175,22 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
     // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
     if (!req.url?.startsWith("/")) return reply(res, 400, -32600, `Bad Request: the request target must be a path such as ${endpoint}`);
     const url = new URL(req.url, "http://placeholder");
-    const metadata = gate?.metadata(url.pathname, req.method ?? "GET");
-    if (metadata) return send(res, metadata, new AbortController());
-    if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
-    const rules = { host, port, allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins };
-    if (!hostAllowed(req.headers.host, rules)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
+    const rules = { host, port, allowedHosts: options.allowedHosts, allowedOrigins };
     const origin = req.headers.origin;
+    // Set before any answer is written: every writeHead below adds its own headers to these.
+    if (cors) for (const [name, value] of Object.entries(cors.responseHeaders(origin))) res.setHeader(name, value);
+    // A listed origin's preflight, to the endpoint or the metadata; others go on to the checks (an unlisted origin is refused there).
+    const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined ? cors?.preflightHeaders(origin) : undefined;
+    if (preflight && (url.pathname === endpoint || gate?.metadata(url.pathname, "OPTIONS") !== undefined)) {
+      if (!hostAllowed(req.headers.host, rules)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
+      res.writeHead(204, preflight).end();
+      return;
+    }
+    const metadata = gate?.metadata(url.pathname, req.method ?? "GET");
+    // The SDK's metadata answers allow any origin (`*`): a listed origin gets the policy's headers instead (credentials never go with `*`).
+    if (metadata) return send(res, cors?.allows(origin) ? withoutCorsHeaders(metadata) : metadata, new AbortController());
+    if (url.pathname !== endpoint) return reply(res, 404, -32601, `Not found: the MCP endpoint is ${endpoint}`);
+    if (!hostAllowed(req.headers.host, rules)) return reply(res, 403, -32600, "Forbidden: Host not allowed");
     if (origin !== undefined && !originAllowed(origin, rules)) return reply(res, 403, -32600, "Forbidden: Origin not allowed");
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
       res.writeHead(405, { allow: "POST, GET, DELETE" }).end();
