@@ -7,7 +7,7 @@
  * value valid: the caller checks it with the server's own validator and falls back when not.
  */
 import type { Random } from "./random.js";
-import { formatString, patternString, plainString } from "./strings.js";
+import { formatString, patternString, plainString, UnmockablePattern } from "./strings.js";
 
 type Schema = { [key: string]: unknown };
 
@@ -186,7 +186,13 @@ class Generator {
     if (minLength > maxLength) throw new Unmockable("minLength is over maxLength");
     if (typeof s["pattern"] === "string") {
       // Patterns are unanchored: a match padded to minLength still matches, unless the pattern is anchored.
-      const match = patternString(s["pattern"], this.random, this.limits.maxRepeat);
+      let match: string;
+      try {
+        match = patternString(s["pattern"], this.random, this.limits.maxRepeat);
+      } catch (error) {
+        if (error instanceof UnmockablePattern) throw new Unmockable(`pattern ${s["pattern"]}: ${error.message}`);
+        throw error;
+      }
       return match.length >= minLength ? match : match + "x".repeat(minLength - match.length);
     }
     const formatted = typeof s["format"] === "string" ? formatString(s["format"], this.random) : undefined;

@@ -208,4 +208,38 @@ describe("mcpgen mock options", () => {
     expect(diagnosticLines(invalid.stderr).length).toBeGreaterThan(0);
     expect(diagnosticLines(invalid.stderr)).toEqual(diagnosticLines(validated.stderr));
   });
+
+  it("warns mock-unmockable for an outputSchema it cannot satisfy (its calls answer a tool error), and falls back to the schema's examples", async () => {
+    const manifest = `server: {name: hard, version: 1.0.0}
+tools:
+  - name: code
+    inputSchema: {type: object}
+    outputSchema:
+      type: object
+      properties: {code: {type: string, pattern: "^(?=.*[0-9])[a-z0-9]{8}$"}}
+      required: [code]
+  - name: with_example
+    inputSchema: {type: object}
+    outputSchema:
+      type: object
+      properties: {code: {type: string, pattern: "^(?=.*[0-9])[a-z0-9]{8}$"}}
+      required: [code]
+      examples: [{code: abc12345}]
+`;
+    const dir = tempProject({ "package.json": "{}", "hard.yaml": manifest });
+    const result = await startMock({ manifests: [path.join(dir, "hard.yaml")], cwd: dir, transport: { kind: "http", port: 0 } });
+    if (!result.ok) throw new Error(JSON.stringify(result));
+    closers.push(() => result.close());
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.path, d.line])).toEqual([["mock-unmockable", "warning", "tools[0].outputSchema", 5]]);
+    expect(result.diagnostics[0]!.message).toContain(
+      "mcpgen mock cannot make an output of tool code that matches its outputSchema (pattern ^(?=.*[0-9])[a-z0-9]{8}$: a lookahead",
+    );
+    const sdk = new Client({ name: "mock-test", version: "1" });
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(result.servers[0]!.url!)));
+    closers.push(() => sdk.close());
+    const failed = await sdk.callTool({ name: "code", arguments: {} });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toContain("mcpgen mock cannot make an output of tool code");
+    expect((await sdk.callTool({ name: "with_example", arguments: {} })).structuredContent).toEqual({ code: "abc12345" });
+  });
 });
