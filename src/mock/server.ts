@@ -17,9 +17,10 @@ import type { ManifestRun } from "../processManifest.js";
 import type { ServerDefinition } from "../runtime/shared/definition.js";
 import { SchemaValidators } from "../runtime/shared/validation.js";
 import { toPosix } from "../util/paths.js";
+import type { ValueLimits } from "./values.js";
 import { DEFAULT_SETTINGS, mockDefinition, mockHandlers, mockOutput, type MockSettings, type ToolExample } from "./answers.js";
 
-export type { MockSettings };
+export type { MockSettings, ValueLimits };
 
 /** What `startMock` serves, and how. */
 export interface MockOptions {
@@ -43,6 +44,8 @@ export interface MockOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Levels of warning codes, as the config's `diagnostics`. */
   levels?: DiagnosticLevels;
+  /** Caps of generated values (docs/reference/limits.md); each one left out keeps its default. */
+  limits?: Partial<ValueLimits>;
 }
 
 /** One served server. */
@@ -74,6 +77,7 @@ export async function startMock(options: MockOptions): Promise<MockResult> {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.latencyMs === undefined ? {} : { latencyMs: options.latencyMs }),
     ...(options.failRate === undefined ? {} : { failRate: options.failRate }),
+    limits: { ...DEFAULT_SETTINGS.limits, ...options.limits },
   };
   const { prepared, diagnostics } = await prepare(options, cwd, settings);
   if (hasErrors(diagnostics)) return { ok: false, diagnostics };
