@@ -82,7 +82,6 @@ const OTHER_WORDS: Readonly<Record<string, string>> = {
   introspect: "pull",
   compare: "diff",
   verify: "validate",
-  serve: "mock",
   fake: "mock",
 };
 

@@ -20,7 +20,7 @@ import { toPosix } from "../util/paths.js";
 import type { ValueLimits } from "./values.js";
 import { DEFAULT_SETTINGS, mockDefinition, mockHandlers, mockOutput, type MockSettings, type ToolExample } from "./answers.js";
 
-export type { MockSettings, ValueLimits };
+export type { ValueLimits };
 
 /** What `startMock` serves, and how. */
 export interface MockOptions {
