@@ -96,6 +96,8 @@ export const DIAGNOSTICS = {
     "`pull`: the server cannot be reached, or answers what pull cannot read; located at the server argument (`mcpgen: -- node server.js: error server-failed: connecting to ... failed: ...`).",
   "too-deep":
     "`pull`: a definition the server serves is nested deeper than `--max-depth` (default 256 levels of objects and arrays; at most 512), named by where it passes the limit; nothing is written.",
+  "mock-unmockable":
+    "A warning of `mcpgen mock`: a tool whose outputSchema it cannot make a valid value for (a pattern with a lookaround or backreference, keywords that contradict each other, `if`/`then`/`not` it does not follow), nor take from the schema's `examples`, `default` or `const`. The mock answers each call of it with a tool error saying so; add an `examples` entry to the outputSchema, or a tool example with the call's arguments and a `result`.",
   "diff-input": "`diff`: a side that cannot be read or is not a valid manifest (its errors listed under it); located at the side as given.",
   // Portability lint (mcpgen lint): what each rule finds is in src/lint/rules.ts.
   "tool-name-length": "Portability lint (`mcpgen lint` only).",
@@ -143,6 +145,7 @@ export const WARNING_CODES = [
   "type-arrays",
   "write-tool-without-scopes",
   "unknown-keyword",
+  "mock-unmockable",
 ] as const satisfies readonly DiagnosticCode[];
 
 export type WarningCode = (typeof WARNING_CODES)[number];

@@ -23,11 +23,19 @@ describe("mcpgen CLI", () => {
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
     const dir = tempProject();
     const cases: [string[], string, string][] = [
-      [[], "missing command: generate, validate, init, pull, diff or lint", "mcpgen --help"],
-      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff or lint', "mcpgen --help"],
-      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
-      [["watch"], 'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
-      [["valdiate"], 'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff or lint)', "mcpgen --help"],
+      [[], "missing command: generate, validate, init, pull, diff, lint or mock", "mcpgen --help"],
+      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff, lint or mock', "mcpgen --help"],
+      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint or mock)', "mcpgen --help"],
+      [
+        ["watch"],
+        'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff, lint or mock)',
+        "mcpgen --help",
+      ],
+      [
+        ["valdiate"],
+        'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff, lint or mock)',
+        "mcpgen --help",
+      ],
       [["generate", "--stub", "src"], "unknown option --stub (did you mean --stubs?)", "mcpgen generate --help"],
       [["generate", "--stubs-dir", "src"], "unknown option --stubs-dir (did you mean --stubs?)", "mcpgen generate --help"],
       [["lint", "--quite"], "unknown option --quite for lint (did you mean --quiet?)", "mcpgen lint --help"],
@@ -43,6 +51,9 @@ describe("mcpgen CLI", () => {
       [["generate", "--check=yes"], "--check takes no value", "mcpgen generate --help"],
       [["pull", "--cwd", "--", "x"], "--cwd needs a folder", "mcpgen pull --help"],
       [["lint", "--rule"], "--rule needs CODE=off|warn|error", "mcpgen lint --help"],
+      [["mock", "--seed"], "--seed needs an integer", "mcpgen mock --help"],
+      [["mock", "--fail-rate", "half"], '--fail-rate takes a fraction from 0 to 1 (0.25 fails one call in four), not "half"', "mcpgen mock --help"],
+      [["mock", "--nope"], "unknown option --nope for mock", "mcpgen mock --help"],
     ];
     for (const [args, message, help] of cases) {
       const r = mcpgen(args, dir);
@@ -52,7 +63,7 @@ describe("mcpgen CLI", () => {
 
   it("prints each command's help from its options table: every option it takes, and none it refuses", () => {
     const dir = tempProject();
-    for (const command of ["generate", "validate", "init", "pull", "diff", "lint"]) {
+    for (const command of ["generate", "validate", "init", "pull", "diff", "lint", "mock"]) {
       const r = mcpgen([command, "--help"], dir);
       expect(r.code, command).toBe(0);
       expect(r.stdout, command).toMatch(

@@ -8,12 +8,13 @@ import { diffCommand } from "./diff.js";
 import { generateCommand, validateCommand, WARNING_LEVELS } from "./generateCommand.js";
 import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
+import { mockCommand } from "./mock.js";
 import { pullCommand } from "./pull.js";
 import { version } from "../version.js";
 import { didYouMean } from "../util/didYouMean.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
-export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand];
+export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand, mockCommand];
 
 const NAMES = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)
@@ -81,6 +82,7 @@ const OTHER_WORDS: Readonly<Record<string, string>> = {
   introspect: "pull",
   compare: "diff",
   verify: "validate",
+  fake: "mock",
 };
 
 function meant(word: string): string {
