@@ -8,16 +8,13 @@ import type { DocPath } from "../diagnostics.js";
 import { classifyRef, type JsonSchema } from "../model/refs.js";
 import { didYouMean } from "../util/didYouMean.js";
 import { isPlainObject } from "../util/objects.js";
+import { quoteHint } from "./flowText.js";
 
 export interface UndeclaredKey {
   /** Path of the key inside the example value. */
   path: DocPath;
-  key: string;
-  /** The names the schema declares there. */
-  declared: string[];
-  near?: string;
-  /** The object holding the key (for the quoting hint when YAML made the key from text). */
-  holder: Record<string, unknown>;
+  /** What is wrong and the fix: a did-you-mean, the quoted text YAML cut, or the names declared. */
+  message: string;
 }
 
 /** Keywords after which an object's keys depend on more than its `properties`: those nodes are left alone. */
@@ -37,8 +34,9 @@ const OPEN_ENDED = [
   "$dynamicRef",
 ];
 
-/** Undeclared keys of `value` under `schema` (`$ref: '#/defs/Name'` followed through `defs`). */
-export function undeclaredKeys(schema: JsonSchema, value: unknown, defs: ReadonlyMap<string, unknown>): UndeclaredKey[] {
+/** Undeclared keys of `value` (an example's arguments or result) under `schema` (`$ref: '#/defs/Name'` followed through `defs`). */
+export function undeclaredKeys(schema: JsonSchema, value: unknown, key: "inputSchema" | "outputSchema", defs: ReadonlyMap<string, unknown>): UndeclaredKey[] {
+  const side = key === "inputSchema" ? "arguments" : "result";
   const out: UndeclaredKey[] = [];
   // Each node is visited once per example: a schema that refers to itself ends with the value.
   const stack: { schema: unknown; value: unknown; path: DocPath; hops: number }[] = [{ schema, value, path: [], hops: 0 }];
@@ -62,13 +60,23 @@ export function undeclaredKeys(schema: JsonSchema, value: unknown, defs: Readonl
     const properties = node.properties;
     const open = OPEN_ENDED.some((k) => node[k] !== undefined) || typeof node.$ref === "string";
     const declared = Object.keys(properties);
-    for (const key of Object.keys(value)) {
-      if (Object.hasOwn(properties, key)) {
-        stack.push({ schema: properties[key], value: value[key], path: [...path, key], hops });
-      } else if (!open) {
-        const near = didYouMean(key, declared);
-        out.push({ path: [...path, key], key, declared, ...(near ? { near } : {}), holder: value });
+    for (const name of Object.keys(value)) {
+      if (Object.hasOwn(properties, name)) {
+        stack.push({ schema: properties[name], value: value[name], path: [...path, name], hops });
+        continue;
       }
+      if (open) continue;
+      const near = didYouMean(name, declared);
+      const fix = near
+        ? `did you mean \`${near}\`?`
+        : value[name] === null
+          ? quoteHint(value, name)
+          : `remove it, or declare it under \`properties\` (declared: ${declared.join(", ") || "none"})`;
+      const verb = side === "arguments" ? "send" : "read";
+      out.push({
+        path: [...path, name],
+        message: `example ${side} key \`${name}\` is not declared by ${key}: the generated types have no such field, so no typed caller could ${verb} it; ${fix}`,
+      });
     }
   }
   return out.sort((a, b) => String(a.path).localeCompare(String(b.path)));

@@ -135,13 +135,15 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
         if (argumentProblems !== undefined)
           report([...path, "arguments"], "invalid-example", `example arguments do not match inputSchema: ${argumentProblems}`);
         else if (validators.inputSchema)
-          reportUndeclared(tool.inputSchema as JsonSchema, example.arguments, [...path, "arguments"], "inputSchema", defs, report);
+          for (const found of undeclaredKeys(tool.inputSchema as JsonSchema, example.arguments, "inputSchema", defs))
+            report([...path, "arguments", ...found.path], "invalid-example", found.message, "key");
         if (example.result === undefined) return;
         if (tool.outputSchema !== undefined) {
           const resultProblems = validators.outputSchema ? problemsOf(validators.outputSchema, example.result) : undefined;
           if (resultProblems !== undefined) report([...path, "result"], "invalid-example", `example result does not match outputSchema: ${resultProblems}`);
           else if (validators.outputSchema)
-            reportUndeclared(tool.outputSchema as JsonSchema, example.result, [...path, "result"], "outputSchema", defs, report);
+            for (const found of undeclaredKeys(tool.outputSchema as JsonSchema, example.result, "outputSchema", defs))
+              report([...path, "result", ...found.path], "invalid-example", found.message, "key");
         } else if (typeof example.result !== "string" && !(isPlainObject(example.result) && Array.isArray(example.result.content))) {
           report(
             [...path, "result"],
@@ -198,31 +200,6 @@ function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Rep
     if (!looksLikeText(key, value) || KEYWORDS.has(key) || NULL_ALLOWED.has(key) || key.startsWith("x-")) continue;
     const what = value === null ? `\`${key}\` is a key without a value (null)` : `\`${key}\` reads like text, not a JSON Schema keyword`;
     report([...at(), key], "suspicious-key", `${what}; it would be served as a keyword. ${capitalize(quoteHint(node, key))}`, "key", "warning");
-  }
-}
-
-/** Example keys the schema does not declare (see exampleKeys.ts): no typed caller could write or read them. */
-function reportUndeclared(
-  schema: JsonSchema,
-  value: unknown,
-  base: DocPath,
-  key: "inputSchema" | "outputSchema",
-  defs: ReadonlyMap<string, unknown>,
-  report: Report,
-): void {
-  const side = key === "inputSchema" ? "arguments" : "result";
-  for (const found of undeclaredKeys(schema, value, defs)) {
-    const fix = found.near
-      ? `did you mean \`${found.near}\`?`
-      : found.holder[found.key] === null
-        ? quoteHint(found.holder, found.key)
-        : `remove it, or declare it under \`properties\` (declared: ${found.declared.join(", ") || "none"})`;
-    report(
-      [...base, ...found.path],
-      "invalid-example",
-      `example ${side} key \`${found.key}\` is not declared by ${key}: the generated types have no such field, so no typed caller could ${side === "arguments" ? "send" : "read"} it; ${fix}`,
-      "key",
-    );
   }
 }
 
