@@ -47,7 +47,9 @@ beforeAll(async () => {
   const { createServerFactory } = (await import(path.join(generated, "index.ts"))) as { createServerFactory: (h: unknown) => () => unknown };
   const { scenarios } = (await import(path.join(generated, "widgets/scenarios.ts"))) as { scenarios: Scenario[] };
   browser = await launchChromium();
-  harness = await serveHarness({ server: createServerFactory(handlers), scenarios });
+  // A second scenario: an idea the details tool does not know, so its call answers a tool error.
+  const unknown = { ...scenarios[0]!, result: { gifts: [{ name: "Kite", price: 30 }] } };
+  harness = await serveHarness({ server: createServerFactory(handlers), scenarios: [...scenarios, unknown] });
 }, 180_000);
 
 afterAll(async () => {
@@ -86,6 +88,30 @@ describe.each(["mcp-apps", "openai"] as const)("a React widget on mcpgen/react, 
     // Chromium asks for /favicon.ico (the harness has none) outside Playwright's view: resource failures are the `http` lines.
     const errors = console.filter((line) => /^(error|pageerror|http)/.test(line) || /Content Security Policy|Refused to/.test(line));
     expect(errors.filter((line) => !line.startsWith("error: Failed to load resource"))).toEqual([]);
+    await page.close();
+  });
+});
+
+describe.each(["mcp-apps", "openai"] as const)("useCall's error state, %s bridge", (bridge) => {
+  it("a tool error leaves pending, sets error with the server's message, and the next call can start", async () => {
+    const before = harness.calls.length;
+    const { page, console } = await open(harness.scenarioUrl(1, bridge));
+    const kite = page.frameLocator("iframe").locator('li[data-gift="Kite"]');
+    await expect.poll(() => kite.count(), { timeout: 15_000 }).toBe(1);
+    await kite.locator("button").click();
+    await expect.poll(() => kite.locator(".details").getAttribute("data-state"), { timeout: 10_000 }).toBe("done");
+    expect(await kite.locator(".details").getAttribute("class")).toBe("details error");
+    expect(await kite.locator(".details").textContent()).toBe("No gift named Kite");
+    expect(await kite.locator("button").isDisabled()).toBe(false);
+    // Again: the error stays until the next call ends, which fails the same way.
+    await kite.locator("button").click();
+    await expect.poll(() => harness.calls.length - before, { timeout: 10_000 }).toBe(2);
+    expect(harness.calls.slice(before).map((c) => [c.tool, (c.result as { isError?: boolean }).isError])).toEqual([
+      ["gift_details", true],
+      ["gift_details", true],
+    ]);
+    const errors = console.filter((line) => /^(pageerror|http)/.test(line) || /Content Security Policy|Refused to/.test(line));
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
