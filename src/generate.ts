@@ -292,7 +292,7 @@ export function displayPath(absPath: string): string {
 const roots = new Map<string, string>();
 
 /** The nearest folder with a package.json at or above `dir`, else `dir` itself (memoized). */
-function projectRoot(dir: string): string {
+export function projectRoot(dir: string): string {
   let root = roots.get(dir);
   if (root === undefined) {
     root = dir;

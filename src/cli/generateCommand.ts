@@ -182,7 +182,7 @@ function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {
 }
 
 /** One run of generate/validate with the config; prints what happened. */
-async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Promise<{ code: number; result: PipelineResult }> {
+export async function generateOnce(config: Config, args: GenerateArgs, cwd: string): Promise<{ code: number; result: PipelineResult }> {
   const mode = args.command === "validate" ? "validate" : args.check ? "check" : "write";
   const result = await runPipeline({
     manifests: config.manifests,

@@ -4,6 +4,7 @@
  */
 import { CliUsageError, explainUsage } from "./args.js";
 import { asksForHelp, HELP_OPTION, optionLines, wrap, type Command } from "./command.js";
+import { devCommand } from "./dev.js";
 import { diffCommand } from "./diff.js";
 import { generateCommand, validateCommand, WARNING_LEVELS } from "./generateCommand.js";
 import { initCommand } from "./initCommand.js";
@@ -14,7 +15,7 @@ import { version } from "../version.js";
 import { didYouMean } from "../util/didYouMean.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
-export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand, mockCommand];
+export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand, mockCommand, devCommand];
 
 const NAMES = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)
@@ -83,6 +84,9 @@ const OTHER_WORDS: Readonly<Record<string, string>> = {
   compare: "diff",
   verify: "validate",
   fake: "mock",
+  serve: "dev",
+  preview: "dev",
+  harness: "dev",
 };
 
 function meant(word: string): string {

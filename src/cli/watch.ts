@@ -15,6 +15,11 @@ export interface WatchHooks {
   reloadConfig: () => Config | undefined;
   /** One generate run with a config. */
   run: (config: Config) => Promise<unknown>;
+  /**
+   * More folders to watch, asked again after each run (`mcpgen dev`: the widgets' source folders
+   * and the handlers'): recursive, except a folder holding node_modules (the project's root).
+   */
+  folders?: () => string[];
   /** Milliseconds of quiet before a run (default 100). */
   debounceMs?: number;
   /** Resolves to stop watching (default: SIGINT or SIGTERM). */
@@ -39,14 +44,19 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
     for (const m of c.manifests) add(m);
     for (const s of c.sources) add(s);
     if (c.templates) add(c.templates, true);
+    for (const f of hooks.folders?.() ?? []) add(f, !existsSync(path.join(f, "node_modules")));
     return dirs;
   };
-  const outside = (file: string) => !file.startsWith(config.out + path.sep) && !/\.mcpgen-\d+\.tmp$/.test(file) && !file.endsWith("~");
+  const outside = (file: string) =>
+    !file.startsWith(config.out + path.sep) && !/\.mcpgen-\d+\.tmp$/.test(file) && !file.endsWith("~") && !/[\\/](node_modules|\.git)[\\/]/.test(file);
+  let armed = "";
 
   const arm = () => {
     for (const w of watchers) w.close();
     watchers = [];
-    for (const [dir, { recursive }] of targets(config)) {
+    const dirs = targets(config);
+    armed = JSON.stringify([...dirs]);
+    for (const [dir, { recursive }] of dirs) {
       try {
         const w = fsWatch(dir, { recursive }, (_event, name) => {
           const file = name ? path.join(dir, name.toString()) : dir;
@@ -73,6 +83,8 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
       }
     }
     await hooks.run(config);
+    // A run can bring new folders to watch (a widget added): watch them from now on.
+    if (hooks.folders && JSON.stringify([...targets(config)]) !== armed) arm();
   };
   const schedule = (file: string) => {
     if (timer) clearTimeout(timer);

@@ -25,14 +25,7 @@ export function emitWidgets(model: ServerModel): OutputFile[] {
  */
 function emitScenarios(model: ServerModel): OutputFile {
   const file = codeFile(model, "widgets/scenarios.ts");
-  const scenarios: Json[] = [];
-  for (const widget of model.widgets) {
-    for (const name of widget.tools) {
-      const tool = model.tools.find((t) => t.name === name)!;
-      for (const example of tool.examples)
-        scenarios.push({ widget: widget.uri, tool: name, arguments: example.arguments, ...(example.result === undefined ? {} : { result: example.result }) });
-    }
-  }
+  const scenarios = scenariosOf(model);
   // JSON text, parsed: manifest values stay data (a `__proto__` key is a key).
   file.exportDeclaration({
     doc: [
@@ -44,6 +37,19 @@ function emitScenarios(model: ServerModel): OutputFile {
     text: `: readonly { widget: string; tool: string; arguments: { [key: string]: unknown }; result?: unknown }[] = JSON.parse(${jsonTemplate(JSON.stringify(scenarios))});`,
   });
   return { path: file.path, content: file.render() };
+}
+
+/** Each example of each tool that opens a widget, in manifest order: the harness's scenarios (`mcpgen dev` serves them too). */
+export function scenariosOf(model: ServerModel): { widget: string; tool: string; arguments: Json; result?: Json }[] {
+  const scenarios: { widget: string; tool: string; arguments: Json; result?: Json }[] = [];
+  for (const widget of model.widgets) {
+    for (const name of widget.tools) {
+      const tool = model.tools.find((t) => t.name === name)!;
+      for (const example of tool.examples)
+        scenarios.push({ widget: widget.uri, tool: name, arguments: example.arguments, ...(example.result === undefined ? {} : { result: example.result }) });
+    }
+  }
+  return scenarios;
 }
 
 /** The tools a widget's view may call: those whose visibility includes `app`. */

@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { INLINE_SCRIPT_BUILD, inlineScript } from "../bundle/inlineScript.js";
 import { escapeHtml } from "../bundle/widgets.js";
+import { safeJson } from "../print/literal.js";
 import { hostAllowed, originAllowed } from "../runtime/server/transport/originCheck.js";
 import { callRefusal, initialGlobals, type OpenAiGlobals, type ToolResult } from "./openaiHost.js";
 
@@ -46,6 +47,11 @@ export interface HarnessOptions {
   scenarios: readonly Scenario[];
   /** Port (default 0: a free one); the harness binds 127.0.0.1. */
   port?: number;
+  /**
+   * This build's id (`mcpgen dev`): the pages then follow GET /events and reload themselves when a
+   * harness on this port names another build (after a rebuild, or a restart on the same port).
+   */
+  build?: string;
 }
 
 /** A tool call a widget made through the host. */
@@ -105,6 +111,7 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   const token = randomBytes(32).toString("base64url");
   /** The globals of each openai page loaded, for its frame (the same call, not a second one); the latest 100. */
   const loads = new Map<string, OpenAiGlobals>();
+  const reloader = options.build === undefined ? "" : reloadScript(options.build);
   let port = 0;
 
   const http = createServer((req, res) => {
@@ -118,7 +125,8 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     const parts = url.pathname.split("/").filter(Boolean);
     const bridge = url.searchParams.get("bridge") === "openai" ? "openai" : "mcp-apps";
     const approval = url.searchParams.get("approval") === "1";
-    if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios));
+    if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios, reloader));
+    if (req.method === "GET" && url.pathname === "/events" && options.build !== undefined) return buildEvents(res, options.build);
     const scenario = parts[1] !== undefined ? options.scenarios[Number(parts[1])] : undefined;
     if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge, approval));
     if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge, url.searchParams.get("load") ?? ""));
@@ -196,7 +204,7 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     }
     const config = { index, bridge, token, tool, arguments: scenario.arguments, result, approval, ...(load === undefined ? {} : { load }) };
     const data = JSON.stringify(config).replace(/</g, "\\u003c");
-    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge}${approval ? ", approval-gated" : ""})</p>\n${approval ? '<p><button id="approve" type="button">Approve</button></p>\n' : ""}<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n</body>\n</html>\n`;
+    return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>mcpgen harness: ${escapeHtml(scenario.tool)}</title>\n<style>body{font-family:system-ui,sans-serif;margin:16px;background:#f6f6f8}iframe{border:1px solid #ccc;border-radius:12px;background:#fff;width:480px;height:360px}</style>\n</head>\n<body>\n<p>${escapeHtml(scenario.tool)} → ${escapeHtml(scenario.widget)} (${bridge}${approval ? ", approval-gated" : ""})</p>\n${approval ? '<p><button id="approve" type="button">Approve</button></p>\n' : ""}<script type="application/json" id="config">${data}</script>\n<script type="module">${scripts.host}</script>\n${reloader}</body>\n</html>\n`;
   }
 
   /**
@@ -302,7 +310,7 @@ const INDEX_STYLE = [
 ].join("\n");
 
 /** The index page: one card per scenario (tool, widget, arguments), opening it in either bridge. */
-function indexPage(scenarios: readonly Scenario[]): string {
+function indexPage(scenarios: readonly Scenario[], reloader: string): string {
   const cards = scenarios.map((s, i) => {
     const args = JSON.stringify(s.arguments);
     const shown = args.length > 120 ? `${args.slice(0, 119)}…` : args;
@@ -316,7 +324,25 @@ function indexPage(scenarios: readonly Scenario[]): string {
     scenarios.length === 0
       ? "No scenarios: give a tool that has a widget an example (examples: arguments and result) in the manifest, then generate."
       : "Each scenario is a call of a tool from the manifest's examples: it opens the tool's widget in a mock host, with the MCP Apps bridge or ChatGPT's window.openai.";
-  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>mcpgen harness</title>\n<style>\n${INDEX_STYLE}\n</style>\n</head>\n<body>\n<h1>Widgets</h1>\n<p>${escapeHtml(intro)}</p>\n<ul>\n${cards.join("\n")}\n</ul>\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>mcpgen harness</title>\n<style>\n${INDEX_STYLE}\n</style>\n</head>\n<body>\n<h1>Widgets</h1>\n<p>${escapeHtml(intro)}</p>\n<ul>\n${cards.join("\n")}\n</ul>\n${reloader}</body>\n</html>\n`;
+}
+
+/**
+ * GET /events: a server-sent event naming this build, then comments every 15 s so proxies keep the
+ * stream open. A browser whose stream drops (the harness restarted) reconnects within `retry` ms.
+ * It tells nothing but the build id, so it needs no token.
+ */
+function buildEvents(res: ServerResponse, build: string): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
+  res.write(`retry: 250\ndata: ${build.replace(/[\r\n]/g, "")}\n\n`);
+  const beat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
+  beat.unref();
+  res.on("close", () => clearInterval(beat));
+}
+
+/** The pages' script of `mcpgen dev`: reload when the harness answers another build than this page's. */
+function reloadScript(build: string): string {
+  return `<script>new EventSource("/events").onmessage=(e)=>{if(e.data!==${safeJson(JSON.stringify(build))})location.reload()}</script>\n`;
 }
 
 function html(res: ServerResponse, body: string): void {
