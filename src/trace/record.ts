@@ -75,25 +75,6 @@ export type TraceLine = TraceStart | TraceMessage | TraceNote;
 
 /**
  * One line of a generated server's own message log (stderr, `logMessages: true` or
- * `MCP_LOG_MESSAGES=1`): a request and how it ended, or a notification either way.
+ * `MCP_LOG_MESSAGES=1`): a request and how it ended. Defined by the runtime that writes it.
  */
-export interface ServerLogLine {
-  mcpgenLog: 1;
-  /** ISO 8601 with milliseconds: when the answer (or the notification) left. */
-  time: string;
-  /** `in`: the client's request or notification; `out`: the server's notification or request. */
-  direction: "in" | "out";
-  /** The JSON-RPC id, absent on notifications. */
-  id?: string | number;
-  method: string;
-  /** tools/call: the tool; prompts/get: the prompt; resources/read: the URI. */
-  name?: string;
-  /** Requests: from receipt to answer. */
-  durationMs?: number;
-  /** Requests: ok, a business failure (`isError: true`), or a JSON-RPC error. */
-  outcome?: "ok" | "business-error" | "protocol-error";
-  /** protocol-error: the code and message; business-error: the first text block, cut at 200 characters. */
-  error?: { code?: number; message: string };
-  /** The protocol revision of the request (2025-11-25, 2026-07-28, ...). */
-  protocol?: string;
-}
+export type { ServerLogLine } from "../runtime/server/engine/messageLog.js";

@@ -14,6 +14,7 @@ import { ErrorCodes, rpcError } from "../shared/errors.js";
 import { Engine, isObject, type Call } from "./engine.js";
 import type { RuntimeHandlers, ServerOptions, TokenVerifier } from "./engine/handlerTypes.js";
 import { authContextOf } from "./engine/authInfo.js";
+import { messageLogSink, requestLine, type ServerLogLine } from "./engine/messageLog.js";
 import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 import { taskOwnerOf } from "./tasks/taskOwner.js";
@@ -82,8 +83,9 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   options: ServerOptions = {},
 ): ServerFactory & FactoryHooks {
   const engine = new Engine(definition, handlers, options);
+  const logLine = messageLogSink(options.logMessages);
   let connections = 0;
-  const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections);
+  const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections, logLine);
   const factory: ServerFactory & FactoryHooks = Object.assign(
     build,
     engine.taskTools ? { tasks: engine.tasks } : {},
@@ -101,7 +103,7 @@ function eraCapabilities(capabilities: ServerCapabilities, era: ProtocolEra, tas
   return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
-function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, connection: number): Server {
+function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, connection: number, logLine: ((line: ServerLogLine) => void) | undefined): Server {
   const definition = engine.definition;
   const capabilities = eraCapabilities(definition.capabilities, era, engine.taskTools);
   const discoverHint = definition.cache?.["server/discover"];
@@ -185,8 +187,14 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     if (inFlight.has(key))
       throw rpcError(ErrorCodes.InvalidRequest, `Invalid Request: id ${JSON.stringify(sdk.mcpReq.id)} is already used by a request in flight`);
     inFlight.add(key);
+    const startedAt = performance.now();
     try {
-      return await engine.handle(method, params, call(sdk), subscriptions);
+      const result = await engine.handle(method, params, call(sdk), subscriptions);
+      logLine?.(requestLine({ id: key, method, params, ...protocolOf(sdk) }, startedAt, { result }));
+      return result;
+    } catch (error) {
+      logLine?.(requestLine({ id: key, method, params, ...protocolOf(sdk) }, startedAt, { error }));
+      throw error;
     } finally {
       inFlight.delete(key);
     }
@@ -196,4 +204,10 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     server.setRequestHandler(method, { params: RAW }, (params, sdk) => answer(method, params, sdk));
   }
   return sdkServerOf(server);
+}
+
+/** The protocol revision a 2026-07-28 request names in its envelope. */
+function protocolOf(sdk: SdkContext): { protocol?: string } {
+  const named = sdk.mcpReq.envelope?.["io.modelcontextprotocol/protocolVersion"];
+  return typeof named === "string" ? { protocol: named } : {};
 }

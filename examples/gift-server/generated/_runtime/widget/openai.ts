@@ -75,8 +75,12 @@ export function connectOpenAi(events: BridgeEvents, g: OpenAiGlobals<unknown>): 
  * taken as the structured output.
  */
 export function toCallToolResult(answer: unknown): CallToolResult {
-  if (isCallToolResult(answer)) return answer;
-  const value = isRecord(answer) ? answer : {};
+  const given = isRecord(answer) ? answer : {};
+  // ChatGPT's hosts send `structuredContent: null` for a result without one.
+  const { structuredContent: none, ...rest } = given;
+  const value = none === null ? rest : given;
+  if (isCallToolResult(value)) return value;
+  const failed = value["isError"] === true ? { isError: true } : {};
   if (typeof value["result"] === "string") {
     const text = value["result"];
     let parsed: unknown;
@@ -85,12 +89,9 @@ export function toCallToolResult(answer: unknown): CallToolResult {
     } catch {
       parsed = undefined;
     }
-    return { content: [{ type: "text", text }], ...(isRecord(parsed) ? { structuredContent: parsed } : {}) };
+    // A tool error's text is its message, not output.
+    return { content: [{ type: "text", text }], ...(isRecord(parsed) && !failed.isError ? { structuredContent: parsed } : {}), ...failed };
   }
   const structured = value["structuredContent"];
-  return {
-    content: [],
-    ...(isRecord(structured) ? { structuredContent: structured } : {}),
-    ...(value["isError"] === true ? { isError: true } : {}),
-  };
+  return { content: [], ...(isRecord(structured) ? { structuredContent: structured } : {}), ...failed };
 }

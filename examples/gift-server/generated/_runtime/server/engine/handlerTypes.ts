@@ -5,6 +5,7 @@
  * The engine's public types: what the user's handlers get and answer, and the server options.
  * The generated `Handlers` type is a typed view of RuntimeHandlers.
  */
+import type { MessageLogOption } from "./messageLog.js";
 import type { RequestContext } from "./context.js";
 import type { CallToolResult, ReadResourceResult } from "../../shared/mcp.js";
 import type { RequestStateSecret } from "./requestStateKeys.js";
@@ -122,4 +123,11 @@ export interface ServerOptions extends TaskOptions {
    * 100). Past it, all are dropped and compiled again when asked.
    */
   maxFormValidators?: number;
+  /**
+   * A JSON line per request answered (id, method, tool, duration, outcome: ok, business-error or
+   * protocol-error), on stderr when `true`, or to your function; never arguments or results.
+   * Default: on when the environment has `MCP_LOG_MESSAGES=1`. `mcpgen check` and `mcpgen
+   * explain` read these lines.
+   */
+  logMessages?: MessageLogOption;
 }

@@ -113,7 +113,7 @@ function shortestPeriod(key: Uint8Array): number {
 }
 
 /** process.env under Node; empty elsewhere (the runtime also loads where there is no process). */
-function processEnvironment(): Environment {
+export function processEnvironment(): Environment {
   const host = globalThis as { process?: { env?: Environment } };
   return host.process?.env ?? {};
 }
