@@ -156,6 +156,26 @@ describe.each(ERAS)("mcpgen mock (%s era)", (era: Era) => {
   });
 });
 
+describe("mcpgen mock of several servers over HTTP", () => {
+  it("serves each manifest at its own URL, each with its own tools", async () => {
+    const manifests = ["manifests/notes-server.yaml", "examples/gift-server/manifests/gift-server.yaml"].map((m) => path.join(ROOT, m));
+    const result = await startMock({ manifests, cwd: ROOT, transport: { kind: "http", port: 0 } });
+    if (!result.ok) throw new Error(`not served: ${result.problem ?? ""}`);
+    closers.push(() => result.close());
+    expect(result.servers.map((s) => s.name).sort()).toEqual(["gift-server", "notes-server"]);
+    const urls = result.servers.map((s) => s.url);
+    expect(new Set(urls).size).toBe(2);
+    for (const served of result.servers) {
+      const sdk = new Client({ name: "mock-test", version: "1" });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(served.url!)));
+      closers.push(() => sdk.close());
+      const names = (await sdk.listTools()).tools.map((t) => t.name);
+      expect(names).toContain(served.name === "gift-server" ? "suggest_gifts" : "folder_tree");
+      expect(names).not.toContain(served.name === "gift-server" ? "folder_tree" : "suggest_gifts");
+    }
+  });
+});
+
 describe("mcpgen mock options", () => {
   it("waits --latency before each tool call (a lower bound only)", async () => {
     const sdk = await overHttp("manifests/notes-server.yaml", "legacy", { latencyMs: 300 });
