@@ -81,13 +81,7 @@ export async function startHandlers(options: { root: string; outDir: string; ser
 }
 
 /** The project's manifests, served by `mcpgen mock` in this process. */
-export async function startMockBackend(options: {
-  manifests: string[];
-  cwd: string;
-  out: string;
-  server: string;
-  levels: DiagnosticLevels;
-}): Promise<Backend> {
+export async function startMockBackend(options: { manifests: string[]; cwd: string; out: string; server: string; levels: DiagnosticLevels }): Promise<Backend> {
   const { startMock } = await import("../mock/server.js");
   const mocked = await startMock({ ...options, transport: { kind: "http", port: 0 } });
   if (!mocked.ok) throw new Error(mocked.problem ?? "the manifests have errors");

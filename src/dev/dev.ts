@@ -112,8 +112,7 @@ export class DevSession {
     }
     const withWidgets = models.filter((m) => m.widgets.length > 0);
     if (withWidgets.length === 1) return withWidgets[0];
-    if (withWidgets.length === 0)
-      this.log("mcpgen dev: no server has a widget: add one under widgets: in a manifest (docs/guides/widgets.md), then save");
+    if (withWidgets.length === 0) this.log("mcpgen dev: no server has a widget: add one under widgets: in a manifest (docs/guides/widgets.md), then save");
     else this.log(`mcpgen dev: several servers have widgets (${withWidgets.map((m) => m.name).join(", ")}): choose one with --server NAME`);
     return undefined;
   }

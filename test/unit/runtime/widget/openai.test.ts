@@ -24,7 +24,11 @@ describe("toCallToolResult", () => {
       { result: "No gift named Kite", structuredContent: null, content: [{ type: "text", text: "No gift named Kite" }], isError: true },
       { result: "No gift named Kite", content: [{ type: "text", text: "No gift named Kite" }], isError: true },
     ],
-    ["{result} of an error whose text is JSON: still an error, no output", { result: '{"a":1}', isError: true }, { content: [{ type: "text", text: '{"a":1}' }], isError: true }],
+    [
+      "{result} of an error whose text is JSON: still an error, no output",
+      { result: '{"a":1}', isError: true },
+      { content: [{ type: "text", text: '{"a":1}' }], isError: true },
+    ],
     [
       "structuredContent null on a success: as absent",
       { result: "ok", structuredContent: null, content: [{ type: "text", text: "ok" }], isError: false },
