@@ -43,4 +43,29 @@ describe("generate --watch", () => {
     const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c)));
     expect(code).toBe(0);
   }, 60_000);
+
+  it("rebundles a widget when its source, in a folder under the manifests, changes", async () => {
+    const manifest = `${MANIFEST.replace("inputSchema: {type: object}}", "inputSchema: {type: object}, widget: view}")}widgets:\n  - {name: view, uri: "ui://tiny/view.html", entry: widgets/view.ts}\n`;
+    const dir = tempProject({
+      "package.json": "{}",
+      "manifests/tiny.yaml": manifest,
+      "manifests/widgets/view.ts": 'document.body.textContent = "first-view";\n',
+    });
+    const child = spawn(process.execPath, [BIN, "generate", "--watch"], { cwd: dir });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stdout += d));
+    const definition = () => readFileSync(path.join(dir, "generated/tiny/definition.ts"), "utf8");
+    const wait = { timeout: 15_000, interval: 50 };
+    try {
+      await vi.waitFor(() => expect(stdout).toContain("watching"), wait);
+      expect(definition()).toContain("first-view");
+      writeFileSync(path.join(dir, "manifests/widgets/view.ts"), 'document.body.textContent = "second-view";\n');
+      await vi.waitFor(() => expect(definition()).toContain("second-view"), wait);
+      expect(stdout).toContain("manifests/widgets/view.ts changed; regenerating.");
+    } finally {
+      child.kill("SIGINT");
+    }
+    await new Promise((resolve) => child.on("exit", resolve));
+  }, 60_000);
 });

@@ -48,7 +48,7 @@ const GENERATE_OPTIONS = {
     help: 'Read this config instead of mcpgen.config.{json,yaml,yml} or the "mcpgen" key of package.json.',
   },
   check: { type: "boolean", help: "Write nothing; exit 1 and show a short diff for each stale file." },
-  watch: { type: "boolean", help: "Regenerate when a manifest, the config or a template changes." },
+  watch: { type: "boolean", help: "Regenerate when a manifest or a file under its folder (widget sources), the config or a template changes." },
   quiet: { type: "boolean", help: "Print only errors (and the handler stubs created): no warnings, no summary." },
   "no-cache": {
     type: "boolean",

@@ -1,6 +1,6 @@
 /**
- * `mcpgen generate --watch`: regenerate when a manifest (or a file next to it), the config or a
- * template changes. Changes are debounced; runs never overlap; an invalid edit prints its
+ * `mcpgen generate --watch`: regenerate when a manifest (or a file in its folder, widget sources
+ * in subfolders included), the config or a template changes. Changes are debounced; runs never overlap; an invalid edit prints its
  * diagnostics and leaves the last good output in place (the pipeline writes nothing on errors);
  * the process only stops on SIGINT/SIGTERM.
  */
@@ -37,14 +37,18 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
 
   const targets = (c: Config) => {
     const dirs = new Map<string, { recursive: boolean }>();
+    /** A folder, or a file's: recursive when asked, unless it holds node_modules (the project's root: too much to walk). */
     const add = (p: string, recursive = false) => {
       const dir = existsSync(p) && statSync(p).isDirectory() ? p : path.dirname(p);
-      if (existsSync(dir)) dirs.set(dir, { recursive: recursive || dirs.get(dir)?.recursive === true });
+      if (!existsSync(dir)) return;
+      const deep = recursive && !existsSync(path.join(dir, "node_modules"));
+      dirs.set(dir, { recursive: deep || dirs.get(dir)?.recursive === true });
     };
-    for (const m of c.manifests) add(m);
+    // Recursive: a widget's sources (and a manifest's file: resources) live under its manifest's folder.
+    for (const m of c.manifests) add(m, true);
     for (const s of c.sources) add(s);
     if (c.templates) add(c.templates, true);
-    for (const f of hooks.folders?.() ?? []) add(f, !existsSync(path.join(f, "node_modules")));
+    for (const f of hooks.folders?.() ?? []) add(f, true);
     return dirs;
   };
   const outside = (file: string) =>

@@ -49,7 +49,7 @@ export class DevSession {
     return this.harness?.url;
   }
 
-  /** The folders to watch besides the manifests': the widgets' sources and the handlers. */
+  /** The folders to watch besides the manifests' (which hold the widgets' sources): the handlers'. */
   watchFolders(): string[] {
     return this.folders;
   }
@@ -64,9 +64,9 @@ export class DevSession {
     }
     const model = this.choose(result.models);
     if (!model) return;
-    this.folders = [...new Set(model.widgets.map((w) => path.dirname(w.entry)))];
+    // The manifests' folders are watched already (widget sources are under them): add the handlers'.
     const handlers = config.stubs !== undefined && existsSync(path.join(config.out, model.name, "handlers.ts"));
-    if (config.stubs) this.folders.push(path.join(config.stubs, model.name));
+    this.folders = config.stubs ? [path.join(config.stubs, model.name)] : [];
     let backend: Backend;
     try {
       backend =
