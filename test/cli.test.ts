@@ -21,21 +21,16 @@ describe("mcpgen CLI", () => {
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
+    const COMMANDS = "generate, validate, init, pull, diff, lint, mock or dev";
     const dir = tempProject();
     const cases: [string[], string, string][] = [
-      [[], "missing command: generate, validate, init, pull, diff, lint or mock", "mcpgen --help"],
-      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff, lint or mock', "mcpgen --help"],
-      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint or mock)', "mcpgen --help"],
-      [
-        ["watch"],
-        'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff, lint or mock)',
-        "mcpgen --help",
-      ],
-      [
-        ["valdiate"],
-        'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff, lint or mock)',
-        "mcpgen --help",
-      ],
+      [[], `missing command: ${COMMANDS}`, "mcpgen --help"],
+      [["frobnicate"], `unknown command "frobnicate": use ${COMMANDS}`, "mcpgen --help"],
+      [["build"], `unknown command "build": did you mean \`mcpgen generate\`? (commands: ${COMMANDS})`, "mcpgen --help"],
+      [["watch"], `unknown command "watch": did you mean \`mcpgen generate --watch\`? (commands: ${COMMANDS})`, "mcpgen --help"],
+      [["valdiate"], `unknown command "valdiate": did you mean \`mcpgen validate\`? (commands: ${COMMANDS})`, "mcpgen --help"],
+      [["serve"], `unknown command "serve": did you mean \`mcpgen dev\`? (commands: ${COMMANDS})`, "mcpgen --help"],
+      [["dev", "--port", "http"], '--port takes a port from 0 to 65535, not "http"', "mcpgen dev --help"],
       [["generate", "--stub", "src"], "unknown option --stub (did you mean --stubs?)", "mcpgen generate --help"],
       [["generate", "--stubs-dir", "src"], "unknown option --stubs-dir (did you mean --stubs?)", "mcpgen generate --help"],
       [["lint", "--quite"], "unknown option --quite for lint (did you mean --quiet?)", "mcpgen lint --help"],
