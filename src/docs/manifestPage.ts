@@ -4,7 +4,8 @@
  * several fields share (an icon, annotations, a cache hint) is documented once and linked to.
  */
 import { contentFields } from "../validate/contentFields.js";
-import { annotations, cacheHint, icon, manifestFields, type FieldSpec, type Fields } from "../validate/fields.js";
+import { annotations, cacheHint, icon, type FieldSpec, type Fields } from "../validate/fields.js";
+import { manifestFields } from "../validate/manifestFields.js";
 import { code, generatedNote, slug, table } from "./markdown.js";
 
 type RecordSpec = Extract<FieldSpec, { kind: "record" }>;

@@ -4,7 +4,8 @@
  * Written to schema/manifest.schema.json by `npm run schema`; a test checks it is current.
  */
 import { contentFields } from "../validate/contentFields.js";
-import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "../validate/fields.js";
+import { DEF_NAME, SERVER_NAME, type FieldSpec } from "../validate/fields.js";
+import { manifestFields } from "../validate/manifestFields.js";
 
 type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * it is.
  */
 
-import { authFields, entryAuth, entryScopes } from "./authFields.js";
+import { entryAuth, entryScopes } from "./authFields.js";
 
 export type FieldSpec = FieldKind & {
   /** What the field is for: the JSON Schema's description. */
@@ -193,73 +193,6 @@ export const toolFields = {
   },
 } as const satisfies Fields;
 
-const permission = (what: string) => ({ kind: "json", object: true, doc: `\`{}\` asks for ${what}.` }) as const satisfies FieldSpec;
-
-const WIDGET_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
-
-/** A widget: an MCP Apps view (`ui://` resource, HTML) built from its entry source by mcpgen. */
-export const widgetFields = {
-  name: {
-    kind: "string",
-    required: true,
-    pattern: WIDGET_NAME,
-    patternHint: "a letter, then letters, digits, '_' or '-'",
-    doc: "The widget's name: tools name it in `widget:`, and it names the generated `create<Name>Widget`.",
-  },
-  uri: {
-    kind: "string",
-    required: true,
-    pattern: /^ui:\/\/[^\s]+$/,
-    patternHint: "a ui:// URI, such as ui://gift-server/gifts.html",
-    doc: "The `ui://` URI the widget is served under, as a resource.",
-  },
-  entry: {
-    kind: "string",
-    required: true,
-    doc: "The view's code: a TypeScript or JavaScript file inside the manifest's folder, bundled with what it imports (CSS included) into the resource's HTML.",
-  },
-  title: { kind: "string", doc: "Served on the resource; also the HTML's title." },
-  description: { kind: "string", doc: "Served on the resource." },
-  sdk: {
-    kind: "string",
-    oneOf: ["mcpgen", "ext-apps"],
-    doc: "mcpgen: the bridge the widget's client is built on. `mcpgen` (default): mcpgen's own MCP Apps bridge, a few KB, no zod. `ext-apps`: the official `App` of @modelcontextprotocol/ext-apps (about 100 KB gzip more), for what the small bridge lacks, such as tools the view offers the host (`widget.app`). Not served.",
-  },
-  csp: {
-    kind: "record",
-    doc: "The origins the view may reach; its Content-Security-Policy refuses everything else. Origins only (`https://cdn.example.com`, `https://*.example.com`, `wss://host:8443`): anything else is `invalid-csp`.",
-    fields: {
-      connectDomains: { kind: "stringList", doc: "fetch and WebSocket." },
-      resourceDomains: { kind: "stringList", doc: "Scripts, styles, images, fonts, media." },
-      frameDomains: { kind: "stringList", doc: "Frames inside the view." },
-      baseUriDomains: { kind: "stringList", doc: "The document's base URI." },
-    },
-  },
-  permissions: {
-    kind: "record",
-    doc: "MCP Apps permissions the view asks the host for, each as `{}`.",
-    fields: {
-      camera: permission("the camera"),
-      microphone: permission("the microphone"),
-      geolocation: permission("the location"),
-      clipboardWrite: permission("writing to the clipboard"),
-    },
-  },
-  domain: { kind: "string", doc: "The view's dedicated origin (host-specific)." },
-  prefersBorder: { kind: "boolean", doc: "Whether the host draws a border around the view." },
-  chatgpt: {
-    kind: "record",
-    doc: "Set (even `{}`) to serve ChatGPT's `openai/*` alias keys besides MCP Apps': on the tool `openai/outputTemplate`, `openai/toolInvocation/invoking` and `/invoked` (every tool's `openai/widgetAccessible` and `openai/visibility` are written from its visibility on any server with widgets); on the resource `openai/widgetDescription`, `openai/widgetPrefersBorder`, `openai/widgetCSP` (`connect_domains`, `resource_domains`, `frame_domains`), `openai/widgetDomain`.",
-    fields: {
-      widgetDescription: { kind: "string", doc: "`openai/widgetDescription` (default: the widget's description)." },
-      invoking: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters", doc: "What ChatGPT shows while the tool runs." },
-      invoked: { kind: "string", pattern: /^.{1,64}$/s, patternHint: "at most 64 characters", doc: "What ChatGPT shows once the tool has answered." },
-    },
-  },
-  _meta: { ...meta, doc: "More `_meta` keys for the resource." },
-  cache: { ...cacheHint, doc: "mcpgen: the cache hint of this widget's resources/read (2026-07-28). Not served." },
-} as const satisfies Fields;
-
 export const resourceFields = {
   uri: { kind: "string", required: true, doc: "The URI clients read the resource by." },
   name: { kind: "string", required: true, doc: "Its name; the client reads it with `read<Name>()`." },
@@ -347,76 +280,4 @@ export const promptFields = {
   },
   scopes: entryScopes("get it"),
   auth: entryAuth("get it"),
-} as const satisfies Fields;
-
-const listHint = (method: string) => ({ ...cacheHint, doc: `The cache hint of ${method} (default: 5 minutes, public).` }) as const;
-
-export const manifestFields = {
-  server: {
-    kind: "record",
-    required: true,
-    open: true,
-    fields: serverFields,
-    doc: "Who the server is. All its fields but `instructions` and `folder` form serverInfo (2025-11-25) and the `io.modelcontextprotocol/serverInfo` stamp on every 2026-07-28 result.",
-  },
-  capabilities: {
-    kind: "record",
-    doc: "Optional capabilities the server opts into; `tools`, `resources`, `prompts`, `completions` and task support are declared from the manifest. `listChanged` never is: the lists do not change while the server runs.",
-    fields: {
-      logging: { kind: "json", object: true, doc: "`{}` declares `logging`: handlers send log messages with `ctx.log`." },
-      resources: {
-        kind: "record",
-        doc: "Resource capabilities beyond the lists.",
-        fields: {
-          subscribe: {
-            kind: "boolean",
-            doc: "Declares `resources.subscribe`: handlers tell subscribed clients of a change with `ctx.notifyResourceUpdated(uri)`.",
-          },
-        },
-      },
-      experimental: { kind: "json", object: true, doc: "Served as the `experimental` capability, as written." },
-    },
-  },
-  cache: {
-    kind: "record",
-    doc: "2026-07-28 cache hints per method (mcpgen's key, not served as such); each list answer and `resources/read` carries one. `cache:` on a resource or template overrides the reads of that one.",
-    fields: {
-      "server/discover": listHint("server/discover"),
-      "tools/list": listHint("tools/list"),
-      "prompts/list": listHint("prompts/list"),
-      "resources/list": listHint("resources/list"),
-      "resources/templates/list": listHint("resources/templates/list"),
-      "resources/read": {
-        ...cacheHint,
-        doc: "The cache hint of every resources/read (default: 5 minutes, public, for content from the manifest; 0, private, from a handler).",
-      },
-    },
-  },
-  auth: {
-    kind: "record",
-    fields: authFields,
-    doc: 'Who may call what: the server becomes an OAuth 2.1 resource server over HTTP (MCP "Authorization"), serving Protected Resource Metadata and checking a bearer token on every request, with per-entry `scopes` (and `auth: none` for public ones). Absent: no token is asked for. stdio ignores it (credentials come from the environment there).',
-  },
-  defs: {
-    kind: "json",
-    object: true,
-    doc: "Shared JSON Schemas by name (`[A-Za-z_][A-Za-z0-9_.-]*`), each one TypeScript type; refer to one as `$ref: '#/defs/Name'`, in defs too.",
-  },
-  tools: { kind: "list", item: { kind: "record", open: true, fields: toolFields }, doc: "The tools, one handler each." },
-  resources: {
-    kind: "list",
-    item: { kind: "record", open: true, fields: resourceFields },
-    doc: "The resources: served from the manifest (`text`, `blob`, `file`), or by a handler.",
-  },
-  resourceTemplates: {
-    kind: "list",
-    item: { kind: "record", open: true, fields: resourceTemplateFields },
-    doc: "The resource templates, each served by a handler.",
-  },
-  prompts: {
-    kind: "list",
-    item: { kind: "record", open: true, fields: promptFields },
-    doc: "The prompts: served from the manifest (`messages`), or by a handler.",
-  },
-  widgets: { kind: "list", item: { kind: "record", fields: widgetFields }, doc: "MCP Apps views, built from their entry source and served as resources." },
 } as const satisfies Fields;

@@ -9,18 +9,9 @@ import type { JsonSchema } from "../model/refs.js";
 import type { Json, JsonObject } from "../model/types.js";
 import { isPlainObject } from "../util/objects.js";
 import type { authFields } from "./authFields.js";
-import type {
-  cacheHint,
-  FieldSpec,
-  Fields,
-  manifestFields,
-  promptFields,
-  resourceFields,
-  resourceTemplateFields,
-  serverFields,
-  toolFields,
-  widgetFields,
-} from "./fields.js";
+import type { cacheHint, FieldSpec, Fields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields } from "./fields.js";
+import type { manifestFields } from "./manifestFields.js";
+import type { widgetFields } from "./widgetFields.js";
 
 /**
  * The value a field of this spec holds once valid. `json` is JSON data: the loader gives plain

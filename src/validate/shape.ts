@@ -5,7 +5,8 @@
 import { formatPath, type Diagnostic, type DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { contentFields } from "./contentFields.js";
-import { DEF_NAME, manifestFields, SERVER_NAME, type FieldSpec } from "./fields.js";
+import { DEF_NAME, SERVER_NAME, type FieldSpec } from "./fields.js";
+import { manifestFields } from "./manifestFields.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 import { didYouMean } from "../util/didYouMean.js";

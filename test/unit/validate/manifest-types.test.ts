@@ -9,7 +9,9 @@ import { parseManifestText } from "../../../src/load/loadManifest.js";
 import type { JsonSchema } from "../../../src/model/refs.js";
 import type { Json, JsonObject } from "../../../src/model/types.js";
 import { authFields } from "../../../src/validate/authFields.js";
-import { manifestFields, promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields, widgetFields } from "../../../src/validate/fields.js";
+import { promptFields, resourceFields, resourceTemplateFields, serverFields, toolFields } from "../../../src/validate/fields.js";
+import { manifestFields } from "../../../src/validate/manifestFields.js";
+import { widgetFields } from "../../../src/validate/widgetFields.js";
 import type {
   AuthEntry,
   Manifest,
