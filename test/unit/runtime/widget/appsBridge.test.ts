@@ -186,6 +186,22 @@ describe("createWidget, bridge auto", () => {
     expect(inputs).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "birthday" } }]);
   });
 
+  it("uses window.openai at once when it already holds the input (ChatGPT): no handshake, no wait", async () => {
+    answer = () => undefined;
+    scope["openai"] = { toolInput: { occasion: "birthday" }, toolOutput: null };
+    const inputs: unknown[] = [];
+    const widget = createWidget<{ suggest_gifts: { occasion: string } }, object, Record<never, never>, unknown>(spec, {
+      autoResize: false,
+      handshakeTimeoutMs: 10_000,
+    });
+    widget.onToolInput((input) => void inputs.push(input));
+    await widget.connect();
+    expect(widget.bridge).toBe("openai");
+    expect(posted.filter((m) => m.method === "ui/initialize")).toEqual([]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(inputs).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "birthday" } }]);
+  });
+
   it("rejects when neither answers", async () => {
     answer = () => undefined;
     await expect(createWidget(spec, { autoResize: false, handshakeTimeoutMs: 50 }).connect()).rejects.toThrow("the host did not answer within 50 ms");

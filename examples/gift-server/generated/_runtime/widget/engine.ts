@@ -74,7 +74,10 @@ export function createWidgetEngine<Inputs, Outputs, Callable extends CallableToo
       if (!globals) throw new Error("bridge: openai needs window.openai, which this host did not inject");
       return connectOpenAi(events, globals);
     }
-    // auto: MCP Apps first (some MCP Apps hosts inject window.openai too), window.openai when no MCP Apps host answers.
+    // auto: a window.openai that already holds the input is ChatGPT's (MCP Apps hosts that inject one
+    // leave toolInput null): no handshake to wait for. Otherwise MCP Apps first, window.openai when
+    // no MCP Apps host answers in time (ChatGPT with a call awaiting approval).
+    if (globals && typeof globals.toolInput === "object" && globals.toolInput !== null) return connectOpenAi(events, globals);
     try {
       return await apps(events, settings);
     } catch (error) {
