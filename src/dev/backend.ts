@@ -77,7 +77,18 @@ export async function startHandlers(options: { root: string; outDir: string; ser
     await stop(child);
     throw error;
   });
-  return { url, kind: "handlers", close: () => stop(child) };
+  let closing = false;
+  child.once("exit", (code, signal) => {
+    if (!closing) options.log(`${tag}exited (${signal ?? `exit code ${code}`}); the next edit starts it again`);
+  });
+  return {
+    url,
+    kind: "handlers",
+    close: () => {
+      closing = true;
+      return stop(child);
+    },
+  };
 }
 
 /** The project's manifests, served by `mcpgen mock` in this process. */
