@@ -51,6 +51,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
     const target = new URL(pathAndQuery.startsWith("/") ? pathAndQuery : `/${pathAndQuery}`, upstream.origin);
     const upstreamRequest = client.request(target, { method: req.method ?? "GET", headers: forwarded, setHost: false });
     let answered = false;
+    let clientGone = false;
 
     upstreamRequest.on("response", (response) => {
       answered = true;
@@ -73,7 +74,8 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
       });
       response.on("error", () => res.destroy());
       response.on("aborted", () => {
-        trace.note("the upstream cut the response short", { from: "server", http: responseHttp });
+        // Not when it is the proxy that cut it, because the client went away.
+        if (!clientGone) trace.note("the upstream cut the response short", { from: "server", http: responseHttp });
         res.destroy();
       });
     });
@@ -102,6 +104,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
     // The client went away before the whole answer (it closed an event stream, or cancelled).
     res.on("close", () => {
       if (res.writableFinished) return;
+      clientGone = true;
       trace.note(answered ? "the client closed the connection before the end of the response" : "the client closed the connection before any response", {
         from: "client",
         http: base,

@@ -26,7 +26,8 @@ export function livePrinter(out: (line: string) => void): (record: TraceMessage 
   return (record) => {
     const time = record.time.slice(11, 23);
     if (!("message" in record)) {
-      out(`${time} · ${record.note}${record.http?.status !== undefined ? ` (HTTP ${record.http.status})` : ""}`);
+      const status = record.http?.status;
+      out(`${time} · ${record.note}${status !== undefined && !record.note.includes(`HTTP ${status}`) ? ` (HTTP ${status})` : ""}`);
       return;
     }
     const arrow = record.from === "client" ? "→" : "←";

@@ -52,6 +52,7 @@ export async function startHttpTrace(
   });
   const stop = () =>
     new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
       child.once("exit", (code) => resolve(code));
       child.kill("SIGTERM");
     });
