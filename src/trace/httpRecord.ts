@@ -11,7 +11,7 @@ import { SseParser } from "./sse.js";
 import { noteText, parseJson, type Side, type TraceSink } from "./writer.js";
 
 /** The largest body (or server-sent event) the side copy keeps: past it, noted and forwarded unrecorded. */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The side copy of a request body: the message recorded when the body ends. */
 export function requestSide(trace: TraceSink, http: TraceHttp, headers: IncomingHttpHeaders, maxBytes = MAX_BODY_BYTES): SideStream {

@@ -7,7 +7,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isSecretName, redactUrl } from "../pull/redact.js";
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Headers kept as they are (besides `mcp-*`), though `www-authenticate` has a credential-like name. */
 const KEPT = new Set(["content-type", "accept", "last-event-id", "www-authenticate", "mcp-protocol-version", "mcp-method", "mcp-name"]);

@@ -14,7 +14,7 @@ import { LineSplitter } from "./lines.js";
 import { noteText, parseJson, type Side, type TraceWriter } from "./writer.js";
 
 /** The longest line the side copy keeps (the forwarding has no limit). */
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface StdioTraceOptions {
   command: string[];

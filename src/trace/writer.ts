@@ -9,7 +9,7 @@ import type { TraceHttp, TraceLine, TraceMessage, TraceNote, TraceStart } from "
 import { version } from "../version.js";
 
 /** The most of a line or body that is not JSON that a note keeps. */
-export const NOTE_TEXT_BYTES = 64 * 1024;
+const NOTE_TEXT_BYTES = 64 * 1024;
 /** Lines waiting for the disk, at most; past it lines are dropped until the disk catches up. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
