@@ -36,10 +36,11 @@ export function responseSide(trace: TraceSink, http: TraceHttp, headers: Incomin
         const sse = { ...(event.id !== undefined ? { id: event.id } : {}), ...(event.event !== undefined ? { event: event.event } : {}) };
         // An event without data (the priming event of a resumable stream) carries no message.
         if (event.data === "") return;
-        events++;
         const parsed = parseJson(Buffer.from(event.data));
-        if (parsed) trace.message("server", parsed.value, { ...http, sse });
-        else trace.note("an event whose data is not JSON", { from: "server", text: noteText(Buffer.from(event.data)), http: { ...http, sse } });
+        if (parsed) {
+          events++;
+          trace.message("server", parsed.value, { ...http, sse });
+        } else trace.note("an event whose data is not JSON", { from: "server", text: noteText(Buffer.from(event.data)), http: { ...http, sse } });
       },
       onOverflow(size) {
         trace.note(`an event of more than ${maxBytes} bytes (${size} so far): forwarded, not recorded`, { from: "server", http });

@@ -8,6 +8,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -165,5 +166,78 @@ describe("what mcpgen trace redacts", () => {
     const trace = readTrace(file);
     expect(trace.text).not.toContain("sk-live0123456789abcdef");
     expect(trace.start.command!.slice(-2)).toEqual(["--api-key", "..."]);
+  });
+});
+
+/** An upstream with the bodies a recorder must not trip on: gzip, an HTML 405, an event stream. */
+async function quirkyUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      if (req.url === "/gz") {
+        res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip" });
+        res.end(gzipSync(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { zipped: true } })));
+      } else if (req.url === "/sse") {
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(": keep-alive\n\nid: e1\nevent: message\ndata: ");
+        // The event's data arrives in two chunks, apart.
+        setTimeout(() => res.end(`${SSE_NOTE}\n\nid: e2\ndata: not json\n\ndata: ${SSE_REPLY}\n\n`), 50);
+      } else {
+        res.writeHead(405, { "content-type": "text/html" });
+        res.end("<h1>Method Not Allowed</h1>");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+const SSE_NOTE = JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hi" } });
+const SSE_REPLY = JSON.stringify({ jsonrpc: "2.0", id: 2, result: {} });
+
+describe("mcpgen trace --http, bodies of every kind", () => {
+  it("records gzip JSON, event streams with ids and names, and answers without a message; the client gets them unchanged", async () => {
+    const upstream = await quirkyUpstream();
+    cleanups.push(upstream.close);
+    const file = path.join(tempProject(), "quirks.jsonl");
+    const proxy = await startHttpTrace(upstream.url, file);
+    cleanups.push(proxy.stop);
+    const origin = new URL(proxy.url).origin;
+    const post = (where: string) => fetch(`${origin}${where}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+
+    expect(await (await post("/gz")).json()).toEqual({ jsonrpc: "2.0", id: 1, result: { zipped: true } });
+    const sse = await post("/sse");
+    expect(await sse.text()).toBe(`: keep-alive\n\nid: e1\nevent: message\ndata: ${SSE_NOTE}\n\nid: e2\ndata: not json\n\ndata: ${SSE_REPLY}\n\n`);
+    const refused = await fetch(`${origin}/mcp`);
+    expect([refused.status, await refused.text()]).toEqual([405, "<h1>Method Not Allowed</h1>"]);
+    await proxy.stop();
+
+    const trace = readTrace(file);
+    const fromServer = trace.lines.filter((l) => l.from === "server");
+    expect(fromServer.map((l) => ("message" in l ? l.message : { note: l.note, text: l.text, sse: l.http?.sse, status: l.http?.status }))).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { zipped: true } },
+      JSON.parse(SSE_NOTE),
+      { note: "an event whose data is not JSON", text: "not json", sse: { id: "e2" }, status: 200 },
+      JSON.parse(SSE_REPLY),
+      { note: "the event stream ended (2 messages)", text: undefined, sse: undefined, status: 200 },
+      { note: "HTTP 405 without a message (text/html)", text: "<h1>Method Not Allowed</h1>", sse: undefined, status: 405 },
+    ]);
+    expect(fromServer.flatMap((l) => ("message" in l ? [l.http!.sse] : []))).toEqual([undefined, { id: "e1", event: "message" }, {}]);
+  }, 30_000);
+
+  it("answers 502 when the upstream cannot be reached, and notes why", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const file = path.join(tempProject(), "down.jsonl");
+    const proxy = await startHttpTrace(`http://127.0.0.1:${port}/mcp`, file);
+    cleanups.push(proxy.stop);
+    const response = await fetch(proxy.url, { method: "POST", body: "{}" });
+    expect(response.status).toBe(502);
+    await proxy.stop();
+    expect(readTrace(file).notes.find((n) => n.http?.status === 502)?.note).toBe("the upstream did not answer: ECONNREFUSED");
   });
 });

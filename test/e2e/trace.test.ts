@@ -173,3 +173,19 @@ describe("mcpgen trace when the recorder goes away", () => {
     expect(readTrace(file).notes.map((n) => n.note)).toEqual(["the recorder got SIGTERM: passed on to the server", "the server was ended by SIGTERM"]);
   }, 30_000);
 });
+
+describe("mcpgen trace when the trace cannot be written", () => {
+  it("keeps forwarding, and says so once on stderr", async () => {
+    const input = Array.from({ length: 50 }, (_, i) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "ping" })).join("\n") + "\n";
+    const child = spawn(process.execPath, [BIN, "trace", "-o", "/dev/full", "--", "cat"]);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.end(input);
+    expect(await code).toBe(0);
+    expect(stdout).toBe(input);
+    expect(stderr.match(/cannot write \/dev\/full \(ENOSPC\)/g)).toHaveLength(1);
+  });
+});
