@@ -57,9 +57,9 @@ Authorization, Cookie and other credential headers (as "[redacted]"), session id
     },
     print: { type: "boolean", help: "Also show each message on stderr as it passes: direction, method or reply, id, tool, time taken, errors." },
   },
-  footer: `Exit codes (stdio): the server's exit code (128+N when ended by signal N), 127 the command cannot be
-started; (HTTP) 0 stopped by SIGINT or SIGTERM, 1 the port cannot be listened on; both: 1 the trace
-file cannot be opened, 2 usage error.`,
+  footer: `Exit codes: on stdio, the server's exit code (128+N when signal N ended it), 127 the command
+cannot be started; on HTTP, 0 stopped by SIGINT or SIGTERM, 1 the port cannot be listened on; 1 the
+trace file cannot be opened; 2 usage error.`,
   unknownHint: "for trace (put the server's own options after --)",
   positionalsEndOptions: true,
   parse: parseTraceArgs,
