@@ -189,3 +189,34 @@ describe("mcpgen trace when the trace cannot be written", () => {
     expect(stderr.match(/cannot write \/dev\/full \(ENOSPC\)/g)).toHaveLength(1);
   });
 });
+
+describe("mcpgen trace --print", () => {
+  it("shows each message on stderr, the reply paired with its request", async () => {
+    const dir = tempProject();
+    const responder = `require("readline").createInterface({ input: process.stdin }).on("line", (l) => {
+      const m = JSON.parse(l);
+      process.stdout.write(JSON.stringify(m.params.name === "bad" ? { jsonrpc: "2.0", id: m.id, error: { code: -32602, message: "Unknown tool: bad" } } : { jsonrpc: "2.0", id: m.id, result: { content: [], isError: true } }) + "\\n");
+    });`;
+    const input = [
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "suggest_gifts" } },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "bad" } },
+    ];
+    const child = spawn(process.execPath, [BIN, "trace", "--print", "-o", path.join(dir, "p.jsonl"), "--", process.execPath, "-e", responder]);
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout.resume();
+    const done = new Promise((resolve) => child.on("close", resolve));
+    child.stdin.end(input.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    await done;
+    const shown = stderr.split("\n").map((line) => line.replace(/^\d\d:\d\d:\d\d\.\d{3} /, "").replace(/ \d+ ms/, " N ms"));
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        "→ #1 tools/call suggest_gifts",
+        "← reply #1 tools/call suggest_gifts N ms isError",
+        "→ #2 tools/call bad",
+        "← reply #2 tools/call bad N ms ERROR -32602 Unknown tool: bad",
+        "· the server exited with code 0",
+      ]),
+    );
+  });
+});
