@@ -14,6 +14,8 @@ const NETWORK = [
   "test/e2e/real-servers.test.ts",
   // The MCP Inspector and a Node 22 to run it, installed into .cache/inspector once.
   "test/e2e/auth-inspector.test.ts",
+  // mcpgen trace between the MCP Inspector CLI and a published server.
+  "test/e2e/trace-inspector.test.ts",
   // The gift widget in the mcp-use Inspector (and a Node 22 to run it), installed into .cache/mcp-use-inspector once.
   "test/e2e/widgets.inspector.browser.test.ts",
 ];

@@ -21,7 +21,7 @@ describe("mcpgen CLI", () => {
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
-    const COMMANDS = "generate, validate, init, pull, diff, lint, mock or dev";
+    const COMMANDS = "generate, validate, init, pull, diff, lint, mock, trace or dev";
     const dir = tempProject();
     const cases: [string[], string, string][] = [
       [[], `missing command: ${COMMANDS}`, "mcpgen --help"],
@@ -49,6 +49,15 @@ describe("mcpgen CLI", () => {
       [["mock", "--seed"], "--seed needs an integer", "mcpgen mock --help"],
       [["mock", "--fail-rate", "half"], '--fail-rate takes a fraction from 0 to 1 (0.25 fails one call in four), not "half"', "mcpgen mock --help"],
       [["mock", "--nope"], "unknown option --nope for mock", "mcpgen mock --help"],
+      [["trace"], "trace needs a server: -- and the command that starts it, or --http URL", "mcpgen trace --help"],
+      [["trace", "--listen", "6277", "--", "x"], "--listen goes with --http", "mcpgen trace --help"],
+      [["trace", "--http", "ftp://x/mcp"], "--http takes an http or https URL, not ftp:", "mcpgen trace --help"],
+      [
+        ["trace", "--http", "http://x/mcp", "--listen", "host:99999"],
+        '--listen takes HOST:PORT or PORT (0: a free port), not "host:99999"',
+        "mcpgen trace --help",
+      ],
+      [["trace", "--http", "http://x/mcp", "--", "node"], "trace takes --http URL or -- COMMAND, not both", "mcpgen trace --help"],
     ];
     for (const [args, message, help] of cases) {
       const r = mcpgen(args, dir);
@@ -58,7 +67,7 @@ describe("mcpgen CLI", () => {
 
   it("prints each command's help from its options table: every option it takes, and none it refuses", () => {
     const dir = tempProject();
-    for (const command of ["generate", "validate", "init", "pull", "diff", "lint", "mock"]) {
+    for (const command of ["generate", "validate", "init", "pull", "diff", "lint", "mock", "trace"]) {
       const r = mcpgen([command, "--help"], dir);
       expect(r.code, command).toBe(0);
       expect(r.stdout, command).toMatch(

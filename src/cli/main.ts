@@ -11,11 +11,22 @@ import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
 import { mockCommand } from "./mock.js";
 import { pullCommand } from "./pull.js";
+import { traceCommand } from "./trace.js";
 import { version } from "../version.js";
 import { didYouMean } from "../util/didYouMean.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
-export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand, mockCommand, devCommand];
+export const COMMANDS: readonly Command[] = [
+  generateCommand,
+  validateCommand,
+  initCommand,
+  pullCommand,
+  diffCommand,
+  lintCommand,
+  mockCommand,
+  traceCommand,
+  devCommand,
+];
 
 const NAMES = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)

