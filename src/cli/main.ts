@@ -10,12 +10,25 @@ import { generateCommand, validateCommand, WARNING_LEVELS } from "./generateComm
 import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
 import { mockCommand } from "./mock.js";
+import { checkCommand } from "./check.js";
+import { explainCommand } from "./explain.js";
 import { pullCommand } from "./pull.js";
 import { version } from "../version.js";
 import { didYouMean } from "../util/didYouMean.js";
 
 /** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
-export const COMMANDS: readonly Command[] = [generateCommand, validateCommand, initCommand, pullCommand, diffCommand, lintCommand, mockCommand, devCommand];
+export const COMMANDS: readonly Command[] = [
+  generateCommand,
+  validateCommand,
+  initCommand,
+  pullCommand,
+  diffCommand,
+  lintCommand,
+  mockCommand,
+  checkCommand,
+  explainCommand,
+  devCommand,
+];
 
 const NAMES = `${COMMANDS.slice(0, -1)
   .map((c) => c.name)
@@ -73,7 +86,6 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
 /** What a user typing another tool's word, or a typo, most likely meant: `watch` is `generate --watch`. */
 const OTHER_WORDS: Readonly<Record<string, string>> = {
   watch: "generate --watch",
-  check: "generate --check",
   build: "generate",
   gen: "generate",
   new: "init",
