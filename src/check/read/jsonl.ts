@@ -30,7 +30,10 @@ export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
       continue;
     }
     const entry = parsed.value;
-    if (line === 1 && Object.hasOwn(entry, "mcpgenTrace")) continue;
+    if (line === 1 && Object.hasOwn(entry, "mcpgenTrace")) {
+      yield { kind: "note", line, note: startNote(entry) };
+      continue;
+    }
     const time = parseTime(entry["time"]);
     const http = isRecord(entry["http"]) ? (entry["http"] as unknown as TraceHttp) : undefined;
     if (Object.hasOwn(entry, "message") && (entry["from"] === "client" || entry["from"] === "server")) {
@@ -72,4 +75,10 @@ export async function* readServerLog(file: string): AsyncGenerator<LogEvent> {
     const time = parseTime(parsed.value["time"]);
     yield { kind: "server-log", line, log: parsed.value as never, ...(time === undefined ? {} : { time }) };
   }
+}
+
+/** The TraceStart line in words: `trace of stdio (node server.js), by mcpgen 0.1.0, from 2025-...`. */
+function startNote(start: Record<string, unknown>): string {
+  const command = Array.isArray(start["command"]) ? ` (${start["command"].join(" ")})` : typeof start["upstream"] === "string" ? ` (${start["upstream"]})` : "";
+  return `trace of ${String(start["transport"])}${command}, recorded by mcpgen ${String(start["mcpgen"])} from ${String(start["time"])}`;
 }
