@@ -7,7 +7,8 @@ import { checkLog } from "../../../src/check/run.js";
 import { RULE_IDS } from "../../../src/check/rules/table.js";
 import { client, LISTS, rawFile, server, traceFile, type Entry } from "./logs.js";
 
-const call = (id: unknown, name: string, args: unknown, extra: Record<string, unknown> = {}) => client({ id, method: "tools/call", params: { name, arguments: args } }, extra);
+const call = (id: unknown, name: string, args: unknown, extra: Record<string, unknown> = {}) =>
+  client({ id, method: "tools/call", params: { name, arguments: args } }, extra);
 const gifts = (id: unknown, sc: unknown = { gifts: [] }) => server({ id, result: { content: [{ type: "text", text: "ok" }], structuredContent: sc } });
 
 const CASES: [string, Entry[], string[]][] = [
@@ -20,9 +21,21 @@ const CASES: [string, Entry[], string[]][] = [
   ["neither result nor error", [client({ id: 1, method: "ping" }), server({ id: 1 })], ["response-shape"]],
   ["an error without code", [client({ id: 1, method: "ping" }), server({ id: 1, error: { message: "x" } })], ["error-object"]],
   ["an error with a string code", [client({ id: 1, method: "ping" }), server({ id: 1, error: { code: "E1", message: "x" } })], ["error-object"]],
-  ["an id reused while pending", [client({ id: 1, method: "ping" }), client({ id: 1, method: "tools/list" }), server({ id: 1, result: {} }), server({ id: 1, result: { tools: [] } })], ["duplicate-id"]],
-  ["an id reused after its answer", [client({ id: 1, method: "ping" }), server({ id: 1, result: {} }), client({ id: 1, method: "ping" }), server({ id: 1, result: {} })], []],
-  ["the same id on both sides", [client({ id: 1, method: "ping" }), server({ id: 1, method: "ping" }), server({ id: 1, result: {} }), client({ id: 1, result: {} })], []],
+  [
+    "an id reused while pending",
+    [client({ id: 1, method: "ping" }), client({ id: 1, method: "tools/list" }), server({ id: 1, result: {} }), server({ id: 1, result: { tools: [] } })],
+    ["duplicate-id"],
+  ],
+  [
+    "an id reused after its answer",
+    [client({ id: 1, method: "ping" }), server({ id: 1, result: {} }), client({ id: 1, method: "ping" }), server({ id: 1, result: {} })],
+    [],
+  ],
+  [
+    "the same id on both sides",
+    [client({ id: 1, method: "ping" }), server({ id: 1, method: "ping" }), server({ id: 1, result: {} }), client({ id: 1, result: {} })],
+    [],
+  ],
   ["a response to no request", [server({ id: 9, result: {} })], ["unmatched-response"]],
   ["an answer twice", [client({ id: 1, method: "ping" }), server({ id: 1, result: {} }), server({ id: 1, result: {} })], ["unmatched-response"]],
   ["a parse error with id null", [server({ id: null, error: { code: -32700, message: "Parse error" } })], []],
@@ -31,30 +44,76 @@ const CASES: [string, Entry[], string[]][] = [
   ["an unknown method", [client({ id: 1, method: "tools/col" }), server({ id: 1, error: { code: -32601, message: "Method not found" } })], ["unknown-method"]],
   ["a notification without its prefix", [server({ method: "tools/list_changed" })], ["unknown-method"]],
   ["a result as a notification", [server({ method: "notifications/tool_result", params: { result: {} } })], ["result-as-notification"]],
-  ["structuredContent in a progress notification", [server({ method: "notifications/progress", params: { progressToken: 1, progress: 1, structuredContent: {} } })], ["result-as-notification"]],
+  [
+    "structuredContent in a progress notification",
+    [server({ method: "notifications/progress", params: { progressToken: 1, progress: 1, structuredContent: {} } })],
+    ["result-as-notification"],
+  ],
   ["a made-up notifications/ method", [server({ method: "notifications/gift_response" })], ["result-as-notification"]],
-  ["known notifications", [server({ method: "notifications/message", params: { level: "info", data: "x" } }), server({ method: "notifications/tools/list_changed" })], []],
-  ["tool and args", [client({ id: 1, method: "tools/call", params: { tool: "suggest_gifts", args: {} } }), server({ id: 1, error: { code: -32602, message: "x" } })], ["misnamed-param", "misnamed-param"]],
-  ["resourceId", [client({ id: 1, method: "resources/read", params: { resourceId: "x" } }), server({ id: 1, error: { code: -32602, message: "x" } })], ["misnamed-param"]],
+  [
+    "known notifications",
+    [server({ method: "notifications/message", params: { level: "info", data: "x" } }), server({ method: "notifications/tools/list_changed" })],
+    [],
+  ],
+  [
+    "tool and args",
+    [client({ id: 1, method: "tools/call", params: { tool: "suggest_gifts", args: {} } }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["misnamed-param", "misnamed-param"],
+  ],
+  [
+    "resourceId",
+    [client({ id: 1, method: "resources/read", params: { resourceId: "x" } }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["misnamed-param"],
+  ],
   ["an unknown tool", [call(1, "suggest_gift", {}), server({ id: 1, error: { code: -32602, message: "Unknown tool" } })], ["unknown-tool"]],
-  ["an unknown resource", [client({ id: 1, method: "resources/read", params: { uri: "mcp://nope" } }), server({ id: 1, error: { code: -32002, message: "x" } })], ["unknown-resource"]],
+  [
+    "an unknown resource",
+    [client({ id: 1, method: "resources/read", params: { uri: "mcp://nope" } }), server({ id: 1, error: { code: -32002, message: "x" } })],
+    ["unknown-resource"],
+  ],
   ["a resource by template", [client({ id: 1, method: "resources/read", params: { uri: "gift://42" } }), server({ id: 1, result: { contents: [] } })], []],
-  ["an unknown prompt", [client({ id: 1, method: "prompts/get", params: { name: "gift_congrats" } }), server({ id: 1, error: { code: -32602, message: "x" } })], ["unknown-prompt"]],
+  [
+    "an unknown prompt",
+    [client({ id: 1, method: "prompts/get", params: { name: "gift_congrats" } }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["unknown-prompt"],
+  ],
   ["invalid arguments", [call(1, "suggest_gifts", { occasion: "x", budget: "ten" }), gifts(1)], ["invalid-arguments"]],
-  ["structuredContent missing", [call(1, "suggest_gifts", { occasion: "x", budget: 1 }), server({ id: 1, result: { content: [] } })], ["invalid-structured-content"]],
+  [
+    "structuredContent missing",
+    [call(1, "suggest_gifts", { occasion: "x", budget: 1 }), server({ id: 1, result: { content: [] } })],
+    ["invalid-structured-content"],
+  ],
   ["structuredContent invalid", [call(1, "suggest_gifts", { occasion: "x", budget: 1 }), gifts(1, { gifts: "none" })], ["invalid-structured-content"]],
-  ["an isError result skips the output check", [call(1, "suggest_gifts", { occasion: "x", budget: 1 }), server({ id: 1, result: { content: [{ type: "text", text: "Out of stock" }], isError: true } })], []],
+  [
+    "an isError result skips the output check",
+    [call(1, "suggest_gifts", { occasion: "x", budget: 1 }), server({ id: 1, result: { content: [{ type: "text", text: "Out of stock" }], isError: true } })],
+    [],
+  ],
   [
     "results in two shapes",
-    [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { content: [], structuredContent: { a: 1 } } }), call(2, "gift_details", { name: "b" }), server({ id: 2, result: { content: [], structuredContent: { a: "1" } } })],
+    [
+      call(1, "gift_details", { name: "a" }),
+      server({ id: 1, result: { content: [], structuredContent: { a: 1 } } }),
+      call(2, "gift_details", { name: "b" }),
+      server({ id: 2, result: { content: [], structuredContent: { a: "1" } } }),
+    ],
     ["unstable-result-shape"],
   ],
   [
     "results in one shape",
-    [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { content: [{ type: "text", text: "a" }], structuredContent: { a: 1 } } }), call(2, "gift_details", { name: "b" }), server({ id: 2, result: { content: [{ type: "text", text: "b" }], structuredContent: { a: 2 } } })],
+    [
+      call(1, "gift_details", { name: "a" }),
+      server({ id: 1, result: { content: [{ type: "text", text: "a" }], structuredContent: { a: 1 } } }),
+      call(2, "gift_details", { name: "b" }),
+      server({ id: 2, result: { content: [{ type: "text", text: "b" }], structuredContent: { a: 2 } } }),
+    ],
     [],
   ],
-  ["a business failure as -32603", [call(1, "gift_details", { name: "Kite" }), server({ id: 1, error: { code: -32603, message: "No gift named Kite" } })], ["business-error-as-protocol-error"]],
+  [
+    "a business failure as -32603",
+    [call(1, "gift_details", { name: "Kite" }), server({ id: 1, error: { code: -32603, message: "No gift named Kite" } })],
+    ["business-error-as-protocol-error"],
+  ],
   ["a real internal error", [call(1, "gift_details", { name: "Kite" }), server({ id: 1, error: { code: -32603, message: "database connection lost" } })], []],
   [
     "malformed arguments answered two ways",
@@ -70,7 +129,11 @@ const CASES: [string, Entry[], string[]][] = [
   [
     "a server request on a 2026-07-28 session",
     [
-      client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+      client({
+        id: 1,
+        method: "tools/call",
+        params: { name: "gift_details", arguments: { name: "a" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+      }),
       server({ id: 2, method: "elicitation/create", params: { message: "?" } }),
       client({ id: 2, result: { action: "accept" } }),
       server({ id: 1, result: { content: [] } }),
@@ -93,7 +156,11 @@ CASES.push(
   ["Mcp-Method that disagrees", modern({ ...HEADERS, "mcp-method": "tools/list" }), ["header-mismatch"]],
   ["Mcp-Name that disagrees", modern({ ...HEADERS, "mcp-name": "suggest_gifts" }), ["header-mismatch"]],
   ["MCP-Protocol-Version missing", modern({ "mcp-method": "tools/call", "mcp-name": "gift_details" }), ["header-mismatch"]],
-  ["a 2025-11-25 request without the headers", [client({ id: 1, method: "ping" }, { http: { exchange: 1, method: "POST", path: "/mcp", headers: {} } }), server({ id: 1, result: {} })], []],
+  [
+    "a 2025-11-25 request without the headers",
+    [client({ id: 1, method: "ping" }, { http: { exchange: 1, method: "POST", path: "/mcp", headers: {} } }), server({ id: 1, result: {} })],
+    [],
+  ],
 );
 
 describe("check rules", () => {
