@@ -20,7 +20,8 @@ export function describe(p: Paired): string {
       return `notification ${shape.method}${shape.id === undefined ? "" : ` (with id ${showId(shape.id)}: notifications have none)`}${notificationDetail(shape.method, shape.params)}`;
     case "response": {
       const r = p.request;
-      if (!r) return shape.id === undefined ? "a reply without an id: it answers no request" : `reply to #${showId(shape.id)}, which answers no pending request`;
+      if (!r)
+        return shape.id === undefined ? "a reply without an id: it answers no request" : `reply to #${showId(shape.id)}, which answers no pending request`;
       const took = p.durationMs === undefined ? "" : `, ${p.durationMs} ms`;
       const head = `reply to #${showId(shape.id)} ${r.method}${r.name ? ` ${r.name}` : ""} (line ${r.line}${took})`;
       if (shape.hasError && isRecord(shape.error)) {

@@ -1,6 +1,7 @@
 /** `mcpgen explain` without the command line: the log, annotated line by line, to a writer. */
 import type { LogFormat } from "../read/index.js";
 import { openLog } from "../read/index.js";
+import { showId } from "../pair/classify.js";
 import { Pairer } from "../pair/pairer.js";
 import { describe, describeHttp, describeServerLog } from "./describe.js";
 
@@ -21,6 +22,6 @@ export async function explainLog(file: string, write: (line: string) => void, fo
       write(`${at(event.line)}  ${ARROW[event.from]}  ${describe(p)}${describeHttp(event.http)}`);
     }
   }
-  for (const r of pairer.unanswered()) write(`end   request #${JSON.stringify(r.id)} ${r.method} (line ${r.line}) was never answered`);
+  for (const r of pairer.unanswered()) write(`end   request #${showId(r.id)} ${r.method} (line ${r.line}) was never answered`);
   return log.format;
 }

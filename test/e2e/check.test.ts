@@ -1,0 +1,88 @@
+/** `mcpgen check` and `mcpgen explain` as users run them: the built binary on the example traces. */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { mcpgen, ROOT } from "../helpers/cli.js";
+import { tempProject } from "../helpers/tmp.js";
+
+const TRACES = path.join(ROOT, "examples", "traces");
+const MANIFESTS = path.join(ROOT, "examples", "gift-server", "manifests");
+
+/** A log of one request never answered: a warning and nothing else. */
+const WARNING_ONLY = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n`;
+
+describe("mcpgen check", () => {
+  it("finds every mistake of the example trace, as examples/traces/mistakes.check.txt says", () => {
+    const r = mcpgen(["check", "mistakes.jsonl"], TRACES);
+    expect(r.stdout).toBe(readFileSync(path.join(TRACES, "mistakes.check.txt"), "utf8"));
+    expect(r.code).toBe(1);
+  });
+
+  it("finds nothing in the clean trace, and exits 0", () => {
+    const r = mcpgen(["check", "clean.jsonl"], TRACES);
+    expect(r.stdout).toBe("clean.jsonl: no problems in 28 messages (mcpgen)\n");
+    expect(r.code).toBe(0);
+  });
+
+  it("judges against the manifests when given: the same findings", () => {
+    const fromLog = JSON.parse(mcpgen(["check", "mistakes.jsonl", "--format", "json"], TRACES).stdout) as { rule: string; line: number }[];
+    const r = mcpgen(["check", "mistakes.jsonl", "--format", "json", "--manifests", MANIFESTS], TRACES);
+    expect(r.stderr).toBe("");
+    const fromManifest = JSON.parse(r.stdout) as { rule: string; line: number; message: string }[];
+    expect(fromManifest.map((f) => [f.rule, f.line])).toEqual(fromLog.map((f) => [f.rule, f.line]));
+    expect(fromManifest.find((f) => f.rule === "unknown-tool")!.message).toContain("tools of the manifests: suggest_gifts, gift_details");
+  });
+
+  it("--fail-on: warnings fail only when asked", () => {
+    const dir = tempProject({ "run.jsonl": WARNING_ONLY });
+    const byDefault = mcpgen(["check", "run.jsonl"], dir);
+    expect(byDefault.stdout).toContain("run.jsonl:1:1: warning unanswered-request: client request ping was never answered (id 1)");
+    expect(byDefault.code).toBe(0);
+    expect(mcpgen(["check", "run.jsonl", "--fail-on", "warning"], dir).code).toBe(1);
+    expect(mcpgen(["check", "run.jsonl", "--fail-on", "error"], dir).code).toBe(0);
+  });
+
+  it("writes SARIF and JUnit with the same exit codes", () => {
+    const sarif = mcpgen(["check", "mistakes.jsonl", "--format", "sarif"], TRACES);
+    expect(sarif.code).toBe(1);
+    expect((JSON.parse(sarif.stdout) as { version: string }).version).toBe("2.1.0");
+    const junit = mcpgen(["check", "clean.jsonl", "--format", "junit"], TRACES);
+    expect(junit.code).toBe(0);
+    expect(junit.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="mcpgen check clean.jsonl" tests="\d+" failures="0"/);
+  });
+
+  it.each([
+    [["check"], "check needs a log"],
+    [["check", "a.jsonl", "b.jsonl"], "check reads one log, not 2"],
+    [["check", "mistakes.jsonl", "--format", "xml"], '--format takes text, json, sarif, junit, not "xml"'],
+    [["check", "mistakes.jsonl", "--fail-on", "note"], '--fail-on takes error or warning, not "note"'],
+    [["check", "mistakes.jsonl", "--input", "pcap"], '--input takes mcpgen, jsonl, har, server-log, not "pcap"'],
+    [["check", "nothing.jsonl"], "nothing.jsonl: no such file"],
+    [["explain", "nothing.jsonl"], "nothing.jsonl: no such file"],
+  ])("usage error: mcpgen %j exits 2", (args, message) => {
+    const r = mcpgen(args, TRACES);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it("says a file that is no HAR is not one, with exit 2", () => {
+    const dir = tempProject({ "broken.har": '{\n  "log": {\n' });
+    const r = mcpgen(["check", "broken.har"], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("broken.har: not a HAR");
+  });
+});
+
+describe("mcpgen explain", () => {
+  it("explains the example trace message by message", () => {
+    const r = mcpgen(["explain", "mistakes.jsonl"], TRACES);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toContain(
+      `16    server → client  reply to #6 tools/call gift_details (line 15, 8 ms): error -32603: internal error (the server failed): "No gift named Kite"`,
+    );
+    expect(lines).toContain(
+      `32    server → client  notification notifications/tool_result: carries a result {requestId: 13, structuredContent: {…}}, answering no request`,
+    );
+  });
+});
