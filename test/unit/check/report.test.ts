@@ -18,7 +18,7 @@ function sarifValidator() {
   const schema = JSON.parse(readFileSync(new URL("../../fixtures/sarif/sarif-schema-2.1.0.json", import.meta.url), "utf8")) as Record<string, unknown>;
   const { id, $schema: _draft04, ...rest } = schema;
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
-  return ajv.compile({ ...rest, $id: id });
+  return ajv.compile({ ...rest, $id: String(id) });
 }
 
 /**
