@@ -7,7 +7,7 @@
 import type { Side } from "./model.js";
 
 /** Requests a client sends. */
-export const CLIENT_REQUESTS: readonly string[] = [
+const CLIENT_REQUESTS: readonly string[] = [
   "initialize",
   "ping",
   "tools/list",
@@ -31,7 +31,7 @@ export const CLIENT_REQUESTS: readonly string[] = [
 ];
 
 /** Requests a server sends (2025-11-25; 2026-07-28 asks through input-required results instead). */
-export const SERVER_REQUESTS: readonly string[] = [
+const SERVER_REQUESTS: readonly string[] = [
   "ping",
   "sampling/createMessage",
   "elicitation/create",
@@ -42,7 +42,7 @@ export const SERVER_REQUESTS: readonly string[] = [
   "tasks/cancel",
 ];
 
-export const CLIENT_NOTIFICATIONS: readonly string[] = [
+const CLIENT_NOTIFICATIONS: readonly string[] = [
   "notifications/initialized",
   "notifications/cancelled",
   "notifications/progress",
@@ -50,7 +50,7 @@ export const CLIENT_NOTIFICATIONS: readonly string[] = [
   "notifications/tasks/status",
 ];
 
-export const SERVER_NOTIFICATIONS: readonly string[] = [
+const SERVER_NOTIFICATIONS: readonly string[] = [
   "notifications/cancelled",
   "notifications/progress",
   "notifications/message",

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import type { LogFormat } from "../check/read/index.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 
-export const INPUT_FORMATS: readonly LogFormat[] = ["mcpgen", "jsonl", "har", "server-log"];
+const INPUT_FORMATS: readonly LogFormat[] = ["mcpgen", "jsonl", "har", "server-log"];
 
 export const INPUT_OPTION = {
   type: "string",

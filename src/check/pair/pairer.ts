@@ -47,7 +47,7 @@ export interface Paired {
 const keyOf = (from: Side, id: unknown) => `${from}|${JSON.stringify(id)}`;
 
 /** The revision a request names, in its `_meta` or its MCP-Protocol-Version header. */
-export function revisionOf(params: unknown, http: TraceHttp | undefined): string | undefined {
+function revisionOf(params: unknown, http: TraceHttp | undefined): string | undefined {
   const meta = isRecord(params) && isRecord(params["_meta"]) ? params["_meta"][PROTOCOL_VERSION_META] : undefined;
   if (typeof meta === "string") return meta;
   return http?.headers["mcp-protocol-version"];

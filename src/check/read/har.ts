@@ -10,7 +10,7 @@ import type { TraceHttp } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 
 /** The largest HAR read (bytes): it is parsed whole. */
-export const MAX_HAR_BYTES = 256 * 1024 * 1024;
+const MAX_HAR_BYTES = 256 * 1024 * 1024;
 
 export class HarTooLarge extends Error {}
 

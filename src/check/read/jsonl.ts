@@ -3,7 +3,7 @@
  * messages (who sent each is inferred: direction.ts), and a generated server's own message log
  * (`ServerLogLine` lines among its other stderr output).
  */
-import type { TraceHttp } from "../../trace/record.js";
+import type { TraceHttp, TraceLine } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 import { DirectionGuesser } from "./direction.js";
 import { fileLines, parseJson } from "./lines.js";
@@ -29,7 +29,8 @@ export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
       yield unreadable(line, text, "a line of the trace is not a JSON object");
       continue;
     }
-    const entry = parsed.value;
+    // Any member of a TraceLine may be missing or of another type in a file: each is checked as read.
+    const entry: { [K in keyof TraceLine]?: unknown } & Record<string, unknown> = parsed.value;
     if (line === 1 && Object.hasOwn(entry, "mcpgenTrace")) {
       yield { kind: "note", line, note: startNote(entry) };
       continue;

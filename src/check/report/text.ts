@@ -13,7 +13,7 @@ export function formatFinding(f: Finding): string {
   return `${f.file}:${f.line}:1: ${f.severity} ${f.rule}: ${f.message}${id} — fix: ${f.fix}`;
 }
 
-export function summaryLine(result: CheckResult): string {
+function summaryLine(result: CheckResult): string {
   let errors = 0;
   let warnings = 0;
   for (const f of result.findings) {

@@ -14,7 +14,7 @@ const KNOWN_SLIPS: Readonly<Record<string, string>> = {
 };
 
 /** The method meant by an unknown one, if any. */
-export function meantMethod(method: string): string | undefined {
+function meantMethod(method: string): string | undefined {
   if (Object.hasOwn(KNOWN_SLIPS, method)) return KNOWN_SLIPS[method];
   // `tools/list_changed`: the notification without its prefix.
   if (NOTIFICATION_METHODS.has(`notifications/${method}`)) return `notifications/${method}`;

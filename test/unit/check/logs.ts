@@ -5,11 +5,11 @@ import { tempProject } from "../../helpers/tmp.js";
 
 export type Entry = { from: "client" | "server"; message: unknown; http?: unknown; time?: string } | { note: string; text?: string };
 
-export const rpc = (m: Record<string, unknown>) => ({ jsonrpc: "2.0", ...m });
+const rpc = (m: Record<string, unknown>) => ({ jsonrpc: "2.0", ...m });
 export const client = (m: Record<string, unknown>, extra: Record<string, unknown> = {}): Entry => ({ from: "client", message: rpc(m), ...extra });
 export const server = (m: Record<string, unknown>, extra: Record<string, unknown> = {}): Entry => ({ from: "server", message: rpc(m), ...extra });
 
-export const TOOLS = [
+const TOOLS = [
   {
     name: "suggest_gifts",
     inputSchema: {
