@@ -23,17 +23,17 @@ describe("mcpgen CLI", () => {
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
     const dir = tempProject();
     const cases: [string[], string, string][] = [
-      [[], "missing command: generate, validate, init, pull, diff, lint or mock", "mcpgen --help"],
-      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff, lint or mock', "mcpgen --help"],
-      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint or mock)', "mcpgen --help"],
+      [[], "missing command: generate, validate, init, pull, diff, lint, mock, check, explain or dev", "mcpgen --help"],
+      [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff, lint, mock, check, explain or dev', "mcpgen --help"],
+      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)', "mcpgen --help"],
       [
         ["watch"],
-        'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff, lint or mock)',
+        'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)',
         "mcpgen --help",
       ],
       [
         ["valdiate"],
-        'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff, lint or mock)',
+        'unknown command "valdiate": did you mean `mcpgen validate`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)',
         "mcpgen --help",
       ],
       [["generate", "--stub", "src"], "unknown option --stub (did you mean --stubs?)", "mcpgen generate --help"],
