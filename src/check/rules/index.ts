@@ -14,7 +14,7 @@ import { checkFlow, endFlow } from "./flow.js";
 import { checkHttp, Eras } from "./http.js";
 import { checkLoggedMethod, checkMethod } from "./methods.js";
 import { checkParams } from "./params.js";
-import { ResultRules } from "./results.js";
+import { isBusinessFailure, ResultRules } from "./results.js";
 import { RULES, type RuleId } from "./table.js";
 
 export const MAX_KEPT_PER_RULE = 1000;
@@ -68,7 +68,15 @@ export class Checker {
     }
     if (event.kind === "server-log") {
       this.messages++;
-      checkLoggedMethod(event.log.method, event.line, event.log.id, this.ctx);
+      const { log } = event;
+      checkLoggedMethod(log.method, event.line, log.id, this.ctx);
+      if (log.method === "tools/call" && log.outcome === "protocol-error" && log.error && isBusinessFailure(log.error.code, log.error.message))
+        this.ctx.report(
+          "business-error-as-protocol-error",
+          event.line,
+          log.id,
+          `tools/call ${log.name ?? ""} answered error ${String(log.error.code)} ${JSON.stringify(log.error.message)}: a business failure sent as a protocol error`,
+        );
       return undefined;
     }
     this.messages++;

@@ -20,6 +20,11 @@ const VALIDATION = /missing required|invalid argument|invalid params|must be|is 
 
 const MAX_REMEMBERED = 10_000;
 
+/** A JSON-RPC error that is not JSON-RPC's own and whose words are a business refusal. */
+export function isBusinessFailure(code: unknown, message: string): boolean {
+  return typeof code === "number" && !PROTOCOL_CODES.has(code) && BUSINESS.test(message);
+}
+
 /** `{gifts: array}; content: text`: what a result's shape is, for comparing calls of a tool. */
 function shapeOf(result: Record<string, unknown>): string {
   const sc = result["structuredContent"];
@@ -58,7 +63,7 @@ export class ResultRules {
       const code = shape.error["code"];
       const message = typeof shape.error["message"] === "string" ? shape.error["message"] : "";
       if (code === -32602 && !/unknown tool/i.test(message)) this.remember(this.invalidParams, tool, event.line);
-      if (typeof code === "number" && !PROTOCOL_CODES.has(code) && BUSINESS.test(message))
+      if (isBusinessFailure(code, message))
         ctx.report(
           "business-error-as-protocol-error",
           event.line,

@@ -162,6 +162,17 @@ describe("reading logs", () => {
           outcome: "protocol-error",
           error: { code: -32601, message: "Method not found" },
         }),
+        JSON.stringify({
+          mcpgenLog: 1,
+          time: "2025-12-05T16:00:00.070Z",
+          direction: "in",
+          id: 5,
+          method: "tools/call",
+          name: "gift_details",
+          durationMs: 3,
+          outcome: "protocol-error",
+          error: { code: -32603, message: "No gift named Kite" },
+        }),
       ],
       "server.log",
     );
@@ -169,10 +180,14 @@ describe("reading logs", () => {
     expect(got.map((e) => [e.kind, e.line])).toEqual([
       ["server-log", 2],
       ["server-log", 3],
+      ["server-log", 4],
     ]);
     const { findings, format } = await checkLog(file);
     expect(format).toBe("server-log");
-    expect(findings.map((f) => [f.rule, f.line, f.id])).toEqual([["unknown-method", 3, 4]]);
+    expect(findings.map((f) => [f.rule, f.line, f.id])).toEqual([
+      ["unknown-method", 3, 4],
+      ["business-error-as-protocol-error", 4, 5],
+    ]);
   });
 
   it("keeps a line that is not JSON in mcpgen's trace as a finding", async () => {
