@@ -85,4 +85,16 @@ describe("mcpgen explain", () => {
       `32    server → client  notification notifications/tool_result: carries a result {requestId: 13, structuredContent: {…}}, answering no request`,
     );
   });
+
+  it("--format jsonl: one JSON object per message", () => {
+    const r = mcpgen(["explain", "clean.jsonl", "--format", "jsonl"], TRACES);
+    expect(r.code).toBe(0);
+    const objects = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { line: number; answers?: number });
+    expect(objects).toHaveLength(29);
+    expect(objects.find((o) => o.line === 13)?.answers).toBe(11);
+    expect(mcpgen(["explain", "clean.jsonl", "--format", "json"], TRACES).code).toBe(2);
+  });
 });

@@ -68,7 +68,7 @@ export class ResultRules {
           "business-error-as-protocol-error",
           event.line,
           shape.id,
-          `tools/call ${tool} answered error ${code} ${JSON.stringify(message)}: a business failure sent as a protocol error`,
+          `tools/call ${tool} answered error ${String(code)} ${JSON.stringify(message)}: a business failure sent as a protocol error`,
         );
       return;
     }

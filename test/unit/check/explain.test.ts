@@ -1,11 +1,11 @@
 /** `mcpgen explain`: the example traces in words, line by line. */
 import { describe, expect, it } from "vitest";
-import { explainLog } from "../../../src/check/explain/run.js";
+import { explainedText, explainLog, type Explained } from "../../../src/check/explain/run.js";
 import { client, server, traceFile } from "./logs.js";
 
 async function explain(file: string): Promise<string[]> {
   const lines: string[] = [];
-  await explainLog(file, (l) => lines.push(l));
+  await explainLog(file, (e) => lines.push(explainedText(e)));
   return lines;
 }
 
@@ -38,6 +38,20 @@ describe("explain", () => {
       '39    client → server  notification notifications/cancelled (with id 16: notifications have none): cancels request #13 ("took too long")',
     );
     expect(lines.at(-1)).toBe("end   request #13 tools/call (line 31) was never answered");
+  });
+
+  it("gives each line's facts for --format jsonl", async () => {
+    const all: Explained[] = [];
+    await explainLog(example("clean.jsonl"), (e) => all.push(e));
+    expect(all.find((e) => e.line === 13)).toEqual({
+      line: 13,
+      from: "server",
+      id: 4,
+      method: "tools/call",
+      answers: 11,
+      durationMs: 45,
+      text: "reply to #4 tools/call suggest_gifts (line 11, 45 ms): ok: structuredContent {gifts: 2 items}, _meta ui resourceUri ui://widget/gifts.html",
+    });
   });
 
   it("shows the HTTP exchange a message rode on", async () => {
