@@ -25,7 +25,11 @@ describe("mcpgen CLI", () => {
     const cases: [string[], string, string][] = [
       [[], "missing command: generate, validate, init, pull, diff, lint, mock, check, explain or dev", "mcpgen --help"],
       [["frobnicate"], 'unknown command "frobnicate": use generate, validate, init, pull, diff, lint, mock, check, explain or dev', "mcpgen --help"],
-      [["build"], 'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)', "mcpgen --help"],
+      [
+        ["build"],
+        'unknown command "build": did you mean `mcpgen generate`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)',
+        "mcpgen --help",
+      ],
       [
         ["watch"],
         'unknown command "watch": did you mean `mcpgen generate --watch`? (commands: generate, validate, init, pull, diff, lint, mock, check, explain or dev)',

@@ -91,12 +91,12 @@ async function runCheck(args: CheckArgs, cwd: string): Promise<number> {
     }
     definitions = loaded.definitions;
   }
-  const { HarTooLarge } = await import("../check/read/index.js");
+  const { UnreadableHar } = await import("../check/read/index.js");
   let result;
   try {
     result = await checkLog(where.file, { display: args.log, ...(definitions ? { definitions } : {}), ...(args.input ? { format: args.input } : {}) });
   } catch (error) {
-    if (!(error instanceof HarTooLarge || error instanceof SyntaxError)) throw error;
+    if (!(error instanceof UnreadableHar || error instanceof SyntaxError)) throw error;
     process.stderr.write(`mcpgen: ${args.log}: ${error instanceof SyntaxError ? `not a HAR (${error.message})` : error.message}\n`);
     return 2;
   }

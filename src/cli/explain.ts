@@ -43,12 +43,12 @@ notifications in words (progress, list changes, log messages), and the HTTP exch
       return 2;
     }
     const { explainLog, explainedText } = await import("../check/explain/run.js");
-    const { HarTooLarge } = await import("../check/read/index.js");
+    const { UnreadableHar } = await import("../check/read/index.js");
     try {
       const print = args.format === "jsonl" ? (e: object) => JSON.stringify(e) : explainedText;
       await explainLog(where.file, (e) => process.stdout.write(`${print(e)}\n`), args.input);
     } catch (error) {
-      if (!(error instanceof HarTooLarge || error instanceof SyntaxError)) throw error;
+      if (!(error instanceof UnreadableHar || error instanceof SyntaxError)) throw error;
       process.stderr.write(`mcpgen: ${args.log}: ${error instanceof SyntaxError ? `not a HAR (${error.message})` : error.message}\n`);
       return 2;
     }

@@ -66,10 +66,13 @@ describe("mcpgen check", () => {
   });
 
   it("says a file that is no HAR is not one, with exit 2", () => {
-    const dir = tempProject({ "broken.har": '{\n  "log": {\n' });
+    const dir = tempProject({ "broken.har": '{\n  "log": {\n', "message.json": '{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "method": "ping"\n}\n' });
     const r = mcpgen(["check", "broken.har"], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("broken.har: not a HAR");
+    const json = mcpgen(["check", "message.json"], dir);
+    expect(json.code).toBe(2);
+    expect(json.stderr).toContain("mcpgen: message.json: JSON but no HAR (no log.entries)");
   });
 });
 

@@ -12,7 +12,8 @@ import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 /** The largest HAR read (bytes): it is parsed whole. */
 const MAX_HAR_BYTES = 256 * 1024 * 1024;
 
-export class HarTooLarge extends Error {}
+/** A HAR that cannot be read: too large, or no HAR at all. */
+export class UnreadableHar extends Error {}
 
 /** The headers a trace keeps (src/trace/record.ts TraceHttp), names lower-cased. */
 function keptHeaders(list: unknown): Record<string, string> {
@@ -98,12 +99,14 @@ export function entryLines(text: string): number[] {
 export async function* readHar(file: string): AsyncGenerator<LogEvent> {
   const size = (await stat(file)).size;
   if (size > MAX_HAR_BYTES)
-    throw new HarTooLarge(
+    throw new UnreadableHar(
       `${file} is ${size} bytes: a HAR is read whole, and at most ${MAX_HAR_BYTES} bytes; record the session with \`mcpgen trace\` instead (JSONL, streamed)`,
     );
   const text = await readFile(file, "utf8");
   const har: unknown = JSON.parse(text);
-  const entries = isRecord(har) && isRecord(har["log"]) && Array.isArray(har["log"]["entries"]) ? (har["log"]["entries"] as unknown[]) : [];
+  if (!isRecord(har) || !isRecord(har["log"]) || !Array.isArray(har["log"]["entries"]))
+    throw new UnreadableHar(`JSON but no HAR (no log.entries); a file of JSON-RPC messages holds one message per line (--input jsonl)`);
+  const entries = har["log"]["entries"] as unknown[];
   const starts = entryLines(text);
   for (const [index, entry] of entries.entries()) {
     if (!isRecord(entry) || !isRecord(entry["request"])) continue;

@@ -11,7 +11,7 @@ import { parseJson } from "./lines.js";
 
 export type LogFormat = "mcpgen" | "jsonl" | "har" | "server-log";
 
-export { HarTooLarge } from "./har.js";
+export { UnreadableHar } from "./har.js";
 
 /** The first 64 KiB: enough for a format's first line. */
 async function head(file: string): Promise<string> {
