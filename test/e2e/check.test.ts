@@ -1,5 +1,6 @@
 /** `mcpgen check` and `mcpgen explain` as users run them: the built binary on the example traces. */
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "../helpers/cli.js";
@@ -73,6 +74,66 @@ describe("mcpgen check", () => {
     const json = mcpgen(["check", "message.json"], dir);
     expect(json.code).toBe(2);
     expect(json.stderr).toContain("mcpgen: message.json: JSON but no HAR (no log.entries)");
+  });
+});
+
+/**
+ * Sends each message to `mcpgen mock` on stdio, waiting for the answer of each request, and gives
+ * the exchange as plain JSONL (what a user piping a server's stdio to a file would have).
+ */
+async function mockSession(messages: Record<string, unknown>[]): Promise<string> {
+  const child = spawn(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "mock", MANIFESTS, "--quiet"], { stdio: ["pipe", "pipe", "inherit"] });
+  const log: string[] = [];
+  let buffer = "";
+  let waiting: (() => void) | undefined;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    buffer += chunk;
+    for (let i = buffer.indexOf("\n"); i !== -1; i = buffer.indexOf("\n")) {
+      log.push(buffer.slice(0, i));
+      buffer = buffer.slice(i + 1);
+      waiting?.();
+    }
+  });
+  try {
+    for (const m of messages) {
+      log.push(JSON.stringify(m));
+      const answered = "id" in m ? new Promise<void>((resolve) => (waiting = resolve)) : Promise.resolve();
+      child.stdin.write(`${JSON.stringify(m)}\n`);
+      await answered;
+    }
+  } finally {
+    child.kill();
+  }
+  return `${log.join("\n")}\n`;
+}
+
+describe("mcpgen check on real traffic", () => {
+  it("finds nothing in a session with the gift server served by mcpgen mock, with or without its manifests", async () => {
+    const rpc = (m: Record<string, unknown>) => ({ jsonrpc: "2.0", ...m });
+    const text = await mockSession([
+      rpc({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "1" } } }),
+      rpc({ method: "notifications/initialized" }),
+      rpc({ id: 1, method: "tools/list" }),
+      rpc({ id: 2, method: "resources/list" }),
+      rpc({ id: 3, method: "prompts/list" }),
+      rpc({
+        id: 4,
+        method: "tools/call",
+        params: { name: "suggest_gifts", arguments: { occasion: "birthday", budget: 100, recipient: "friend who loves board games" } },
+      }),
+      rpc({ id: 5, method: "tools/call", params: { name: "gift_details", arguments: { name: "Dice set" } } }),
+      rpc({ id: 6, method: "tools/call", params: { name: "suggest_gifts", arguments: { occasion: "wedding", budget: 5 } } }),
+      rpc({ id: 7, method: "resources/read", params: { uri: "mcp://gift-server/resources/gift_catalog" } }),
+      rpc({ id: 8, method: "prompts/get", params: { name: "gift_congrats_style", arguments: { tone: "funny" } } }),
+      rpc({ id: 9, method: "ping" }),
+    ]);
+    const dir = tempProject();
+    writeFileSync(path.join(dir, "session.jsonl"), text);
+    expect(mcpgen(["check", "session.jsonl"], dir).stdout).toBe("session.jsonl: no problems in 21 messages (jsonl)\n");
+    const withManifests = mcpgen(["check", "session.jsonl", "--manifests", MANIFESTS], dir);
+    expect(withManifests.stdout).toBe("session.jsonl: no problems in 21 messages (jsonl)\n");
+    expect(withManifests.code).toBe(0);
   });
 });
 
