@@ -143,7 +143,7 @@ describe("mcpgen explain", () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines).toContain(
-      `16    server → client  reply to #6 tools/call gift_details (line 15, 8 ms): error -32603: internal error (the server failed): "No gift named Kite"`,
+      `16    server → client  reply to #6 tools/call gift_details (line 15, 8 ms): error -32603: internal error (the server failed): "No gift named Kite" (reads like a business failure: a result with isError: true would say so)`,
     );
     expect(lines).toContain(
       `32    server → client  notification notifications/tool_result: carries a result {requestId: 13, structuredContent: {…}}, answering no request`,

@@ -7,6 +7,7 @@ import type { ServerLogLine, TraceHttp } from "../../trace/record.js";
 import { isRecord } from "../model.js";
 import { showId } from "../pair/classify.js";
 import type { Paired, PendingRequest } from "../pair/pairer.js";
+import { isBusinessFailure } from "../rules/results.js";
 import { codeMeaning, firstText, quote, summarize, text } from "./words.js";
 
 export function describe(p: Paired): string {
@@ -26,7 +27,12 @@ export function describe(p: Paired): string {
       const head = `reply to #${showId(shape.id)} ${r.method}${r.name ? ` ${r.name}` : ""} (line ${r.line}${took})`;
       if (shape.hasError && isRecord(shape.error)) {
         const e = shape.error;
-        return `${head}: error ${String(e["code"])}: ${codeMeaning(e["code"])}${typeof e["message"] === "string" ? `: ${quote(e["message"])}` : ""}`;
+        const message = typeof e["message"] === "string" ? e["message"] : "";
+        const business =
+          r.method === "tools/call" && isBusinessFailure(e["code"], message)
+            ? " (reads like a business failure: a result with isError: true would say so)"
+            : "";
+        return `${head}: error ${String(e["code"])}: ${codeMeaning(e["code"])}${message ? `: ${quote(message)}` : ""}${business}`;
       }
       return `${head}: ${resultDetail(r, shape.result)}`;
     }
