@@ -61,12 +61,10 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
       );
       return;
     }
-    const args = params["arguments"] ?? {};
-    const fn = ctx.validators.validator(tool.inputSchema);
-    const problem = runValidator(fn, args);
+    const problem = problemsOf(ctx, tool.inputSchema, params["arguments"] ?? {});
     if (problem !== undefined) {
       if (request) request.argsInvalid = true;
-      ctx.report("invalid-arguments", event.line, shape.id, `arguments of ${name} break its inputSchema: ${problem}${pointers(fn.errors)}`);
+      ctx.report("invalid-arguments", event.line, shape.id, `arguments of ${name} break its inputSchema: ${problem}`);
     }
   } else if (shape.method === "prompts/get" && typeof params["name"] === "string" && catalog.isKnown("prompts") && !catalog.prompts.has(params["name"])) {
     const near = didYouMean(params["name"], catalog.prompts);
@@ -89,8 +87,29 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
   }
 }
 
+/** Schemas ajv could not compile: not tried again. */
+const BROKEN = new WeakSet<object>();
+
+/**
+ * `value`'s problems against `schema` in words, then where each is (JSON Pointer) and its keyword;
+ * undefined when it is valid, or when the schema itself cannot be compiled (a broken schema the
+ * server serves is no fault of the message).
+ */
+export function problemsOf(ctx: RuleContext, schema: unknown, value: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null || BROKEN.has(schema)) return undefined;
+  let fn;
+  try {
+    fn = ctx.validators.validator(schema);
+  } catch {
+    BROKEN.add(schema);
+    return undefined;
+  }
+  const problem = runValidator(fn, value);
+  return problem === undefined ? undefined : `${problem}${pointers(fn.errors)}`;
+}
+
 /** ` (at /budget: type; at /: required)`: where each problem is, as a JSON Pointer, and its keyword. */
-export function pointers(errors: readonly ErrorObject[] | null | undefined): string {
+function pointers(errors: readonly ErrorObject[] | null | undefined): string {
   const list = [...new Set((errors ?? []).filter((e) => e.keyword !== "if").map((e) => `${e.instancePath || "/"}: ${e.keyword}`))];
   return list.length ? ` (at ${list.slice(0, 5).join("; ")})` : "";
 }

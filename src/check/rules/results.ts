@@ -2,11 +2,10 @@
  * The server's answers to tools/call: structuredContent against the outputSchema, one shape per
  * tool, business failures sent as protocol errors, and malformed arguments answered two ways.
  */
-import { runValidator } from "../../runtime/shared/validation.js";
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";
 import type { RuleContext } from "./context.js";
-import { pointers } from "./params.js";
+import { problemsOf } from "./params.js";
 
 /** JSON-RPC's own codes: the request itself was wrong. */
 const PROTOCOL_CODES = new Set([-32700, -32600, -32601, -32602]);
@@ -88,14 +87,13 @@ export class ResultRules {
       if (sc === undefined)
         ctx.report("invalid-structured-content", event.line, shape.id, `${tool} has an outputSchema, but its result has no structuredContent`);
       else {
-        const fn = ctx.validators.validator(definition.outputSchema);
-        const problem = runValidator(fn, sc);
+        const problem = problemsOf(ctx, definition.outputSchema, sc);
         if (problem !== undefined)
           ctx.report(
             "invalid-structured-content",
             event.line,
             shape.id,
-            `structuredContent of ${tool} breaks its outputSchema: ${problem.replace(/^Arguments /, "Output ")}${pointers(fn.errors)}`,
+            `structuredContent of ${tool} breaks its outputSchema: ${problem.replace(/^Arguments /, "Output ")}`,
           );
       }
     }
