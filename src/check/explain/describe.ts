@@ -85,6 +85,16 @@ function resultDetail(r: PendingRequest, result: unknown): string {
     const names = items.map((i) => (isRecord(i) ? text(i["name"] ?? i["uri"] ?? i["uriTemplate"]) : "?"));
     return `ok: ${items.length} ${name}${items.length === 1 ? "" : "s"}${names.length ? `: ${names.slice(0, 8).join(", ")}${names.length > 8 ? ", …" : ""}` : ""}${typeof result["nextCursor"] === "string" ? " (more: nextCursor)" : ""}`;
   };
+  // A result without its method's member (a wrapped one): say what it holds instead.
+  const member = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+    "prompts/list": "prompts",
+    "resources/read": "contents",
+    "prompts/get": "messages",
+  }[r.method];
+  if (member !== undefined && !Array.isArray(result[member])) return `ok, but no \`${member}\`: ${summarize(result)}`;
   switch (r.method) {
     case "tools/call": {
       if (result["resultType"] === "input_required") return `input required: ${summarize(result["inputRequests"])}`;

@@ -15,6 +15,7 @@ import { checkHttp, Eras } from "./http.js";
 import { checkLoggedMethod, checkMethod } from "./methods.js";
 import { checkParams } from "./params.js";
 import { isBusinessFailure, ResultRules } from "./results.js";
+import { checkResultShape } from "./shapes.js";
 import { RULES, type RuleId } from "./table.js";
 
 export const MAX_KEPT_PER_RULE = 1000;
@@ -89,6 +90,7 @@ export class Checker {
     checkHttp(p, this.ctx, this.eras);
     if (p.shape.kind === "response" && p.request && LIST_METHODS.has(p.request.method) && p.shape.hasResult)
       this.ctx.catalog.learn(p.request.method, p.shape.result);
+    checkResultShape(p, this.ctx);
     this.results.check(p, this.ctx);
     return p;
   }

@@ -89,6 +89,13 @@ export const RULES = {
       "A request from the server (sampling/createMessage, elicitation/create, roots/list, ping) while the client speaks 2026-07-28: that revision has no server-to-client requests; a server asks for input with an input-required result.",
     fix: 'answer the client\'s request with resultType "input_required" and inputRequests, and read the answers when the client retries',
   },
+  "result-shape": {
+    severity: "error",
+    title: "A result not in its method's shape",
+    description:
+      "A result without the member its method has (tools/list `tools`, tools/call `content`, resources/read `contents`, prompts/get `messages`, initialize `protocolVersion`, `capabilities` and `serverInfo`...), one wrapped in another object (`{prompt: {messages}}`), or prompts/get messages with a role other than user and assistant: clients reject the result.",
+    fix: "answer the result as the specification shapes it, its members at the top of `result`",
+  },
   "misnamed-param": {
     severity: "error",
     title: "A params field under another name",

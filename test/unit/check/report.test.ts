@@ -85,7 +85,7 @@ describe("check reports", () => {
     expect(lines[0]).toBe(
       "mistakes.jsonl:11:1: error invalid-arguments: arguments of suggest_gifts break its inputSchema: Missing required property 'budget' (at /: required) (id 4) — fix: send arguments that match the inputSchema (tools/list gives it)",
     );
-    expect(lines.at(-1)).toMatch(/^mistakes\.jsonl: \d+ errors, \d+ warnings in 46 messages \(mcpgen\)$/);
+    expect(lines.at(-1)).toMatch(/^mistakes\.jsonl: \d+ errors, \d+ warnings in 48 messages \(mcpgen\)$/);
   });
 
   it("json: an array of findings", async () => {

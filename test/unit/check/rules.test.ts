@@ -125,6 +125,27 @@ const CASES: [string, Entry[], string[]][] = [
     ],
     ["invalid-arguments", "invalid-arguments", "mixed-argument-errors"],
   ],
+  [
+    "a prompt wrapped, with a system role",
+    [
+      client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style" } }),
+      server({ id: 1, result: { prompt: { name: "gift_congrats_style", messages: [{ role: "system", content: { type: "text", text: "x" } }] } } }),
+      client({ id: 2, method: "prompts/get", params: { name: "gift_congrats_style" } }),
+      server({ id: 2, result: { messages: [{ role: "system", content: { type: "text", text: "x" } }] } }),
+    ],
+    ["result-shape", "result-shape"],
+  ],
+  ["a tools/call result without content", [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { structuredContent: {} } })], ["result-shape"]],
+  [
+    "an initialize result without serverInfo",
+    [client({ id: 1, method: "initialize", params: {} }), server({ id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } })],
+    ["result-shape"],
+  ],
+  [
+    "an input-required result (2026-07-28)",
+    [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { resultType: "input_required", inputRequests: {} } })],
+    [],
+  ],
   ["a server request on a 2025-11-25 session", [server({ id: 1, method: "roots/list" }), client({ id: 1, result: { roots: [] } })], []],
   [
     "a server request on a 2026-07-28 session",
