@@ -5,7 +5,7 @@
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";
 import type { RuleContext } from "./context.js";
-import { problemsOf } from "./params.js";
+import { problemsOf } from "./validate.js";
 
 /** JSON-RPC's own codes: the request itself was wrong. */
 const PROTOCOL_CODES = new Set([-32700, -32600, -32601, -32602]);
