@@ -57,6 +57,8 @@ export class Pairer {
   /** Per side and id, the pending requests: more than one when an id was reused (answered first come, first served). */
   private readonly pending = new Map<string, PendingRequest[]>();
   private readonly answered = new Map<string, number>();
+  /** Requests cancelled by their sender, in case their answer still comes. */
+  private readonly cancelled = new Map<string, PendingRequest>();
   /** Requests dropped from the pending map when it was full. */
   dropped = 0;
 
@@ -76,22 +78,44 @@ export class Pairer {
       }
       return { event, shape, request, ...(reusedId ? { reusedId } : {}) };
     }
+    if (shape.kind === "notification" && shape.method === "notifications/cancelled") this.cancel(event, shape.params);
     if (shape.kind !== "response") return { event, shape };
     const key = keyOf(other(event.from), shape.id);
     const waiting = this.pending.get(key);
-    const request = waiting?.shift();
+    const request = waiting?.shift() ?? this.takeCancelled(key);
     if (!request) {
       const answeredAt = this.answered.get(key);
       return { event, shape, unmatched: answeredAt === undefined ? {} : { answeredAt } };
     }
-    if (waiting!.length === 0) this.pending.delete(key);
+    if (waiting?.length === 0) this.pending.delete(key);
     this.answered.set(key, event.line);
     if (this.answered.size > MAX_ANSWERED) this.answered.delete(this.answered.keys().next().value!);
     const durationMs = request.time !== undefined && event.time !== undefined ? event.time - request.time : undefined;
     return { event, shape, request, ...(durationMs === undefined ? {} : { durationMs }) };
   }
 
-  /** The requests still waiting, oldest first. */
+  /**
+   * notifications/cancelled: the request it names (of the same side) is no longer waited for; an
+   * answer may still come (MCP allows it), and pairs with it.
+   */
+  private cancel(event: LoggedMessage, params: unknown): void {
+    if (!isRecord(params) || params["requestId"] === undefined) return;
+    const key = keyOf(event.from, params["requestId"]);
+    const waiting = this.pending.get(key);
+    const request = waiting?.shift();
+    if (!request) return;
+    if (waiting!.length === 0) this.pending.delete(key);
+    this.cancelled.set(key, request);
+    if (this.cancelled.size > MAX_ANSWERED) this.cancelled.delete(this.cancelled.keys().next().value!);
+  }
+
+  private takeCancelled(key: string): PendingRequest | undefined {
+    const request = this.cancelled.get(key);
+    this.cancelled.delete(key);
+    return request;
+  }
+
+  /** The requests still waiting, oldest first (cancelled ones are not). */
   *unanswered(): Generator<PendingRequest> {
     for (const waiting of this.pending.values()) yield* waiting;
   }

@@ -53,8 +53,9 @@ export const RULES = {
   "unanswered-request": {
     severity: "warning",
     title: "A request never answered",
-    description: "A request still pending at the end of the log: the other side never answered, or the log was cut.",
-    fix: "answer every request, with a result or an error (a request that cannot be carried out gets an error, a cancelled one may be left: notifications/cancelled)",
+    description:
+      "A request still pending at the end of the log: the other side never answered, or the log was cut. A request its sender cancelled (notifications/cancelled) is not waited for; its answer, if one still comes, is no mistake.",
+    fix: "answer every request, with a result or an error (a request that cannot be carried out gets an error)",
   },
   "notification-with-id": {
     severity: "error",

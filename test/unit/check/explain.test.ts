@@ -37,7 +37,7 @@ describe("explain", () => {
     expect(lines).toContain(
       '39    client → server  notification notifications/cancelled (with id 16: notifications have none): cancels request #13 ("took too long")',
     );
-    expect(lines.at(-1)).toBe("end   request #13 tools/call (line 31) was never answered");
+    expect(lines.at(-1)).toBe("end   request #8 tools/call (line 20) was never answered");
   });
 
   it("gives each line's facts for --format jsonl", async () => {

@@ -40,6 +40,20 @@ const CASES: [string, Entry[], string[]][] = [
   ["an answer twice", [client({ id: 1, method: "ping" }), server({ id: 1, result: {} }), server({ id: 1, result: {} })], ["unmatched-response"]],
   ["a parse error with id null", [server({ id: null, error: { code: -32700, message: "Parse error" } })], []],
   ["a request never answered", [client({ id: 1, method: "ping" })], ["unanswered-request"]],
+  [
+    "a request cancelled and left unanswered",
+    [call(1, "gift_details", { name: "a" }), client({ method: "notifications/cancelled", params: { requestId: 1 } })],
+    [],
+  ],
+  [
+    "a request cancelled, answered anyway",
+    [
+      call(1, "gift_details", { name: "a" }),
+      client({ method: "notifications/cancelled", params: { requestId: 1 } }),
+      server({ id: 1, result: { content: [] } }),
+    ],
+    [],
+  ],
   ["a notification with an id", [client({ id: 3, method: "notifications/initialized" })], ["notification-with-id"]],
   ["an unknown method", [client({ id: 1, method: "tools/col" }), server({ id: 1, error: { code: -32601, message: "Method not found" } })], ["unknown-method"]],
   ["a notification without its prefix", [server({ method: "tools/list_changed" })], ["unknown-method"]],
