@@ -102,7 +102,7 @@ export async function* readHar(file: string): AsyncGenerator<LogEvent> {
     throw new UnreadableHar(
       `${file} is ${size} bytes: a HAR is read whole, and at most ${MAX_HAR_BYTES} bytes; record the session with \`mcpgen trace\` instead (JSONL, streamed)`,
     );
-  const text = await readFile(file, "utf8");
+  const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
   const har: unknown = JSON.parse(text);
   if (!isRecord(har) || !isRecord(har["log"]) || !Array.isArray(har["log"]["entries"]))
     throw new UnreadableHar(`JSON but no HAR (no log.entries); a file of JSON-RPC messages holds one message per line (--input jsonl)`);

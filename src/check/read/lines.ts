@@ -9,7 +9,8 @@ export async function* fileLines(file: string): AsyncGenerator<{ line: number; t
   try {
     for await (const text of reader) {
       line++;
-      yield { line, text };
+      // A byte order mark (Windows editors write one) is not part of the first line's JSON.
+      yield { line, text: line === 1 && text.startsWith("\uFEFF") ? text.slice(1) : text };
     }
   } finally {
     reader.close();

@@ -190,6 +190,12 @@ describe("reading logs", () => {
     ]);
   });
 
+  it("reads a log that starts with a byte order mark", async () => {
+    const file = rawFile(['\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"result":{}}'], "bom.jsonl");
+    expect(await detectFormat(file)).toBe("jsonl");
+    expect((await checkLog(file)).findings).toEqual([]);
+  });
+
   it("keeps a line that is not JSON in mcpgen's trace as a finding", async () => {
     const file = traceFile([server({ id: 1, result: {} })]);
     const { writeFileSync, readFileSync } = await import("node:fs");
