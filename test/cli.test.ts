@@ -21,7 +21,7 @@ describe("mcpgen CLI", () => {
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
-    const COMMANDS = "generate, validate, init, pull, diff, lint, mock, trace or dev";
+    const COMMANDS = "generate, validate, init, pull, diff, lint, mock, trace, check, explain or dev";
     const dir = tempProject();
     const cases: [string[], string, string][] = [
       [[], `missing command: ${COMMANDS}`, "mcpgen --help"],

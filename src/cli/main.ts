@@ -10,6 +10,8 @@ import { generateCommand, validateCommand, WARNING_LEVELS } from "./generateComm
 import { initCommand } from "./initCommand.js";
 import { lintCommand } from "./lint.js";
 import { mockCommand } from "./mock.js";
+import { checkCommand } from "./check.js";
+import { explainCommand } from "./explain.js";
 import { pullCommand } from "./pull.js";
 import { traceCommand } from "./trace.js";
 import { version } from "../version.js";
@@ -25,6 +27,8 @@ export const COMMANDS: readonly Command[] = [
   lintCommand,
   mockCommand,
   traceCommand,
+  checkCommand,
+  explainCommand,
   devCommand,
 ];
 
@@ -84,7 +88,6 @@ export async function main(argv: string[], cwd = process.cwd()): Promise<number>
 /** What a user typing another tool's word, or a typo, most likely meant: `watch` is `generate --watch`. */
 const OTHER_WORDS: Readonly<Record<string, string>> = {
   watch: "generate --watch",
-  check: "generate --check",
   build: "generate",
   gen: "generate",
   new: "init",

@@ -3,6 +3,7 @@
  * text. `npm run docs` writes them (docs/write.ts); test/docs.test.ts fails when a committed page
  * is not what this produces.
  */
+import { checkRulesPage } from "./checkRulesPage.js";
 import { cliPage } from "./cliPage.js";
 import { configPage } from "./configPage.js";
 import { diagnosticsPage } from "./diagnosticsPage.js";
@@ -20,5 +21,6 @@ export function referencePages(): ReferencePage[] {
     { path: "docs/reference/config.md", text: configPage() },
     { path: "docs/reference/cli.md", text: cliPage() },
     { path: "docs/reference/diagnostics.md", text: diagnosticsPage() },
+    { path: "docs/reference/check-rules.md", text: checkRulesPage() },
   ];
 }

@@ -98,7 +98,7 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A header value as the client meant it: the `=?base64?...?=` form decoded; undefined if that form is broken. */
-function decodeHeaderValue(raw: string): string | undefined {
+export function decodeHeaderValue(raw: string): string | undefined {
   const value = raw.trim();
   const m = SENTINEL.exec(value);
   if (!m) return value;

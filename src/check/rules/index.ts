@@ -1,0 +1,104 @@
+/**
+ * Runs every rule over the events of a log, in order, and collects the findings. Memory stays
+ * bounded on any log: the pairer's and the rules' own maps are capped, and at most
+ * MAX_KEPT_PER_RULE findings of each rule are kept (the others are counted).
+ */
+import { SchemaValidators } from "../../runtime/shared/validation.js";
+import type { ServerDefinition } from "../../runtime/shared/definition.js";
+import type { Finding, LogEvent } from "../model.js";
+import { Pairer, type Paired } from "../pair/pairer.js";
+import { Catalog } from "./catalog.js";
+import type { RuleContext } from "./context.js";
+import { checkEnvelope } from "./envelope.js";
+import { checkFlow, endFlow } from "./flow.js";
+import { checkHttp, Eras } from "./http.js";
+import { checkLoggedMethod, checkMethod } from "./methods.js";
+import { checkParams } from "./params.js";
+import { isBusinessFailure, ResultRules } from "./results.js";
+import { checkResultShape } from "./shapes.js";
+import { RULES, type RuleId } from "./table.js";
+
+export const MAX_KEPT_PER_RULE = 1000;
+
+const LIST_METHODS = new Set(["tools/list", "resources/list", "resources/templates/list", "prompts/list"]);
+
+export class Checker {
+  readonly findings: Finding[] = [];
+  /** Findings per rule, kept or not. */
+  readonly counts = new Map<RuleId, number>();
+  messages = 0;
+  private readonly pairer = new Pairer();
+  private readonly eras = new Eras();
+  private readonly results = new ResultRules();
+  private readonly ctx: RuleContext;
+  private lastTime: number | undefined;
+
+  constructor(
+    private readonly file: string,
+    definitions: readonly ServerDefinition[] = [],
+  ) {
+    const catalog = new Catalog(definitions);
+    const validators = new SchemaValidators(definitions.find((d) => d.patterns)?.patterns);
+    this.ctx = {
+      catalog,
+      validators,
+      report: (rule, line, id, message, fix) => {
+        const count = (this.counts.get(rule) ?? 0) + 1;
+        this.counts.set(rule, count);
+        if (count > MAX_KEPT_PER_RULE) return;
+        const info = RULES[rule];
+        this.findings.push({
+          rule,
+          severity: info.severity,
+          file: this.file,
+          line,
+          ...(typeof id === "string" || typeof id === "number" || id === null ? { id } : {}),
+          message,
+          fix: fix ?? info.fix,
+        });
+      },
+    };
+  }
+
+  /** Judges one event; gives the paired message (for explain), if it was one. */
+  add(event: LogEvent): Paired | undefined {
+    if (event.time !== undefined) this.lastTime = event.time;
+    if (event.kind === "note") {
+      if (event.unreadable) this.ctx.report("unreadable-line", event.line, undefined, `${event.note}${event.text ? `: ${event.text}` : ""}`);
+      return undefined;
+    }
+    if (event.kind === "server-log") {
+      this.messages++;
+      const { log } = event;
+      checkLoggedMethod(log.method, event.line, log.id, this.ctx);
+      if (log.method === "tools/call" && log.outcome === "protocol-error" && log.error && isBusinessFailure(log.error.code, log.error.message))
+        this.ctx.report(
+          "business-error-as-protocol-error",
+          event.line,
+          log.id,
+          `tools/call ${log.name ?? ""} answered error ${String(log.error.code)} ${JSON.stringify(log.error.message)}: a business failure sent as a protocol error`,
+        );
+      return undefined;
+    }
+    this.messages++;
+    const p = this.pairer.add(event);
+    this.eras.note(p);
+    checkEnvelope(p, this.ctx);
+    checkFlow(p, this.ctx);
+    checkMethod(p, this.ctx);
+    checkParams(p, this.ctx);
+    checkHttp(p, this.ctx, this.eras);
+    if (p.shape.kind === "response" && p.request && LIST_METHODS.has(p.request.method) && p.shape.hasResult)
+      this.ctx.catalog.learn(p.request.method, p.shape.result);
+    checkResultShape(p, this.ctx);
+    this.results.check(p, this.ctx);
+    return p;
+  }
+
+  /** The rules that wait for the end of the log; then the findings, by line. */
+  end(): Finding[] {
+    endFlow(this.pairer, this.ctx, this.lastTime);
+    this.results.end(this.ctx);
+    return this.findings.sort((a, b) => a.line - b.line || a.rule.localeCompare(b.rule));
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * The result of each MCP method has a fixed shape (the specification's schema.ts): a server that
+ * wraps it (`{prompt: {messages}}`), renames a member or sends a role MCP does not have breaks every
+ * client, the SDK's included, which rejects the result.
+ */
+import { isRecord } from "../model.js";
+import type { Paired } from "../pair/pairer.js";
+import type { RuleContext } from "./context.js";
+
+/** The member each method's result must have, as an array (or, for initialize, the members). */
+const REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  "tools/list": ["tools"],
+  "resources/list": ["resources"],
+  "resources/templates/list": ["resourceTemplates"],
+  "prompts/list": ["prompts"],
+  "tools/call": ["content"],
+  "resources/read": ["contents"],
+  "prompts/get": ["messages"],
+};
+
+const ROLES = new Set(["user", "assistant"]);
+
+export function checkResultShape({ event, shape, request }: Paired, ctx: RuleContext): void {
+  if (shape.kind !== "response" || !shape.hasResult || shape.hasError || event.from !== "server" || !request) return;
+  const result = shape.result;
+  const method = request.method;
+  if (method === "initialize") {
+    const missing = ["protocolVersion", "capabilities", "serverInfo"].filter((k) => !isRecord(result) || result[k] === undefined);
+    if (missing.length) ctx.report("result-shape", event.line, shape.id, `the initialize result has no ${missing.join(", ")}`);
+    return;
+  }
+  const required = REQUIRED[method];
+  if (!required) return;
+  // 2026-07-28: a request may be answered "ask me first" instead of its result.
+  if (isRecord(result) && result["resultType"] === "input_required") return;
+  for (const key of required) {
+    if (isRecord(result) && Array.isArray(result[key])) continue;
+    const wrapped = isRecord(result)
+      ? Object.keys(result).find((k) => isRecord(result[k]) && Array.isArray((result[k] as Record<string, unknown>)[key]))
+      : undefined;
+    ctx.report(
+      "result-shape",
+      event.line,
+      shape.id,
+      wrapped
+        ? `the ${method} result wraps \`${key}\` in \`${wrapped}\`: it belongs at the top of the result`
+        : `the ${method} result has no \`${key}\` array${
+            isRecord(result)
+              ? ` (it has ${
+                  Object.keys(result)
+                    .map((k) => `\`${k}\``)
+                    .join(", ") || "nothing"
+                })`
+              : ""
+          }`,
+    );
+    return;
+  }
+  if (method === "prompts/get" && isRecord(result) && Array.isArray(result["messages"])) {
+    const roles = [...new Set(result["messages"].map((m) => (isRecord(m) ? m["role"] : undefined)).filter((r) => !ROLES.has(r as string)))];
+    if (roles.length)
+      ctx.report(
+        "result-shape",
+        event.line,
+        shape.id,
+        `prompts/get messages with role ${roles.map((r) => JSON.stringify(r)).join(", ")}: MCP prompt messages are "user" or "assistant"`,
+        'give each message role "user" or "assistant" (a system prompt is a user message, or the prompt\'s description)',
+      );
+  }
+}

@@ -1,0 +1,57 @@
+/** `mcpgen explain LOG`: a log of MCP messages in words, message by message. */
+import type { LogFormat } from "../check/read/index.js";
+import { CliUsageError, type CommandLine } from "./args.js";
+import { defineCommand } from "./command.js";
+import { INPUT_OPTION, logPath, parseLog } from "./logArgs.js";
+
+interface ExplainArgs {
+  log: string;
+  input?: LogFormat;
+  format: "text" | "jsonl";
+}
+
+export const explainCommand = defineCommand({
+  name: "explain",
+  about: "a log of MCP messages in words, message by message.",
+  summary: "Explain a log of MCP messages line by line: who sends what, which request each reply answers and how long it took, what an error means.",
+  synopsis: ["mcpgen explain LOG [--input FORMAT] [--format text|jsonl]"],
+  details: `Reads the same logs as check (mcpgen trace's JSONL, raw JSON-RPC JSONL, a HAR, a generated
+server's message log) and prints one line per message: its line in the log, who sent it, and what
+it is: a request with its tool and argument names, a reply with the request it answers (its line,
+and the time it took when the log has times), an error as a protocol error or a business failure,
+notifications in words (progress, list changes, log messages), and the HTTP exchange it rode on.`,
+  options: {
+    input: INPUT_OPTION,
+    format: {
+      type: "string",
+      value: "FORMAT",
+      needs: "text or jsonl",
+      help: "text (default), or jsonl: one JSON object per message ({line, from, id, method, answers, durationMs, text}).",
+    },
+  },
+  footer: "Exit codes: 0 explained, 2 usage error (a log that cannot be read).",
+  unknownHint: "for explain",
+  parse: (line: CommandLine): ExplainArgs => {
+    const format = (line.values["format"] as string | undefined) ?? "text";
+    if (format !== "text" && format !== "jsonl") throw new CliUsageError(`${line.typed["format"]} takes text or jsonl, not ${JSON.stringify(format)}`);
+    return { ...parseLog(line, "explain"), format };
+  },
+  run: async (args: ExplainArgs, cwd: string): Promise<number> => {
+    const where = await logPath(args.log, cwd);
+    if ("problem" in where) {
+      process.stderr.write(`mcpgen: ${where.problem}\nRun \`mcpgen explain --help\` for usage.\n`);
+      return 2;
+    }
+    const { explainLog, explainedText } = await import("../check/explain/run.js");
+    const { UnreadableHar } = await import("../check/read/index.js");
+    try {
+      const print = args.format === "jsonl" ? (e: object) => JSON.stringify(e) : explainedText;
+      await explainLog(where.file, (e) => process.stdout.write(`${print(e)}\n`), args.input);
+    } catch (error) {
+      if (!(error instanceof UnreadableHar || error instanceof SyntaxError)) throw error;
+      process.stderr.write(`mcpgen: ${args.log}: ${error instanceof SyntaxError ? `not a HAR (${error.message})` : error.message}\n`);
+      return 2;
+    }
+    return 0;
+  },
+});
