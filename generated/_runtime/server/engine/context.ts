@@ -14,6 +14,7 @@
  * - a 2026-07-28 task: the task goes `input_required` with the question in `tasks/get`, and the
  *   client answers with `tasks/update`.
  */
+import type { Lists } from "./listSwitch.js";
 import type { JsonObject } from "../../shared/definition.js";
 import { MissingClientCapabilityError } from "../../shared/errors.js";
 import type {
@@ -43,6 +44,8 @@ export interface RequestContext {
   auth?: AuthContext;
   /** The transport's session, for Streamable HTTP with sessions (2025-era clients). */
   sessionId?: string;
+  /** Switches the server's lists at run time (docs/guides/lists.md): the same object as the factory's `lists`. */
+  lists: Lists;
   /** The request's `params._meta` without the 2026-07-28 envelope keys (progressToken, vendor keys). */
   meta?: JsonObject;
   /** What the client declared it can do: its initialize capabilities, or this request's envelope. */
