@@ -1,0 +1,38 @@
+/**
+ * Type tests of `lists` (compiled by test/typecheck.test.ts, never run): the factory's, the
+ * serving handles' and a server's `ServerLists` take the manifest's names only; each
+ * `@ts-expect-error` must meet an error, or the compile fails.
+ */
+import { createServerFactory, type Handlers, type ServerLists } from "../../generated/notes-server/server.js";
+import { serveHttp, type HttpHandle } from "../../generated/notes-server/serve.js";
+
+export async function lists(handlers: Handlers): Promise<void> {
+  const factory = createServerFactory(handlers);
+  factory.lists.disable("tools", "create_note");
+  factory.lists.enable("tools", ["create_note", "export.notes"]);
+  factory.lists.disable("prompts", "daily_review");
+  factory.lists.disable("resourceTemplates", "note");
+  // Resources are switched by URI.
+  factory.lists.disable("resources", "notes://index");
+  // @ts-expect-error: notes-server has no tool `create_notes`
+  factory.lists.disable("tools", "create_notes");
+  // @ts-expect-error: a resource is named by its URI, not its name
+  factory.lists.enable("resources", "index");
+  // @ts-expect-error: a prompt's name is not a tool's
+  factory.lists.enable("tools", "daily_review");
+  // @ts-expect-error: notes-server declares no tags
+  factory.lists.enableTag("admin");
+  // @ts-expect-error: no such kind
+  factory.lists.enable("widgets", "x");
+  const on: boolean = factory.lists.isEnabled("tools", "search_notes");
+  factory.lists.set((entry) => entry.kind === "tools" && entry.name.startsWith("export"), false);
+
+  const handle = await serveHttp(handlers, { port: 0 });
+  const typed: ServerLists = handle.lists;
+  typed.disable("tools", "folder_tree");
+  // @ts-expect-error: typed by the manifest on the handle too
+  handle.lists.disable("tools", "folder");
+  // Any server's handle is an HttpHandle.
+  const any: HttpHandle = handle;
+  void [on, any];
+}
