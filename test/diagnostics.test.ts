@@ -395,6 +395,17 @@ tools:
       ],
     },
   ],
+  [
+    "enabled that is not a boolean, a tag that is not a non-empty string",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    enabled: "no"\n    tags: [ok, "", 3]\n`,
+      want: [
+        'm.yaml:5:14: error invalid-type: `enabled` must be true or false, not the string "no"',
+        'm.yaml:6:16: error invalid-value: item must be a tag (a non-empty string), not the string ""',
+        "m.yaml:6:20: error invalid-type: item must be a tag (a non-empty string), not number 3 (quote it in YAML)",
+      ],
+    },
+  ],
 ];
 
 describe("diagnostics", () => {
