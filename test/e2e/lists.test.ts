@@ -27,7 +27,12 @@ type Lists = {
 };
 type Factory = ((context?: { era?: "legacy" | "modern" }) => unknown) & { lists: Lists };
 type Options = { visible?: (entry: { kind: string; name: string }, ctx: { sessionId?: string; era: string }) => boolean; port?: number };
+interface GeneratedClient {
+  onListChanged(kind: Kind, handler: () => void): Promise<{ close(): Promise<void> }>;
+  listTools(): Promise<{ tools: { name: string }[] }>;
+}
 interface Generated {
+  createClient(sdk: unknown): GeneratedClient;
   createServerFactory(handlers: unknown, options?: Options): Factory;
   serveHttp(handlers: unknown, options?: Options): Promise<{ url: string; lists: Lists; close(): Promise<void> }>;
 }
@@ -57,7 +62,8 @@ beforeAll(async () => {
   folder = path.join(dir, "out/lists-server");
   const server = await import(pathToFileURL(path.join(folder, "server.ts")).href);
   const serve = await import(pathToFileURL(path.join(folder, "serve.ts")).href);
-  generated = { createServerFactory: server.createServerFactory, serveHttp: serve.serveHttp };
+  const client = await import(pathToFileURL(path.join(folder, "client.ts")).href);
+  generated = { createClient: client.createClient, createServerFactory: server.createServerFactory, serveHttp: serve.serveHttp };
 }, 120_000);
 
 let closers: (() => Promise<void>)[] = [];
@@ -163,6 +169,28 @@ describe.each(CASES)("in memory: $label", ({ options, line }) => {
     await until(() => seen.tools === 1);
     expect(factory.lists.isEnabled("tools", "search")).toBe(false);
     expect(names((await sdk.listTools()).tools)).toEqual(["admin_stats"]);
+  });
+});
+
+describe.each(CASES)("the generated client: $label", ({ options }) => {
+  it("onListChanged calls its handlers once per change until closed; listTools lists the manifest's tools the server lists", async () => {
+    const factory = generated.createServerFactory(handlers);
+    const { sdk, close } = await connectInMemory(factory, options);
+    closers.push(close);
+    const client = generated.createClient(sdk);
+    const calls = { first: 0, second: 0, prompts: 0 };
+    const first = await client.onListChanged("tools", () => void calls.first++);
+    const second = await client.onListChanged("tools", () => void calls.second++);
+    await client.onListChanged("prompts", () => void calls.prompts++);
+    factory.lists.disable("tools", "search");
+    await until(() => calls.first === 1 && calls.second === 1);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["admin_stats"]);
+    await first.close();
+    factory.lists.enable("tools", "search");
+    await until(() => calls.second === 2);
+    await sleep(30);
+    expect(calls).toEqual({ first: 1, second: 2, prompts: 0 });
+    await second.close();
   });
 });
 

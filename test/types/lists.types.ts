@@ -5,6 +5,21 @@
  */
 import { createServerFactory, type Handlers, type ServerLists } from "../../generated/notes-server/server.js";
 import { serveHttp, type HttpHandle } from "../../generated/notes-server/serve.js";
+import { createClient, type SdkClient } from "../../generated/notes-server/client.js";
+import type { ToolName } from "../../generated/notes-server/types.js";
+
+export async function client(sdk: SdkClient): Promise<void> {
+  const notes = createClient(sdk);
+  const { tools } = await notes.listTools();
+  const name: ToolName = tools[0]!.name;
+  // @ts-expect-error: a listed tool's name is one of the manifest's
+  const other: "create_notes" = tools[0]!.name;
+  const subscription = await notes.onListChanged("resources", () => {});
+  // @ts-expect-error: templates are announced as resources
+  await notes.onListChanged("resourceTemplates", () => {});
+  await subscription.close();
+  void [name, other];
+}
 
 export async function lists(handlers: Handlers): Promise<void> {
   const factory = createServerFactory(handlers);
