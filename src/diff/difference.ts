@@ -14,6 +14,8 @@ export interface Surface {
   /** From a manifest: resources served from its text/blob/file, prompts with messages (no handler to write). */
   staticResources?: Set<string>;
   staticPrompts?: Set<string>;
+  /** From a manifest: the entries written `enabled: false` (off at start), by kind; names, resources by URI. */
+  disabled?: { [K in "tools" | "resources" | "resourceTemplates" | "prompts"]: Set<string> };
 }
 
 /** What a difference is about. */
