@@ -5,7 +5,7 @@ import type { ListSwitchModel } from "./types.js";
 export const SWITCH_KEYS = ["enabled", "tags"] as const;
 
 /** The entry's switch as written; undefined when it writes neither `enabled` nor `tags` (enabled, untagged). */
-export function switchOf(entry: { enabled?: boolean; tags?: readonly string[] }): ListSwitchModel | undefined {
+function switchOf(entry: { enabled?: boolean; tags?: readonly string[] }): ListSwitchModel | undefined {
   if (entry.enabled === undefined && entry.tags === undefined) return undefined;
   return { enabled: entry.enabled !== false, tags: [...new Set(entry.tags ?? [])] };
 }
