@@ -281,6 +281,8 @@ export function clientObject<T extends object>(engine: ManifestClient, methods: 
   for (const [method, target] of entries)
     if ("tool" in target) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(target.tool, args, options));
   define("callTool", (name: string, args: object | undefined, options?: RequestOptions) => engine.callTool(name, args, options));
+  define("listTools", (options?: RequestOptions) => engine.listTools(options));
+  define("onListChanged", (kind: ListChangeKind, handler: () => void) => engine.onListChanged(kind, handler));
   define("readResource", (uri: string, options?: RequestOptions) => engine.readResource(uri, options));
   for (const [method, target] of entries) if ("resource" in target) define(method, (options?: RequestOptions) => engine.readResource(target.resource, options));
   for (const [method, target] of entries)
@@ -289,8 +291,6 @@ export function clientObject<T extends object>(engine: ManifestClient, methods: 
         engine.readTemplate(target.template, { ...variables }, options),
       );
   define("getPrompt", (name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions) => engine.getPrompt(name, args, options));
-  define("onListChanged", (kind: ListChangeKind, handler: () => void) => engine.onListChanged(kind, handler));
-  define("listTools", (options?: RequestOptions) => engine.listTools(options));
   if (engine.hasTaskTools) {
     const tasks = engine.tasks;
     define("tasks", {
