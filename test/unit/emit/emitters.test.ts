@@ -103,7 +103,9 @@ describe("emitServer", () => {
     );
     const server = only(emitServer(model));
     expect(server).toContain("  completions?: {\n");
-    expect(server).toContain("export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory {");
+    expect(server).toContain(
+      "export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {",
+    );
     expect(server).toContain("export function createServer(handlers: Handlers = {}, options?: ServerOptions): Server {");
     const serve = emitServerFiles(model).find((f) => f.path === "serve.ts")!.content;
     expect(serve).toContain("handlers: Handlers = {}");
