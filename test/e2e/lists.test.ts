@@ -258,6 +258,22 @@ describe("over Streamable HTTP", () => {
     await subscription.close();
   });
 
+  it("announces to an SDK 1.x Client's session", async () => {
+    const handle = await generated.serveHttp(handlers, { port: 0 });
+    closers.push(handle.close);
+    const { Client: V1Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { StreamableHTTPClientTransport: V1Transport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
+    const v1 = new V1Client({ name: "v1", version: "1" });
+    await v1.connect(new V1Transport(new URL(handle.url)));
+    closers.push(() => v1.close());
+    const seen = await watch(v1 as unknown as Client, "v1");
+    await sleep(50);
+    handle.lists.disable("prompts", "hello");
+    await until(() => seen.prompts === 1);
+    expect((await v1.listPrompts()).prompts.map((p) => p.name)).toEqual(["admin_help"]);
+    await expect(v1.getPrompt({ name: "hello" })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it("a per-request visible filter: two callers, two lists, private on 2026-07-28; a hidden tool is unknown to its caller", async () => {
     // Two 2025-era sessions: the filter decides by session here (a real server decides by ctx.auth).
     const favoured: { session?: string } = {};
