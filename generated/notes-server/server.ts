@@ -23,7 +23,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    create_note: (args: CreateNoteInput, ctx: ToolContext) => CreateNoteOutput | Promise<CreateNoteOutput>;
+    create_note: (args: CreateNoteInput, ctx: ToolContext<ServerLists>) => CreateNoteOutput | Promise<CreateNoteOutput>;
     /**
      * Finds notes whose title or body contains the query.
      *
@@ -31,7 +31,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    search_notes: (args: SearchNotesInput, ctx: ToolContext) => SearchNotesOutput | Promise<SearchNotesOutput>;
+    search_notes: (args: SearchNotesInput, ctx: ToolContext<ServerLists>) => SearchNotesOutput | Promise<SearchNotesOutput>;
     /**
      * The folder hierarchy.
      *
@@ -39,7 +39,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    folder_tree: (args: FolderTreeInput, ctx: ToolContext) => FolderTreeOutput | Promise<FolderTreeOutput>;
+    folder_tree: (args: FolderTreeInput, ctx: ToolContext<ServerLists>) => FolderTreeOutput | Promise<FolderTreeOutput>;
     /**
      * Deletes a note; answers a sentence.
      *
@@ -47,7 +47,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    "delete-note": (args: DeleteNoteInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    "delete-note": (args: DeleteNoteInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Exports every note as an embedded JSON resource.
      *
@@ -55,7 +55,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    "export.notes": (args: ExportNotesInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    "export.notes": (args: ExportNotesInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
   };
   /** One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`. */
   resources: {
@@ -64,7 +64,7 @@ export interface Handlers {
      *
      * Serves `notes://index`.
      */
-    index: (ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    index: (ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per resource template: `(variables, ctx)`, variables decoded from the requested URI. */
   resourceTemplates: {
@@ -73,12 +73,12 @@ export interface Handlers {
      *
      * Serves `notes://notes/{id}`.
      */
-    note: (variables: NoteVariables, ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    note: (variables: NoteVariables, ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked. */
   prompts: {
     /** Asks for a summary of one note. */
-    summarize_note: (args: SummarizeNoteArguments, ctx: PromptContext) => GetPromptResult | Promise<GetPromptResult>;
+    summarize_note: (args: SummarizeNoteArguments, ctx: PromptContext<ServerLists>) => GetPromptResult | Promise<GetPromptResult>;
   };
 }
 

@@ -34,7 +34,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
           : "Return a string (one text block) or a full CallToolResult.",
         "Throw ToolError to answer `isError: true` with its message.",
       ];
-      return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}) => ${promise(result)}`);
+      return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}<ServerLists>) => ${promise(result)}`);
     }),
     model.tools[0],
   );
@@ -43,7 +43,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
     handledResources.map((r) =>
-      member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`),
+      member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}<ServerLists>) => ${promise(rt("ResourceHandlerResult"))}`),
     ),
     handledResources[0],
   );
@@ -54,7 +54,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
       member(
         t.name,
         [t.description ?? "", `Serves \`${t.uriTemplate}\`.`],
-        `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`,
+        `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}<ServerLists>) => ${promise(rt("ResourceHandlerResult"))}`,
       ),
     ),
     model.resourceTemplates[0],
@@ -67,7 +67,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
       member(
         p.name,
         [p.description ?? ""],
-        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
+        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}<ServerLists>) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
       ),
     ),
     handledPrompts[0],

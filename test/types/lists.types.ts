@@ -3,7 +3,15 @@
  * serving handles' and a server's `ServerLists` take the manifest's names only; each
  * `@ts-expect-error` must meet an error, or the compile fails.
  */
-import { createServerFactory, type Handlers, type ServerLists } from "../../generated/notes-server/server.js";
+import { createServerFactory, type Handlers, type ServerLists, type ToolHandler } from "../../generated/notes-server/server.js";
+
+/** Handlers' ctx.lists is typed by the manifest too. */
+export const deleteNote: ToolHandler<"delete-note"> = (_args, ctx) => {
+  ctx.lists.disable("tools", "export.notes");
+  // @ts-expect-error: notes-server has no tool `export`
+  ctx.lists.disable("tools", "export");
+  return "deleted";
+};
 import { serveHttp, type HttpHandle } from "../../generated/notes-server/serve.js";
 import { createClient, type SdkClient } from "../../generated/notes-server/client.js";
 import type { ToolName } from "../../generated/notes-server/types.js";

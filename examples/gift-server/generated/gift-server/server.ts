@@ -22,7 +22,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    suggest_gifts: (args: SuggestGiftsInput, ctx: ToolContext) => SuggestGiftsOutput | Promise<SuggestGiftsOutput>;
+    suggest_gifts: (args: SuggestGiftsInput, ctx: ToolContext<ServerLists>) => SuggestGiftsOutput | Promise<SuggestGiftsOutput>;
     /**
      * What a gift is and where it comes from; called by the gifts widget, not the model.
      *
@@ -30,7 +30,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    gift_details: (args: GiftDetailsInput, ctx: ToolContext) => GiftDetailsOutput | Promise<GiftDetailsOutput>;
+    gift_details: (args: GiftDetailsInput, ctx: ToolContext<ServerLists>) => GiftDetailsOutput | Promise<GiftDetailsOutput>;
   };
 }
 

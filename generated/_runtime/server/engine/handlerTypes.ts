@@ -10,7 +10,7 @@ import type { RequestContext } from "./context.js";
 import type { CallToolResult, ReadResourceResult } from "../../shared/mcp.js";
 import type { RequestStateSecret } from "./requestStateKeys.js";
 import type { TaskOptions } from "../tasks/tasks.js";
-import type { ListEntry } from "./listSwitch.js";
+import type { AnyLists, ListEntry } from "./listSwitch.js";
 import type { ProtocolEra } from "./sdk.js";
 
 /** Who asks for a list, or calls an entry: what a `visible` filter decides on. */
@@ -44,7 +44,7 @@ export interface AuthContext {
  */
 export type TokenVerifier = (token: string) => Promise<(AuthContext & { resource?: string }) | undefined>;
 
-export interface ToolContext extends RequestContext {
+export interface ToolContext<L extends AnyLists = AnyLists> extends RequestContext<L> {
   /** The tool's MCP name. */
   tool: string;
   /**
@@ -59,12 +59,12 @@ export interface ToolContext extends RequestContext {
   task?: { id: string };
 }
 
-export interface ResourceContext extends RequestContext {
+export interface ResourceContext<L extends AnyLists = AnyLists> extends RequestContext<L> {
   /** The URI being read. */
   uri: string;
 }
 
-export type PromptContext = RequestContext;
+export type PromptContext<L extends AnyLists = AnyLists> = RequestContext<L>;
 
 /** A resource handler answers the text, `{ blob: base64 }`, or a full ReadResourceResult. */
 export type ResourceHandlerResult = string | { blob: string } | ReadResourceResult;
