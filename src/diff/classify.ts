@@ -17,7 +17,8 @@ import { metaBeyondSecurity, securityDifferences } from "./security.js";
 import type { Schema } from "./schemaDiff.js";
 import { schemaDifferences } from "./schemaRows.js";
 import { jsonEqual } from "../util/objects.js";
-import type { Difference, DifferenceKind, Surface } from "./difference.js";
+import { switched } from "./switched.js";
+import { nameText, type Difference, type DifferenceKind, type Surface } from "./difference.js";
 
 export type { Difference, Surface } from "./difference.js";
 
@@ -32,54 +33,8 @@ export function classify(before: Surface, after: Surface): Difference[] {
   return out;
 }
 
-const SWITCHED: { list: "tools" | "resources" | "resourceTemplates" | "prompts"; kind: DifferenceKind; key: string; what: string; fails: string }[] = [
-  { list: "tools", kind: "tool", key: "name", what: "tool", fails: "calls to it fail" },
-  { list: "resources", kind: "resource", key: "uri", what: "resource", fails: "reads of it fail" },
-  { list: "resourceTemplates", kind: "resourceTemplate", key: "name", what: "template", fails: "reads of its URIs fail" },
-  { list: "prompts", kind: "prompt", key: "name", what: "prompt", fails: "gets of it fail" },
-];
-
-/**
- * `enabled: false` written or dropped on an entry both sides have (manifests only: fixtures are
- * the full lists). Off at start is, for clients, removed until the server switches it on.
- */
-function switched(before: Surface, after: Surface, out: Difference[]): void {
-  if (!before.disabled || !after.disabled) return;
-  for (const { list, kind, key, what, fails } of SWITCHED) {
-    const both = new Set(before[list].map((e) => nameText(e[key])));
-    for (const entry of after[list]) {
-      const name = nameText(entry[key]);
-      // A template is named by its name in the manifest; the difference names it as the other rows do.
-      const shown = list === "resourceTemplates" ? nameText(entry.uriTemplate) : name;
-      if (!both.has(name)) continue;
-      const was = before.disabled[list].has(name);
-      const is = after.disabled[list].has(name);
-      if (!was && is)
-        out.push({
-          kind,
-          name: shown,
-          path: "enabled",
-          change: `${what}-disabled`,
-          message: `now enabled: false: left out of the list at start, ${fails} until the server enables it`,
-          clients: true,
-          servers: false,
-        });
-      else if (was && !is)
-        out.push({ kind, name: shown, path: "enabled", change: `${what}-enabled`, message: "now enabled at start", clients: false, servers: false });
-    }
-  }
-}
-
 function index(list: JsonObject[], key: string): Map<string, JsonObject> {
   return new Map(list.map((item) => [nameText(item[key]), item]));
-}
-
-/**
- * A name or URI as a key and in messages. From a manifest it is a string; a fixtures folder is read
- * as it is, so an object or a list is shown as its JSON (two such names must not both be "[object Object]").
- */
-function nameText(value: unknown): string {
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];

@@ -42,3 +42,11 @@ export interface Difference {
   /** Breaks no call, but clients act on it on their own (approval, retries): annotation hints. */
   behaviour?: boolean;
 }
+
+/**
+ * A name or URI as a key and in messages. From a manifest it is a string; a fixtures folder is read
+ * as it is, so an object or a list is shown as its JSON (two such names must not both be "[object Object]").
+ */
+export function nameText(value: unknown): string {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+}
