@@ -84,7 +84,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
         'm.yaml:3:11: warning invalid-name: `name` "bad name!" is not advised: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)',
         "m.yaml:5:5: error missing-field: a tool is missing the required field `inputSchema`",
         // Not an edit away from a known field: an MCP object's other fields are served as they are.
-        "m.yaml:6:5: warning unknown-field: field `toolName` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes)",
+        "m.yaml:6:5: warning unknown-field: field `toolName` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes)",
         'm.yaml:7:33: error invalid-type: `readOnlyHint` must be true or false, not the string "yes"',
       ],
     },
@@ -359,7 +359,7 @@ tools:
         "m.yaml:1:33: warning unknown-field: field `vendorInfo` in server is not one mcpgen knows; it is served as it is (known fields: name, folder, version, title, description, websiteUrl, icons, instructions)",
         "m.yaml:5:19: error unknown-field: unknown field `readOnlyHnt` in `annotations` (did you mean `readOnlyHint`?); allowed: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint",
         "m.yaml:5:38: warning unknown-field: field `com.acme/audited` in `annotations` is not one mcpgen knows; it is served as it is (known fields: title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint)",
-        "m.yaml:6:5: warning unknown-field: field `deprecated` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes)",
+        "m.yaml:6:5: warning unknown-field: field `deprecated` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes)",
       ],
     },
   ],
@@ -392,6 +392,17 @@ tools:
       given: `${server}defs:\n  A: &a {type: object, description: x}\n  B: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n  C: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n  D: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
       want: [
         "m.yaml:4:10: error yaml-aliases: too many YAML alias expansions (limit 100): Excessive alias count indicates a resource exhaustion attack; write the repeated part out or use $ref: '#/defs/Name'",
+      ],
+    },
+  ],
+  [
+    "enabled that is not a boolean, a tag that is not a non-empty string",
+    {
+      given: `${server}tools:\n  - name: a\n    inputSchema: {type: object}\n    enabled: "no"\n    tags: [ok, "", 3]\n`,
+      want: [
+        'm.yaml:5:14: error invalid-type: `enabled` must be true or false, not the string "no"',
+        'm.yaml:6:16: error invalid-value: item must be a tag (a non-empty string), not the string ""',
+        "m.yaml:6:20: error invalid-type: item must be a tag (a non-empty string), not number 3 (quote it in YAML)",
       ],
     },
   ],

@@ -33,6 +33,28 @@ describe("classify", () => {
     ]);
   });
 
+  it("an entry becoming enabled: false is removed for clients (its own row); enabled again is no break", () => {
+    const off = (tools: string[], resources: string[] = [], prompts: string[] = []) => ({
+      tools: new Set(tools),
+      resources: new Set(resources),
+      resourceTemplates: new Set<string>(),
+      prompts: new Set(prompts),
+    });
+    const tools = [tool("a", {}), tool("b", {})];
+    const resources = [{ uri: "x://r", name: "r" }];
+    const prompts = [{ name: "p" }];
+    const before = surface({ tools, resources, prompts, disabled: off(["b"]) });
+    const after = surface({ tools, resources, prompts, disabled: off(["a"], ["x://r"], ["p"]) });
+    expect(brief(classify(before, after))).toEqual([
+      "tool-disabled a enabled clients:BREAK servers:ok",
+      "tool-enabled b enabled clients:ok servers:ok",
+      "resource-disabled x://r enabled clients:BREAK servers:ok",
+      "prompt-disabled p enabled clients:BREAK servers:ok",
+    ]);
+    // Fixture folders are the full lists: no switch is read from them.
+    expect(classify(surface({ tools }), surface({ tools, disabled: off(["a"]) }))).toEqual([]);
+  });
+
   it("inputs: a new required argument and a narrowed type break clients; a widened one breaks servers", () => {
     const before = surface({
       tools: [tool("t", { properties: { q: { type: "string" }, n: { type: "integer" }, mode: { enum: ["a", "b"] } }, required: ["q"] })],

@@ -86,7 +86,7 @@ describe("text cut by a comma in a YAML flow mapping", () => {
     expect(r.code).toBe(0);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       'manifests/s.yaml:7:53: warning suspicious-key: `YYYY-MM-DD.` is a key without a value (null); it would be served as a keyword. If it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "ISO date, YYYY-MM-DD."',
-      'manifests/s.yaml:8:36: warning unknown-field: field `and more.` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "Does b, and more."',
+      'manifests/s.yaml:8:36: warning unknown-field: field `and more.` in a tool is not one mcpgen knows; it is served as it is (known fields: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes). It looks like text: if it is the end of the text before it, cut at a comma in a flow mapping `{...}`, quote that text: description: "Does b, and more."',
     ]);
   });
 
@@ -283,7 +283,7 @@ describe("independent problems are all reported in one run", () => {
       'm.yaml:7:11: error duplicate-name: duplicate tool name "b": also declared at line 5 (tools[1]); each tool needs a unique name',
       "m.yaml:8:59: error invalid-schema: invalid JSON Schema at properties.m.minimum: must be number",
       'm.yaml:10:56: error invalid-schema: invalid JSON Schema at properties.m.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
-      "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes",
+      "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes",
       'm.yaml:14:57: error unknown-placeholder: placeholder {{nope}} names no argument of prompt "p"; declare it under `arguments:`',
       "mcpgen: 6 errors; nothing written.",
     ]);

@@ -12,7 +12,7 @@ import { tempProject } from "./helpers/tmp.js";
 
 const PULLED = "# Pulled by mcpgen from `node server.js` (MCP 2025-11-25).\n";
 const TOOL_FIELDS =
-  "name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, securitySchemes";
+  "name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes";
 
 /** The error for a key `key` at line:col that is a typo of the keyword `near`. */
 const typo = (at: string, key: string, near: string) =>

@@ -6,16 +6,16 @@ import { type TaskStore, memoryTaskStore } from "../_runtime/server/tasks/taskSt
 import { type HttpHandle, type HttpOptions, serveHttpWith } from "../_runtime/server/transport/http.js";
 import { type StdioHandle, type StdioOptions, serveStdioWith } from "../_runtime/server/transport/serve.js";
 import { definition } from "./definition.js";
-import { type Handlers, type ServerOptions, createServerFactory } from "./server.js";
+import { type Handlers, type ServerLists, type ServerOptions, createServerFactory } from "./server.js";
 
 export { type HttpOptions, type HttpHandle, type StdioOptions, type StdioHandle, redisTaskStore, type RedisTaskStoreOptions, memoryTaskStore, type TaskStore };
 
 /** Serves mcp-conformance-test-server over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides). */
-export function serveStdio(handlers: Handlers, options?: ServerOptions & StdioOptions): Promise<StdioHandle> {
+export function serveStdio(handlers: Handlers, options?: ServerOptions & StdioOptions): Promise<StdioHandle<ServerLists>> {
   return serveStdioWith(createServerFactory(handlers, options), options);
 }
 
 /** Serves mcp-conformance-test-server over Streamable HTTP: http://127.0.0.1:3000/mcp by default, to 2026-07-28 requests and to 2025-era clients (with sessions, or `stateless: true`). Requests whose Host or Origin is not this server are refused (DNS-rebinding protection). */
-export function serveHttp(handlers: Handlers, options?: ServerOptions & HttpOptions): Promise<HttpHandle> {
+export function serveHttp(handlers: Handlers, options?: ServerOptions & HttpOptions): Promise<HttpHandle<ServerLists>> {
   return serveHttpWith(createServerFactory(handlers, options), definition, options);
 }

@@ -2,12 +2,15 @@
 /* eslint-disable */
 
 import type { Server } from "@modelcontextprotocol/server";
-import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server/server.js";
+import { type CompletionHandler, type InputOptions, type ListEntry, type Lists, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, type VisibleContext, createManifestServerFactory } from "../_runtime/server/server.js";
 import type { GetPromptResult } from "../_runtime/shared/mcp.js";
 import { definition } from "./definition.js";
-import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptArguments, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithLoggingInput, TestToolWithProgressInput, TestToolWithTaskInput, TestXMcpHeaderInput } from "./types.js";
+import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, ListNames, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptArguments, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithLoggingInput, TestToolWithProgressInput, TestToolWithTaskInput, TestXMcpHeaderInput } from "./types.js";
 
-export type { CompletionHandler, InputOptions, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult };
+export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
+
+/** Switches the lists of mcp-conformance-test-server at run time, by the manifest's names (docs/guides/lists.md): `factory.lists`, `handle.lists`. */
+export type ServerLists = Lists<ListNames>;
 
 /** The code behind mcp-conformance-test-server: exactly the handlers its manifest needs, keyed by MCP name. */
 export interface Handlers {
@@ -20,7 +23,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_simple_text: (args: TestSimpleTextInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_simple_text: (args: TestSimpleTextInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests image content response
      *
@@ -28,7 +31,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_image_content: (args: TestImageContentInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_image_content: (args: TestImageContentInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests audio content response
      *
@@ -36,7 +39,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_audio_content: (args: TestAudioContentInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_audio_content: (args: TestAudioContentInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests embedded resource content response
      *
@@ -44,7 +47,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_embedded_resource: (args: TestEmbeddedResourceInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_embedded_resource: (args: TestEmbeddedResourceInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests response with multiple content types (text, image, resource)
      *
@@ -52,7 +55,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_multiple_content_types: (args: TestMultipleContentTypesInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_multiple_content_types: (args: TestMultipleContentTypesInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests tool that emits log messages during execution
      *
@@ -60,7 +63,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_tool_with_logging: (args: TestToolWithLoggingInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_tool_with_logging: (args: TestToolWithLoggingInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests tool that reports progress notifications
      *
@@ -68,7 +71,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_tool_with_progress: (args: TestToolWithProgressInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_tool_with_progress: (args: TestToolWithProgressInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests error response handling
      *
@@ -76,7 +79,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_error_handling: (args: TestErrorHandlingInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_error_handling: (args: TestErrorHandlingInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests SSE stream disconnection and client reconnection (SEP-1699). The server closes the stream mid-call and sends the result after the client reconnects.
      *
@@ -84,7 +87,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_reconnection: (args: TestReconnectionInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_reconnection: (args: TestReconnectionInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests server-initiated sampling (LLM completion request)
      *
@@ -92,7 +95,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_sampling: (args: TestSamplingInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_sampling: (args: TestSamplingInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests server-initiated elicitation (user input request)
      *
@@ -100,7 +103,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_elicitation: (args: TestElicitationInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_elicitation: (args: TestElicitationInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests elicitation with default values per SEP-1034
      *
@@ -108,7 +111,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_elicitation_sep1034_defaults: (args: TestElicitationSep1034DefaultsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_elicitation_sep1034_defaults: (args: TestElicitationSep1034DefaultsInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tests elicitation with enum schema improvements per SEP-1330
      *
@@ -116,7 +119,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_elicitation_sep1330_enums: (args: TestElicitationSep1330EnumsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_elicitation_sep1330_enums: (args: TestElicitationSep1330EnumsInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613, SEP-2106)
      *
@@ -124,7 +127,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    json_schema_2020_12_tool: (args: JsonSchema202012ToolInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    json_schema_2020_12_tool: (args: JsonSchema202012ToolInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks the user's name (input_required with one elicitation), then greets them
      *
@@ -132,7 +135,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_elicitation: (args: TestInputRequiredResultElicitationInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_elicitation: (args: TestInputRequiredResultElicitationInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks the client's model a question (input_required with one sampling request)
      *
@@ -140,7 +143,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_sampling: (args: TestInputRequiredResultSamplingInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_sampling: (args: TestInputRequiredResultSamplingInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks the client for its roots (input_required with roots/list)
      *
@@ -148,7 +151,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_list_roots: (args: TestInputRequiredResultListRootsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_list_roots: (args: TestInputRequiredResultListRootsInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks for a confirmation; the answer comes back with the server's signed requestState
      *
@@ -156,7 +159,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_request_state: (args: TestInputRequiredResultRequestStateInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_request_state: (args: TestInputRequiredResultRequestStateInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks three things at once (elicitation, sampling, roots)
      *
@@ -164,7 +167,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_multiple_inputs: (args: TestInputRequiredResultMultipleInputsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_multiple_inputs: (args: TestInputRequiredResultMultipleInputsInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks one question, then a second one after the first answer
      *
@@ -172,7 +175,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_multi_round: (args: TestInputRequiredResultMultiRoundInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_multi_round: (args: TestInputRequiredResultMultiRoundInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks a question; a requestState changed by the client is refused (-32602)
      *
@@ -180,7 +183,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_tampered_state: (args: TestInputRequiredResultTamperedStateInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_tampered_state: (args: TestInputRequiredResultTamperedStateInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks only for what the client declared it can do
      *
@@ -188,7 +191,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_input_required_result_capabilities: (args: TestInputRequiredResultCapabilitiesInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_input_required_result_capabilities: (args: TestInputRequiredResultCapabilitiesInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Needs sampling; without it in the request's client capabilities the answer is -32021
      *
@@ -196,7 +199,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_missing_capability: (args: TestMissingCapabilityInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_missing_capability: (args: TestMissingCapabilityInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks the user for input (never a server-to-client request on 2026-07-28)
      *
@@ -204,7 +207,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_streaming_elicitation: (args: TestStreamingElicitationInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_streaming_elicitation: (args: TestStreamingElicitationInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Logs at info level (sent only when the request asks for a log level)
      *
@@ -212,7 +215,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_logging_tool: (args: TestLoggingToolInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_logging_tool: (args: TestLoggingToolInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Mirrors its region argument into the Mcp-Param-Region header (SEP-2243)
      *
@@ -220,7 +223,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_x_mcp_header: (args: TestXMcpHeaderInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_x_mcp_header: (args: TestXMcpHeaderInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Greets synchronously (never a task)
      *
@@ -228,7 +231,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    greet: (args: GreetInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    greet: (args: GreetInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Sleeps for `seconds`, as a task when the client supports tasks
      *
@@ -236,7 +239,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    slow_compute: (args: SlowComputeInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    slow_compute: (args: SlowComputeInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Runs only as a task, and ends with a tool error
      *
@@ -244,7 +247,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    failing_job: (args: FailingJobInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    failing_job: (args: FailingJobInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Runs as a task and fails with a JSON-RPC error
      *
@@ -252,7 +255,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    protocol_error_job: (args: ProtocolErrorJobInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    protocol_error_job: (args: ProtocolErrorJobInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * A task that asks for a confirmation before it deletes
      *
@@ -260,7 +263,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    confirm_delete: (args: ConfirmDeleteInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    confirm_delete: (args: ConfirmDeleteInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * A task that asks two questions at once
      *
@@ -268,7 +271,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    multi_input: (args: MultiInputInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    multi_input: (args: MultiInputInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Asks the user's name first (input_required), then becomes a task that greets them
      *
@@ -276,7 +279,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    test_tool_with_task: (args: TestToolWithTaskInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    test_tool_with_task: (args: TestToolWithTaskInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
   };
   /** One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`. */
   resources: {
@@ -285,7 +288,7 @@ export interface Handlers {
      *
      * Serves `test://watched-resource`.
      */
-    "watched-resource": (ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    "watched-resource": (ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per resource template: `(variables, ctx)`, variables decoded from the requested URI. */
   resourceTemplates: {
@@ -294,12 +297,12 @@ export interface Handlers {
      *
      * Serves `test://template/{id}/data`.
      */
-    template: (variables: TemplateVariables, ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    template: (variables: TemplateVariables, ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked. */
   prompts: {
     /** Asks for context (input_required with one elicitation) before building its messages */
-    test_input_required_result_prompt: (args: TestInputRequiredResultPromptArguments, ctx: PromptContext) => GetPromptResult | Promise<GetPromptResult>;
+    test_input_required_result_prompt: (args: TestInputRequiredResultPromptArguments, ctx: PromptContext<ServerLists>) => GetPromptResult | Promise<GetPromptResult>;
   };
   /** Completion handlers for the arguments and variables declared with `complete: handler`: `(value, ctx)` -> the values to offer. Without one, the answer is an empty list. */
   completions?: {
@@ -344,13 +347,13 @@ export type ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplat
 export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];
 
 /**
- * Makes the SDK Servers of mcp-conformance-test-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
+ * Makes the SDK Servers of mcp-conformance-test-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries `lists` switches off.
  *
  * @example
  * import { serveStdio } from "@modelcontextprotocol/server/stdio";
  * serveStdio(createServerFactory(handlers));
  */
-export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory {
+export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {
   return createManifestServerFactory(definition, handlers, options);
 }
 

@@ -416,3 +416,15 @@ export interface PromptArguments {
 
 /** Names of the prompts. */
 export type PromptName = "test_simple_prompt" | "test_prompt_with_arguments" | "test_prompt_with_embedded_resource" | "test_prompt_with_image" | "test_input_required_result_prompt";
+
+/** The tags of the tools, resources, templates and prompts (`lists.enableTag`). */
+export type ListTag = never;
+
+/** The names `lists` switches, by kind (resources by URI), and the tags. */
+export interface ListNames {
+  tools: ToolName;
+  resources: ResourceUri;
+  resourceTemplates: ResourceTemplateName;
+  prompts: PromptName;
+  tags: ListTag;
+}

@@ -2,12 +2,15 @@
 /* eslint-disable */
 
 import type { Server } from "@modelcontextprotocol/server";
-import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server/server.js";
+import { type CompletionHandler, type InputOptions, type ListEntry, type Lists, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, type VisibleContext, createManifestServerFactory } from "../_runtime/server/server.js";
 import type { GetPromptResult } from "../_runtime/shared/mcp.js";
 import { definition } from "./definition.js";
-import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
+import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, ListNames, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
 
-export type { CompletionHandler, InputOptions, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult };
+export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
+
+/** Switches the lists of notes-server at run time, by the manifest's names (docs/guides/lists.md): `factory.lists`, `handle.lists`. */
+export type ServerLists = Lists<ListNames>;
 
 /** The code behind notes-server: exactly the handlers its manifest needs, keyed by MCP name. */
 export interface Handlers {
@@ -20,7 +23,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    create_note: (args: CreateNoteInput, ctx: ToolContext) => CreateNoteOutput | Promise<CreateNoteOutput>;
+    create_note: (args: CreateNoteInput, ctx: ToolContext<ServerLists>) => CreateNoteOutput | Promise<CreateNoteOutput>;
     /**
      * Finds notes whose title or body contains the query.
      *
@@ -28,7 +31,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    search_notes: (args: SearchNotesInput, ctx: ToolContext) => SearchNotesOutput | Promise<SearchNotesOutput>;
+    search_notes: (args: SearchNotesInput, ctx: ToolContext<ServerLists>) => SearchNotesOutput | Promise<SearchNotesOutput>;
     /**
      * The folder hierarchy.
      *
@@ -36,7 +39,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    folder_tree: (args: FolderTreeInput, ctx: ToolContext) => FolderTreeOutput | Promise<FolderTreeOutput>;
+    folder_tree: (args: FolderTreeInput, ctx: ToolContext<ServerLists>) => FolderTreeOutput | Promise<FolderTreeOutput>;
     /**
      * Deletes a note; answers a sentence.
      *
@@ -44,7 +47,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    "delete-note": (args: DeleteNoteInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    "delete-note": (args: DeleteNoteInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
     /**
      * Exports every note as an embedded JSON resource.
      *
@@ -52,7 +55,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    "export.notes": (args: ExportNotesInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;
+    "export.notes": (args: ExportNotesInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;
   };
   /** One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`. */
   resources: {
@@ -61,7 +64,7 @@ export interface Handlers {
      *
      * Serves `notes://index`.
      */
-    index: (ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    index: (ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per resource template: `(variables, ctx)`, variables decoded from the requested URI. */
   resourceTemplates: {
@@ -70,12 +73,12 @@ export interface Handlers {
      *
      * Serves `notes://notes/{id}`.
      */
-    note: (variables: NoteVariables, ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
+    note: (variables: NoteVariables, ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;
   };
   /** One handler per prompt without messages in the manifest: `(args, ctx)`, required arguments already checked. */
   prompts: {
     /** Asks for a summary of one note. */
-    summarize_note: (args: SummarizeNoteArguments, ctx: PromptContext) => GetPromptResult | Promise<GetPromptResult>;
+    summarize_note: (args: SummarizeNoteArguments, ctx: PromptContext<ServerLists>) => GetPromptResult | Promise<GetPromptResult>;
   };
 }
 
@@ -112,13 +115,13 @@ export type ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplat
 export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];
 
 /**
- * Makes the SDK Servers of notes-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
+ * Makes the SDK Servers of notes-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries `lists` switches off.
  *
  * @example
  * import { serveStdio } from "@modelcontextprotocol/server/stdio";
  * serveStdio(createServerFactory(handlers));
  */
-export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory {
+export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {
   return createManifestServerFactory(definition, handlers, options);
 }
 

@@ -17,7 +17,8 @@ import { metaBeyondSecurity, securityDifferences } from "./security.js";
 import type { Schema } from "./schemaDiff.js";
 import { schemaDifferences } from "./schemaRows.js";
 import { jsonEqual } from "../util/objects.js";
-import type { Difference, DifferenceKind, Surface } from "./difference.js";
+import { switched } from "./switched.js";
+import { nameText, type Difference, type DifferenceKind, type Surface } from "./difference.js";
 
 export type { Difference, Surface } from "./difference.js";
 
@@ -28,19 +29,12 @@ export function classify(before: Surface, after: Surface): Difference[] {
   resources(before, after, out);
   templates(before, after, out);
   prompts(before, after, out);
+  switched(before, after, out);
   return out;
 }
 
 function index(list: JsonObject[], key: string): Map<string, JsonObject> {
   return new Map(list.map((item) => [nameText(item[key]), item]));
-}
-
-/**
- * A name or URI as a key and in messages. From a manifest it is a string; a fixtures folder is read
- * as it is, so an object or a list is shown as its JSON (two such names must not both be "[object Object]").
- */
-function nameText(value: unknown): string {
-  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }
 
 const INFO_FIELDS = ["title", "description", "annotations", "icons", "_meta"];

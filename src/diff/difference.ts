@@ -14,6 +14,8 @@ export interface Surface {
   /** From a manifest: resources served from its text/blob/file, prompts with messages (no handler to write). */
   staticResources?: Set<string>;
   staticPrompts?: Set<string>;
+  /** From a manifest: the entries written `enabled: false` (off at start), by kind; names, resources by URI. */
+  disabled?: { [K in "tools" | "resources" | "resourceTemplates" | "prompts"]: Set<string> };
 }
 
 /** What a difference is about. */
@@ -39,4 +41,12 @@ export interface Difference {
   servers: boolean;
   /** Breaks no call, but clients act on it on their own (approval, retries): annotation hints. */
   behaviour?: boolean;
+}
+
+/**
+ * A name or URI as a key and in messages. From a manifest it is a string; a fixtures folder is read
+ * as it is, so an object or a list is shown as its JSON (two such names must not both be "[object Object]").
+ */
+export function nameText(value: unknown): string {
+  return typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
 }

@@ -83,6 +83,12 @@ async function surfaceFromText(text: string, absPath: string, source: string): P
     server: { info: model.serverInfo, ...(model.instructions === undefined ? {} : { instructions: model.instructions }) },
     staticResources: new Set(model.resources.filter((r) => r.content !== undefined).map((r) => r.uri)),
     staticPrompts: new Set(model.prompts.filter((p) => p.messages !== undefined).map((p) => p.name)),
+    disabled: {
+      tools: new Set(model.tools.filter((t) => t.switch?.enabled === false).map((t) => t.name)),
+      resources: new Set(model.resources.filter((r) => r.switch?.enabled === false).map((r) => r.uri)),
+      resourceTemplates: new Set(model.resourceTemplates.filter((t) => t.switch?.enabled === false).map((t) => t.name)),
+      prompts: new Set(model.prompts.filter((p) => p.switch?.enabled === false).map((p) => p.name)),
+    },
   };
 }
 

@@ -61,6 +61,16 @@ export function emitClient(model: ServerModel): OutputFile[] {
     ["tools/call by name, resolving to the raw CallToolResult (`isError` results included)."],
     `callTool<N extends ${toolName}>(name: N, args: ${toolInputs}[N], ${opts}): Promise<${mcpType("CallToolResult")}>`,
   );
+  member(
+    ["tools/list, every page, keeping the tools the manifest declares: each entry's `name` is a `ToolName` (`sdk.listTools()` has the server's whole list)."],
+    `listTools(${opts}): Promise<{ tools: ${file.importType(LOCAL.runtimeClient, "ListedTool")}<${toolName}>[] }>`,
+  );
+  member(
+    [
+      "Calls `handler` each time the server announces that a list changed (`resources` covers the templates): 2025 era, its notifications/<kind>/list_changed; 2026-07-28 (SDK v2 Client), a subscriptions/listen stream it opens. Resolves once listening; `close()` stops.",
+    ],
+    `onListChanged(kind: ${file.importType(LOCAL.runtimeClient, "ListChangeKind")}, handler: () => void): Promise<${file.importType(LOCAL.runtimeClient, "ListChangeSubscription")}>`,
+  );
   const readResult = mcpType("ReadResourceResult");
   member(
     ["resources/read of any URI: the manifest's resources, URIs of its templates, or others the server knows."],

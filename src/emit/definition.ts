@@ -1,5 +1,5 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
-import type { AuthModel, CompletionModel, Json, JsonObject, ServerModel } from "../model/types.js";
+import type { AuthModel, CompletionModel, Json, JsonObject, ListSwitchModel, ServerModel } from "../model/types.js";
 import type { AccessRule } from "../runtime/shared/definition.js";
 import { setOwn } from "../util/objects.js";
 import type { PatternTable } from "../runtime/shared/patterns.js";
@@ -41,7 +41,23 @@ export function definitionValue(model: ServerModel): Record<string, DefinitionEn
     cache: model.cache,
     ...(Object.keys(model.patterns).length ? { patterns: model.patterns } : {}),
     ...(model.auth ? { auth: authDefinition(model, model.auth) } : {}),
+    ...switches(model),
   };
+}
+
+/** The definition's `switches`: the entries that write `enabled` or `tags`, by kind and name (resources by URI); nothing when none does. */
+function switches(model: ServerModel): { switches?: JsonObject } {
+  const out: JsonObject = {};
+  const kind = <T extends { switch?: ListSwitchModel }>(key: string, entries: readonly T[], name: (entry: T) => string): void => {
+    const table: JsonObject = {};
+    for (const entry of entries) if (entry.switch) setOwn(table, name(entry), { enabled: entry.switch.enabled, tags: [...entry.switch.tags] });
+    if (Object.keys(table).length > 0) out[key] = table;
+  };
+  kind("tools", model.tools, (t) => t.name);
+  kind("resources", model.resources, (r) => r.uri);
+  kind("resourceTemplates", model.resourceTemplates, (t) => t.name);
+  kind("prompts", model.prompts, (p) => p.name);
+  return Object.keys(out).length ? { switches: out } : {};
 }
 
 /** The definition's `auth` (the runtime's `AuthDefinition`): the settings, then every entry's rule by name (resources by URI). */

@@ -6,6 +6,9 @@
  * - `fixtures/2026-07-28/*.json`: the answers to 2026-07-28 requests, which differ: `resultType`,
  *   the cache hint (`ttlMs`, `cacheScope`), the server's identity in `_meta`, and no
  *   `execution` on tools (the tasks extension replaced it); plus `server-discover.json`.
+ *
+ * Both are the manifest's full lists. Where an entry is `enabled: false`, `<list>.enabled.json`
+ * next to it is what the server answers at start (docs/guides/lists.md).
  */
 import type { Json, JsonObject, ServerModel } from "../model/types.js";
 import { jsonFile } from "../print/literal.js";
@@ -18,12 +21,17 @@ const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 export function emitFixtures(model: ServerModel): OutputFile[] {
   const files: OutputFile[] = [];
   const lists: [string, string, string, Json[]][] = [];
-  if (model.capabilities.tools) lists.push(["tools-list.json", "tools/list", "tools", model.tools.map((t) => t.wire)]);
+  const list = (file: string, method: string, key: string, entries: readonly { wire: JsonObject; switch?: { enabled: boolean } }[]) => {
+    lists.push([`${file}.json`, method, key, entries.map((e) => e.wire)]);
+    const enabled = entries.filter((e) => e.switch?.enabled !== false);
+    if (enabled.length < entries.length) lists.push([`${file}.enabled.json`, method, key, enabled.map((e) => e.wire)]);
+  };
+  if (model.capabilities.tools) list("tools-list", "tools/list", "tools", model.tools);
   if (model.capabilities.resources) {
-    lists.push(["resources-list.json", "resources/list", "resources", model.resources.map((r) => r.wire)]);
-    lists.push(["resource-templates-list.json", "resources/templates/list", "resourceTemplates", model.resourceTemplates.map((t) => t.wire)]);
+    list("resources-list", "resources/list", "resources", model.resources);
+    list("resource-templates-list", "resources/templates/list", "resourceTemplates", model.resourceTemplates);
   }
-  if (model.capabilities.prompts) lists.push(["prompts-list.json", "prompts/list", "prompts", model.prompts.map((p) => p.wire)]);
+  if (model.capabilities.prompts) list("prompts-list", "prompts/list", "prompts", model.prompts);
 
   const meta = { "io.modelcontextprotocol/serverInfo": model.serverInfo };
   const hint = (method: string) => (model.cache[method] ?? {}) as JsonObject;

@@ -12,6 +12,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const handlers = file.importType(LOCAL.server, "Handlers");
   const options = file.importType(LOCAL.server, "ServerOptions");
   const create = file.importValue(LOCAL.server, "createServerFactory");
+  const lists = file.importType(LOCAL.server, "ServerLists");
   const definition = file.importValue(LOCAL.definition, "definition");
   const httpOptions = file.importType(LOCAL.runtimeHttp, "HttpOptions");
   const httpHandle = file.importType(LOCAL.runtimeHttp, "HttpHandle");
@@ -26,7 +27,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
     ],
     kind: "function",
     name: "serveStdio",
-    text: `(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
+    text: `(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}<${lists}>> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
   });
   file.exportDeclaration({
     doc: [
@@ -34,7 +35,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
     ],
     kind: "function",
     name: "serveHttp",
-    text: `(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
+    text: `(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}<${lists}>> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
   });
   return [{ path: file.path, content: file.render() }];
 }

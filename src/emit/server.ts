@@ -34,7 +34,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
           : "Return a string (one text block) or a full CallToolResult.",
         "Throw ToolError to answer `isError: true` with its message.",
       ];
-      return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}) => ${promise(result)}`);
+      return member(t.name, doc, `(args: ${type(t.input.typeName)}, ctx: ${rt("ToolContext")}<ServerLists>) => ${promise(result)}`);
     }),
     model.tools[0],
   );
@@ -43,7 +43,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     "resources",
     "One handler per resource without static content in the manifest: `(ctx)`, with `ctx.uri`.",
     handledResources.map((r) =>
-      member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`),
+      member(r.name, [r.description ?? "", `Serves \`${r.uri}\`.`], `(ctx: ${rt("ResourceContext")}<ServerLists>) => ${promise(rt("ResourceHandlerResult"))}`),
     ),
     handledResources[0],
   );
@@ -54,7 +54,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
       member(
         t.name,
         [t.description ?? "", `Serves \`${t.uriTemplate}\`.`],
-        `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}) => ${promise(rt("ResourceHandlerResult"))}`,
+        `(variables: ${type(t.variablesTypeName)}, ctx: ${rt("ResourceContext")}<ServerLists>) => ${promise(rt("ResourceHandlerResult"))}`,
       ),
     ),
     model.resourceTemplates[0],
@@ -67,7 +67,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
       member(
         p.name,
         [p.description ?? ""],
-        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
+        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}<ServerLists>) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
       ),
     ),
     handledPrompts[0],
@@ -105,6 +105,14 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const server = file.importType(SDK.server, "Server");
   const options = rt("ServerOptions");
   const factoryType = rt("ServerFactory");
+  const listsType = rt("Lists");
+  const listNames = file.importType(LOCAL.types, "ListNames");
+  file.exportDeclaration({
+    doc: [`Switches the lists of ${model.name} at run time, by the manifest's names (docs/guides/lists.md): \`factory.lists\`, \`handle.lists\`.`],
+    kind: "type",
+    name: "ServerLists",
+    text: ` = ${listsType}<${listNames}>;`,
+  });
   const create = file.importValue(LOCAL.runtimeServer, "createManifestServerFactory");
   const definition = file.importValue(LOCAL.definition, "definition");
   file.exportDeclaration({
@@ -124,12 +132,12 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.exportDeclaration({
     doc: [
-      `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.`,
+      `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries \`lists\` switches off.`,
       '@example\nimport { serveStdio } from "@modelcontextprotocol/server/stdio";\nserveStdio(createServerFactory(handlers));',
     ],
     kind: "function",
     name: "createServerFactory",
-    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
   });
   file.exportDeclaration({
     doc: [

@@ -106,6 +106,14 @@ export function emitTypes(model: ServerModel): OutputFile[] {
     "PromptName",
     model.prompts.map((p) => p.name),
   );
+  const tagged = [...model.tools, ...model.resources, ...model.resourceTemplates, ...model.prompts];
+  names("The tags of the tools, resources, templates and prompts (`lists.enableTag`).", "ListTag", [...new Set(tagged.flatMap((e) => e.switch?.tags ?? []))]);
+  file.exportDeclaration({
+    doc: ["The names `lists` switches, by kind (resources by URI), and the tags."],
+    kind: "interface",
+    name: "ListNames",
+    text: " {\n  tools: ToolName;\n  resources: ResourceUri;\n  resourceTemplates: ResourceTemplateName;\n  prompts: PromptName;\n  tags: ListTag;\n}",
+  });
   return [{ path: file.path, content: file.render() }];
 }
 

@@ -15,12 +15,18 @@ export interface Served {
 export function buildCapabilities(root: Manifest, served: Served): JsonObject {
   const optIn = root.capabilities ?? {};
   const capabilities: JsonObject = {};
-  if (served.tools.length > 0) capabilities.tools = {};
+  // listChanged: when an entry of the kind writes `enabled` or `tags`, or the manifest opts in.
+  const switched = (entries: readonly { switch?: unknown }[], opted: boolean | undefined): JsonObject =>
+    opted === true || entries.some((e) => e.switch !== undefined) ? { listChanged: true } : {};
+  if (served.tools.length > 0) capabilities.tools = switched(served.tools, optIn.tools?.listChanged);
   if (served.resources.length + served.resourceTemplates.length > 0) {
     const subscribe = optIn.resources?.subscribe === true;
-    capabilities.resources = subscribe ? { subscribe: true } : {};
+    capabilities.resources = {
+      ...(subscribe ? { subscribe: true } : {}),
+      ...switched([...served.resources, ...served.resourceTemplates], optIn.resources?.listChanged),
+    };
   }
-  if (served.prompts.length > 0) capabilities.prompts = {};
+  if (served.prompts.length > 0) capabilities.prompts = switched(served.prompts, optIn.prompts?.listChanged);
   if (served.completions.length > 0) capabilities.completions = {};
   if (optIn.logging) capabilities.logging = optIn.logging;
   if (optIn.experimental) capabilities.experimental = optIn.experimental;

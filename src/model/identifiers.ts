@@ -105,6 +105,7 @@ export const RESERVED_CLIENT_MEMBERS = new Set([
   "listResources",
   "listResourceTemplates",
   "listPrompts",
+  "onListChanged",
 ]);
 
 /** Splits `suggest_gifts`, `suggest-gifts`, `suggestGifts`, `HTTPServer2` into words. */

@@ -2,6 +2,7 @@
 import { setOwn } from "../util/objects.js";
 import type { PromptEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS } from "./auth.js";
+import { SWITCH_KEYS, switchField } from "./switches.js";
 import type { IdentifierClaims } from "./claims.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
@@ -22,7 +23,7 @@ export function claimPrompt(claims: IdentifierClaims, name: string, i: number): 
 function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptModel {
   const name = prompt.name;
   const argumentsTypeName = claimPrompt(ctx.claims, name, i);
-  const wire: JsonObject = omit(prompt, ["messages", ...ACCESS_KEYS]);
+  const wire: JsonObject = omit(prompt, ["messages", ...ACCESS_KEYS, ...SWITCH_KEYS]);
   const access = accessRule(ctx.manifest.value, prompt);
   // `complete` is mcpgen's, not MCP's: never on the wire.
   if (prompt.arguments !== undefined)
@@ -41,5 +42,6 @@ function buildPrompt(ctx: ModelContext, prompt: PromptEntry, i: number): PromptM
     needsHandler: prompt.messages === undefined,
     handlerName: toIdentifier(name, "camel"),
     ...(access === undefined ? {} : { access }),
+    ...switchField(prompt),
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { ResourceEntry, ResourceTemplateEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS } from "./auth.js";
+import { SWITCH_KEYS, switchField } from "./switches.js";
 import type { IdentifierClaims } from "./claims.js";
 import { omit, optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
@@ -24,12 +25,13 @@ export async function buildResources(ctx: ModelContext): Promise<{ resources: Re
       name,
       uri: resource.uri,
       ...optionalString("description", resource.description),
-      wire: omit(resource, ["text", "blob", "file", "cache", ...ACCESS_KEYS]),
+      wire: omit(resource, ["text", "blob", "file", "cache", ...ACCESS_KEYS, ...SWITCH_KEYS]),
       ...(read.content ? { content: read.content } : {}),
       needsHandler: read.content === undefined,
       readerName: claimResource(ctx.claims, name, i),
       handlerName: toIdentifier(name, "camel"),
       ...(access === undefined ? {} : { access }),
+      ...switchField(resource),
     });
   }
   return { resources, sourceFiles };
@@ -70,7 +72,7 @@ function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: nu
   const name = template.name;
   const uriTemplate = template.uriTemplate;
   const { variablesTypeName, readerName } = claimTemplate(ctx.claims, name, i);
-  const wire: JsonObject = omit(template, ["complete", "cache", ...ACCESS_KEYS]);
+  const wire: JsonObject = omit(template, ["complete", "cache", ...ACCESS_KEYS, ...SWITCH_KEYS]);
   const access = accessRule(ctx.manifest.value, template);
   return {
     name,
@@ -82,5 +84,6 @@ function buildTemplate(ctx: ModelContext, template: ResourceTemplateEntry, i: nu
     readerName,
     handlerName: toIdentifier(name, "camel"),
     ...(access === undefined ? {} : { access }),
+    ...switchField(template),
   };
 }

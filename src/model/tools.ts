@@ -7,6 +7,7 @@ import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { ToolEntry, WidgetEntry } from "../validate/manifestTypes.js";
 import { accessRule, ACCESS_KEYS, addSecuritySchemes } from "./auth.js";
+import { SWITCH_KEYS, switchField } from "./switches.js";
 import type { IdentifierClaims } from "./claims.js";
 import { optionalString, type ModelContext } from "./context.js";
 import { toIdentifier } from "./identifiers.js";
@@ -50,7 +51,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
   const { input, output, methodName } = claimTool(ctx.claims, tool, i);
   const wire: JsonObject = {};
   for (const [key, value] of Object.entries(tool)) {
-    if (key === "examples" || key === "widget" || key === "visibility" || ACCESS_KEYS.some((k) => k === key)) continue;
+    if (key === "examples" || key === "widget" || key === "visibility" || ACCESS_KEYS.some((k) => k === key) || SWITCH_KEYS.some((k) => k === key)) continue;
     setOwn(wire, key, value);
   }
   // In place: a key keeps its position when set again.
@@ -76,6 +77,7 @@ function buildTool(ctx: ModelContext, tool: ToolEntry, i: number, defs: Readonly
     visibility,
     ...(widget === undefined ? {} : { widget }),
     ...(access === undefined ? {} : { access }),
+    ...switchField(tool),
   };
 }
 

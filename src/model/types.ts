@@ -93,6 +93,14 @@ export interface SchemaModel {
   declares: string[];
 }
 
+/** An entry's `enabled` and `tags`: where the run-time lists start (docs/guides/lists.md). */
+export interface ListSwitchModel {
+  /** Listed at start. */
+  enabled: boolean;
+  /** Its tags, in order, without repeats. */
+  tags: readonly string[];
+}
+
 export interface ToolModel {
   name: string;
   description?: string;
@@ -118,6 +126,8 @@ export interface ToolModel {
   widget?: string;
   /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
   access?: AccessRule;
+  /** Its `enabled` and `tags`, when it writes either (absent: enabled at start, no tags). */
+  switch?: ListSwitchModel;
 }
 
 /** A widget: an MCP Apps view, built from its entry source into one HTML document. */
@@ -160,6 +170,8 @@ export interface ResourceModel {
   handlerName: string;
   /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
   access?: AccessRule;
+  /** Its `enabled` and `tags`, when it writes either (absent: enabled at start, no tags). */
+  switch?: ListSwitchModel;
 }
 
 export interface ResourceTemplateModel {
@@ -173,6 +185,8 @@ export interface ResourceTemplateModel {
   handlerName: string;
   /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
   access?: AccessRule;
+  /** Its `enabled` and `tags`, when it writes either (absent: enabled at start, no tags). */
+  switch?: ListSwitchModel;
 }
 
 export interface PromptModel {
@@ -188,6 +202,8 @@ export interface PromptModel {
   handlerName: string;
   /** On a server with `auth:`: what a caller needs (`none`, or scopes with defaultScopes applied). */
   access?: AccessRule;
+  /** Its `enabled` and `tags`, when it writes either (absent: enabled at start, no tags). */
+  switch?: ListSwitchModel;
 }
 
 /** How this run generates, from the config: the same for every server. */

@@ -93,6 +93,20 @@ export const cacheHint = {
   },
 } as const satisfies FieldSpec;
 
+/** `enabled` and `tags` of a tool, resource, template or prompt: mcpgen's keys, never served (docs/guides/lists.md). */
+const switchFields = (what: string, by: string) =>
+  ({
+    enabled: {
+      kind: "boolean",
+      doc: `mcpgen: \`false\` leaves the ${what} out of its list at start (default true); the server switches it on with \`lists.enable\`. A disabled ${what} answers as unknown; ${by}. Not served. Writing it declares \`listChanged\`.`,
+    },
+    tags: {
+      kind: "list",
+      item: { kind: "string", nonEmpty: true, expected: "a tag (a non-empty string)" },
+      doc: `mcpgen: names of groups the ${what} belongs to, switched together with \`lists.enableTag\` / \`lists.disableTag\`. Not served. Writing it declares \`listChanged\`.`,
+    },
+  }) as const satisfies Fields;
+
 export const SERVER_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 export const DEF_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -186,6 +200,7 @@ export const toolFields = {
   },
   scopes: entryScopes("call it"),
   auth: entryAuth("call it"),
+  ...switchFields("tool", "its definition, validators and types stay"),
   securitySchemes: {
     kind: "list",
     item: { kind: "json", object: true },
@@ -218,6 +233,7 @@ export const resourceFields = {
   },
   scopes: entryScopes("read it"),
   auth: entryAuth("read it"),
+  ...switchFields("resource", "reading it answers resource-not-found"),
 } as const satisfies Fields;
 
 export const resourceTemplateFields = {
@@ -241,6 +257,7 @@ export const resourceTemplateFields = {
   cache: { ...cacheHint, doc: "mcpgen: the cache hint of resources/read of this template's URIs (2026-07-28). Not served. Default: 0, private." },
   scopes: entryScopes("read its URIs"),
   auth: entryAuth("read its URIs"),
+  ...switchFields("resource template", "reading its URIs answers resource-not-found"),
 } as const satisfies Fields;
 
 export const promptFields = {
@@ -280,4 +297,5 @@ export const promptFields = {
   },
   scopes: entryScopes("get it"),
   auth: entryAuth("get it"),
+  ...switchFields("prompt", "prompts/get answers unknown prompt"),
 } as const satisfies Fields;

@@ -15,9 +15,19 @@ export const manifestFields = {
   },
   capabilities: {
     kind: "record",
-    doc: "Optional capabilities the server opts into; `tools`, `resources`, `prompts`, `completions` and task support are declared from the manifest. `listChanged` never is: the lists do not change while the server runs.",
+    doc: "Optional capabilities the server opts into; `tools`, `resources`, `prompts`, `completions` and task support are declared from the manifest. `listChanged` is declared for tools, resources or prompts when an entry of that kind writes `enabled` or `tags`, or when opted into here (docs/guides/lists.md).",
     fields: {
       logging: { kind: "json", object: true, doc: "`{}` declares `logging`: handlers send log messages with `ctx.log`." },
+      tools: {
+        kind: "record",
+        doc: "Tools capabilities beyond the lists.",
+        fields: {
+          listChanged: {
+            kind: "boolean",
+            doc: "Declares `tools.listChanged` even when no entry writes `enabled` or `tags`: the server switches entries with `lists` at run time and announces it.",
+          },
+        },
+      },
       resources: {
         kind: "record",
         doc: "Resource capabilities beyond the lists.",
@@ -25,6 +35,20 @@ export const manifestFields = {
           subscribe: {
             kind: "boolean",
             doc: "Declares `resources.subscribe`: handlers tell subscribed clients of a change with `ctx.notifyResourceUpdated(uri)`.",
+          },
+          listChanged: {
+            kind: "boolean",
+            doc: "Declares `resources.listChanged` even when no resource or template writes `enabled` or `tags`: the server switches entries with `lists` at run time and announces it.",
+          },
+        },
+      },
+      prompts: {
+        kind: "record",
+        doc: "Prompts capabilities beyond the lists.",
+        fields: {
+          listChanged: {
+            kind: "boolean",
+            doc: "Declares `prompts.listChanged` even when no entry writes `enabled` or `tags`: the server switches entries with `lists` at run time and announces it.",
           },
         },
       },

@@ -15,9 +15,19 @@ import { Engine, isObject, type Call } from "./engine.js";
 import type { RuntimeHandlers, ServerOptions, TokenVerifier } from "./engine/handlerTypes.js";
 import { authContextOf } from "./engine/authInfo.js";
 import { messageLogSink, requestLine, type ServerLogLine } from "./engine/messageLog.js";
-import { sdkServerOf, SdkServerClass, type ProtocolEra, type SdkContext, type ServerFactory, type StandardSchema, type WrappedHandler } from "./engine/sdk.js";
+import {
+  sdkServerOf,
+  serverView,
+  SdkServerClass,
+  type ProtocolEra,
+  type SdkContext,
+  type ServerFactory,
+  type StandardSchema,
+  type WrappedHandler,
+} from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 import { taskOwnerOf } from "./tasks/taskOwner.js";
+import type { AnnouncedKind, AnyLists, Lists } from "./engine/listSwitch.js";
 
 export type {
   AuthContext,
@@ -32,6 +42,8 @@ export type {
   TokenVerifier,
 } from "./engine/handlerTypes.js";
 export type { InputOptions, RequestContext } from "./engine/context.js";
+export type { AnyLists, ListEntry, ListNames, Lists, ListStateStore } from "./engine/listSwitch.js";
+export type { VisibleContext } from "./engine/handlerTypes.js";
 
 export type { ServerFactory } from "./engine/sdk.js";
 
@@ -39,6 +51,10 @@ export type { ServerFactory } from "./engine/sdk.js";
 export interface FactoryHooks {
   /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP). */
   publishResourceUpdated?: (uri: string) => void;
+  /** Publishes notifications/<kind>/list_changed to subscriptions/listen streams (Streamable HTTP). */
+  publishListChanged?: (kind: AnnouncedKind) => void;
+  /** Switches the server's lists at run time (docs/guides/lists.md); serving code puts it on its handle. */
+  readonly lists: AnyLists;
   /** The factory's tasks: serving code opens and closes them (tasks/openTasks.ts picks their store). */
   readonly tasks?: Tasks;
   /** `auth.verifier: handler`: the handlers' verifyToken, which the HTTP gate calls. */
@@ -81,13 +97,41 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   definition: ServerDefinition,
   handlers: H,
   options: ServerOptions = {},
-): ServerFactory & FactoryHooks {
+): ServerFactory & FactoryHooks & { readonly lists: Lists } {
   const engine = new Engine(definition, handlers, options);
   const logLine = messageLogSink(options.logMessages);
   let connections = 0;
-  const build = (context?: { era?: ProtocolEra }) => buildServer(engine, context?.era ?? "legacy", factory, ++connections, logLine);
-  const factory: ServerFactory & FactoryHooks = Object.assign(
+  // The Servers a list change is announced on: 2025-era connections and sessions, and 2026-07-28
+  // stdio connections (the SDK routes their notifications to their listen streams). Over HTTP a
+  // 2026-07-28 Server lives for one request: the change goes to the SDK's event bus instead.
+  const live = new Set<Server>();
+  const build = (context?: { era?: ProtocolEra }) => {
+    const era = context?.era ?? "legacy";
+    const server = buildServer(engine, era, factory, ++connections, logLine);
+    if (era === "legacy" || factory.publishListChanged === undefined) {
+      live.add(server);
+      const view = serverView(server);
+      const closed = view.onclose;
+      view.onclose = () => {
+        live.delete(server);
+        closed?.();
+      };
+    }
+    return server;
+  };
+  engine.switches.onChange((kind) => {
+    // Announced only where the capability says lists change (the SDK honors listen filters the same way).
+    if (definition.capabilities[kind]?.["listChanged"] !== true) return;
+    const method = `notifications/${kind}/list_changed`;
+    for (const server of live)
+      serverView(server)
+        .notification({ method })
+        .catch(() => {});
+    factory.publishListChanged?.(kind);
+  });
+  const factory: ServerFactory & FactoryHooks & { readonly lists: Lists } = Object.assign(
     build,
+    { lists: engine.switches },
     engine.taskTools ? { tasks: engine.tasks } : {},
     handlers.verifyToken === undefined ? {} : { verifyToken: handlers.verifyToken },
   );
@@ -155,6 +199,7 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
         else await server.sendResourceUpdated({ uri });
       },
       closeSSEStream: () => sdk.http?.closeSSE?.(),
+      lists: engine.switches,
     };
     // Whom the tasks this call creates belong to, and whose tasks it reaches (tasks/taskOwner.ts).
     const owner = taskOwnerOf({

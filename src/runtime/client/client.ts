@@ -15,6 +15,12 @@ export type { ToolTaskState } from "../shared/taskState.js";
 export { ToolAuthorizationError } from "./authErrors.js";
 import { parseUriTemplate } from "../shared/uriTemplate.js";
 import { SchemaValidators } from "../shared/validation.js";
+import { ListChanges, type ListChangeKind, type ListChangeSubscription } from "./listChanges.js";
+
+export type { ListChangeKind, ListChangeSubscription } from "./listChanges.js";
+
+/** A tools/list entry of a tool the manifest declares, its name typed by the manifest (`ToolName`). */
+export type ListedTool<N extends string> = WireTool & { name: N };
 
 /** Per-call options, passed to the SDK Client (both SDK lines take these). */
 export interface RequestOptions {
@@ -43,6 +49,9 @@ export interface SdkClientV1 {
    * PASS_THROUGH has.
    */
   request(request: { method: string; params?: JsonObject }, resultSchema: never, options?: TaskRequestOptions): Promise<unknown>;
+  /** Every SDK Client has it; optional so that a stand-in Client need not. */
+  listTools?(params?: { cursor?: string }, options?: RequestOptions): Promise<unknown>;
+  fallbackNotificationHandler?: ((notification: { method: string; params?: JsonObject }) => Promise<void>) | undefined;
 }
 
 /** An SDK v2 Client (@modelcontextprotocol/client), seen through the calls made here. */
@@ -55,6 +64,9 @@ export interface SdkClientV2 {
   request(request: { method: string; params?: JsonObject }, resultSchema: typeof PASS_THROUGH, options?: TaskRequestOptions): Promise<unknown>;
   /** For 2026-07-28 tasks: the connected transport (see taskWire.ts). */
   readonly transport?: WireTransport | undefined;
+  /** Every SDK Client has it; optional so that a stand-in Client need not. */
+  listTools?(params?: { cursor?: string }, options?: RequestOptions): Promise<unknown>;
+  fallbackNotificationHandler?: ((notification: { method: string; params?: JsonObject }) => Promise<void>) | undefined;
 }
 
 /** A connected SDK Client of either line. */
@@ -82,6 +94,7 @@ export class ManifestClient {
   /** The task-capable tools, by name: "optional" or "required" (the definition's `taskSupport`). */
   private readonly taskSupport = new Map<string, "optional" | "required">();
   readonly tasks: TaskEngine;
+  private readonly listChanges: ListChanges;
 
   /** True when a tool has `execution.taskSupport`: the generated client then has `tasks`. */
   get hasTaskTools(): boolean {
@@ -103,6 +116,7 @@ export class ManifestClient {
       this.definitions.set(tool.name, rest);
     }
     for (const [name, support] of Object.entries(definition.taskSupport ?? {})) this.taskSupport.set(name, support);
+    this.listChanges = new ListChanges(sdk);
     this.tasks = new TaskEngine(
       sdk,
       (name, result) => this.outputOf(name, result),
@@ -165,6 +179,33 @@ export class ManifestClient {
     return output;
   }
 
+  /** Calls `handler` on each change of the kind's list (see listChanges.ts for the two eras). */
+  onListChanged(kind: ListChangeKind, handler: () => void): Promise<ListChangeSubscription> {
+    return this.listChanges.on(kind, handler);
+  }
+
+  /**
+   * tools/list, every page, keeping the tools the manifest declares (the server may list others:
+   * `sdk.listTools()` has them), so each name is one of the manifest's.
+   */
+  async listTools(options?: RequestOptions): Promise<{ tools: WireTool[] }> {
+    const tools: WireTool[] = [];
+    const sdk = this.sdk;
+    if (sdk.listTools === undefined) throw new TypeError("listTools: the SDK Client given to createClient has no listTools");
+    let cursor: string | undefined;
+    do {
+      const page: unknown = await sdk.listTools(cursor === undefined ? {} : { cursor }, options);
+      const entries: unknown = typeof page === "object" && page !== null ? Reflect.get(page, "tools") : undefined;
+      for (const entry of Array.isArray(entries) ? entries : []) {
+        const name: unknown = typeof entry === "object" && entry !== null ? Reflect.get(entry, "name") : undefined;
+        if (typeof name === "string" && this.tools.has(name)) tools.push(entry as WireTool);
+      }
+      const next: unknown = typeof page === "object" && page !== null ? Reflect.get(page, "nextCursor") : undefined;
+      cursor = typeof next === "string" && next !== "" ? next : undefined;
+    } while (cursor !== undefined);
+    return { tools };
+  }
+
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     return this.sdk.readResource({ uri }, options) as Promise<ReadResourceResult>;
   }
@@ -210,7 +251,7 @@ export interface ClientTasks<T extends { [name: string]: { input: unknown; outpu
 }
 
 /** The members every generated client interface has besides its per-tool, -resource and -template methods. */
-export type CommonClientMembers = "sdk" | "callTool" | "readResource" | "getPrompt" | "tasks";
+export type CommonClientMembers = "sdk" | "callTool" | "readResource" | "getPrompt" | "tasks" | "onListChanged" | "listTools";
 
 /** What one generated client method calls: a tool by MCP name, a resource by URI, a URI template. */
 export type ClientMethodTarget = { readonly tool: string } | { readonly resource: string } | { readonly template: string };
@@ -237,6 +278,8 @@ export function clientObject<T extends object>(engine: ManifestClient, methods: 
   for (const [method, target] of entries)
     if ("tool" in target) define(method, (args: object | undefined, options?: RequestOptions) => engine.callToolOutput(target.tool, args, options));
   define("callTool", (name: string, args: object | undefined, options?: RequestOptions) => engine.callTool(name, args, options));
+  define("listTools", (options?: RequestOptions) => engine.listTools(options));
+  define("onListChanged", (kind: ListChangeKind, handler: () => void) => engine.onListChanged(kind, handler));
   define("readResource", (uri: string, options?: RequestOptions) => engine.readResource(uri, options));
   for (const [method, target] of entries) if ("resource" in target) define(method, (options?: RequestOptions) => engine.readResource(target.resource, options));
   for (const [method, target] of entries)

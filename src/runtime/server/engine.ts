@@ -15,6 +15,7 @@ import { completionMethods } from "./methods/completion.js";
 import type { Call, EngineCore, MethodEntry, MethodHandler } from "./engine/engineCore.js";
 import type { RuntimeHandlers, ServerOptions } from "./engine/handlerTypes.js";
 import { manifestLists } from "./engine/lists.js";
+import { ListSwitch } from "./engine/listSwitch.js";
 import { promptMethods } from "./methods/prompts.js";
 import { RequestStateCodec } from "./engine/requestState.js";
 import { resourceMethods } from "./methods/resources.js";
@@ -44,6 +45,8 @@ export class Engine {
   readonly forms: FormValidators;
   /** Whether any tool declares task support (the `tasks` capability, or the extension). */
   readonly taskTools: boolean;
+  /** Which entries are enabled now: the factory's and the handlers' `lists`. */
+  readonly switches: ListSwitch;
   /** The method table, by era: what methods() lists and handle() answers. */
   private readonly routes: Record<ProtocolEra, Map<string, MethodHandler>> = { legacy: new Map(), modern: new Map() };
 
@@ -63,6 +66,7 @@ export class Engine {
       validators: new SchemaValidators((source) => (Object.hasOwn(plans, source) ? plans[source] : planPattern(source)), validation),
       forms,
       lists: manifestLists(definition),
+      switches: new ListSwitch(definition),
       onError: options.onError ?? ((error, where) => console.error(`[mcpgen] ${where.method}${where.name ? ` ${where.name}` : ""} failed:`, error)),
       states: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
       tasks: new Tasks(options, (error) => core.onError(error, { method: "tasks" }), forms),
@@ -71,6 +75,7 @@ export class Engine {
     this.tasks = core.tasks;
     this.forms = forms;
     this.taskTools = core.taskTools;
+    this.switches = core.switches;
     for (const entry of methodTable(core)) {
       for (const era of entry.era === undefined ? (["legacy", "modern"] as const) : [entry.era]) this.routes[era].set(entry.method, entry.handle);
     }

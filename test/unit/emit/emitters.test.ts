@@ -103,7 +103,9 @@ describe("emitServer", () => {
     );
     const server = only(emitServer(model));
     expect(server).toContain("  completions?: {\n");
-    expect(server).toContain("export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory {");
+    expect(server).toContain(
+      "export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {",
+    );
     expect(server).toContain("export function createServer(handlers: Handlers = {}, options?: ServerOptions): Server {");
     const serve = emitServerFiles(model).find((f) => f.path === "serve.ts")!.content;
     expect(serve).toContain("handlers: Handlers = {}");
@@ -111,11 +113,11 @@ describe("emitServer", () => {
 
   it("asks for exactly the handlers that are needed, typed per kind", async () => {
     const text = only(emitServer(await modelOf(MIXED)));
-    expect(text).toContain("    no_args: (args: NoArgsInput, ctx: ToolContext) => ToolTextResult | Promise<ToolTextResult>;\n");
-    expect(text).toContain("    needs_args: (args: NeedsArgsInput, ctx: ToolContext) => NeedsArgsOutput | Promise<NeedsArgsOutput>;\n");
-    expect(text).toContain("    dyn: (ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;\n");
-    expect(text).toContain("    t: (variables: TVariables, ctx: ResourceContext) => ResourceHandlerResult | Promise<ResourceHandlerResult>;\n");
-    expect(text).toContain("    p: (args: PArguments, ctx: PromptContext) => GetPromptResult | Promise<GetPromptResult>;\n");
+    expect(text).toContain("    no_args: (args: NoArgsInput, ctx: ToolContext<ServerLists>) => ToolTextResult | Promise<ToolTextResult>;\n");
+    expect(text).toContain("    needs_args: (args: NeedsArgsInput, ctx: ToolContext<ServerLists>) => NeedsArgsOutput | Promise<NeedsArgsOutput>;\n");
+    expect(text).toContain("    dyn: (ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;\n");
+    expect(text).toContain("    t: (variables: TVariables, ctx: ResourceContext<ServerLists>) => ResourceHandlerResult | Promise<ResourceHandlerResult>;\n");
+    expect(text).toContain("    p: (args: PArguments, ctx: PromptContext<ServerLists>) => GetPromptResult | Promise<GetPromptResult>;\n");
     expect(text).toContain("export function createServer(handlers: Handlers, options?: ServerOptions): Server {");
     // The typed Handlers go to the runtime as they are.
     expect(text).toContain("  return createManifestServerFactory(definition, handlers, options);\n");

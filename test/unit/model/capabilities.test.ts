@@ -36,6 +36,25 @@ describe("capabilities", () => {
     ],
     ["a prompt", { given: "prompts:\n  - {name: p}\n", want: { prompts: {} } }],
     ["a completion", { given: "prompts:\n  - {name: p, arguments: [{name: a, complete: [x]}]}\n", want: { prompts: {}, completions: {} } }],
+    [
+      "a tool with tags: its list can change",
+      { given: "tools:\n  - {name: t, inputSchema: {type: object}, tags: [a]}\n", want: { tools: { listChanged: true } } },
+    ],
+    [
+      "a template off at start: the resources list can change",
+      {
+        given: "resourceTemplates:\n  - {uriTemplate: 'a://{x}', name: x, enabled: false}\nprompts:\n  - {name: p}\n",
+        want: { resources: { listChanged: true }, prompts: {} },
+      },
+    ],
+    [
+      "listChanged opted into for each kind, with subscribe",
+      {
+        given: `capabilities: {tools: {listChanged: true}, resources: {subscribe: true, listChanged: true}, prompts: {listChanged: true}}\n${TOOL}resources:\n  - {uri: 'a://x', name: x}\nprompts:\n  - {name: p}\n`,
+        want: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } },
+      },
+    ],
+    ["listChanged opted into for a kind not served: nothing", { given: `capabilities: {prompts: {listChanged: true}}\n${TOOL}`, want: { tools: {} } }],
     ["logging and experimental, opted into", { given: "capabilities: {logging: {}, experimental: {x: {}}}\n", want: { logging: {}, experimental: { x: {} } } }],
   ];
   it.each(cases)("%s", async (_, { given, want }) => {

@@ -67,6 +67,8 @@ const toolKeys: KeyList<ToolEntry> = {
   visibility: true,
   scopes: true,
   auth: true,
+  enabled: true,
+  tags: true,
   securitySchemes: true,
 };
 const widgetKeys: KeyList<WidgetEntry> = {
@@ -100,6 +102,8 @@ const resourceKeys: KeyList<ResourceEntry> = {
   cache: true,
   scopes: true,
   auth: true,
+  enabled: true,
+  tags: true,
 };
 const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = {
   uriTemplate: true,
@@ -114,6 +118,8 @@ const resourceTemplateKeys: KeyList<ResourceTemplateEntry> = {
   cache: true,
   scopes: true,
   auth: true,
+  enabled: true,
+  tags: true,
 };
 const promptKeys: KeyList<PromptEntry> = {
   name: true,
@@ -125,6 +131,8 @@ const promptKeys: KeyList<PromptEntry> = {
   messages: true,
   scopes: true,
   auth: true,
+  enabled: true,
+  tags: true,
 };
 const authKeys: KeyList<AuthEntry> = {
   resource: true,

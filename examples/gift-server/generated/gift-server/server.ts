@@ -2,11 +2,14 @@
 /* eslint-disable */
 
 import type { Server } from "@modelcontextprotocol/server";
-import { type CompletionHandler, type InputOptions, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, createManifestServerFactory } from "../_runtime/server/server.js";
+import { type CompletionHandler, type InputOptions, type ListEntry, type Lists, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, type VisibleContext, createManifestServerFactory } from "../_runtime/server/server.js";
 import { definition } from "./definition.js";
-import type { GiftDetailsInput, GiftDetailsOutput, SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
+import type { GiftDetailsInput, GiftDetailsOutput, ListNames, SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
 
-export type { CompletionHandler, InputOptions, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult };
+export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
+
+/** Switches the lists of gift-server at run time, by the manifest's names (docs/guides/lists.md): `factory.lists`, `handle.lists`. */
+export type ServerLists = Lists<ListNames>;
 
 /** The code behind gift-server: exactly the handlers its manifest needs, keyed by MCP name. */
 export interface Handlers {
@@ -19,7 +22,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    suggest_gifts: (args: SuggestGiftsInput, ctx: ToolContext) => SuggestGiftsOutput | Promise<SuggestGiftsOutput>;
+    suggest_gifts: (args: SuggestGiftsInput, ctx: ToolContext<ServerLists>) => SuggestGiftsOutput | Promise<SuggestGiftsOutput>;
     /**
      * What a gift is and where it comes from; called by the gifts widget, not the model.
      *
@@ -27,7 +30,7 @@ export interface Handlers {
      *
      * Throw ToolError to answer `isError: true` with its message.
      */
-    gift_details: (args: GiftDetailsInput, ctx: ToolContext) => GiftDetailsOutput | Promise<GiftDetailsOutput>;
+    gift_details: (args: GiftDetailsInput, ctx: ToolContext<ServerLists>) => GiftDetailsOutput | Promise<GiftDetailsOutput>;
   };
 }
 
@@ -49,13 +52,13 @@ export type ResourceTemplateHandler<Name extends never> = Name;
 export type PromptHandler<Name extends never> = Name;
 
 /**
- * Makes the SDK Servers of gift-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest.
+ * Makes the SDK Servers of gift-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries `lists` switches off.
  *
  * @example
  * import { serveStdio } from "@modelcontextprotocol/server/stdio";
  * serveStdio(createServerFactory(handlers));
  */
-export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory {
+export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {
   return createManifestServerFactory(definition, handlers, options);
 }
 

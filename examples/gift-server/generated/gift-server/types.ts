@@ -85,3 +85,15 @@ export interface PromptArguments {
 
 /** Names of the prompts. */
 export type PromptName = "gift_congrats_style";
+
+/** The tags of the tools, resources, templates and prompts (`lists.enableTag`). */
+export type ListTag = never;
+
+/** The names `lists` switches, by kind (resources by URI), and the tags. */
+export interface ListNames {
+  tools: ToolName;
+  resources: ResourceUri;
+  resourceTemplates: ResourceTemplateName;
+  prompts: PromptName;
+  tags: ListTag;
+}

@@ -14,6 +14,7 @@
  * - a 2026-07-28 task: the task goes `input_required` with the question in `tasks/get`, and the
  *   client answers with `tasks/update`.
  */
+import type { AnyLists } from "./listSwitch.js";
 import type { JsonObject } from "../../shared/definition.js";
 import { MissingClientCapabilityError } from "../../shared/errors.js";
 import type {
@@ -29,7 +30,8 @@ import type { FormValidators } from "./forms.js";
 import type { AuthContext } from "./handlerTypes.js";
 
 /** What every handler gets besides its arguments. */
-export interface RequestContext {
+/** `L`: the type of `lists`, the generated `ServerLists` in the generated `Handlers` (any server's lists by default). */
+export interface RequestContext<L extends AnyLists = AnyLists> {
   /** Aborted when the client cancels the request (or its task), or the connection closes. */
   signal: AbortSignal;
   /** The JSON-RPC id of the request being answered. */
@@ -43,6 +45,8 @@ export interface RequestContext {
   auth?: AuthContext;
   /** The transport's session, for Streamable HTTP with sessions (2025-era clients). */
   sessionId?: string;
+  /** Switches the server's lists at run time (docs/guides/lists.md): the same object as the factory's `lists`, typed by the manifest's names in the generated `Handlers`. */
+  lists: L;
   /** The request's `params._meta` without the 2026-07-28 envelope keys (progressToken, vendor keys). */
   meta?: JsonObject;
   /** What the client declared it can do: its initialize capabilities, or this request's envelope. */

@@ -14,6 +14,7 @@ import type { ProtocolEra, ResultSchema, SdkContext } from "./sdk.js";
 import type { StatusSink, Tasks } from "../tasks/tasks.js";
 import type { SchemaValidators } from "../../shared/validation.js";
 import type { FormValidators } from "./forms.js";
+import type { ListSwitch } from "./listSwitch.js";
 
 /** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
 export interface Call {
@@ -52,6 +53,8 @@ export interface EngineCore {
   readonly taskTools: boolean;
   /** The manifest's lists as they go out (frozen). */
   readonly lists: Record<ListKind, readonly object[]>;
+  /** Which entries are enabled now (listSwitch.ts). */
+  readonly switches: ListSwitch;
   /** Where unexpected handler failures are reported. */
   readonly onError: NonNullable<ServerOptions["onError"]>;
 }

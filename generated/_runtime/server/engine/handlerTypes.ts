@@ -10,6 +10,15 @@ import type { RequestContext } from "./context.js";
 import type { CallToolResult, ReadResourceResult } from "../../shared/mcp.js";
 import type { RequestStateSecret } from "./requestStateKeys.js";
 import type { TaskOptions } from "../tasks/tasks.js";
+import type { AnyLists, ListEntry } from "./listSwitch.js";
+import type { ProtocolEra } from "./sdk.js";
+
+/** Who asks for a list, or calls an entry: what a `visible` filter decides on. */
+export interface VisibleContext {
+  auth?: AuthContext;
+  era: ProtocolEra;
+  sessionId?: string;
+}
 
 /**
  * Who called, as the verified access token says (`ctx.auth`). Undefined on stdio, and for a call
@@ -35,7 +44,7 @@ export interface AuthContext {
  */
 export type TokenVerifier = (token: string) => Promise<(AuthContext & { resource?: string }) | undefined>;
 
-export interface ToolContext extends RequestContext {
+export interface ToolContext<L extends AnyLists = AnyLists> extends RequestContext<L> {
   /** The tool's MCP name. */
   tool: string;
   /**
@@ -50,12 +59,12 @@ export interface ToolContext extends RequestContext {
   task?: { id: string };
 }
 
-export interface ResourceContext extends RequestContext {
+export interface ResourceContext<L extends AnyLists = AnyLists> extends RequestContext<L> {
   /** The URI being read. */
   uri: string;
 }
 
-export type PromptContext = RequestContext;
+export type PromptContext<L extends AnyLists = AnyLists> = RequestContext<L>;
 
 /** A resource handler answers the text, `{ blob: base64 }`, or a full ReadResourceResult. */
 export type ResourceHandlerResult = string | { blob: string } | ReadResourceResult;
@@ -130,4 +139,12 @@ export interface ServerOptions extends TaskOptions {
    * explain` read these lines.
    */
   logMessages?: MessageLogOption;
+  /**
+   * A per-request filter of the lists (docs/guides/lists.md): an entry it answers false for is
+   * left out of the caller's list and answers as unknown to that caller (unknown tool, unknown
+   * prompt, resource not found), as a disabled one does. With it, 2026-07-28 list answers are
+   * `cacheScope: "private"`. MCP allows lists to vary by the authorization presented, not by
+   * connection: decide on `ctx.auth`.
+   */
+  visible?: (entry: ListEntry, ctx: VisibleContext) => boolean;
 }

@@ -10,7 +10,7 @@ import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import { expectedFields, handlerContext, isObject, ownFunction, schemaProblems, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
 import { handlerFailure } from "../engine/handlerErrors.js";
 import type { AnyFunction, ResourceContext } from "../engine/handlerTypes.js";
-import { listMethod } from "../engine/lists.js";
+import { listMethod, shown } from "../engine/lists.js";
 import { runRound } from "../engine/round.js";
 import { ReadResourceResultSchema } from "../engine/sdk.js";
 import { parseUriTemplate, type UriTemplate } from "../../shared/uriTemplate.js";
@@ -77,13 +77,15 @@ class ResourceReads {
     const uri = params["uri"];
     const cache = (template?: string) => (call.era === "modern" ? this.readCache(uri, template) : {});
     const resource = this.resources.get(uri);
-    if (resource) {
+    // A resource switched off (or hidden) is not found, nor are the URIs of such a template.
+    if (resource && shown(this.core, call, "resources", uri)) {
       if (resource.content)
         return { contents: [{ uri, ...(resource.mimeType === undefined ? {} : { mimeType: resource.mimeType }), ...resource.content }], ...cache() };
       const handler = ownFunction(this.core.handlers.resources, resource.name);
       return this.runResourceHandler(handler, undefined, call, uri, resource.mimeType, resource.name, cache());
     }
-    for (const template of this.templates) {
+    for (const template of resource ? [] : this.templates) {
+      if (!shown(this.core, call, "resourceTemplates", template.name)) continue;
       const variables = template.matcher.match(uri);
       if (!variables) continue;
       const handler = ownFunction(this.core.handlers.resourceTemplates, template.name);

@@ -4,7 +4,7 @@
  * cache hint.
  */
 import type { AccessRule, AuthDefinition, CacheHint, ServerDefinition } from "../../shared/definition.js";
-import type { EngineCore, MethodEntry } from "./engineCore.js";
+import type { Call, EngineCore, MethodEntry } from "./engineCore.js";
 import { pageOf } from "./paging.js";
 import { meetsRule } from "./authInfo.js";
 
@@ -39,13 +39,35 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
       const auth = core.definition.auth;
       // hideUnauthorized, over HTTP: only the entries this token (or no token) may use, in a private cache.
       const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
-      const items = hide ? core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes)) : core.lists[kind];
+      // Switched off (listSwitch.ts), or hidden from this caller by the `visible` option.
+      const switched = core.switches.store.disabled(kind).size > 0 || core.options.visible !== undefined;
+      let items = hide ? core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes)) : core.lists[kind];
+      if (switched) items = items.filter((item) => shown(core, call, kind, keyOf(kind, item)));
       const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
       const hint = core.definition.cache?.[method];
-      const cache: CacheHint | object = call.era !== "modern" ? {} : hide ? { ...hint, cacheScope: "private" } : (hint ?? {});
+      const personal = hide || core.options.visible !== undefined;
+      const cache: CacheHint | object = call.era !== "modern" ? {} : personal ? { ...hint, cacheScope: "private" } : (hint ?? {});
       return { [kind]: page.items, ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }), ...cache };
     },
   };
+}
+
+/**
+ * Whether this caller sees the entry (by name; a resource by URI): enabled now, and passed by the
+ * `visible` option. A call, get or read of an entry not shown answers as for an unknown one.
+ */
+export function shown(core: EngineCore, call: Call, kind: ListKind, name: string): boolean {
+  if (core.switches.store.disabled(kind).has(name)) return false;
+  const visible = core.options.visible;
+  if (visible === undefined) return true;
+  const entry = core.switches.entry(kind, name);
+  if (entry === undefined) return true;
+  const { auth, sessionId } = call.base;
+  return visible(entry, { era: call.era, ...(auth === undefined ? {} : { auth }), ...(sessionId === undefined ? {} : { sessionId }) });
+}
+
+function keyOf(kind: ListKind, item: object): string {
+  return String(kind === "resources" ? Reflect.get(item, "uri") : Reflect.get(item, "name"));
 }
 
 /** The rule of one list entry (by name, or a resource's URI); one the rules do not name needs a token. */

@@ -124,6 +124,9 @@ export interface ServerFactory {
 /** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
 interface ServerNotifier {
   resourceUpdated(uri: string): void;
+  toolsChanged(): void;
+  resourcesChanged(): void;
+  promptsChanged(): void;
 }
 
 /** An event on that bus: a list changed (`tools_list_changed`, ...), or `resource_updated` with its uri. */

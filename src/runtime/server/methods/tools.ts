@@ -9,7 +9,7 @@ import type { CallToolResult } from "../../shared/mcp.js";
 import { handlerContext, expectedFields, isObject, ownFunction, schemaProblems, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
 import { jsonRpcCode, passesThrough } from "../engine/handlerErrors.js";
 import type { ToolContext } from "../engine/handlerTypes.js";
-import { listMethod } from "../engine/lists.js";
+import { listMethod, shown } from "../engine/lists.js";
 import { runRound } from "../engine/round.js";
 import { CallToolResultSchema } from "../engine/sdk.js";
 import { RELATED_TASK, TASKS_EXTENSION, type LiveTask, type TaskOutcome } from "../tasks/tasks.js";
@@ -52,7 +52,8 @@ class ToolCalls {
       throw rpcError(ErrorCodes.InvalidParams, expectedFields("tools/call", params, "'name' (string) and optional 'arguments' (object)"));
     const name = params["name"];
     const tool = this.tools.get(name);
-    if (!tool) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
+    // A tool switched off, or hidden from this caller, is unknown to it.
+    if (!tool || !shown(this.core, call, "tools", name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown tool: ${name}`);
     // A protected tool called without a token (a server mixing `auth: none` entries): the tool-error form.
     if (call.anonymous && this.core.definition.auth?.tools[name] !== "none") return needsAuthorization(name, call.anonymous.challenge(name));
     const args = params["arguments"] ?? {};

@@ -26,8 +26,8 @@ describe("clientObject", () => {
     );
 
     expect(Object.getPrototypeOf(client)).toBe(Object.prototype);
-    // In the order of the generated interface: sdk, tool methods, callTool, readResource, resource and template readers, getPrompt.
-    expect(Object.keys(client)).toEqual(["sdk", "aB", "__proto__", "callTool", "readResource", "readX", "readT", "getPrompt"]);
+    // In the order of the generated interface: sdk, tool methods, callTool, listTools, onListChanged, readResource, resource and template readers, getPrompt.
+    expect(Object.keys(client)).toEqual(["sdk", "aB", "__proto__", "callTool", "listTools", "onListChanged", "readResource", "readX", "readT", "getPrompt"]);
     expect(client.sdk).toBe(sdk);
     await client.aB!({ n: 1 });
     await client["__proto__"]!();

@@ -2,6 +2,7 @@
 import type { Call } from "../../../../src/runtime/server/engine/engineCore.js";
 import type { ServerDefinition } from "../../../../src/runtime/shared/definition.js";
 import type { ProtocolEra } from "../../../../src/runtime/server/engine/sdk.js";
+import { ListSwitch } from "../../../../src/runtime/server/engine/listSwitch.js";
 
 export function fakeCall(era: ProtocolEra, options: { clientCapabilities?: Call["base"]["clientCapabilities"]; owner?: string } = {}): Call {
   const signal = new AbortController().signal;
@@ -18,6 +19,8 @@ export function fakeCall(era: ProtocolEra, options: { clientCapabilities?: Call[
       progress: async () => {},
       notifyResourceUpdated: async () => {},
       closeSSEStream: () => {},
+      // The engine's own ListSwitch is what a served request gets; a fake call gets a switch of nothing.
+      lists: new ListSwitch(definition({})),
     },
     legacyChannel: () => ({ ask: noClient }),
   };

@@ -104,6 +104,25 @@ export interface ServerDefinition {
   patterns?: PatternTable;
   /** The manifest's `auth:`: the server is an OAuth 2.1 resource server over HTTP. Absent: no token is asked for. */
   auth?: AuthDefinition;
+  /**
+   * `enabled` and `tags` of the entries that write either, by kind and name (resources by URI):
+   * where the run-time lists start. An entry not named is enabled and untagged; absent when none writes them.
+   */
+  switches?: ListSwitches;
+}
+
+/** One entry's `enabled` (listed at start) and `tags` (the groups it is switched with). */
+export interface EntrySwitch {
+  enabled: boolean;
+  tags: readonly string[];
+}
+
+/** The definition's `switches`: per kind, the entries that write `enabled` or `tags`. */
+export interface ListSwitches {
+  tools?: { readonly [name: string]: EntrySwitch };
+  resources?: { readonly [uri: string]: EntrySwitch };
+  resourceTemplates?: { readonly [name: string]: EntrySwitch };
+  prompts?: { readonly [name: string]: EntrySwitch };
 }
 
 /** What one tool, resource, template or prompt needs: these scopes (maybe none: any valid token), or no token at all. */

@@ -10,7 +10,7 @@ import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import { expectedFields, handlerContext, isObject, ownFunction, schemaProblems, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
 import { handlerFailure } from "../engine/handlerErrors.js";
 import type { PromptContext } from "../engine/handlerTypes.js";
-import { listMethod } from "../engine/lists.js";
+import { listMethod, shown } from "../engine/lists.js";
 import type { GetPromptResult } from "../../shared/mcp.js";
 import { fillPlaceholders } from "./placeholders.js";
 import { runRound } from "../engine/round.js";
@@ -35,7 +35,7 @@ class PromptGets {
       throw rpcError(ErrorCodes.InvalidParams, expectedFields("prompts/get", params, "'name' (string) and optional 'arguments' (object of strings)"));
     const name = params["name"];
     const entry = this.prompts.get(name);
-    if (!entry) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
+    if (!entry || !shown(this.core, call, "prompts", name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
     const args = params["arguments"] ?? {};
     if (!isObject(args)) throw rpcError(ErrorCodes.InvalidParams, `Invalid params: 'arguments' of prompts/get must be an object of strings`);
     for (const [key, value] of Object.entries(args)) {

@@ -25,7 +25,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ServerFactory, FactoryHooks } from "../server.js";
+import type { AnyLists, ServerFactory, FactoryHooks } from "../server.js";
 import type { JsonObject, ServerDefinition } from "../../shared/definition.js";
 import { ErrorCodes } from "../../shared/errors.js";
 import { checkParamHeaders, paramHeaderDeclarations, type ParamHeader } from "./paramHeaders.js";
@@ -112,14 +112,20 @@ export interface HttpOptions extends HttpLimitOptions {
   auth?: AuthOptions;
 }
 
-export interface HttpHandle {
+export interface HttpHandle<L extends AnyLists = AnyLists> {
   /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
   url: string;
+  /** Switches the server's lists at run time (docs/guides/lists.md); announced to this process's clients. */
+  readonly lists: L;
   close(): Promise<void>;
 }
 
 /** Serves a factory's servers over Streamable HTTP, to both eras. */
-export async function serveHttpWith(factory: ServerFactory & FactoryHooks, definition: ServerDefinition, options: HttpOptions = {}): Promise<HttpHandle> {
+export async function serveHttpWith<L extends AnyLists>(
+  factory: ServerFactory & FactoryHooks & { readonly lists: L },
+  definition: ServerDefinition,
+  options: HttpOptions = {},
+): Promise<HttpHandle<L>> {
   const host = options.host ?? "127.0.0.1";
   const endpoint = options.path ?? "/mcp";
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -133,6 +139,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const closeTasks = await openTasks(factory.tasks, process.env);
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
+  factory.publishListChanged = (kind) => modern.notify[`${kind}Changed`]();
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
   const listenQueueBytes = positiveOption(options.maxTaskListenQueueBytes, 256 * 1024, "maxTaskListenQueueBytes");
   const taskListens = factory.tasks
@@ -303,6 +310,7 @@ export async function serveHttpWith(factory: ServerFactory & FactoryHooks, defin
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}${endpoint}`,
+    lists: factory.lists,
     close: async () => {
       await sessions.closeAll();
       taskListens?.closeAll();

@@ -10,7 +10,7 @@
  * of memory (the SDK's closes the connection), and the server keeps serving.
  */
 import type { Readable, Writable } from "node:stream";
-import type { FactoryHooks, ServerFactory } from "../server.js";
+import type { AnyLists, FactoryHooks, ServerFactory } from "../server.js";
 import { JSONRPCMessageSchema, serveStdio, type JsonRpcMessage, type SdkTransport } from "../engine/sdk.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../engine/options.js";
 import { openTasks } from "../tasks/openTasks.js";
@@ -20,19 +20,21 @@ export interface StdioOptions {
   maxMessageBytes?: number;
 }
 
-export interface StdioHandle {
+export interface StdioHandle<L extends AnyLists = AnyLists> {
   /** Stops serving: closes the connection (in-flight requests are aborted). */
   close(): Promise<void>;
+  /** Switches the server's lists at run time (docs/guides/lists.md). */
+  readonly lists: L;
 }
 
 /**
  * Serves a factory's servers over this process's stdin/stdout (or the given streams) until stdin
  * closes, answering 2025-era and 2026-07-28 clients alike.
  */
-export async function serveStdioWith(
-  factory: ServerFactory & FactoryHooks,
+export async function serveStdioWith<L extends AnyLists>(
+  factory: ServerFactory & FactoryHooks & { readonly lists: L },
   options: StdioOptions & { input?: Readable; output?: Writable } = {},
-): Promise<StdioHandle> {
+): Promise<StdioHandle<L>> {
   const closeTasks = await openTasks(factory.tasks, process.env);
   const input = options.input ?? process.stdin;
   const transport = new LineTransport(input, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
@@ -40,6 +42,7 @@ export async function serveStdioWith(
   // The client is gone: the store's connections must not keep the process alive.
   input.once("end", () => void closeTasks());
   return {
+    lists: factory.lists,
     close: async () => {
       await served.close();
       await closeTasks();
