@@ -24,6 +24,8 @@ function declared(text: string): string[] {
     "ResourceTemplateName",
     "PromptArguments",
     "PromptName",
+    "ListNames",
+    "ListTag",
   ]);
   return [...text.matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!).filter((n) => !maps.has(n));
 }
