@@ -43,7 +43,14 @@ async function callTool(name: string, args: unknown): Promise<unknown> {
   return answer.result;
 }
 
-const record = (kind: string, params: unknown) => post("/api/event", { kind, params });
+/**
+ * Records what the view asked, one POST after the other: requests the view does not wait for
+ * (notifyIntrinsicHeight) and the next one would otherwise race, and `harness.events` must keep
+ * the order the view asked in.
+ */
+let recorded: Promise<unknown> = Promise.resolve();
+const record = (kind: string, params: unknown): Promise<unknown> =>
+  (recorded = recorded.catch(() => undefined).then(() => post("/api/event", { kind, params })));
 
 if (config.bridge === "mcp-apps") {
   const bridge = new AppBridge(
