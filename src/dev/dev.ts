@@ -12,6 +12,7 @@ import { scenariosOf } from "../emit/widgets.js";
 import type { PipelineResult } from "../generate.js";
 import type { Harness, Scenario } from "../harness/index.js";
 import type { ServerModel } from "../model/types.js";
+import { isPlainObject } from "../util/objects.js";
 import { startHandlers, startMockBackend, type Backend } from "./backend.js";
 
 export interface DevOptions {
@@ -123,7 +124,7 @@ function scenariosFor(model: ServerModel): Scenario[] {
   return scenariosOf(model).map((s) => ({
     widget: s.widget,
     tool: s.tool,
-    arguments: typeof s.arguments === "object" && s.arguments !== null && !Array.isArray(s.arguments) ? s.arguments : {},
+    arguments: isPlainObject(s.arguments) ? s.arguments : {},
     ...(s.result === undefined ? {} : { result: s.result }),
   }));
 }

@@ -105,7 +105,11 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     cursor = listed.nextCursor;
     if (!cursor) break;
   }
-  const scripts = await bundlePageScripts();
+  pageScripts ??= bundlePageScripts().catch((error: unknown) => {
+    pageScripts = undefined;
+    throw error;
+  });
+  const scripts = await pageScripts;
   const calls: HarnessCall[] = [];
   const events: HarnessEvent[] = [];
   const token = randomBytes(32).toString("base64url");
@@ -265,6 +269,12 @@ async function connect(server: HarnessOptions["server"]): Promise<{ client: Clie
   await sdk.connect(new StreamableHTTPClientTransport(new URL(String(server))));
   return { client: sdk as unknown as Client, close: () => sdk.close() };
 }
+
+/**
+ * The page scripts, bundled once per process: they are mcpgen's own files, the same for every
+ * harness (`mcpgen dev` starts one per build). A failed bundle is not kept.
+ */
+let pageScripts: Promise<{ host: string; openai: string }> | undefined;
 
 /** The host page's script and the `window.openai` shim, bundled from src/harness/ (shipped with mcpgen). */
 async function bundlePageScripts(): Promise<{ host: string; openai: string }> {

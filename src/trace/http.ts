@@ -10,6 +10,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { requestSide, responseSide } from "./httpRecord.js";
+import type { SideStream } from "./sideStream.js";
 import type { TraceHttp } from "./record.js";
 import { redactHeaders, redactPath, SessionNames } from "./redactLog.js";
 import type { TraceSink } from "./writer.js";
@@ -61,17 +62,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
       res.writeHead(status, response.statusMessage, withoutHopByHop(response.rawHeaders));
       // An event stream's headers go out now, not with its first event.
       res.flushHeaders();
-      response.on("data", (chunk: Buffer) => {
-        if (!res.write(chunk)) {
-          response.pause();
-          res.once("drain", () => response.resume());
-        }
-        responseCopy.write(chunk);
-      });
-      response.on("end", () => {
-        res.end();
-        responseCopy.end();
-      });
+      relay(response, res, responseCopy);
       response.on("error", () => res.destroy());
       response.on("aborted", () => {
         // Not when it is the proxy that cut it, because the client went away.
@@ -90,17 +81,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
       }
     });
 
-    req.on("data", (chunk: Buffer) => {
-      if (!upstreamRequest.write(chunk)) {
-        req.pause();
-        upstreamRequest.once("drain", () => req.resume());
-      }
-      requestCopy.write(chunk);
-    });
-    req.on("end", () => {
-      upstreamRequest.end();
-      requestCopy.end();
-    });
+    relay(req, upstreamRequest, requestCopy);
     // The client went away before the whole answer (it closed an event stream, or cancelled).
     res.on("close", () => {
       if (res.writableFinished) return;
@@ -134,6 +115,24 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
 }
 
 /** Raw headers (name, value, name, value...) without the hop-by-hop ones and those `Connection` names. */
+/**
+ * Copies a body from one side to the other as it comes, holding the source while the other side
+ * is full, and gives each chunk to the recording's side copy after it is passed on.
+ */
+function relay(from: http.IncomingMessage, to: http.ServerResponse | http.ClientRequest, copy: SideStream): void {
+  from.on("data", (chunk: Buffer) => {
+    if (!to.write(chunk)) {
+      from.pause();
+      to.once("drain", () => from.resume());
+    }
+    copy.write(chunk);
+  });
+  from.on("end", () => {
+    to.end();
+    copy.end();
+  });
+}
+
 function withoutHopByHop(raw: string[]): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2)
