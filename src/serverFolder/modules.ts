@@ -37,7 +37,7 @@ export const LOCAL = {
   runtimeDefinition: runtimeModule("shared/definition"),
   runtimeServe: runtimeModule("server/transport/serve"),
   runtimeHttp: runtimeModule("server/transport/http"),
-  runtimeRedisTaskStore: runtimeModule("server/tasks/redis/redisTaskStore"),
+  runtimeRedisTaskStore: runtimeModule("server/redis/redisTaskStore"),
   runtimeTaskStore: runtimeModule("server/tasks/taskStore"),
   /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
   runtimeMcp: runtimeModule("shared/mcp"),

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { STOPPED, Tasks, type LiveTask, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
 import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "../../src/runtime/server/tasks/taskStore.js";
-import { redisTaskStore } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
+import { redisTaskStore } from "../../src/runtime/server/redis/redisTaskStore.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;

@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Tasks, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
 import { memoryTaskStore, type TaskEvent, type TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
-import { redisTaskStore } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
+import { redisTaskStore } from "../../src/runtime/server/redis/redisTaskStore.js";
 import { redisTaskStore as generatedRedisStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers } from "../../conformance/handlers.js";
 import { postModern } from "../helpers/wire.js";

@@ -16,8 +16,8 @@ import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
 import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
-import { redisTaskStore, type RedisTaskStoreOptions } from "../../src/runtime/server/tasks/redis/redisTaskStore.js";
-import { CREATE, TRANSITION } from "../../src/runtime/server/tasks/redis/redisRecords.js";
+import { redisTaskStore, type RedisTaskStoreOptions } from "../../src/runtime/server/redis/redisTaskStore.js";
+import { CREATE, TRANSITION } from "../../src/runtime/server/redis/redisRecords.js";
 import type { TaskRecord, TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
 import { rawSession } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
@@ -241,7 +241,7 @@ describe("Redis scripts write nothing a failing step would orphan, and Redis's t
       // Reported once for the outage, with Redis's words.
       expect(logged).toHaveBeenCalledTimes(1);
       expect(String(logged.mock.calls[0]![0])).toMatch(
-        /^\[mcpgen\] Redis task store: WRONGTYPE Operation against a key holding the wrong kind of value script: [0-9a-f]{40}/,
+        /^\[mcpgen\] Redis: WRONGTYPE Operation against a key holding the wrong kind of value script: [0-9a-f]{40}/,
       );
       // The server still answers what does not need Redis.
       expect((await session.request("ping")).result).toEqual({});
@@ -250,7 +250,7 @@ describe("Redis scripts write nothing a failing step would orphan, and Redis's t
       await admin.rename(`${prefix}saved`, `${prefix}task:${taskId}`);
     }
     expect((await session.request("tasks/get", { taskId })).result).toMatchObject({ status: "completed" });
-    expect(String(logged.mock.calls[1]![0])).toMatch(/^\[mcpgen\] Redis task store: answering again \(2 commands failed meanwhile\)$/);
+    expect(String(logged.mock.calls[1]![0])).toMatch(/^\[mcpgen\] Redis: answering again \(2 commands failed meanwhile\)$/);
     logged.mockRestore();
   });
 });
@@ -304,7 +304,7 @@ describe("a Redis that stops answering", () => {
       expect((await session.request("tools/list")).result!.tools).toHaveLength(1);
       // Once per store and outage.
       expect(logged.mock.calls.map((c) => String(c[0])).filter((m) => m.includes("no answer"))).toEqual([
-        "[mcpgen] Redis task store: no answer from Redis within 300 ms (commandTimeoutMs) (the next failures are counted, not logged, until Redis answers again)",
+        "[mcpgen] Redis: no answer from Redis within 300 ms (commandTimeoutMs) (the next failures are counted, not logged, until Redis answers again)",
       ]);
       // A store closing meanwhile does not wait for answers that will not come.
       await expect(other.get(running)).rejects.toMatchObject({ code: -32603 });

@@ -24,7 +24,7 @@ import {
 } from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 import { taskOwnerOf } from "./tasks/taskOwner.js";
-import type { AnnouncedKind, AnyLists, Lists } from "./engine/listSwitch.js";
+import type { AnnouncedKind, AnyLists, Lists, ListSwitch } from "./engine/listSwitch.js";
 
 export type {
   AuthContext,
@@ -52,6 +52,10 @@ export interface FactoryHooks {
   publishListChanged?: (kind: AnnouncedKind) => void;
   /** Switches the server's lists at run time (docs/guides/lists.md); serving code puts it on its handle. */
   readonly lists: AnyLists;
+  /** The manifest's definition the factory serves. */
+  readonly definition?: ServerDefinition;
+  /** The same switches, whose state serving code may move to a store the replicas share (state/openState.ts). */
+  readonly listState?: ListSwitch;
   /** The factory's tasks: serving code opens and closes them (tasks/openTasks.ts picks their store). */
   readonly tasks?: Tasks;
   /** `auth.verifier: handler`: the handlers' verifyToken, which the HTTP gate calls. */
@@ -128,7 +132,7 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   });
   const factory: ServerFactory & FactoryHooks & { readonly lists: Lists } = Object.assign(
     build,
-    { lists: engine.switches },
+    { lists: engine.switches, listState: engine.switches, definition },
     engine.taskTools ? { tasks: engine.tasks } : {},
     handlers.verifyToken === undefined ? {} : { verifyToken: handlers.verifyToken },
   );

@@ -40,17 +40,20 @@ const RULES: Record<string, { layers: readonly string[]; typeLayers?: readonly s
   },
   "server/methods": { layers: ["shared", "server/engine", "server/tasks", "server/methods"], packages: [] },
   "server/tasks": { layers: ["shared", "server/engine", "server/tasks"], packages: [] },
-  "server/tasks/redis": { layers: ["shared", "server/engine", "server/tasks", "server/tasks/redis"], packages: [] },
+  // Redis for replicas: the connection, the task store, the switched lists, the listen streams' event bus.
+  "server/redis": { layers: ["shared", "server/engine", "server/tasks", "server/redis"], packages: [] },
+  // Where a factory's shared state lives (memory or Redis), chosen before serving.
+  "server/state": { layers: ["shared", "server/engine", "server/tasks", "server/state"], packages: [] },
   "server/auth": { layers: ["shared", "server/engine", "server/auth"], packages: [] },
   "server/transport": {
-    layers: ["shared", "server/engine", "server/tasks", "server/transport", "server/auth"],
+    layers: ["shared", "server/engine", "server/tasks", "server/state", "server/transport", "server/auth"],
     typeLayers: ["server"],
     packages: ["node:*"],
   },
 };
 
-/** The one module outside redis/ that imports it: where the task store is chosen. */
-const STORE_CHOICE = "server/tasks/openTasks.ts";
+/** The one module outside redis/ that imports it: where the shared state's store is chosen. */
+const STORE_CHOICE = "server/state/openState.ts";
 /** The one module that imports the server SDK's values (its casts are there). */
 const SDK_SEAM = "server/engine/sdk.ts";
 
@@ -73,8 +76,8 @@ function layerProblems(imports: readonly RuntimeImport[]): string[] {
     const rules = RULES[layer]!;
     const spec = imp.specifier;
     if (spec === undefined) {
-      if (layer !== "server/tasks/redis" && layer !== "server/auth")
-        problems.push(`${at}: import() of a computed name outside server/tasks/redis/ and server/auth/ (only node-redis and jose are loaded so)`);
+      if (layer !== "server/redis" && layer !== "server/auth")
+        problems.push(`${at}: import() of a computed name outside server/redis/ and server/auth/ (only node-redis and jose are loaded so)`);
       continue;
     }
     if (spec.startsWith(".")) {
@@ -86,13 +89,13 @@ function layerProblems(imports: readonly RuntimeImport[]): string[] {
       const to = layerOf(target);
       const allowed =
         to !== undefined &&
-        (rules.layers.includes(to) || (imp.typeOnly && rules.typeLayers?.includes(to)) || (to === "server/tasks/redis" && imp.file === STORE_CHOICE));
+        (rules.layers.includes(to) || (imp.typeOnly && rules.typeLayers?.includes(to)) || (to === "server/redis" && imp.file === STORE_CHOICE));
       if (!allowed) problems.push(`${at}: ${layer}/ imports ${target}${imp.typeOnly ? " (types)" : ""}, which it may not`);
       continue;
     }
     const known = spec.startsWith("node:") ? "node:*" : spec;
     if (spec === "redis" || spec.startsWith("redis/"))
-      problems.push(`${at}: imports redis by name (it is loaded with import() in server/tasks/redis/ only, when used)`);
+      problems.push(`${at}: imports redis by name (it is loaded with import() in server/redis/ only, when used)`);
     else if (!rules.packages.includes(known)) problems.push(`${at}: ${layer}/ imports ${spec}, which it may not`);
     else if (spec.startsWith("@modelcontextprotocol/server") && !imp.typeOnly && imp.file !== SDK_SEAM)
       problems.push(`${at}: imports the server SDK's values outside ${SDK_SEAM}`);
@@ -138,10 +141,10 @@ describe("the runtime's layers", () => {
   it("reads every kind of import the runtime writes (the rules above are not checked on nothing)", () => {
     const has = (file: string, specifier: string | undefined, typeOnly: boolean, dynamic = false) =>
       expect(IMPORTS, `${file} ${specifier}`).toContainEqual(expect.objectContaining({ file, specifier, typeOnly, dynamic }));
-    has("server/transport/http.ts", "../tasks/openTasks.js", false);
+    has("server/transport/http.ts", "../state/openState.js", false);
     has("server/engine/engineCore.ts", "../tasks/tasks.js", true);
     has("server/server.ts", "./engine/sdk.js", true); // export type { ServerFactory } from ...
-    has("server/tasks/redis/redisClient.ts", undefined, false, true); // import(name): redis
+    has("server/redis/redisClient.ts", undefined, false, true); // import(name): redis
     has("server/auth/jwtVerifier.ts", undefined, false, true); // import(name): jose
     has("widget/extAppsBridge.ts", "@modelcontextprotocol/ext-apps", false);
     has("widget/types.ts", "@modelcontextprotocol/ext-apps", true);
@@ -200,15 +203,20 @@ describe("the runtime's layers", () => {
     ["a transport names the factory's types", imp("server/transport/serve.ts", "../server.js", true), []],
     [
       "a transport picks the Redis store",
-      imp("server/transport/serve.ts", "../tasks/redis/redisTaskStore.js"),
-      ["server/transport/serve.ts:1: server/transport/ imports server/tasks/redis/redisTaskStore.js, which it may not"],
+      imp("server/transport/serve.ts", "../redis/redisTaskStore.js"),
+      ["server/transport/serve.ts:1: server/transport/ imports server/redis/redisTaskStore.js, which it may not"],
     ],
     [
-      "tasks/ outside the store choice imports redis/",
-      imp("server/tasks/tasks.ts", "./redis/redisTaskStore.js"),
-      ["server/tasks/tasks.ts:1: server/tasks/ imports server/tasks/redis/redisTaskStore.js, which it may not"],
+      "tasks/ imports redis/",
+      imp("server/tasks/tasks.ts", "../redis/redisTaskStore.js"),
+      ["server/tasks/tasks.ts:1: server/tasks/ imports server/redis/redisTaskStore.js, which it may not"],
     ],
-    ["the store choice imports redis/", imp(STORE_CHOICE, "./redis/redisTaskStore.js"), []],
+    [
+      "state/ outside the store choice imports redis/",
+      imp("server/state/other.ts", "../redis/redisLists.js"),
+      ["server/state/other.ts:1: server/state/ imports server/redis/redisLists.js, which it may not"],
+    ],
+    ["the store choice imports redis/", imp(STORE_CHOICE, "../redis/redisTaskStore.js"), []],
     [
       "engine/ loads tasks/",
       imp("server/engine/round.ts", "../tasks/tasks.js"),
@@ -255,15 +263,15 @@ describe("the runtime's layers", () => {
     ["another npm package", imp("shared/validation.ts", "zod"), ["shared/validation.ts:1: shared/ imports zod, which it may not"]],
     [
       "redis by name",
-      imp("server/tasks/redis/redisTaskStore.ts", "redis"),
-      ["server/tasks/redis/redisTaskStore.ts:1: imports redis by name (it is loaded with import() in server/tasks/redis/ only, when used)"],
+      imp("server/redis/redisTaskStore.ts", "redis"),
+      ["server/redis/redisTaskStore.ts:1: imports redis by name (it is loaded with import() in server/redis/ only, when used)"],
     ],
-    ["import() of a computed name in redis/", imp("server/tasks/redis/redisTaskStore.ts", undefined), []],
+    ["import() of a computed name in redis/", imp("server/redis/redisTaskStore.ts", undefined), []],
     ["import() of a computed name in auth/ (jose)", imp("server/auth/jwtVerifier.ts", undefined), []],
     [
       "import() of a computed name elsewhere",
       imp("server/tasks/tasks.ts", undefined),
-      ["server/tasks/tasks.ts:1: import() of a computed name outside server/tasks/redis/ and server/auth/ (only node-redis and jose are loaded so)"],
+      ["server/tasks/tasks.ts:1: import() of a computed name outside server/redis/ and server/auth/ (only node-redis and jose are loaded so)"],
     ],
     [
       "auth/ imports the transport",

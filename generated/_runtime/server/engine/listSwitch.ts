@@ -138,11 +138,14 @@ export class ListSwitch implements Lists {
   private readonly announced: Record<ListKind, Set<string>>;
   private readonly pending = new Set<ListKind>();
   private readonly listeners = new Set<(kind: AnnouncedKind) => void>();
+  /** The entries the manifest disables at start, by kind. */
+  readonly initial: Readonly<Record<ListKind, readonly string[]>>;
+  private store: ListStateStore;
+  private unsubscribe: () => void;
 
-  constructor(
-    definition: ServerDefinition,
-    readonly store: ListStateStore = new MemoryListStateStore(disabledAtStart(definition)),
-  ) {
+  constructor(definition: ServerDefinition, store?: ListStateStore) {
+    this.initial = disabledAtStart(definition);
+    this.store = store ?? new MemoryListStateStore(this.initial);
     const tags = (kind: ListKind, name: string): readonly string[] => {
       const table = definition.switches?.[kind];
       return table !== undefined && Object.hasOwn(table, name) ? table[name]!.tags : [];
@@ -158,9 +161,20 @@ export class ListSwitch implements Lists {
     this.announced = { tools: new Set(), resources: new Set(), resourceTemplates: new Set(), prompts: new Set() };
     for (const kind of KINDS) {
       for (const e of this.entries[kind]) this.byName[kind].set(e.name, e);
-      this.announced[kind] = new Set(store.disabled(kind));
+      this.announced[kind] = new Set(this.store.disabled(kind));
     }
-    store.subscribe((kinds) => this.changed(kinds));
+    this.unsubscribe = this.store.subscribe((kinds) => this.changed(kinds));
+  }
+
+  /**
+   * Moves the state to another store (one shared by replicas) before serving: what it holds is
+   * the state announced so far, so a replica that starts after a switch announces nothing.
+   */
+  useStore(store: ListStateStore): void {
+    this.unsubscribe();
+    this.store = store;
+    for (const kind of KINDS) this.announced[kind] = new Set(store.disabled(kind));
+    this.unsubscribe = store.subscribe((kinds) => this.changed(kinds));
   }
 
   enable<K extends ListKind>(kind: K, names: string | readonly string[]): void {
@@ -187,6 +201,11 @@ export class ListSwitch implements Lists {
 
   isEnabled(kind: ListKind, name: string): boolean {
     return this.byName[kind].has(name) && !this.store.disabled(kind).has(name);
+  }
+
+  /** The entries of one kind disabled now (names; resources by URI). */
+  disabled(kind: ListKind): ReadonlySet<string> {
+    return this.store.disabled(kind);
   }
 
   /** The entry of one kind, by name (resources by URI); undefined for a name the manifest does not declare. */

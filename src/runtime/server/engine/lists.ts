@@ -40,7 +40,7 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
       // hideUnauthorized, over HTTP: only the entries this token (or no token) may use, in a private cache.
       const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
       // Switched off (listSwitch.ts), or hidden from this caller by the `visible` option.
-      const switched = core.switches.store.disabled(kind).size > 0 || core.options.visible !== undefined;
+      const switched = core.switches.disabled(kind).size > 0 || core.options.visible !== undefined;
       let items = hide ? core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes)) : core.lists[kind];
       if (switched) items = items.filter((item) => shown(core, call, kind, keyOf(kind, item)));
       const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
@@ -57,7 +57,7 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
  * `visible` option. A call, get or read of an entry not shown answers as for an unknown one.
  */
 export function shown(core: EngineCore, call: Call, kind: ListKind, name: string): boolean {
-  if (core.switches.store.disabled(kind).has(name)) return false;
+  if (core.switches.disabled(kind).has(name)) return false;
   const visible = core.options.visible;
   if (visible === undefined) return true;
   const entry = core.switches.entry(kind, name);

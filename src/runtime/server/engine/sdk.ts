@@ -136,8 +136,9 @@ export interface ServerEvent {
   params?: JsonObject;
 }
 
-/** The bus itself: what the SDK's listen streams read. */
+/** The bus itself: what the SDK's listen streams read (createMcpHandler's `bus` option; server/redis/redisBus.ts spans replicas). */
 export interface ServerEventBus {
+  publish(event: ServerEvent): void;
   subscribe(listener: (event: ServerEvent) => void): () => void;
 }
 

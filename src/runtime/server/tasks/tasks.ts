@@ -113,6 +113,11 @@ export class Tasks {
     return this.fixed;
   }
 
+  /** The store tasks are kept in now. */
+  get currentStore(): TaskStore {
+    return this.store;
+  }
+
   /** Swaps in a store (from the environment) before serving; this engine then closes it. */
   useStore(store: TaskStore): void {
     if (this.live.size > 0) throw new Error("the task store cannot change while tasks run");

@@ -40,7 +40,7 @@ import {
   type EventStore,
   type SdkWebHttpTransport,
 } from "../engine/sdk.js";
-import { openTasks } from "../tasks/openTasks.js";
+import { openState } from "../state/openState.js";
 import { TaskListens } from "../tasks/taskListen.js";
 import { memoryEventStore, SessionTable } from "./httpSessions.js";
 import { readBody, reply, send as sendWith, toWebRequest } from "./httpIo.js";
@@ -136,8 +136,9 @@ export async function serveHttpWith<L extends AnyLists>(
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
   const gate = await openAuthGate(definition, endpoint, options.auth, factory.verifyToken, process.env);
   if (gate) factory.toolChallenge = (tool) => gate.toolChallenge(tool);
-  const closeTasks = await openTasks(factory.tasks, process.env);
-  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes });
+  const state = await openState(factory, process.env, { bus: true });
+  const closeTasks = state.close;
+  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes, ...(state.bus ? { bus: state.bus } : {}) });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
   factory.publishListChanged = (kind) => modern.notify[`${kind}Changed`]();
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");

@@ -13,7 +13,7 @@ import type { Readable, Writable } from "node:stream";
 import type { AnyLists, FactoryHooks, ServerFactory } from "../server.js";
 import { JSONRPCMessageSchema, serveStdio, type JsonRpcMessage, type SdkTransport } from "../engine/sdk.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../engine/options.js";
-import { openTasks } from "../tasks/openTasks.js";
+import { openState } from "../state/openState.js";
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 4 MiB); a longer one is answered -32600 and dropped. */
@@ -35,7 +35,7 @@ export async function serveStdioWith<L extends AnyLists>(
   factory: ServerFactory & FactoryHooks & { readonly lists: L },
   options: StdioOptions & { input?: Readable; output?: Writable } = {},
 ): Promise<StdioHandle<L>> {
-  const closeTasks = await openTasks(factory.tasks, process.env);
+  const closeTasks = (await openState(factory, process.env)).close;
   const input = options.input ?? process.stdin;
   const transport = new LineTransport(input, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   const served = serveStdio(factory, { transport, onerror: (error) => reportTransportError(error) });

@@ -26,8 +26,9 @@
  * The runtime does not import the `redis` package: a store made from a URL loads it when it opens;
  * a store given a client uses it as it is (any client with these few commands fits).
  */
-import { ErrorCodes, rpcError } from "../../../shared/errors.js";
-import { loadRedis, redactUrl, reportOnce, type RedisConnection } from "./redisClient.js";
+import { ErrorCodes, rpcError } from "../../shared/errors.js";
+import type { RedisConnection } from "./redisClient.js";
+import { RedisLink } from "./redisLink.js";
 import { CHANGING, CREATE, FORGET, GET, LIST, parseFixed, parsePage, recordFields, stored, TRANSITION } from "./redisRecords.js";
 import {
   isTerminal,
@@ -41,7 +42,7 @@ import {
   type TaskRecord,
   type TaskStore,
   type TaskStoreLimits,
-} from "../taskStore.js";
+} from "../tasks/taskStore.js";
 
 export type { RedisConnection } from "./redisClient.js";
 
@@ -67,8 +68,8 @@ export interface RedisTaskStoreOptions extends TaskStoreLimits {
   commandTimeoutMs?: number;
 }
 
-/** The store the environment names: Redis when REDIS_URL is set (see docs/guides/tasks.md), else undefined. */
-export function taskStoreFromEnvironment(env: Record<string, string | undefined>, limits: TaskStoreLimits = {}): TaskStore | undefined {
+/** What the environment says of Redis (see docs/guides/replicas.md): REDIS_URL, else undefined. */
+export function redisSettings(env: Record<string, string | undefined>): (Omit<RedisTaskStoreOptions, "client"> & { url: string }) | undefined {
   const url = env["REDIS_URL"];
   if (url === undefined || url === "") return undefined;
   const number = (name: string) => {
@@ -77,106 +78,78 @@ export function taskStoreFromEnvironment(env: Record<string, string | undefined>
   };
   const leaseMs = number("MCP_TASKS_LEASE_MS");
   const commandTimeoutMs = number("MCP_TASKS_REDIS_TIMEOUT_MS");
-  return redisTaskStore(
-    {
-      url,
-      ...(env["MCP_TASKS_REDIS_PREFIX"] ? { prefix: env["MCP_TASKS_REDIS_PREFIX"] } : {}),
-      ...(leaseMs === undefined ? {} : { leaseMs }),
-      ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
-      ...limits,
-    },
-    "REDIS_URL is set",
-  );
+  return {
+    url,
+    ...(env["MCP_TASKS_REDIS_PREFIX"] ? { prefix: env["MCP_TASKS_REDIS_PREFIX"] } : {}),
+    ...(leaseMs === undefined ? {} : { leaseMs }),
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
+  };
 }
 
 /** A task store in Redis (see docs/guides/replicas.md). */
 export function redisTaskStore(options: RedisTaskStoreOptions, why = "redisTaskStore was given a URL"): TaskStore {
   if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("redisTaskStore needs a url or a client (one of them)");
-  const leaseMs = options.leaseMs ?? 10_000;
-  if (!Number.isInteger(leaseMs) || leaseMs < 30)
-    throw new RangeError(`the task lease must be a whole number of ms, at least 30, not ${String(options.leaseMs)}`);
   const timeoutMs = options.commandTimeoutMs ?? 5_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
-    throw new RangeError(`commandTimeoutMs must be a positive whole number of ms, not ${String(options.commandTimeoutMs)}`);
-  return new RedisTaskStore(options, options.prefix ?? "mcpgen:", leaseMs, timeoutMs, storeLimits(options), why);
+  const link = new RedisLink({
+    ...(options.url === undefined ? {} : { url: options.url }),
+    ...(options.client === undefined ? {} : { client: options.client }),
+    commandTimeoutMs: timeoutMs,
+    why,
+    who: "The task store",
+  });
+  return new RedisTaskStore(link, true, options);
 }
 
 /** What a task id of this runtime can look like: anything else is not found without asking Redis. */
 const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** A command that got no answer in time. */
-class CommandTimeout extends Error {}
+/** What a failure names in the error a client gets. */
+const WHAT = "the task store";
 
-class RedisTaskStore implements TaskStore {
-  private client: RedisConnection | undefined;
-  private subscriber: RedisConnection | undefined;
-  /** Whether this store opened `client` (then it closes it). */
-  private ownsClient = false;
+/**
+ * The store on a Redis connection: one of its own (redisTaskStore), or the one the server shares
+ * with its lists and events (REDIS_URL, opened by state/openState.ts).
+ */
+export class RedisTaskStore implements TaskStore {
   private readonly links = new Map<string, (event: TaskEvent) => void>();
-  private readonly scripts = new Map<string, string>();
-  private opening: Promise<void> | undefined;
   private closed = false;
   private readonly channel: string;
-  /** Commands failed since the last one that succeeded (an outage is reported once, with its end). */
-  private failures = 0;
+  /** Put before every key and channel (the lists and events of a server sharing the connection use it too). */
+  readonly prefix: string;
+  readonly leaseMs: number;
+  private readonly limits: Required<TaskStoreLimits>;
+  private opening: Promise<void> | undefined;
 
   constructor(
-    private readonly options: RedisTaskStoreOptions,
-    private readonly prefix: string,
-    readonly leaseMs: number,
-    private readonly timeoutMs: number,
-    private readonly limits: Required<TaskStoreLimits>,
-    private readonly why: string,
+    /** The connection (the lists and the event bus of a server with REDIS_URL use it too). */
+    readonly redis: RedisLink,
+    /** Whether closing the store closes the connection. */
+    private readonly ownsLink: boolean,
+    options: Omit<RedisTaskStoreOptions, "url" | "client" | "commandTimeoutMs">,
   ) {
-    this.channel = `${prefix}events`;
+    this.leaseMs = options.leaseMs ?? 10_000;
+    if (!Number.isInteger(this.leaseMs) || this.leaseMs < 30)
+      throw new RangeError(`the task lease must be a whole number of ms, at least 30, not ${String(options.leaseMs)}`);
+    this.prefix = options.prefix ?? "mcpgen:";
+    this.channel = `${this.prefix}events`;
+    this.limits = storeLimits(options);
   }
 
-  /** Connects once (serveHttp and serveStdio call it at start; the first command calls it otherwise). */
+  /** Connects once and subscribes to the events channel (serveHttp and serveStdio call it at start; the first command calls it otherwise). */
   open(): Promise<void> {
     if (this.closed) return Promise.reject(new Error("The Redis task store is closed"));
-    return (this.opening ??= this.connect());
+    this.opening ??= this.redis
+      .listen(this.channel, (message) => this.deliver(message))
+      .then(
+        () => {},
+        (error: unknown) => {
+          // Tried again by the next command.
+          this.opening = undefined;
+          throw error;
+        },
+      );
+    return this.opening;
   }
-
-  private async connect(): Promise<void> {
-    let connected = false;
-    const target = this.options.url === undefined ? "the Redis client given to redisTaskStore" : `Redis at ${redactUrl(this.options.url)}`;
-    try {
-      if (this.options.client) {
-        this.client = this.options.client;
-        if (!this.client.isOpen) {
-          this.client.on("error", reportOnce());
-          await this.client.connect();
-          this.ownsClient = true;
-        }
-      } else {
-        const createClient = await loadRedis(this.why);
-        // Fails fast at start (a wrong URL is a deployment error); reconnects once it has served.
-        const client = createClient({
-          url: this.options.url,
-          socket: {
-            connectTimeout: 5000,
-            reconnectStrategy: (retries: number) => (connected ? Math.min(100 * 2 ** retries, 2000) : new Error(`cannot connect to ${target}`)),
-          },
-        });
-        client.on("error", reportOnce());
-        this.client = client;
-        this.ownsClient = true;
-        await client.connect();
-      }
-      await this.command(this.client, ["PING"]);
-      const subscriber = this.client.duplicate();
-      subscriber.on("error", reportOnce());
-      await subscriber.connect();
-      this.subscriber = subscriber;
-      await this.timed(() => subscriber.subscribe(this.channel, (message) => this.deliver(message)));
-      connected = true;
-    } catch (error) {
-      await this.disconnect();
-      if (error instanceof Error && error.message.startsWith("The task store needs")) throw error;
-      throw new Error(`The task store cannot reach ${target}: ${error instanceof Error ? error.message : String(error)} (${this.why})`, { cause: error });
-    }
-  }
-
   async create(task: TaskRecord): Promise<void> {
     // Checked before Redis sees them: the script refuses them too, before it writes anything.
     if (!Number.isSafeInteger(task.ttlMs) || task.ttlMs < 1) throw new TypeError(`a task's ttl is a whole number of ms, at least 1, not ${task.ttlMs}`);
@@ -186,7 +159,7 @@ class RedisTaskStore implements TaskStore {
     // Unanswered, the script may still run when Redis comes back: the task it makes, which no
     // client knows of, is forgotten right after it (commands on a connection run in order).
     // (EVAL, not EVALSHA: a script to load first would wait for Redis before the EVALSHA is sent.)
-    const forget = () => void this.attempt((client) => this.command(client, ["EVAL", FORGET, "0", this.prefix, task.id])).catch(() => {});
+    const forget = () => void this.attempt((client) => this.redis.command(client, ["EVAL", FORGET, "0", this.prefix, task.id])).catch(() => {});
     const created = await this.run(CREATE, [...args, ...recordFields(task)], forget);
     if (Number(created) !== 1) {
       throw rpcError(
@@ -235,7 +208,7 @@ class RedisTaskStore implements TaskStore {
     if (this.closed) return;
     // Issued together: node-redis pipelines commands sent in the same tick.
     await this.attempt(async (client) => {
-      await Promise.all(ids.map((id) => this.command(client, ["PEXPIRE", this.key("lease", id), String(this.leaseMs)])));
+      await Promise.all(ids.map((id) => this.redis.command(client, ["PEXPIRE", this.key("lease", id), String(this.leaseMs)])));
     });
   }
 
@@ -246,7 +219,7 @@ class RedisTaskStore implements TaskStore {
       publish: async (event) => {
         // Closed while a change was in flight: nobody is left to tell.
         if (this.closed) return;
-        await this.attempt((client) => this.command(client, ["PUBLISH", this.channel, JSON.stringify({ origin: id, event })]));
+        await this.attempt((client) => this.redis.command(client, ["PUBLISH", this.channel, JSON.stringify({ origin: id, event })]));
       },
       close: () => void this.links.delete(id),
     };
@@ -254,20 +227,8 @@ class RedisTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.disconnect();
-  }
-
-  /** Closes the connections this store opened (a failed open leaves none behind). */
-  private async disconnect(): Promise<void> {
-    const subscriber = this.subscriber;
-    const client = this.ownsClient ? this.client : undefined;
-    this.subscriber = undefined;
-    this.client = undefined;
-    this.opening = undefined;
-    for (const connection of [subscriber, client]) {
-      // A close waits for pending answers: a Redis that stopped answering is left at once.
-      if (connection?.isOpen) await this.timed(() => connection.close()).catch(() => connection.destroy?.());
-    }
+    this.links.clear();
+    if (this.ownsLink) await this.redis.close();
   }
 
   private deliver(message: string): void {
@@ -281,82 +242,20 @@ class RedisTaskStore implements TaskStore {
     for (const [id, listener] of this.links) if (id !== parsed.origin) listener(parsed.event);
   }
 
-  private async ready(): Promise<RedisConnection> {
-    await this.open();
-    if (!this.client) throw new Error("The Redis task store is closed");
-    return this.client;
-  }
-
   private key(kind: "lease", id: string): string {
     return `${this.prefix}${kind}:${id}`;
   }
 
-  /**
-   * Runs a script by its digest (ARGV: the prefix, then `args`), loading it on first use (and
-   * again after a Redis restart); `unanswered` is called when Redis does not answer in time.
-   */
-  private run(script: string, args: string[], unanswered?: () => void): Promise<unknown> {
-    return this.attempt(async (client) => {
-      const argv = [this.prefix, ...args];
-      let sha = this.scripts.get(script);
-      if (sha === undefined) {
-        sha = String(await this.command(client, ["SCRIPT", "LOAD", script]));
-        this.scripts.set(script, sha);
-      }
-      try {
-        return await this.command(client, ["EVALSHA", sha, "0", ...argv]);
-      } catch (error) {
-        if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-        return this.command(client, ["EVAL", script, "0", ...argv]);
-      }
-    }, unanswered);
+  /** Runs a script (ARGV: the prefix, then `args`); `unanswered` is called when Redis does not answer in time. */
+  private async run(script: string, args: string[], unanswered?: () => void): Promise<unknown> {
+    // A failed open is reported by the command that follows (a -32603, Redis's text on stderr).
+    await this.open().catch(() => {});
+    return this.redis.run(WHAT, script, [this.prefix, ...args], unanswered);
   }
 
-  /**
-   * Runs `work` on the connection. A failure (Redis's error, no answer in time, no connection)
-   * is reported on stderr, once per outage, and becomes a generic -32603: Redis's text never
-   * reaches a client.
-   */
-  private async attempt<T>(work: (client: RedisConnection) => Promise<T>, unanswered?: () => void): Promise<T> {
-    let answer: T;
-    try {
-      answer = await work(await this.ready());
-    } catch (error) {
-      if (error instanceof CommandTimeout) unanswered?.();
-      if (this.failures++ === 0) {
-        const detail = error instanceof CommandTimeout ? error.message : `${error instanceof Error ? error.message : String(error)}`;
-        console.error(`[mcpgen] Redis task store: ${detail} (the next failures are counted, not logged, until Redis answers again)`);
-      }
-      throw rpcError(
-        ErrorCodes.InternalError,
-        error instanceof CommandTimeout
-          ? "Internal error: the task store did not answer in time; retry later"
-          : "Internal error: the task store failed; retry later",
-      );
-    }
-    if (this.failures > 0) {
-      console.error(`[mcpgen] Redis task store: answering again (${this.failures} command${this.failures === 1 ? "" : "s"} failed meanwhile)`);
-      this.failures = 0;
-    }
-    return answer;
-  }
-
-  /** One command, rejected with CommandTimeout when Redis does not answer within the timeout. */
-  private command(client: RedisConnection, args: string[]): Promise<unknown> {
-    return this.timed((signal) => client.sendCommand(args, { abortSignal: signal }));
-  }
-
-  /** What `send` sends, rejected with CommandTimeout after the timeout (its signal then aborts). */
-  private timed(send: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
-    const abort = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abort.abort();
-        reject(new CommandTimeout(`no answer from Redis within ${this.timeoutMs} ms (commandTimeoutMs)`));
-      }, this.timeoutMs);
-      (timer as { unref?: () => void }).unref?.();
-    });
-    return Promise.race([send(abort.signal), expired]).finally(() => clearTimeout(timer));
+  /** Runs `work` on the connection (failures become a generic -32603, see RedisLink.attempt). */
+  private async attempt<T>(work: (client: RedisConnection) => Promise<T>): Promise<T> {
+    await this.open().catch(() => {});
+    return this.redis.attempt(WHAT, work);
   }
 }

@@ -18,9 +18,9 @@
  * Every script checks its arguments before it writes anything, so a bad argument cannot leave
  * half a task behind; Redis 5 or later runs scripts that call TIME and then write.
  */
-import type { InputRequest } from "../../engine/context.js";
-import type { TaskStatus } from "../../../shared/mcp.js";
-import { isTerminal, type StoredTask, type TaskOutcome, type TaskRecord } from "../taskStore.js";
+import type { InputRequest } from "../engine/context.js";
+import type { TaskStatus } from "../../shared/mcp.js";
+import { isTerminal, type StoredTask, type TaskOutcome, type TaskRecord } from "../tasks/taskStore.js";
 
 /** What every script starts with: the prefix (ARGV[1]), and how arguments are checked and written. */
 const BASE = `

@@ -44,7 +44,7 @@ export function reportOnce(): (error: Error) => void {
   return (error) => {
     if (reported) return;
     reported = true;
-    console.error(`[mcpgen] Redis task store: ${error.message}`);
+    console.error(`[mcpgen] Redis: ${error.message}`);
   };
 }
 
