@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers as conformance } from "../../conformance/handlers.js";
-import { envelope, modernHeaders, postModern } from "../helpers/wire.js";
+import { envelope, modernHeaders, openListen, postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
@@ -45,57 +45,15 @@ function modern(url: string, method: string, params: Record<string, unknown>, na
   return postModern(url, method, params, { ...(name === undefined ? {} : { name }), capabilities: CAPS });
 }
 
-type Message = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: any; result?: any; error?: any };
-
-/** A subscriptions/listen stream read message by message. */
-async function listen(
+/** A subscriptions/listen stream read message by message (the client declares the tasks extension). */
+function listen(
   url: string,
   id: string | number,
   notifications: Record<string, unknown>,
   capabilities: Record<string, unknown> = CAPS,
   extraHeaders: Record<string, string> = {},
 ) {
-  const aborter = new AbortController();
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { ...modernHeaders("subscriptions/listen"), ...extraHeaders },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: envelope(capabilities) } }),
-    signal: aborter.signal,
-  });
-  const received: Message[] = [];
-  let ended = false;
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    void (async () => {
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffered = "";
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          buffered += decoder.decode(value, { stream: true });
-          for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-            const data = buffered
-              .slice(0, end)
-              .split("\n")
-              .filter((l) => l.startsWith("data: "));
-            buffered = buffered.slice(end + 2);
-            if (data.length > 0) received.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
-          }
-        }
-      } catch {
-        // Aborted by the test.
-      }
-      ended = true;
-    })();
-  }
-  return {
-    response,
-    received,
-    ended: () => ended,
-    tasks: () => received.filter((m) => m.method === "notifications/tasks").map((m) => m.params),
-    close: () => aborter.abort(),
-  };
+  return openListen(url, id, notifications, capabilities, extraHeaders);
 }
 
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {

@@ -117,3 +117,59 @@ export async function postModern(
   });
   return httpAnswer(await response.text());
 }
+
+/** A message of a listen stream. */
+export type ListenMessage = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: any; result?: any; error?: any };
+
+/** A 2026-07-28 subscriptions/listen stream over Streamable HTTP, read message by message as they arrive. */
+export async function openListen(
+  url: string,
+  id: string | number,
+  notifications: Record<string, unknown>,
+  capabilities: Record<string, unknown> = {},
+  extraHeaders: Record<string, string> = {},
+) {
+  const aborter = new AbortController();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...modernHeaders("subscriptions/listen"), ...extraHeaders },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: envelope(capabilities) } }),
+    signal: aborter.signal,
+  });
+  const received: ListenMessage[] = [];
+  let ended = false;
+  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
+    void (async () => {
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffered = "";
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          buffered += decoder.decode(value, { stream: true });
+          for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
+            const data = buffered
+              .slice(0, end)
+              .split("\n")
+              .filter((l) => l.startsWith("data: "));
+            buffered = buffered.slice(end + 2);
+            if (data.length > 0) received.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
+          }
+        }
+      } catch {
+        // Aborted by the test.
+      }
+      ended = true;
+    })();
+  }
+  return {
+    response,
+    received,
+    ended: () => ended,
+    /** The params of the notifications of one method received so far. */
+    of: (method: string) => received.filter((m) => m.method === method).map((m) => m.params),
+    tasks: () => received.filter((m) => m.method === "notifications/tasks").map((m) => m.params),
+    close: () => aborter.abort(),
+  };
+}

@@ -11,7 +11,7 @@
  *   the order Redis ran them, so two replicas switching one entry at once end alike (the last
  *   script wins, as in the hash).
  * - A message numbered at or below the state read at start is already in it; the messages that
- *   arrive while that state is read wait for it.
+ *   arrive while that state is read wait for it. Messages that are not of this format are ignored.
  *
  * A switch made while Redis does not answer stays on this replica (the failure goes to stderr,
  * once per outage) and reaches the others with the next switch of the same entry.
@@ -41,8 +41,8 @@ return seq
 export class RedisListStateStore implements ListStateStore {
   private readonly sets: Record<ListKind, Set<string>>;
   private readonly listeners = new Set<(kinds: ReadonlySet<ListKind>) => void>();
-  /** The number of the last change applied here. */
-  private seq = 0;
+  /** The number of the last change in the state read at open: a message numbered up to it is in that state already. */
+  private readAt = 0;
   private stop: (() => void) | undefined;
 
   constructor(
@@ -72,7 +72,7 @@ export class RedisListStateStore implements ListStateStore {
         if (change && this.set(change)) touched.add(change.kind);
       }
     }
-    this.seq = Number(seq) || 0;
+    this.readAt = Number(seq) || 0;
     const early = waiting;
     waiting = undefined;
     for (const message of early) this.receive(message);
@@ -105,8 +105,8 @@ export class RedisListStateStore implements ListStateStore {
   private receive(message: string): void {
     const space = message.indexOf(" ");
     const seq = Number(message.slice(0, space));
-    if (space < 1 || !Number.isSafeInteger(seq) || seq <= this.seq) return;
-    this.seq = seq;
+    // Channel order is the order Redis ran the changes: the number only tells what the state read at open holds.
+    if (space < 1 || !Number.isSafeInteger(seq) || seq <= this.readAt) return;
     let parsed: unknown;
     try {
       parsed = JSON.parse(message.slice(space + 1));

@@ -1,0 +1,130 @@
+/**
+ * The Redis ListStateStore and event bus (src/runtime/server/redis/) on a real redis-server, two
+ * "replicas" in one process, each with a Redis connection of its own: what one switches the other
+ * reads; opposite switches of one entry made at once end the same on both (and in Redis); a
+ * store opened later starts from the switches made; messages that are not the store's are
+ * ignored; the bus carries resource updates to the other replica and keeps list changes local.
+ */
+import { createClient } from "redis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { ListKind } from "../../src/runtime/server/engine/lists.js";
+import type { ServerEvent } from "../../src/runtime/server/engine/sdk.js";
+import { RedisEventBus } from "../../src/runtime/server/redis/redisBus.js";
+import { RedisLink } from "../../src/runtime/server/redis/redisLink.js";
+import { RedisListStateStore } from "../../src/runtime/server/redis/redisLists.js";
+import { startRedis, type RedisServer } from "../helpers/redis.js";
+
+const INITIAL = { tools: ["admin"], resources: [], resourceTemplates: [], prompts: [] } satisfies Record<ListKind, string[]>;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await sleep(10);
+  if (!check()) throw new Error("timed out");
+}
+
+let redis: RedisServer;
+let prefixes = 0;
+let closers: (() => Promise<void> | void)[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+}, 30_000);
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  for (const close of closers.reverse()) await close();
+  closers = [];
+});
+
+function link(): RedisLink {
+  const made = new RedisLink({ url: redis.url, commandTimeoutMs: 2_000, why: "the test", who: "The test" });
+  closers.push(() => made.close());
+  return made;
+}
+
+async function store(prefix: string): Promise<RedisListStateStore> {
+  const made = new RedisListStateStore(link(), prefix, INITIAL);
+  await made.open();
+  closers.push(() => made.close());
+  return made;
+}
+
+const disabledTools = (s: RedisListStateStore) => [...s.disabled("tools")].sort();
+
+describe("the Redis list store", () => {
+  it("a switch on one replica reaches the other, whose listeners hear of it; a store opened later starts from it", async () => {
+    const prefix = `ls${++prefixes}:`;
+    const [a, b] = [await store(prefix), await store(prefix)];
+    const heard: ListKind[][] = [];
+    b.subscribe((kinds) => heard.push([...kinds]));
+    a.apply([
+      { kind: "tools", name: "search", enabled: false },
+      { kind: "tools", name: "admin", enabled: true },
+    ]);
+    // This replica reads its own switch at once.
+    expect(disabledTools(a)).toEqual(["search"]);
+    await until(() => disabledTools(b).join() === "search");
+    expect(heard).toEqual([["tools"]]);
+    const late = await store(prefix);
+    expect(disabledTools(late)).toEqual(["search"]);
+  });
+
+  it("opposite switches of one entry made at once on two replicas end the same on both, and as Redis holds them", async () => {
+    const prefix = `ls${++prefixes}:`;
+    const [a, b] = [await store(prefix), await store(prefix)];
+    for (let round = 0; round < 20; round++) {
+      a.apply([{ kind: "prompts", name: "p", enabled: round % 2 === 0 }]);
+      b.apply([{ kind: "prompts", name: "p", enabled: round % 2 === 1 }]);
+    }
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    closers.push(() => admin.close());
+    let held: string | null = null;
+    await until(() => {
+      void admin.hGet(`${prefix}lists`, "prompts:p").then((v) => (held = v));
+      return held !== null && a.disabled("prompts").has("p") === b.disabled("prompts").has("p");
+    });
+    await sleep(100);
+    expect(a.disabled("prompts").has("p")).toBe(b.disabled("prompts").has("p"));
+    expect(a.disabled("prompts").has("p")).toBe(held === "0");
+  });
+
+  it("ignores messages on its channel that are not its own format, and keeps serving", async () => {
+    const prefix = `ls${++prefixes}:`;
+    const a = await store(prefix);
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    closers.push(() => admin.close());
+    for (const message of ["", "x", "99999 not json", '99999 [{"kind":"nope","name":"a","enabled":false}]', '99999 {"kind":"tools"}', "-1 []"])
+      await admin.publish(`${prefix}lists`, message);
+    await sleep(50);
+    expect(disabledTools(a)).toEqual(["admin"]);
+    // A forged number ahead of Redis's count holds no change back: the channel's order is the order.
+    const b = await store(prefix);
+    b.apply([{ kind: "tools", name: "search", enabled: false }]);
+    await until(() => disabledTools(a).join() === "admin,search");
+    expect(disabledTools(b)).toEqual(["admin", "search"]);
+  });
+});
+
+describe("the Redis event bus", () => {
+  it("carries resource updates to the other replica once, and list changes to this replica's listeners only", async () => {
+    const prefix = `bus${++prefixes}:`;
+    const [a, b] = [new RedisEventBus(link(), prefix), new RedisEventBus(link(), prefix)];
+    await a.open();
+    await b.open();
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const onA: ServerEvent[] = [];
+    const onB: ServerEvent[] = [];
+    a.subscribe((e) => onA.push(e));
+    b.subscribe((e) => onB.push(e));
+    a.publish({ kind: "resource_updated", uri: "file:///x" });
+    a.publish({ kind: "tools_list_changed" });
+    await until(() => onB.length === 1);
+    await sleep(50);
+    expect(onA).toEqual([{ kind: "resource_updated", uri: "file:///x" }, { kind: "tools_list_changed" }]);
+    expect(onB).toEqual([{ kind: "resource_updated", uri: "file:///x" }]);
+  });
+});
