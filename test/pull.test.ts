@@ -51,6 +51,8 @@ server:
   instructions: Page through me.
 capabilities:
   logging: {}
+  tools:
+    listChanged: true
 tools:
   - name: alpha
     description: First.
@@ -93,6 +95,8 @@ tools:
     const tools = fixture(dir, "generated/raw-server/fixtures/tools-list.json").tools as Record<string, unknown>[];
     expect(Object.keys(tools[1]!)).toEqual(["inputSchema", "name", "x-extra"]);
     expect(tools[0]!.annotations).toEqual({ readOnlyHint: true, "x-vendor/cost": 3 });
+    // The server's listChanged is the manifest's opt-in: the generated server declares it as the pulled one does.
+    expect(readFileSync(path.join(dir, "generated/raw-server/definition.ts"), "utf8")).toContain('"tools":{"listChanged":true}');
     expect(mcpgen(["pull", "--", node, RAW], dir).stdout).toMatch(/^mcpgen: manifests\/raw-server\.yaml is up to date with Raw Server/);
   });
 

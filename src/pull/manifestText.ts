@@ -28,7 +28,16 @@ export function manifestText(server: PulledServer, source: string, again: string
   const caps = server.capabilities;
   const optIn: JsonObject = {};
   if (isPlainObject(caps.logging)) optIn.logging = {};
-  if (isPlainObject(caps.resources) && caps.resources.subscribe === true) optIn.resources = { subscribe: true };
+  // listChanged is kept as the manifest's opt-in (capabilities.<kind>.listChanged), so a pulled
+  // manifest declares the lists that change as the server does.
+  for (const kind of ["tools", "resources", "prompts"] as const) {
+    const declared = caps[kind];
+    if (!isPlainObject(declared)) continue;
+    const kept: JsonObject = {};
+    if (kind === "resources" && declared.subscribe === true) kept.subscribe = true;
+    if (declared.listChanged === true) kept.listChanged = true;
+    if (Object.keys(kept).length > 0) optIn[kind] = kept;
+  }
   if (isPlainObject(caps.experimental)) optIn.experimental = caps.experimental;
   if (Object.keys(optIn).length > 0) value.capabilities = optIn;
   for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const)
