@@ -34,6 +34,17 @@ export async function callsPerSecond(factory: Factory, era: Era, tools: readonly
   return calls / seconds;
 }
 
+/** tools/list answers per second, in batches of 50 (the client sees the whole list each time). */
+export async function listsPerSecond(factory: Factory, era: Era, lists: number): Promise<number> {
+  const { client, close } = await connect(factory, era);
+  await client.listTools();
+  const start = performance.now();
+  for (let i = 0; i < lists; i += 50) await Promise.all(Array.from({ length: Math.min(50, lists - i) }, () => client.listTools()));
+  const seconds = (performance.now() - start) / 1000;
+  await close();
+  return lists / seconds;
+}
+
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /**

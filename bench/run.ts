@@ -6,7 +6,9 @@
  * --only tasks (the task stores alone: their figures replace the `tasks` key of results.json),
  * --only auth (JWT verification against none, bench/auth.ts: the `auth` key), or --only widget
  * (the gift widget's HTML with sdk: mcpgen and sdk: ext-apps, bench/widget.ts: the `widget` key), or
- * --only check (`mcpgen check` on a 100 MB trace, seconds and peak RSS, bench/check.ts: the `check` key).
+ * --only check (`mcpgen check` on a 100 MB trace, seconds and peak RSS, bench/check.ts: the `check` key), or
+ * --only lists (tools/list and tools/call per second with lists switched, filtered, or neither, against
+ * mcpgen before lists could change, bench/lists.ts: the `lists` key; --runs sets its rounds).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -28,8 +30,8 @@ const SIZES = (arg("--sizes") ?? "10,100,500,1000,5000").split(",").map(Number);
 const RUNS = Number(arg("--runs") ?? 5);
 const TASK_RUNS = Number(arg("--task-runs") ?? 3);
 const ONLY = arg("--only");
-if (ONLY !== undefined && ONLY !== "tasks" && ONLY !== "auth" && ONLY !== "widget" && ONLY !== "check")
-  throw new Error(`--only takes "tasks", "auth", "widget" or "check", not ${JSON.stringify(ONLY)}`);
+if (ONLY !== undefined && !["tasks", "auth", "widget", "check", "lists"].includes(ONLY))
+  throw new Error(`--only takes "tasks", "auth", "widget", "check" or "lists", not ${JSON.stringify(ONLY)}`);
 const RESULTS = path.join(ROOT, "bench", "results.json");
 const machine = {
   cpus: cpus().length,
@@ -94,6 +96,25 @@ if (ONLY === "check") {
   writeFileSync(RESULTS, `${JSON.stringify({ ...previous, check }, null, 2)}\n`);
   process.stdout.write(
     `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key check)\n`,
+  );
+  process.exit(0);
+}
+
+if (ONLY === "lists") {
+  // Lists that change alone (bench/lists.ts, on the built CLI): the other figures stay as they were.
+  execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "lists.ts"), String(arg("--runs") ?? 5)], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
+  if (r.status !== 0 || !line) throw new Error(`bench/lists.ts failed (${r.status}):\n${r.stderr}`);
+  const lists = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, lists }, null, 2)}\n`);
+  process.stdout.write(
+    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key lists)\n`,
   );
   process.exit(0);
 }
