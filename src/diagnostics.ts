@@ -107,6 +107,7 @@ export const DIAGNOSTICS = {
   "type-arrays": "Portability lint (`mcpgen lint` only).",
   "write-tool-without-scopes": "Authorization lint (`mcpgen lint` only).",
   "unknown-keyword": "Schema lint (`mcpgen lint` only).",
+  "unswitched-tag": "Lists lint (`mcpgen lint` only).",
 } as const satisfies Record<string, string>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTICS;
@@ -145,6 +146,7 @@ export const WARNING_CODES = [
   "type-arrays",
   "write-tool-without-scopes",
   "unknown-keyword",
+  "unswitched-tag",
   "mock-unmockable",
 ] as const satisfies readonly DiagnosticCode[];
 

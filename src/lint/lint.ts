@@ -12,7 +12,9 @@ import { diagnosticAt, unreadableManifest } from "../load/loadManifest.js";
 import { lintTool } from "./rules.js";
 import { lintAccess } from "./access.js";
 import { lintSchemaKeys } from "./keywords.js";
+import { lintTags, projectSources } from "./tags.js";
 import { toPosix } from "../util/paths.js";
+import { isPlainObject } from "../util/objects.js";
 
 export interface LintResult {
   diagnostics: Diagnostic[];
@@ -27,6 +29,8 @@ export interface LintResult {
 export async function lintManifests(manifests: string[], cwd: string, levels: DiagnosticLevels = []): Promise<LintResult> {
   const { files, diagnostics } = await resolveManifests(manifests, cwd);
   let checked = 0;
+  // Read once, when a manifest has tags: undefined past the bounds (the rule then says nothing).
+  let sources: Promise<string[] | undefined> | undefined;
   for (const absPath of files) {
     const file = toPosix(path.relative(cwd, absPath));
     let text: string;
@@ -43,7 +47,18 @@ export async function lintManifests(manifests: string[], cwd: string, levels: Di
     const root = manifest.value as Record<string, unknown>;
     const tools = Array.isArray(root.tools) ? (root.tools as Record<string, unknown>[]) : [];
     const findings = [...tools.flatMap((tool, i) => lintTool(tool, i, model.name, pulled)), ...lintAccess(root), ...lintSchemaKeys(root, pulled)];
+    // A pulled manifest's tags are mcpgen's own keys it never carries; only written ones are checked.
+    if (!pulled && hasTags(root)) {
+      const read = await (sources ??= projectSources(cwd));
+      if (read) findings.push(...lintTags(root, read));
+    }
     for (const finding of findings) diagnostics.push(diagnosticAt(manifest, finding.path, finding.rule, finding.message, { at: "key", severity: "warning" }));
   }
   return { diagnostics: sortDiagnostics(applyLevels(diagnostics, levels, cwd)), checked };
+}
+
+function hasTags(root: Record<string, unknown>): boolean {
+  return ["tools", "resources", "resourceTemplates", "prompts"].some(
+    (list) => Array.isArray(root[list]) && root[list].some((entry) => isPlainObject(entry) && Array.isArray(entry.tags) && entry.tags.length > 0),
+  );
 }

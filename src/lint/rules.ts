@@ -21,6 +21,8 @@ export const LINT_RULES = {
     "on a server with `auth:`, a tool that is not `readOnlyHint: true` needs no scope (its `scopes`, else `auth.defaultScopes`, are empty), so any token issued for the server can call it; `auth: none` tools are not reported",
   "unknown-keyword":
     "a JSON Schema (inputSchema, outputSchema, a def) has a key no validator reads: no keyword at all (`nullable`), which JSON Schema allows, or a keyword of the other dialect (`prefixItems` in a draft-07 schema). Typos of keywords are `keyword-typo` errors; `x-` keys, `$comment` and property names are not reported",
+  "unswitched-tag":
+    'a tag (`tags:` of a tool, resource, template or prompt) that no source file of the project names as a string, so nothing switches (`lists.enableTag("admin")`) or filters (`entry.tags.includes("admin")`) by it. The sources read: .ts, .tsx, .mts, .cts, .js, .mjs and .cjs files under the folder lint runs in, except node_modules, dist, .git, .cache and the files mcpgen generated (at most 20,000 files of up to 1 MiB; past that the rule says nothing)',
 } as const;
 
 type LintRule = keyof typeof LINT_RULES;
