@@ -185,9 +185,9 @@ describe("TypeScript snippets in the docs", () => {
 
 // Not fetched, but kept honest: a README that no longer says how to run the tests breaks .ci/run.
 describe("README.md", () => {
-  it("is under 220 lines, names the test command .ci/run runs, and its prerequisites", () => {
+  it("is under 240 lines, names the test command .ci/run runs, and its prerequisites", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-    expect(readme.split("\n").length).toBeLessThan(220);
+    expect(readme.split("\n").length).toBeLessThan(240);
     expect(readFileSync(path.join(ROOT, ".ci/run"), "utf8")).toContain("npm test");
     for (const said of ["npm install && npm run generate", "npm test", "Node.js 20", "chromium", "redis-server"]) expect(readme, said).toContain(said);
   });
