@@ -117,7 +117,7 @@ describe("lists that change, three replicas on one redis-server", () => {
       expect(sessions.map((s) => s.seen.tools)).toEqual([1, 1, 1]);
 
       const after = await listsOfEachReplica();
-      expect([...after.keys()].sort()).toEqual([0, 1, 2]);
+      expect([...after.keys()].sort((a, b) => a - b)).toEqual([0, 1, 2]);
       for (const tools of after.values()) expect(tools).toEqual(["switch_tool", "touch"]);
       for (let i = 0; i < COUNT; i++) {
         const call = await modern("tools/call", { name: "search", arguments: {} }, "search");

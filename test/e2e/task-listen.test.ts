@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers as conformance } from "../../conformance/handlers.js";
-import { envelope, modernHeaders, openListen, postModern } from "../helpers/wire.js";
+import { openListen, postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
