@@ -59,7 +59,7 @@ export interface FactoryHooks {
   readonly definition?: ServerDefinition;
   /** The same switches, whose state serving code may move to a store the replicas share (state/openState.ts). */
   readonly listState?: ListSwitch;
-  /** The factory's tasks: serving code opens and closes them (tasks/openTasks.ts picks their store). */
+  /** The factory's tasks: serving code opens and closes them (state/openState.ts picks their store). */
   readonly tasks?: Tasks;
   /** `auth.verifier: handler`: the handlers' verifyToken, which the HTTP gate calls. */
   readonly verifyToken?: TokenVerifier;
