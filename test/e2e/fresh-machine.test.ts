@@ -49,7 +49,7 @@ const WIDGET_FAIL = `${WIDGET_SUITES.length} widget test file${WIDGET_SUITES.len
 const CHROMIUM_NOWHERE = `chromium missing: CHROMIUM_PATH=/nowhere/chromium is not an executable file. ${WIDGET_FAIL}. Fix: install chromium on PATH, or set CHROMIUM_PATH to its path.`;
 /** The Redis suites are every test file that imports test/helpers/redis.js: task-stores among them. */
 const REDIS_NOWHERE =
-  /^redis-server missing: REDIS_SERVER=\/nowhere\/redis-server is not an executable file\. [2-9] Redis test files fail without it \([a-z-]+(, [a-z-]+)*\)\. Fix: install redis-server on PATH, or set REDIS_SERVER to its path\.$/;
+  /^redis-server missing: REDIS_SERVER=\/nowhere\/redis-server is not an executable file\. (?:[2-9]|[1-9]\d+) Redis test files fail without it \([a-z-]+(, [a-z-]+)*\)\. Fix: install redis-server on PATH, or set REDIS_SERVER to its path\.$/;
 
 describe("scripts/test-deps.mjs", () => {
   it("with both programs hidden, prints one line for each (what, why, the suites, the fix) and exits 1", () => {

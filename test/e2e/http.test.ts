@@ -327,5 +327,40 @@ describe("serveHttp", () => {
       await subscription.close();
       await sdk.close();
     });
+
+    it("a resource update reaches every client subscribed to it: another 2025 session than the caller's, a 2026-07-28 stream, and none unsubscribed; the handle tells it from outside a request", async () => {
+      const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never), definition, { port: 0 });
+      stop = handle.close;
+      const connect = async (mode: "legacy" | "auto") => {
+        const sdk = new Client({ name: mode, version: "1" }, { versionNegotiation: { mode } });
+        await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+        const updates: string[] = [];
+        sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
+        return { sdk, updates };
+      };
+      const [subscriber, caller, bystander, modern] = [await connect("legacy"), await connect("legacy"), await connect("legacy"), await connect("auto")];
+      expect(modern.sdk.getProtocolEra()).toBe("modern");
+      await subscriber.sdk.subscribeResource({ uri: "x://a" });
+      const subscription = await modern.sdk.listen({ resourceSubscriptions: ["x://a"] });
+      // The sessions' GET streams open before the update.
+      await new Promise((r) => setTimeout(r, 100));
+      await caller.sdk.callTool({ name: "touch", arguments: {} });
+      const settle = async (n: number) => {
+        for (let i = 0; i < 100 && (subscriber.updates.length < n || modern.updates.length < n); i++) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
+      };
+      await settle(1);
+      expect([subscriber.updates, caller.updates, bystander.updates, modern.updates]).toEqual([["x://a"], [], [], ["x://a"]]);
+      await handle.notifyResourceUpdated("x://a");
+      await settle(2);
+      expect([subscriber.updates, caller.updates, bystander.updates, modern.updates]).toEqual([["x://a", "x://a"], [], [], ["x://a", "x://a"]]);
+      await subscriber.sdk.unsubscribeResource({ uri: "x://a" });
+      await handle.notifyResourceUpdated("x://a");
+      await settle(3);
+      expect(subscriber.updates).toHaveLength(2);
+      expect(modern.updates).toHaveLength(3);
+      await subscription.close();
+      for (const one of [subscriber, caller, bystander, modern]) await one.sdk.close();
+    });
   });
 });

@@ -8,7 +8,8 @@
  *    stream and its own 2025-era session (SDK v2 Client), and every replica's next list and call
  *    follow it.
  * 2. A replica started after a switch serves the current lists (it announces nothing at start).
- * 3. A resource update told on one replica reaches a listen stream on another, once.
+ * 3. A resource update told on one replica reaches a listen stream and a subscribed 2025-era
+ *    session on two others, once each.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, symlinkSync } from "node:fs";
@@ -168,22 +169,32 @@ describe("lists that change, three replicas on one redis-server", () => {
     }
   });
 
-  it("a resource update told on one replica reaches a listen stream on another, once", async () => {
+  it("a resource update told on one replica reaches a listen stream and a subscribed 2025 session on the others, once each", async () => {
     set.proxy.resetHits();
     const stream = await openListen(set.proxy.url, "resources", { resourceSubscriptions: ["lists://readme"] });
+    const session = new Client({ name: "subscriber", version: "1" });
+    const updates: string[] = [];
+    session.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
     try {
-      expect(set.proxy.log[0]!.replica).toBe(0);
       await until(() => stream.of("notifications/subscriptions/acknowledged").length === 1, "the acknowledgement");
       expect(stream.of("notifications/subscriptions/acknowledged")[0]).toMatchObject({ notifications: { resourceSubscriptions: ["lists://readme"] } });
+      // initialize is routed round-robin (to replica 1), the session's other requests to it.
+      await session.connect(new StreamableHTTPClientTransport(new URL(set.proxy.url)));
+      await session.subscribeResource({ uri: "lists://readme" });
+      const sessionReplica = set.proxy.sessions.get(session.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId! : "")!;
+      await sleep(100);
       const touched = await modern("tools/call", { name: "touch", arguments: { uri: "lists://readme" } }, "touch");
-      expect(touched.replica).toBe(1);
       const other = await modern("tools/call", { name: "touch", arguments: { uri: "lists://other" } }, "touch");
-      expect(other.replica).toBe(2);
-      await until(() => stream.of("notifications/resources/updated").length === 1, "the update");
+      // Three replicas: the stream's, the session's and the one that was told, all different.
+      expect(new Set([set.proxy.log[0]!.replica, sessionReplica, touched.replica]).size).toBe(3);
+      expect(other.replica).not.toBe(touched.replica);
+      await until(() => stream.of("notifications/resources/updated").length === 1 && updates.length === 1, "the updates");
       await sleep(200);
       expect(stream.of("notifications/resources/updated")).toEqual([{ uri: "lists://readme", _meta: { [SUB]: "resources" } }]);
+      expect(updates).toEqual(["lists://readme"]);
     } finally {
       stream.close();
+      await session.close();
     }
   });
 });

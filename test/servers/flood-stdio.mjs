@@ -22,7 +22,8 @@ function flood() {
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
   if (message.id === undefined) return;
-  if (message.method === "initialize") return answer(message.id, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "flood", version: "1.0.0" } });
+  if (message.method === "initialize")
+    return answer(message.id, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "flood", version: "1.0.0" } });
   if (message.method === "tools/list") {
     if (mode === "exit") process.exit(7);
     if (mode === "line") return flood();

@@ -4,9 +4,19 @@ import { createInterface } from "node:readline";
 
 const mode = process.env.RAW_MODE ?? "ok";
 const tools = [
-  { name: "alpha", description: "First.", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, annotations: { readOnlyHint: true, "x-vendor/cost": 3 } },
+  {
+    name: "alpha",
+    description: "First.",
+    inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+    annotations: { readOnlyHint: true, "x-vendor/cost": 3 },
+  },
   { inputSchema: { type: "object" }, name: "beta", "x-extra": { kept: true } },
-  { name: "gamma", title: "Third", inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 0 } } }, outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] } },
+  {
+    name: "gamma",
+    title: "Third",
+    inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 0 } } },
+    outputSchema: { type: "object", properties: { total: { type: "number" } }, required: ["total"] },
+  },
 ];
 const pages = [tools.slice(0, 1), tools.slice(1, 2), tools.slice(2)];
 
@@ -19,7 +29,12 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   if (message.id === undefined) return;
   if (message.method === "initialize") {
     const serverInfo = mode === "no-info" ? undefined : { name: "Raw Server", version: "0.1.0", websiteUrl: "https://example.com" };
-    return answer(message.id, { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true }, logging: {} }, serverInfo, instructions: "Page through me." });
+    return answer(message.id, {
+      protocolVersion: "2025-11-25",
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      serverInfo,
+      instructions: "Page through me.",
+    });
   }
   if (message.method === "tools/list") {
     const cursor = message.params?.cursor;

@@ -49,8 +49,16 @@ export type { ServerFactory } from "./engine/sdk.js";
 
 /** What serving code (serve.ts, http.ts) adds to a factory or finds on it. */
 export interface FactoryHooks {
-  /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP). */
+  /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP), and through its bus to resourceUpdatedHere. */
   publishResourceUpdated?: (uri: string) => void;
+  /**
+   * Tells the clients subscribed to `uri` that it changed (`ctx.notifyResourceUpdated`, the serving
+   * handles' `notifyResourceUpdated`): 2025-era sessions that sent resources/subscribe for it and
+   * 2026-07-28 listen streams naming it, on this replica and (with Redis) the others.
+   */
+  readonly notifyResourceUpdated?: (uri: string) => Promise<void>;
+  /** The update as this process delivers it: its subscribed 2025-era sessions and its stdio connections (serving code calls it for its bus's events). */
+  readonly resourceUpdatedHere?: (uri: string) => void;
   /** Publishes notifications/<kind>/list_changed to subscriptions/listen streams (Streamable HTTP). */
   publishListChanged?: (kind: AnnouncedKind) => void;
   /** Switches the server's lists at run time (docs/guides/lists.md); serving code puts it on its handle. */
@@ -109,19 +117,39 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   // stdio connections (the SDK routes their notifications to their listen streams). Over HTTP a
   // 2026-07-28 Server lives for one request: the change goes to the SDK's event bus instead.
   const live = new Set<Server>();
+  // The resources/subscribe subscriptions of each 2025-era connection or session.
+  const subscribed = new Map<Server, Set<string>>();
   const build = (context?: { era?: ProtocolEra }) => {
     const era = context?.era ?? "legacy";
-    const server = buildServer(engine, era, factory, ++connections, logLine);
+    const subscriptions = new Set<string>();
+    const server = buildServer(engine, era, factory, ++connections, logLine, subscriptions);
     if (era === "legacy" || factory.publishListChanged === undefined) {
       live.add(server);
+      if (era === "legacy") subscribed.set(server, subscriptions);
       const view = serverView(server);
       const closed = view.onclose;
       view.onclose = () => {
         live.delete(server);
+        subscribed.delete(server);
         closed?.();
       };
     }
     return server;
+  };
+  // A 2025-era Server is told only of the URIs it subscribed to; a 2026-07-28 stdio one always
+  // (the SDK routes the notification to the listen streams that name the URI).
+  const resourceUpdatedHere = (uri: string) => {
+    for (const server of live) {
+      if (subscribed.get(server)?.has(uri) === false) continue;
+      serverView(server)
+        .notification({ method: "notifications/resources/updated", params: { uri } })
+        .catch(() => {});
+    }
+  };
+  // Over Streamable HTTP the bus carries it (to every replica with Redis), and serving code hands its events to resourceUpdatedHere.
+  const notifyResourceUpdated = async (uri: string) => {
+    if (factory.publishResourceUpdated) factory.publishResourceUpdated(uri);
+    else resourceUpdatedHere(uri);
   };
   engine.switches.onChange((kind) => {
     // Announced only where the capability says lists change (the SDK honors listen filters the same way).
@@ -135,7 +163,7 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   });
   const factory: ServerFactory & FactoryHooks & { readonly lists: Lists } = Object.assign(
     build,
-    { lists: engine.switches, listState: engine.switches, definition },
+    { lists: engine.switches, listState: engine.switches, definition, notifyResourceUpdated, resourceUpdatedHere },
     engine.taskTools ? { tasks: engine.tasks } : {},
     handlers.verifyToken === undefined ? {} : { verifyToken: handlers.verifyToken },
   );
@@ -151,7 +179,15 @@ function eraCapabilities(capabilities: ServerCapabilities, era: ProtocolEra, tas
   return { ...rest, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
-function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, connection: number, logLine: ((line: ServerLogLine) => void) | undefined): Server {
+function buildServer(
+  engine: Engine,
+  era: ProtocolEra,
+  hooks: FactoryHooks,
+  connection: number,
+  logLine: ((line: ServerLogLine) => void) | undefined,
+  /** 2025-era state of this connection (or session): its resources/subscribe subscriptions. */
+  subscriptions: Set<string>,
+): Server {
   const definition = engine.definition;
   const capabilities = eraCapabilities(definition.capabilities, era, engine.taskTools);
   const discoverHint = definition.cache?.["server/discover"];
@@ -160,8 +196,6 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
     ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
     ...(discoverHint === undefined ? {} : { cacheHints: { "server/discover": discoverHint } }),
   });
-  // 2025-era state of this connection (or session): its resources/subscribe subscriptions.
-  const subscriptions = new Set<string>();
   const connectionId = `${PROCESS}-${connection}`;
   // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
   const owners = new Set<string>();
@@ -195,13 +229,7 @@ function buildServer(engine: Engine, era: ProtocolEra, hooks: FactoryHooks, conn
           params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
         });
       },
-      notifyResourceUpdated: async (uri) => {
-        if (era === "legacy") {
-          if (subscriptions.has(uri)) await server.sendResourceUpdated({ uri });
-        } else if (hooks.publishResourceUpdated) hooks.publishResourceUpdated(uri);
-        // On stdio the SDK routes the pinned Server's own updates to the listen streams.
-        else await server.sendResourceUpdated({ uri });
-      },
+      notifyResourceUpdated: async (uri) => hooks.notifyResourceUpdated?.(uri),
       closeSSEStream: () => sdk.http?.closeSSE?.(),
       lists: engine.switches,
     };

@@ -24,17 +24,17 @@ export interface RedisConnection {
 type CreateClient = (options: object) => RedisConnection;
 
 /** node-redis's createClient, loaded when a store from a URL opens: servers without Redis never need the package. */
-export async function loadRedis(why: string): Promise<CreateClient> {
+export async function loadRedis(why: string, who = "The task store"): Promise<CreateClient> {
   // A name in a variable: the compiler does not look for the package (it may well be absent).
   const name = "redis";
   let module: unknown;
   try {
     module = await import(name);
   } catch {
-    throw new Error(`The task store needs the "redis" package (${why}): run npm install redis, or unset REDIS_URL to keep tasks in memory`);
+    throw new Error(`${who} needs the "redis" package (${why}): run npm install redis, or unset REDIS_URL to keep it in memory`);
   }
   const createClient = typeof module === "object" && module !== null ? (module as { createClient?: unknown }).createClient : undefined;
-  if (typeof createClient !== "function") throw new Error(`The task store needs the "redis" package 5 or later (${why}): its createClient is missing`);
+  if (typeof createClient !== "function") throw new Error(`${who} needs the "redis" package 5 or later (${why}): its createClient is missing`);
   return createClient as CreateClient;
 }
 

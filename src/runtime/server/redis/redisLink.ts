@@ -69,7 +69,7 @@ export class RedisLink {
           this.ownsClient = true;
         }
       } else {
-        const createClient = await loadRedis(this.options.why);
+        const createClient = await loadRedis(this.options.why, this.options.who);
         // Fails fast at start (a wrong URL is a deployment error); reconnects once it has served.
         const client = createClient({
           url: this.options.url,
@@ -92,7 +92,7 @@ export class RedisLink {
       connected = true;
     } catch (error) {
       await this.disconnect();
-      if (error instanceof Error && error.message.startsWith("The task store needs")) throw error;
+      if (error instanceof Error && error.message.includes('needs the "redis" package')) throw error;
       throw new Error(`${this.options.who} cannot reach ${target}: ${error instanceof Error ? error.message : String(error)} (${this.options.why})`, {
         cause: error,
       });

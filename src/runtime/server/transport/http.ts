@@ -112,8 +112,14 @@ export interface HttpOptions extends HttpLimitOptions {
 export interface HttpHandle<L extends AnyLists = AnyLists> {
   /** The endpoint, e.g. http://127.0.0.1:3000/mcp. */
   url: string;
-  /** Switches the server's lists at run time (docs/guides/lists.md); announced to this process's clients. */
+  /** Switches the server's lists at run time (docs/guides/lists.md); announced to every replica's clients with Redis. */
   readonly lists: L;
+  /**
+   * Tells the clients subscribed to `uri` that it changed, from code outside a request (a file
+   * watcher): 2025-era sessions that subscribed to it, 2026-07-28 listen streams naming it (with
+   * Redis, on every replica). Handlers have `ctx.notifyResourceUpdated`.
+   */
+  notifyResourceUpdated(uri: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -137,6 +143,10 @@ export async function serveHttpWith<L extends AnyLists>(
   const closeTasks = state.close;
   const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes, ...(state.bus ? { bus: state.bus } : {}) });
   factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
+  // The bus's resource updates (this replica's, and with Redis the others') reach the 2025-era sessions subscribed here too.
+  const stopUpdates = modern.bus.subscribe((event) => {
+    if (event.kind === "resource_updated" && event.uri !== undefined) factory.resourceUpdatedHere?.(event.uri);
+  });
   factory.publishListChanged = (kind) => modern.notify[`${kind}Changed`]();
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
   const listenQueueBytes = positiveOption(options.maxTaskListenQueueBytes, 256 * 1024, "maxTaskListenQueueBytes");
@@ -309,7 +319,9 @@ export async function serveHttpWith<L extends AnyLists>(
   return {
     url: `http://${shown}:${port}${endpoint}`,
     lists: factory.lists,
+    notifyResourceUpdated: async (uri) => factory.notifyResourceUpdated?.(uri),
     close: async () => {
+      stopUpdates();
       await sessions.closeAll();
       taskListens?.closeAll();
       await modern.close();

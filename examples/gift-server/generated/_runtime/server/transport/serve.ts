@@ -25,6 +25,8 @@ export interface StdioHandle<L extends AnyLists = AnyLists> {
   close(): Promise<void>;
   /** Switches the server's lists at run time (docs/guides/lists.md). */
   readonly lists: L;
+  /** Tells the client, if subscribed to `uri` (resources/subscribe, or a listen stream naming it), that it changed: for code outside a request. */
+  notifyResourceUpdated(uri: string): Promise<void>;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function serveStdioWith<L extends AnyLists>(
   input.once("end", () => void closeTasks());
   return {
     lists: factory.lists,
+    notifyResourceUpdated: async (uri) => factory.notifyResourceUpdated?.(uri),
     close: async () => {
       await served.close();
       await closeTasks();
