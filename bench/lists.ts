@@ -1,7 +1,8 @@
 /**
  * Lists that change (issue 31): tools/list and tools/call per second on a synthetic server of 100
- * tools, in both eras, over the SDK v2's serveStdio entry on an in-memory pair (bench/measure.ts),
- * in rounds whose order rotates, for the same tools served four ways:
+ * tools, in both eras, over the SDK v2's serveStdio entry on an in-memory pair (bench/measure.ts:
+ * lists asked by a bare JSON-RPC peer, calls by the SDK v2 Client), in rounds whose order rotates,
+ * for the same tools served four ways:
  *
  * - `before`: generated and served by mcpgen as it was before lists could change (commit
  *   5661683, checked out in .cache/bench/lists-before as a git worktree);
@@ -24,7 +25,7 @@ const WORK = path.join(ROOT, ".cache", "bench", "lists");
 const BEFORE = path.join(ROOT, ".cache", "bench", "lists-before");
 const BEFORE_COMMIT = "5661683";
 const ROUNDS = Number(process.argv[2] ?? 5);
-const LISTS = 2000;
+const LISTS = 20_000;
 const CALLS = 3000;
 
 function linkModules(dir: string): void {

@@ -34,14 +34,45 @@ export async function callsPerSecond(factory: Factory, era: Era, tools: readonly
   return calls / seconds;
 }
 
-/** tools/list answers per second, in batches of 50 (the client sees the whole list each time). */
+/**
+ * tools/list answers per second, in batches of 50, from a bare JSON-RPC peer (no SDK Client: its
+ * own work per list, larger than the server's, would hide the server's cost).
+ */
 export async function listsPerSecond(factory: Factory, era: Era, lists: number): Promise<number> {
-  const { client, close } = await connect(factory, era);
-  await client.listTools();
+  const [peer, served] = InMemoryTransport.createLinkedPair();
+  const server = serveStdio(factory as never, { transport: served });
+  const waiting = new Map<number, () => void>();
+  peer.onmessage = (message) => {
+    const id = "id" in message && typeof message.id === "number" ? message.id : -1;
+    waiting.get(id)?.();
+    waiting.delete(id);
+  };
+  await peer.start();
+  let ids = 0;
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<void>((resolve) => {
+      const id = ++ids;
+      waiting.set(id, resolve);
+      void peer.send({ jsonrpc: "2.0", id, method, params });
+    });
+  const envelope = {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
+  };
+  if (era === "legacy") {
+    await request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } });
+    await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+  const params = era === "legacy" ? {} : envelope;
+  await request("tools/list", params);
   const start = performance.now();
-  for (let i = 0; i < lists; i += 50) await Promise.all(Array.from({ length: Math.min(50, lists - i) }, () => client.listTools()));
+  for (let i = 0; i < lists; i += 50) await Promise.all(Array.from({ length: Math.min(50, lists - i) }, () => request("tools/list", params)));
   const seconds = (performance.now() - start) / 1000;
-  await close();
+  await peer.close();
+  await server.close();
   return lists / seconds;
 }
 

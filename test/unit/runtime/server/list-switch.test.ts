@@ -46,6 +46,19 @@ describe("ListSwitch", () => {
     expect(seen).toEqual(["tools", "resources"]);
   });
 
+  it("moves its version on every change of the state, at once (list answers built from it are kept until then), and not for a switch that changes nothing", () => {
+    const lists = new ListSwitch(DEFINITION);
+    const start = lists.version;
+    lists.enable("tools", "a"); // already on
+    expect(lists.version).toBe(start);
+    lists.disable("tools", "a");
+    expect(lists.version).toBe(start + 1);
+    expect([...lists.disabled("tools")].sort()).toEqual(["a", "b"]);
+    lists.useStore(new MemoryListStateStore());
+    expect(lists.version).toBe(start + 2);
+    expect([...lists.disabled("tools")]).toEqual([]);
+  });
+
   it("refuses a name the definition does not have, changing nothing", () => {
     const lists = new ListSwitch(DEFINITION);
     expect(() => lists.disable("tools", ["a", "nope"])).toThrow('lists.disable: the manifest declares no tools entry named "nope"');

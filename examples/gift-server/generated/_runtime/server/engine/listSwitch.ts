@@ -142,6 +142,8 @@ export class ListSwitch implements Lists {
   readonly initial: Readonly<Record<ListKind, readonly string[]>>;
   private store: ListStateStore;
   private unsubscribe: () => void;
+  /** Counts the changes of the state (not the announcements): list answers built from it are kept until it moves. */
+  private changes = 0;
 
   constructor(definition: ServerDefinition, store?: ListStateStore) {
     this.initial = disabledAtStart(definition);
@@ -172,6 +174,7 @@ export class ListSwitch implements Lists {
    */
   useStore(store: ListStateStore): void {
     this.unsubscribe();
+    this.changes++;
     this.store = store;
     for (const kind of KINDS) this.announced[kind] = new Set(store.disabled(kind));
     this.unsubscribe = store.subscribe((kinds) => this.changed(kinds));
@@ -203,6 +206,11 @@ export class ListSwitch implements Lists {
     return this.byName[kind].has(name) && !this.store.disabled(kind).has(name);
   }
 
+  /** A number that changes whenever which entries are disabled may have changed. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** The entries of one kind disabled now (names; resources by URI). */
   disabled(kind: ListKind): ReadonlySet<string> {
     return this.store.disabled(kind);
@@ -231,6 +239,7 @@ export class ListSwitch implements Lists {
 
   /** A change arrived: the burst is announced once the current synchronous code is done. */
   private changed(kinds: ReadonlySet<ListKind>): void {
+    this.changes++;
     const first = this.pending.size === 0;
     for (const kind of kinds) this.pending.add(kind);
     if (first) queueMicrotask(() => this.flush());

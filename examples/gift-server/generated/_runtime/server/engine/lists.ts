@@ -10,6 +10,8 @@ import type { AccessRule, AuthDefinition, CacheHint, ServerDefinition } from "..
 import type { Call, EngineCore, MethodEntry } from "./engineCore.js";
 import { pageOf } from "./paging.js";
 import { meetsRule } from "./authInfo.js";
+import type { ListEntry } from "./listSwitch.js";
+import type { VisibleContext } from "./handlerTypes.js";
 
 export type ListKind = "tools" | "resources" | "resourceTemplates" | "prompts";
 
@@ -36,6 +38,18 @@ export function manifestLists(definition: ServerDefinition): Record<ListKind, re
  */
 export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
   const method = LIST_METHOD[kind];
+  // The list with the disabled entries left out, kept until the switches move (no filter, no hiding: the same for every caller).
+  let enabled: { version: number; items: readonly object[] } | undefined;
+  // Each item's switch entry, in list order (for the visible filter).
+  let listEntries: (ListEntry | undefined)[] | undefined;
+  const enabledItems = (): readonly object[] => {
+    const version = core.switches.version;
+    if (enabled?.version !== version) {
+      const disabled = core.switches.disabled(kind);
+      enabled = { version, items: Object.freeze(core.lists[kind].filter((item) => !disabled.has(keyOf(kind, item)))) };
+    }
+    return enabled.items;
+  };
   return {
     method,
     handle: (params, call) => {
@@ -44,8 +58,21 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
       const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
       // Switched off (listSwitch.ts), or hidden from this caller by the `visible` option.
       const switched = core.switches.disabled(kind).size > 0 || core.options.visible !== undefined;
-      let items = hide ? core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes)) : core.lists[kind];
-      if (switched) items = items.filter((item) => shown(core, call, kind, keyOf(kind, item)));
+      let items: readonly object[];
+      if (hide) {
+        items = core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes));
+        if (switched) items = items.filter((item) => shown(core, call, kind, keyOf(kind, item)));
+      } else if (core.options.visible !== undefined) {
+        // One context for the request, the entries looked up once: the filter is the request's only per-entry work.
+        const visible = core.options.visible;
+        const context = visibleContext(call);
+        const disabled = core.switches.disabled(kind);
+        const entries = (listEntries ??= core.lists[kind].map((item) => core.switches.entry(kind, keyOf(kind, item))));
+        items = core.lists[kind].filter((item, i) => {
+          const entry = entries[i];
+          return entry === undefined || (!disabled.has(entry.name) && visible(entry, context));
+        });
+      } else items = switched ? enabledItems() : core.lists[kind];
       const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
       const hint = core.definition.cache?.[method];
       const personal = hide || core.options.visible !== undefined;
@@ -65,8 +92,13 @@ export function shown(core: EngineCore, call: Call, kind: ListKind, name: string
   if (visible === undefined) return true;
   const entry = core.switches.entry(kind, name);
   if (entry === undefined) return true;
+  return visible(entry, visibleContext(call));
+}
+
+/** What the `visible` option is told of the caller. */
+function visibleContext(call: Call): VisibleContext {
   const { auth, sessionId } = call.base;
-  return visible(entry, { era: call.era, ...(auth === undefined ? {} : { auth }), ...(sessionId === undefined ? {} : { sessionId }) });
+  return { era: call.era, ...(auth === undefined ? {} : { auth }), ...(sessionId === undefined ? {} : { sessionId }) };
 }
 
 function keyOf(kind: ListKind, item: object): string {
