@@ -2,12 +2,12 @@
 /* eslint-disable */
 
 import type { Server } from "@modelcontextprotocol/server";
-import { type CompletionHandler, type InputOptions, type ListEntry, type Lists, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, type VisibleContext, createManifestServerFactory } from "../_runtime/server/server.js";
+import { type CompletionHandler, type FactoryEvents, type InputOptions, type ListEntry, type Lists, type PromptContext, type RequestContext, type ResourceContext, type ResourceHandlerResult, type ServerFactory, type ServerOptions, type ToolContext, type ToolTextResult, type VisibleContext, createManifestServerFactory } from "../_runtime/server/server.js";
 import type { GetPromptResult } from "../_runtime/shared/mcp.js";
 import { definition } from "./definition.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, ListNames, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
 
-export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
+export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, FactoryEvents, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
 
 /** Switches the lists of notes-server at run time, by the manifest's names (docs/guides/lists.md): `factory.lists`, `handle.lists`. */
 export type ServerLists = Lists<ListNames>;
@@ -115,13 +115,13 @@ export type ResourceTemplateHandler<Name extends keyof Handlers["resourceTemplat
 export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["prompts"][Name];
 
 /**
- * Makes the SDK Servers of notes-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries `lists` switches off.
+ * Makes the SDK Servers of notes-server, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries `lists` switches off. With the SDK's `createMcpHandler`, pass `{ bus: factory.bus }` so that listen streams hear of list changes and resource updates.
  *
  * @example
  * import { serveStdio } from "@modelcontextprotocol/server/stdio";
  * serveStdio(createServerFactory(handlers));
  */
-export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {
+export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & FactoryEvents & { readonly lists: ServerLists } {
   return createManifestServerFactory(definition, handlers, options);
 }
 

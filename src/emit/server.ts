@@ -105,6 +105,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const server = file.importType(SDK.server, "Server");
   const options = rt("ServerOptions");
   const factoryType = rt("ServerFactory");
+  const factoryEvents = rt("FactoryEvents");
   const listsType = rt("Lists");
   const listNames = file.importType(LOCAL.types, "ListNames");
   file.exportDeclaration({
@@ -132,12 +133,12 @@ export function emitServer(model: ServerModel): OutputFile[] {
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.exportDeclaration({
     doc: [
-      `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries \`lists\` switches off.`,
+      `Makes the SDK Servers of ${model.name}, for the SDK's serving entries, which call it with the protocol era they serve (2025-era clients or 2026-07-28 requests). Every Server it makes shares one engine (validators, tasks). Lists are served verbatim from the manifest, less the entries \`lists\` switches off. With the SDK's \`createMcpHandler\`, pass \`{ bus: factory.bus }\` so that listen streams hear of list changes and resource updates.`,
       '@example\nimport { serveStdio } from "@modelcontextprotocol/server/stdio";\nserveStdio(createServerFactory(handlers));',
     ],
     kind: "function",
     name: "createServerFactory",
-    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & ${factoryEvents} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
   });
   file.exportDeclaration({
     doc: [

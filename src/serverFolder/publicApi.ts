@@ -95,6 +95,8 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
         server("ResourceHandlerResult"),
         type("ResourceTemplateHandler"),
         server("ServerFactory"),
+        // bus and notifyResourceUpdated of a factory (for the SDK's createMcpHandler).
+        server("FactoryEvents"),
         server("ServerOptions"),
         // `lists` of the factory, the serving handles and handlers' ctx, typed by the manifest's names.
         type("ServerLists"),

@@ -3,13 +3,14 @@
  * "replicas" in one process, each with a Redis connection of its own: what one switches the other
  * reads; opposite switches of one entry made at once end the same on both (and in Redis); a
  * store opened later starts from the switches made; messages that are not the store's are
- * ignored; the bus carries resource updates to the other replica and keeps list changes local.
+ * ignored; the relay carries resource updates to the other replica's bus and keeps list changes local.
  */
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ListKind } from "../../src/runtime/server/engine/lists.js";
 import type { ServerEvent } from "../../src/runtime/server/engine/sdk.js";
-import { RedisEventBus } from "../../src/runtime/server/redis/redisBus.js";
+import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
+import { RedisEventRelay } from "../../src/runtime/server/redis/redisBus.js";
 import { RedisLink } from "../../src/runtime/server/redis/redisLink.js";
 import { RedisListStateStore } from "../../src/runtime/server/redis/redisLists.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
@@ -106,10 +107,11 @@ describe("the Redis list store", () => {
   });
 });
 
-describe("the Redis event bus", () => {
-  it("carries resource updates to the other replica once, and list changes to this replica's listeners only", async () => {
+describe("the Redis event relay", () => {
+  it("carries resource updates to the other replica's bus once, never back, and keeps list changes local", async () => {
     const prefix = `bus${++prefixes}:`;
-    const [a, b] = [new RedisEventBus(link(), prefix), new RedisEventBus(link(), prefix)];
+    const [busA, busB] = [new InMemoryServerEventBus(), new InMemoryServerEventBus()];
+    const [a, b] = [new RedisEventRelay(link(), prefix, busA), new RedisEventRelay(link(), prefix, busB)];
     await a.open();
     await b.open();
     closers.push(
@@ -118,12 +120,12 @@ describe("the Redis event bus", () => {
     );
     const onA: ServerEvent[] = [];
     const onB: ServerEvent[] = [];
-    a.subscribe((e) => onA.push(e));
-    b.subscribe((e) => onB.push(e));
-    a.publish({ kind: "resource_updated", uri: "file:///x" });
-    a.publish({ kind: "tools_list_changed" });
+    busA.subscribe((e) => void onA.push(e));
+    busB.subscribe((e) => void onB.push(e));
+    busA.publish({ kind: "resource_updated", uri: "file:///x" });
+    busA.publish({ kind: "tools_list_changed" });
     await until(() => onB.length === 1);
-    await sleep(50);
+    await sleep(100);
     expect(onA).toEqual([{ kind: "resource_updated", uri: "file:///x" }, { kind: "tools_list_changed" }]);
     expect(onB).toEqual([{ kind: "resource_updated", uri: "file:///x" }]);
   });

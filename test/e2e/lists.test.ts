@@ -15,7 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { connectInMemory, type ConnectOptions } from "../helpers/connect.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
-import { postModern } from "../helpers/wire.js";
+import { openListen, postModern } from "../helpers/wire.js";
 
 type Kind = "tools" | "resources" | "prompts";
 type Lists = {
@@ -26,7 +26,7 @@ type Lists = {
   set(predicate: (entry: { kind: string; name: string; tags: readonly string[] }) => boolean, enabled: boolean): void;
   isEnabled(kind: string, name: string): boolean;
 };
-type Factory = ((context?: { era?: "legacy" | "modern" }) => unknown) & { lists: Lists };
+type Factory = ((context?: { era?: "legacy" | "modern" }) => unknown) & { lists: Lists; bus: object; notifyResourceUpdated(uri: string): Promise<void> };
 type Options = { visible?: (entry: { kind: string; name: string }, ctx: { sessionId?: string; era: string }) => boolean; port?: number };
 interface GeneratedClient {
   onListChanged(kind: Kind, handler: () => void): Promise<{ close(): Promise<void> }>;
@@ -256,6 +256,29 @@ describe("the capability and the acknowledgement", () => {
   it("rejects a name the manifest does not declare (at run time for plain JavaScript; the generated types refuse it)", () => {
     const factory = generated.createServerFactory(handlers);
     expect(() => factory.lists.disable("tools", "nope")).toThrow(/no tools entry named "nope"/);
+  });
+});
+
+describe("a factory served by the SDK's createMcpHandler", () => {
+  it("with the factory's bus, its listen streams hear of list changes, once per burst", async () => {
+    const { createMcpHandler } = await import("@modelcontextprotocol/server");
+    const factory = generated.createServerFactory(handlers);
+    const handler = createMcpHandler(factory as never, { legacy: "reject", bus: factory.bus as never });
+    closers.push(() => handler.close());
+    const stream = await openListen("http://127.0.0.1/mcp", "l", { toolsListChanged: true, promptsListChanged: true }, {}, {}, (url, init) =>
+      handler.fetch(new Request(url, init)),
+    );
+    closers.push(async () => stream.close());
+    await until(() => stream.of("notifications/subscriptions/acknowledged").length === 1);
+    expect(stream.of("notifications/subscriptions/acknowledged")[0]).toMatchObject({ notifications: { toolsListChanged: true, promptsListChanged: true } });
+    factory.lists.disableTag("admin");
+    await until(() => stream.of("notifications/tools/list_changed").length === 1 && stream.of("notifications/prompts/list_changed").length === 1);
+    await sleep(30);
+    expect(stream.received.map((m) => m.method)).toEqual([
+      "notifications/subscriptions/acknowledged",
+      "notifications/tools/list_changed",
+      "notifications/prompts/list_changed",
+    ]);
   });
 });
 

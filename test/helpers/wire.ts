@@ -128,9 +128,11 @@ export async function openListen(
   notifications: Record<string, unknown>,
   capabilities: Record<string, unknown> = {},
   extraHeaders: Record<string, string> = {},
+  /** What sends the request (a handler's own fetch face, for one that listens on no port). */
+  fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ) {
   const aborter = new AbortController();
-  const response = await fetch(url, {
+  const response = await fetcher(url, {
     method: "POST",
     headers: { ...modernHeaders("subscriptions/listen"), ...extraHeaders },
     body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta: envelope(capabilities) } }),

@@ -18,13 +18,15 @@ import {
   SdkServerClass,
   type ProtocolEra,
   type SdkContext,
+  InMemoryServerEventBusClass,
+  type ServerEventBus,
   type ServerFactory,
   type StandardSchema,
   type WrappedHandler,
 } from "./engine/sdk.js";
 import { TASKS_EXTENSION, type StatusSink, type Tasks } from "./tasks/tasks.js";
 import { taskOwnerOf } from "./tasks/taskOwner.js";
-import type { AnnouncedKind, AnyLists, Lists, ListSwitch } from "./engine/listSwitch.js";
+import type { AnyLists, Lists, ListSwitch } from "./engine/listSwitch.js";
 
 export type {
   AuthContext,
@@ -42,22 +44,22 @@ export type { InputOptions, RequestContext } from "./engine/context.js";
 export type { AnyLists, ListEntry, ListNames, Lists, ListStateStore } from "./engine/listSwitch.js";
 export type { VisibleContext } from "./engine/handlerTypes.js";
 
-export type { ServerFactory } from "./engine/sdk.js";
+export type { ServerEventBus, ServerFactory } from "./engine/sdk.js";
 
 /** What serving code (serve.ts, http.ts) adds to a factory or finds on it. */
 export interface FactoryHooks {
-  /** Publishes notifications/resources/updated to subscriptions/listen streams (Streamable HTTP), and through its bus to resourceUpdatedHere. */
-  publishResourceUpdated?: (uri: string) => void;
   /**
    * Tells the clients subscribed to `uri` that it changed (`ctx.notifyResourceUpdated`, the serving
    * handles' `notifyResourceUpdated`): 2025-era sessions that sent resources/subscribe for it and
    * 2026-07-28 listen streams naming it, on this replica and (with Redis) the others.
    */
   readonly notifyResourceUpdated?: (uri: string) => Promise<void>;
-  /** The update as this process delivers it: its subscribed 2025-era sessions and its stdio connections (serving code calls it for its bus's events). */
-  readonly resourceUpdatedHere?: (uri: string) => void;
-  /** Publishes notifications/<kind>/list_changed to subscriptions/listen streams (Streamable HTTP). */
-  publishListChanged?: (kind: AnnouncedKind) => void;
+  /**
+   * The events of 2026-07-28 listen streams (list changes, resource updates), published by the
+   * factory: give it to the SDK's `createMcpHandler(factory, { bus: factory.bus })` (serveHttp
+   * does, and with Redis relays its resource updates to the other replicas).
+   */
+  readonly bus?: ServerEventBus;
   /** Switches the server's lists at run time (docs/guides/lists.md); serving code puts it on its handle. */
   readonly lists: AnyLists;
   /** The manifest's definition the factory serves. */
@@ -70,6 +72,17 @@ export interface FactoryHooks {
   readonly verifyToken?: TokenVerifier;
   /** Set by the HTTP gate: the WWW-Authenticate value a protected tool called without a token answers with. */
   toolChallenge?: (tool: string) => string;
+}
+
+/**
+ * What a factory offers for serving it with the SDK's own entries: pass `bus` to
+ * `createMcpHandler(factory, { bus: factory.bus })` so its 2026-07-28 listen streams hear of list
+ * changes and resource updates; `notifyResourceUpdated` tells a resource's subscribers it changed
+ * from code outside a request.
+ */
+export interface FactoryEvents {
+  readonly bus: ServerEventBus;
+  readonly notifyResourceUpdated: (uri: string) => Promise<void>;
 }
 
 /** Tells this process's connections from other replicas' in task owner ids (2025-era stdio connections). */
@@ -106,7 +119,7 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   definition: ServerDefinition,
   handlers: H,
   options: ServerOptions = {},
-): ServerFactory & FactoryHooks & { readonly lists: Lists } {
+): ServerFactory & FactoryHooks & FactoryEvents & { readonly lists: Lists } {
   const engine = new Engine(definition, handlers, options);
   const logLine = messageLogSink(options.logMessages);
   let connections = 0;
@@ -116,11 +129,12 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
   const live = new Set<Server>();
   // The resources/subscribe subscriptions of each 2025-era connection or session.
   const subscribed = new Map<Server, Set<string>>();
-  const build = (context?: { era?: ProtocolEra }) => {
+  const build = (context?: { era?: ProtocolEra; requestInfo?: unknown }) => {
     const era = context?.era ?? "legacy";
     const subscriptions = new Set<string>();
     const server = buildServer(engine, era, factory, ++connections, logLine, subscriptions);
-    if (era === "legacy" || factory.publishListChanged === undefined) {
+    // A Server made for one HTTP request (2026-07-28, or a stateless 2025 one) is told nothing afterwards.
+    if (context?.requestInfo === undefined) {
       live.add(server);
       if (era === "legacy") subscribed.set(server, subscriptions);
       const view = serverView(server);
@@ -143,11 +157,13 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
         .catch(() => {});
     }
   };
-  // Over Streamable HTTP the bus carries it (to every replica with Redis), and serving code hands its events to resourceUpdatedHere.
-  const notifyResourceUpdated = async (uri: string) => {
-    if (factory.publishResourceUpdated) factory.publishResourceUpdated(uri);
-    else resourceUpdatedHere(uri);
-  };
+  // Every event goes through the bus: the SDK's HTTP listen streams read it, serveHttp relays its
+  // resource updates to the other replicas (and theirs here), and this process's connections hear them below.
+  const bus = new InMemoryServerEventBusClass((error) => console.error(`[mcpgen] event bus listener: ${error.message}`));
+  bus.subscribe((event) => {
+    if (event.kind === "resource_updated" && event.uri !== undefined) resourceUpdatedHere(event.uri);
+  });
+  const notifyResourceUpdated = async (uri: string) => bus.publish({ kind: "resource_updated", uri });
   engine.switches.onChange((kind) => {
     // Announced only where the capability says lists change (the SDK honors listen filters the same way).
     if (definition.capabilities[kind]?.["listChanged"] !== true) return;
@@ -156,11 +172,11 @@ export function createManifestServerFactory<H extends RuntimeHandlers>(
       serverView(server)
         .notification({ method })
         .catch(() => {});
-    factory.publishListChanged?.(kind);
+    bus.publish({ kind: `${kind}_list_changed` });
   });
-  const factory: ServerFactory & FactoryHooks & { readonly lists: Lists } = Object.assign(
+  const factory: ServerFactory & FactoryHooks & FactoryEvents & { readonly lists: Lists } = Object.assign(
     build,
-    { lists: engine.switches, listState: engine.switches, definition, notifyResourceUpdated, resourceUpdatedHere },
+    { lists: engine.switches, listState: engine.switches, definition, notifyResourceUpdated, bus },
     engine.taskTools ? { tasks: engine.tasks } : {},
     handlers.verifyToken === undefined ? {} : { verifyToken: handlers.verifyToken },
   );

@@ -104,7 +104,7 @@ describe("emitServer", () => {
     const server = only(emitServer(model));
     expect(server).toContain("  completions?: {\n");
     expect(server).toContain(
-      "export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory & { readonly lists: ServerLists } {",
+      "export function createServerFactory(handlers: Handlers = {}, options?: ServerOptions): ServerFactory & FactoryEvents & { readonly lists: ServerLists } {",
     );
     expect(server).toContain("export function createServer(handlers: Handlers = {}, options?: ServerOptions): Server {");
     const serve = emitServerFiles(model).find((f) => f.path === "serve.ts")!.content;

@@ -64,11 +64,14 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
         const visible = core.options.visible;
         const context = visibleContext(call);
         const disabled = core.switches.disabled(kind);
-        const entries = (listEntries ??= core.lists[kind].map((item) => core.switches.entry(kind, keyOf(kind, item))));
-        items = core.lists[kind].filter((item, i) => {
+        const all = core.lists[kind];
+        const entries = (listEntries ??= all.map((item) => core.switches.entry(kind, keyOf(kind, item))));
+        const kept: object[] = [];
+        for (let i = 0; i < all.length; i++) {
           const entry = entries[i];
-          return entry === undefined || (!disabled.has(entry.name) && visible(entry, context));
-        });
+          if (entry === undefined || (!disabled.has(entry.name) && visible(entry, context))) kept.push(all[i]!);
+        }
+        items = kept;
       } else items = switched ? enabledItems() : core.lists[kind];
       const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
       const hint = core.definition.cache?.[method];

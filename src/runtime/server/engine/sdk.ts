@@ -118,7 +118,8 @@ export type ProtocolEra = "legacy" | "modern";
  * shares one engine: validators, tasks, the requestState key.
  */
 export interface ServerFactory {
-  (context?: { era?: ProtocolEra }): Server;
+  /** `requestInfo`: the HTTP request a Server is made for (createMcpHandler sets it; it then lives for that request). */
+  (context?: { era?: ProtocolEra; requestInfo?: unknown }): Server;
 }
 
 /** The SDK's in-process event bus behind `subscriptions/listen` on Streamable HTTP. */
@@ -218,6 +219,7 @@ export const ListRootsResultSchema = specSchema("ListRootsResult");
 
 export const SdkServerClass = sdkExport<new (info: object, options: object) => SdkServerBase>(server, "Server", "server");
 export const WebHttpTransportClass = sdkExport<new (options: object) => SdkWebHttpTransport>(server, "WebStandardStreamableHTTPServerTransport", "server");
+export const InMemoryServerEventBusClass = sdkExport<new (onerror?: (error: Error) => void) => ServerEventBus>(server, "InMemoryServerEventBus", "server");
 export const createMcpHandler = sdkExport<(factory: ServerFactory, options: object) => McpHttpHandler>(server, "createMcpHandler", "server");
 export const legacyStatelessFallback = sdkExport<
   (factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: ServeOptions) => Promise<Response>

@@ -1,44 +1,42 @@
 /**
- * The SDK's ServerEventBus (the events 2026-07-28 `subscriptions/listen` streams read) across the
- * replicas of one server, on the channel `<prefix>bus`. An event reaches this replica's streams at
- * once; a resource update also goes to the other replicas' streams. List changes stay local: every
- * replica announces them itself, from the switched state it shares (redisLists.ts), so a change
- * published here as well would reach each stream once per replica.
+ * Resource updates across the replicas of one server, on the channel `<prefix>bus`: a relay
+ * between the factory's event bus (the SDK's ServerEventBus, which its 2026-07-28 listen streams
+ * and the factory's 2025-era sessions read) and Redis. A resource update published on this
+ * replica's bus goes to the others, whose relays publish it on their own buses. List changes are
+ * not relayed: every replica announces them itself, from the switched state it shares
+ * (redisLists.ts), so a relayed one would reach each stream once per replica.
  */
 import type { ServerEvent, ServerEventBus } from "../engine/sdk.js";
 import type { RedisLink } from "./redisLink.js";
 
-export class RedisEventBus implements ServerEventBus {
-  private readonly listeners = new Set<(event: ServerEvent) => void>();
+export class RedisEventRelay {
   /** Tells this replica's messages from the others'. */
   private readonly origin = crypto.randomUUID();
-  private stop: (() => void) | undefined;
+  /** Set while an event from another replica is published here (the bus delivers synchronously): it is not sent back. */
+  private relaying = false;
+  private stops: (() => void)[] = [];
 
   constructor(
     private readonly redis: RedisLink,
     private readonly prefix: string,
+    private readonly bus: ServerEventBus,
   ) {}
 
   async open(): Promise<void> {
-    this.stop = await this.redis.listen(`${this.prefix}bus`, (message) => this.receive(message));
+    this.stops.push(this.bus.subscribe((event) => this.send(event)));
+    this.stops.push(await this.redis.listen(`${this.prefix}bus`, (message) => this.receive(message)));
   }
 
   close(): void {
-    this.stop?.();
-    this.stop = undefined;
+    for (const stop of this.stops) stop();
+    this.stops = [];
   }
 
-  publish(event: ServerEvent): void {
-    this.deliver(event);
-    if (event.kind !== "resource_updated") return;
+  private send(event: ServerEvent): void {
+    if (this.relaying || event.kind !== "resource_updated") return;
     const message = JSON.stringify({ origin: this.origin, event });
-    // Failures are reported by the link (stderr, once per outage); the local streams have it already.
+    // Failures are reported by the link (stderr, once per outage); this replica's streams have it already.
     this.redis.attempt("the event bus", (client) => this.redis.command(client, ["PUBLISH", `${this.prefix}bus`, message])).catch(() => {});
-  }
-
-  subscribe(listener: (event: ServerEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
   }
 
   private receive(message: string): void {
@@ -60,17 +58,11 @@ export class RedisEventBus implements ServerEventBus {
     )
       return;
     const params = "params" in event && typeof event.params === "object" && event.params !== null && !Array.isArray(event.params) ? event.params : undefined;
-    this.deliver({ kind: "resource_updated", uri: event.uri, ...(params ? { params: { ...params } } : {}) });
-  }
-
-  /** To this replica's listeners; one that throws does not stop the others. */
-  private deliver(event: ServerEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        console.error(`[mcpgen] event bus listener: ${error instanceof Error ? error.message : String(error)}`);
-      }
+    this.relaying = true;
+    try {
+      this.bus.publish({ kind: "resource_updated", uri: event.uri, ...(params ? { params: { ...params } } : {}) });
+    } finally {
+      this.relaying = false;
     }
   }
 }

@@ -15,7 +15,7 @@ import type { ServerDefinition } from "../../shared/definition.js";
 import { MemoryListStateStore, type ListSwitch } from "../engine/listSwitch.js";
 import type { ServerEventBus } from "../engine/sdk.js";
 import type { Tasks } from "../tasks/tasks.js";
-import { RedisEventBus } from "../redis/redisBus.js";
+import { RedisEventRelay } from "../redis/redisBus.js";
 import { RedisLink } from "../redis/redisLink.js";
 import { RedisListStateStore } from "../redis/redisLists.js";
 import { RedisTaskStore, redisSettings } from "../redis/redisTaskStore.js";
@@ -23,19 +23,19 @@ import { RedisTaskStore, redisSettings } from "../redis/redisTaskStore.js";
 /** What serving code opens: the factory's tasks and lists. */
 export interface SharedParts {
   readonly tasks?: Tasks;
+  /** The factory's event bus, whose resource updates are relayed between replicas. */
+  readonly bus?: ServerEventBus;
   readonly listState?: ListSwitch;
   readonly definition?: ServerDefinition;
 }
 
 export interface OpenedState {
-  /** The bus 2026-07-28 listen streams read, spanning the replicas (Redis); undefined: the SDK's in-process bus. */
-  readonly bus?: ServerEventBus;
   /** Closes what was opened (once; later calls answer the same promise). */
   close(): Promise<void>;
 }
 
-/** Opens a factory's state before serving; `bus`: the caller serves 2026-07-28 listen streams itself (Streamable HTTP). */
-export async function openState(parts: SharedParts, env: Record<string, string | undefined>, options: { bus?: boolean } = {}): Promise<OpenedState> {
+/** Opens a factory's state before serving; `relay`: resource updates of the factory's bus go to the other replicas and theirs come here (Streamable HTTP). */
+export async function openState(parts: SharedParts, env: Record<string, string | undefined>, options: { relay?: boolean } = {}): Promise<OpenedState> {
   const { tasks, listState, definition } = parts;
   const settings = redisSettings(env);
   const chosen = tasks?.chosen ? tasks.currentStore : undefined;
@@ -58,11 +58,11 @@ export async function openState(parts: SharedParts, env: Record<string, string |
   }
 
   let lists: RedisListStateStore | undefined;
-  let bus: RedisEventBus | undefined;
+  let relay: RedisEventRelay | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      bus?.close();
+      relay?.close();
       if (lists && listState) {
         // Switches made after closing stay in this process.
         lists.close();
@@ -85,17 +85,15 @@ export async function openState(parts: SharedParts, env: Record<string, string |
       await lists.open();
       listState.useStore(lists);
     }
-    if (redis) {
-      if (options.bus) {
-        bus = new RedisEventBus(redis, prefix);
-        await bus.open();
-      }
+    if (redis && options.relay && parts.bus) {
+      relay = new RedisEventRelay(redis, prefix, parts.bus);
+      await relay.open();
     }
   } catch (error) {
     await close();
     throw error;
   }
-  return { ...(bus ? { bus } : {}), close };
+  return { close };
 }
 
 /** Whether the definition's lists or resources can change at run time (what replicas must share without tasks). */

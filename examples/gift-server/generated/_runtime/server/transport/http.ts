@@ -142,15 +142,10 @@ export async function serveHttpWith<L extends AnyLists>(
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
   const gate = await openAuthGate(definition, endpoint, options.auth, factory.verifyToken, process.env);
   if (gate) factory.toolChallenge = (tool) => gate.toolChallenge(tool);
-  const state = await openState(factory, process.env, { bus: true });
+  const state = await openState(factory, process.env, { relay: true });
   const closeTasks = state.close;
-  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes, ...(state.bus ? { bus: state.bus } : {}) });
-  factory.publishResourceUpdated = (uri) => modern.notify.resourceUpdated(uri);
-  // The bus's resource updates (this replica's, and with Redis the others') reach the 2025-era sessions subscribed here too.
-  const stopUpdates = modern.bus.subscribe((event) => {
-    if (event.kind === "resource_updated" && event.uri !== undefined) factory.resourceUpdatedHere?.(event.uri);
-  });
-  factory.publishListChanged = (kind) => modern.notify[`${kind}Changed`]();
+  // The factory's bus: its list changes and resource updates reach the listen streams.
+  const modern = createMcpHandler(factory, { legacy: "reject", onerror, maxRequestBodySize: maxBytes, ...(factory.bus ? { bus: factory.bus } : {}) });
   const maxListens = positiveOption(options.maxTaskListenStreams, 1024, "maxTaskListenStreams");
   const listenQueueBytes = positiveOption(options.maxTaskListenQueueBytes, 256 * 1024, "maxTaskListenQueueBytes");
   const taskListens = factory.tasks
@@ -324,7 +319,6 @@ export async function serveHttpWith<L extends AnyLists>(
     lists: factory.lists,
     notifyResourceUpdated: async (uri) => factory.notifyResourceUpdated?.(uri),
     close: async () => {
-      stopUpdates();
       await sessions.closeAll();
       taskListens?.closeAll();
       await modern.close();
