@@ -40,8 +40,8 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
   const method = LIST_METHOD[kind];
   // The list with the disabled entries left out, kept until the switches move (no filter, no hiding: the same for every caller).
   let enabled: { version: number; items: readonly object[] } | undefined;
-  // Each item's switch entry, in list order (for the visible filter).
-  let listEntries: (ListEntry | undefined)[] | undefined;
+  // Each item's switch entry, in list order (looked up once, for the per-caller filter).
+  let entries: (ListEntry | undefined)[] | undefined;
   const enabledItems = (): readonly object[] => {
     const version = core.switches.version;
     if (enabled?.version !== version) {
@@ -56,26 +56,25 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
       const auth = core.definition.auth;
       // hideUnauthorized, over HTTP: only the entries this token (or no token) may use, in a private cache.
       const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
-      // Switched off (listSwitch.ts), or hidden from this caller by the `visible` option.
-      const switched = core.switches.disabled(kind).size > 0 || core.options.visible !== undefined;
+      const visible = core.options.visible;
       let items: readonly object[];
-      if (hide) {
-        items = core.lists[kind].filter((item) => meetsRule(ruleOf(auth, kind, item), call.sdk.http?.authInfo?.scopes));
-        if (switched) items = items.filter((item) => shown(core, call, kind, keyOf(kind, item)));
-      } else if (core.options.visible !== undefined) {
-        // One context for the request, the entries looked up once: the filter is the request's only per-entry work.
-        const visible = core.options.visible;
-        const context = visibleContext(call);
-        const disabled = core.switches.disabled(kind);
+      if (hide || visible !== undefined) {
+        // Per caller: the caller's context built and the entries looked up once, then one pass over the list.
         const all = core.lists[kind];
-        const entries = (listEntries ??= all.map((item) => core.switches.entry(kind, keyOf(kind, item))));
+        const disabled = core.switches.disabled(kind);
+        const context = visibleContext(call);
+        const scopes = call.sdk.http?.authInfo?.scopes;
+        const looked = (entries ??= all.map((item) => core.switches.entry(kind, keyOf(kind, item))));
         const kept: object[] = [];
         for (let i = 0; i < all.length; i++) {
-          const entry = entries[i];
-          if (entry === undefined || (!disabled.has(entry.name) && visible(entry, context))) kept.push(all[i]!);
+          const item = all[i]!;
+          const entry = looked[i];
+          if (hide && !meetsRule(ruleOf(auth, kind, item), scopes)) continue;
+          if (entry !== undefined && (disabled.has(entry.name) || (visible !== undefined && !visible(entry, context)))) continue;
+          kept.push(item);
         }
         items = kept;
-      } else items = switched ? enabledItems() : core.lists[kind];
+      } else items = core.switches.disabled(kind).size > 0 ? enabledItems() : core.lists[kind];
       const page = pageOf(items, params["cursor"], core.options.pageSize, kind);
       const hint = core.definition.cache?.[method];
       const personal = hide || core.options.visible !== undefined;

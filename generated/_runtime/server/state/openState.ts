@@ -38,14 +38,14 @@ export interface OpenedState {
 export async function openState(parts: SharedParts, env: Record<string, string | undefined>, options: { relay?: boolean } = {}): Promise<OpenedState> {
   const { tasks, listState, definition } = parts;
   const settings = redisSettings(env);
-  const chosen = tasks?.chosen ? tasks.currentStore : undefined;
+  const chosen = tasks?.chosenStore;
   let redis: RedisLink | undefined;
   let prefix = "mcpgen:";
   let ownsLink = false;
   if (chosen instanceof RedisTaskStore) {
     redis = chosen.redis;
     prefix = chosen.prefix;
-  } else if (settings && ((tasks !== undefined && !tasks.chosen) || (definition !== undefined && changes(definition)))) {
+  } else if (settings && ((tasks !== undefined && chosen === undefined) || (definition !== undefined && changes(definition)))) {
     redis = new RedisLink({
       url: settings.url,
       commandTimeoutMs: settings.commandTimeoutMs ?? 5_000,
@@ -54,7 +54,7 @@ export async function openState(parts: SharedParts, env: Record<string, string |
     });
     ownsLink = true;
     prefix = settings.prefix ?? prefix;
-    if (tasks && !tasks.chosen) tasks.useStore(new RedisTaskStore(redis, false, { ...settings, ...tasks.limits }));
+    if (tasks && chosen === undefined) tasks.useStore(new RedisTaskStore(redis, false, { ...settings, ...tasks.limits }));
   }
 
   let lists: RedisListStateStore | undefined;

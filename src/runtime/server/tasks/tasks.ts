@@ -108,14 +108,9 @@ export class Tasks {
     this.events = this.store.link((event) => this.onEvent(event));
   }
 
-  /** Whether the store is chosen (by the options, or already from the environment): the environment does not choose it then. */
-  get chosen(): boolean {
-    return this.fixed;
-  }
-
-  /** The store tasks are kept in now. */
-  get currentStore(): TaskStore {
-    return this.store;
+  /** The store, when it is chosen (by the options, or already from the environment): the environment does not choose it then. */
+  get chosenStore(): TaskStore | undefined {
+    return this.fixed ? this.store : undefined;
   }
 
   /** Swaps in a store (from the environment) before serving; this engine then closes it. */

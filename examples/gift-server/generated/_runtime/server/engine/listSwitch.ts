@@ -99,13 +99,7 @@ export class MemoryListStateStore implements ListStateStore {
 
   apply(changes: readonly ListChange[]): void {
     const touched = new Set<ListKind>();
-    for (const { kind, name, enabled } of changes) {
-      const set = this.sets[kind];
-      if (enabled === !set.has(name)) continue;
-      if (enabled) set.delete(name);
-      else set.add(name);
-      touched.add(kind);
-    }
+    for (const change of changes) if (switchIn(this.sets, change)) touched.add(change.kind);
     if (touched.size === 0) return;
     for (const listener of this.listeners) listener(touched);
   }
@@ -114,6 +108,15 @@ export class MemoryListStateStore implements ListStateStore {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/** Applies one change to disabled sets; whether it changed anything. */
+function switchIn(sets: Record<ListKind, Set<string>>, { kind, name, enabled }: ListChange): boolean {
+  const set = sets[kind];
+  if (enabled === !set.has(name)) return false;
+  if (enabled) set.delete(name);
+  else set.add(name);
+  return true;
 }
 
 /** The entries disabled at start, by kind, as the definition's `switches` says. */

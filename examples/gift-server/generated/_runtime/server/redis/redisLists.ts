@@ -20,7 +20,7 @@
  * once per outage) and reaches the others with the next switch of the same entry.
  */
 import type { ListKind } from "../engine/lists.js";
-import type { ListChange, ListStateStore } from "../engine/listSwitch.js";
+import { MemoryListStateStore, type ListChange, type ListStateStore } from "../engine/listSwitch.js";
 import type { RedisLink } from "./redisLink.js";
 
 const KINDS: readonly ListKind[] = ["tools", "resources", "resourceTemplates", "prompts"];
@@ -42,8 +42,8 @@ return seq
 `;
 
 export class RedisListStateStore implements ListStateStore {
-  private readonly sets: Record<ListKind, Set<string>>;
-  private readonly listeners = new Set<(kinds: ReadonlySet<ListKind>) => void>();
+  /** This replica's copy, and its listeners: every change, local or from the channel, is applied to it. */
+  private readonly copy: MemoryListStateStore;
   /** The number of the last change in the state read at open: a message numbered up to it is in that state already. */
   private readAt = 0;
   private stop: (() => void) | undefined;
@@ -54,12 +54,7 @@ export class RedisListStateStore implements ListStateStore {
     /** The entries the manifest disables at start. */
     initial: Readonly<Record<ListKind, readonly string[]>>,
   ) {
-    this.sets = {
-      tools: new Set(initial.tools),
-      resources: new Set(initial.resources),
-      resourceTemplates: new Set(initial.resourceTemplates),
-      prompts: new Set(initial.prompts),
-    };
+    this.copy = new MemoryListStateStore(initial);
   }
 
   /** Subscribes, then reads the switches made so far (serving starts after it). */
@@ -68,18 +63,18 @@ export class RedisListStateStore implements ListStateStore {
     this.stop = await this.redis.listen(`${this.prefix}lists`, (message) => (waiting ? waiting.push(message) : this.receive(message)));
     const snapshot = await this.redis.run(WHAT, SNAPSHOT, [this.prefix]);
     const [seq, pairs] = Array.isArray(snapshot) ? snapshot : [];
-    const touched = new Set<ListKind>();
+    const switched: ListChange[] = [];
     if (Array.isArray(pairs)) {
       for (let i = 0; i + 1 < pairs.length; i += 2) {
         const change = parseField(String(pairs[i]), String(pairs[i + 1]));
-        if (change && this.set(change)) touched.add(change.kind);
+        if (change) switched.push(change);
       }
     }
+    this.copy.apply(switched);
     this.readAt = Number(seq) || 0;
     const early = waiting;
     waiting = undefined;
     for (const message of early) this.receive(message);
-    if (touched.size > 0) for (const listener of this.listeners) listener(touched);
   }
 
   close(): void {
@@ -88,11 +83,11 @@ export class RedisListStateStore implements ListStateStore {
   }
 
   disabled(kind: ListKind): ReadonlySet<string> {
-    return this.sets[kind];
+    return this.copy.disabled(kind);
   }
 
   apply(changes: readonly ListChange[]): void {
-    this.changed(changes);
+    this.copy.apply(changes);
     if (changes.length === 0) return;
     const fields = changes.flatMap(({ kind, name, enabled }) => [`${kind}:${name}`, enabled ? "1" : "0"]);
     // Failures are reported by the link (stderr, once per outage): a switch is a void call.
@@ -100,8 +95,7 @@ export class RedisListStateStore implements ListStateStore {
   }
 
   subscribe(listener: (kinds: ReadonlySet<ListKind>) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.copy.subscribe(listener);
   }
 
   /** A message of the channel: `<seq> <changes as JSON>`. */
@@ -116,23 +110,7 @@ export class RedisListStateStore implements ListStateStore {
     } catch {
       return;
     }
-    if (Array.isArray(parsed)) this.changed(parsed.filter(isChange));
-  }
-
-  private changed(changes: readonly ListChange[]): void {
-    const touched = new Set<ListKind>();
-    for (const change of changes) if (this.set(change)) touched.add(change.kind);
-    if (touched.size === 0) return;
-    for (const listener of this.listeners) listener(touched);
-  }
-
-  /** Applies one change to the copy; whether it changed anything. */
-  private set({ kind, name, enabled }: ListChange): boolean {
-    const set = this.sets[kind];
-    if (enabled === !set.has(name)) return false;
-    if (enabled) set.delete(name);
-    else set.add(name);
-    return true;
+    if (Array.isArray(parsed)) this.copy.apply(parsed.filter(isChange));
   }
 }
 
