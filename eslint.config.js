@@ -34,7 +34,7 @@ export default defineConfig(
       parserOptions: {
         // Each file with the tsconfig.json that includes it (the root's, src/harness's, the
         // example's); the few plain .js/.mjs scripts in a default project.
-        projectService: { allowDefaultProject: ["*.js", "scripts/*.mjs", "bench/*.mjs", "test/servers/*.mjs"] },
+        projectService: { allowDefaultProject: ["*.js", "bench/*.mjs", "test/servers/*.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -86,11 +86,11 @@ export default defineConfig(
     },
   },
   {
-    // The runtime is copied into users' projects and compiled there under every strict flag: it is
-    // linted with those flags (tsconfig.runtime.json), so a rule sees the types users' compilers see.
-    files: ["src/runtime/**/*.ts"],
+    // The runtime package compiles in users' projects (vendor mode copies its sources) under every
+    // strict flag: it is linted with those flags, so a rule sees the types users' compilers see.
+    files: ["packages/runtime/src/**/*.ts"],
     languageOptions: {
-      parserOptions: { projectService: false, project: "./tsconfig.runtime.json", tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: false, project: "./packages/runtime/tsconfig.json", tsconfigRootDir: import.meta.dirname },
     },
   },
   {

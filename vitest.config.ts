@@ -21,6 +21,10 @@ const NETWORK = [
 ];
 
 export default defineConfig({
+  // @mcpgen/runtime from its TypeScript sources (the package's `mcpgen-source` export condition),
+  // as tsconfig.json's customConditions type-check it: in-process tests need no build of it.
+  resolve: { conditions: ["mcpgen-source"] },
+  ssr: { resolve: { conditions: ["mcpgen-source"] } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -31,8 +35,9 @@ export default defineConfig({
     // `npm test` runs all three; `npm run test:unit`, `test:e2e`, `test:network` (or
     // `npx vitest run --project <name>`) one of them.
     projects: [
-      // One module in process, no build, no child process: test/unit/ mirrors src/.
-      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      // One module in process, no build, no child process: test/unit/ mirrors src/, and
+      // packages/runtime/test/ mirrors the runtime's src/.
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "packages/runtime/test/**/*.test.ts"] } },
       // Everything else that needs no registry: the generator and CLI suites, test/e2e/,
       // test/hostile/, and the examples' own tests (run on this checkout's node_modules).
       {

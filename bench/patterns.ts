@@ -17,9 +17,9 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { planPattern } from "../src/runtime/server/engine/patternPlans.js";
-import { DEFAULT_MAX_PATTERN_INPUT, patternEngine } from "../src/runtime/shared/patterns.js";
-import { AJV_OPTIONS, createAjv } from "../src/runtime/shared/validation.js";
+import { planPattern } from "../packages/runtime/src/server/engine/patternPlans.js";
+import { DEFAULT_MAX_PATTERN_INPUT, patternEngine } from "../packages/runtime/src/shared/patterns.js";
+import { AJV_OPTIONS, createAjv } from "../packages/runtime/src/shared/validation.js";
 import { manifests } from "./synthetic.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -44,6 +44,10 @@ export const DIAGNOSTICS = {
   "duplicate-server": "Two manifests of one run with the same output folder (`server.name`, or `server.folder`).",
   config:
     "A bad config file: a bad `diagnostics` or `lint` entry (an error code given a level, a code set in both), a missing `--config` file, two config files at once. Its unknown keys and bad values are `unknown-field`, `invalid-type` and `invalid-value`, as in a manifest.",
+  "runtime-version":
+    "In the default `runtime: package` mode, the `@mcpgen/runtime` the output folder resolves is not a version this mcpgen generates for (`^<mcpgen's version>`: the same minor line, at least this patch). Generated code and the runtime move in lockstep: install the version the message names, or set `runtime: vendor` to copy the runtime into the output instead. Located at the dependency in the project's package.json when it declares one.",
+  "runtime-missing":
+    "A warning: in the default `runtime: package` mode, the output folder is in an npm project (a package.json at or above it) where no `@mcpgen/runtime` is installed, so the generated code does not compile or run yet. The message gives the `npm install` to run; `runtime: vendor` copies the runtime into the output instead.",
   "stub-orphan":
     "A warning: a handler stub that nothing in the manifest needs any more (its tool was removed or renamed). Move the code, then delete the file.",
   "stub-private-import":
@@ -139,6 +143,7 @@ export const WARNING_CODES = [
   "offline-access",
   "stub-orphan",
   "stub-private-import",
+  "runtime-missing",
   "tool-name-length",
   "tool-name-characters",
   "input-top-level-composition",

@@ -10,7 +10,10 @@ import { RunRecords, sha256, stampOf, type FileStamp, type ManifestRecord } from
 import { diagnosticAt, unreadableManifest } from "./load/loadManifest.js";
 import { ParseCache } from "./load/parseCache.js";
 import type { ServerModel } from "./model/types.js";
-import { emitRuntime, RUNTIME_FOLDER } from "./emit/runtime.js";
+import { checkRuntimePackage, emitRuntime } from "./emit/runtime.js";
+import { RUNTIME_FOLDER, type RuntimeMode } from "./serverFolder/modules.js";
+import type { OutputFile } from "./emit/common.js";
+import { version } from "./version.js";
 import { interruptedRun } from "./write/problems.js";
 import { recoverOutput } from "./write/recover.js";
 import { applyPlan, planOutput, type ServerOutput, type WritePlan } from "./write/writeOutput.js";
@@ -40,6 +43,11 @@ export interface PipelineOptions {
   command?: string;
   /** Client-only output (types, client, fixtures; no server files): every server, or these. */
   clientOnly?: boolean | string[];
+  /**
+   * Where generated code finds mcpgen's runtime: the `@mcpgen/runtime` package (default), or a
+   * copy of the files it imports under `<out>/_runtime/` (`vendor`).
+   */
+  runtime?: RuntimeMode;
   /** Levels of warning codes (the config's `diagnostics`): off, warn or error. Errors stay errors. */
   levels?: DiagnosticLevels;
   /**
@@ -110,6 +118,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
           command: options.command ?? null,
           invalidArguments: options.invalidArguments ?? null,
           clientOnly: options.clientOnly ?? false,
+          runtime: options.runtime ?? "package",
         })
       : undefined;
 
@@ -121,6 +130,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     ...(options.command ? { command: options.command } : {}),
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
     ...(options.clientOnly ? { clientOnly: options.clientOnly } : {}),
+    ...(options.runtime ? { runtime: options.runtime } : {}),
     // Stub imports only where files are emitted: a validated model names no stubs folder.
     ...(stubsDir && options.mode !== "validate" ? { stubsDir } : {}),
     outDir,
@@ -148,15 +158,25 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   if (hasErrors(sorted) || options.mode === "validate") return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
 
   const outputs: ServerOutput[] = built.map((run) => ({ name: run.model.name, files: run.files ?? [] }));
-  // The runtime all servers of this output folder share: checked (and kept current) on every run.
-  // All client-only: the client's runtime only, so the output compiles without the server SDK.
-  // With the widget engine when a server has widgets (a reused one: its output has widgets/).
-  const widgets = models.some((m) => m.widgets.length > 0) || reused.some(({ record }) => record.outputs.some((o) => o.file.startsWith("widgets/")));
-  if (models.length + reused.length > 0)
+  // Vendor mode: the runtime files the output imports, shared by its servers, kept current on
+  // every run (a reused server's files are read back). Package mode: none, and a copy left by an
+  // earlier vendor run is removed.
+  if (models.length + reused.length > 0) {
+    const vendor = (options.runtime ?? "package") === "vendor";
     outputs.push({
       name: RUNTIME_FOLDER,
-      files: emitRuntime({ clientOnly: options.clientOnly === true, widgets, ...(options.command ? { command: options.command } : {}) }),
+      files: vendor ? emitRuntime([...generatedFiles(outputs), ...(await reusedFiles(outDir, reused))], options.command) : [],
     });
+    if (!vendor)
+      sorted.push(
+        ...applyLevels(
+          checkRuntimePackage(outDir, version(), (abs) => toPosix(path.relative(cwd, abs)) || "."),
+          options.levels,
+          cwd,
+        ),
+      );
+    if (hasErrors(sorted)) return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
+  }
   const plan = await planOutput(outDir, outputs, cwd);
   const stubWarnings: Diagnostic[] = [];
   if (stubsDir && stages) {
@@ -185,6 +205,20 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
   plan.unchanged += reusedServers.reduce((n, r) => n + r.files, 0);
   const problem = writeError ?? pendingRecovery;
   return { diagnostics: sorted, models, plan, reused: reusedServers, reusedWarnings, ...(problem ? { writeError: problem } : {}) };
+}
+
+/** The output's generated files, with paths relative to the output folder. */
+function generatedFiles(outputs: readonly ServerOutput[]): OutputFile[] {
+  return outputs.flatMap((o) => o.files.map((f) => ({ path: `${o.name}/${f.path}`, content: f.content })));
+}
+
+/** The TypeScript files of the servers this run reuses, as the last run wrote them (what they import of the runtime). */
+async function reusedFiles(outDir: string, reused: readonly Reused[]): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  for (const { record } of reused)
+    for (const { file } of record.outputs)
+      if (file.endsWith(".ts")) files.push({ path: `${record.server}/${file}`, content: await readFile(path.join(outDir, record.server, file), "utf8") });
+  return files;
 }
 
 /** A manifest this run does not read: unchanged since the last run, with its output untouched. */

@@ -5,7 +5,8 @@
  */
 import { hasErrors, type Diagnostic } from "./diagnostics.js";
 import { compile, type Compiled } from "./compile.js";
-import { EMITTERS, emitRuntime, emitServerFiles } from "./emit/index.js";
+import { EMITTERS, emitServerFiles } from "./emit/index.js";
+import type { RuntimeMode } from "./serverFolder/modules.js";
 import type { OutputFile } from "./emit/common.js";
 import type { FileStamp } from "./load/incremental.js";
 import type { ParseCache } from "./load/parseCache.js";
@@ -41,6 +42,7 @@ export interface RunOptions {
   invalidArguments?: "tool-error" | "protocol-error";
   /** Client-only output: every server, or the servers (output folders) named. */
   clientOnly?: boolean | string[];
+  runtime?: RuntimeMode;
   /** The stubs folder, when handler stubs are on and files are emitted. */
   stubsDir?: string;
   outDir: string;
@@ -55,6 +57,7 @@ function generationOptions(options: RunOptions, server: string): GenerationOptio
     ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
     ...(options.stubsDir ? { stubs: { importBase: stubImportBase(options.stubsDir, options.outDir, server) } } : {}),
     ...(clientOnly ? { clientOnly: true } : {}),
+    ...(options.runtime ? { runtime: options.runtime } : {}),
   };
 }
 
@@ -80,7 +83,7 @@ export async function emitRun(run: ManifestRun, place: { outDir: string; cwd: st
   }
   const { bundleWidgets } = await import("./bundle/widgets.js");
   const clients = [...EMITTERS.types!(model), ...EMITTERS.widgets!(model)];
-  const bundled = await bundleWidgets(model, clients, { outDir: place.outDir, cwd: place.cwd, runtime: emitRuntime({ widgets: true }) });
+  const bundled = await bundleWidgets(model, clients, { outDir: place.outDir, cwd: place.cwd });
   run.diagnostics.push(...bundled.diagnostics);
   if (!bundled.model) return;
   run.model = bundled.model;

@@ -1,5 +1,5 @@
 /** The parse cache: same output from cached manifests, lazy positions, and a corrupt cache ignored. */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
@@ -16,9 +16,7 @@ const NOTES = PLAIN.replace("  description: Keeps short notes in folders.", "  d
 const README = readFileSync(path.join(ROOT, "manifests/notes-readme.md"), "utf8");
 
 function project(text = NOTES) {
-  const dir = tempProject({ "package.json": "{}", "m/notes.yaml": text, "m/notes-readme.md": README });
-  mkdirSync(path.join(dir, "node_modules"));
-  return dir;
+  return tempProject({ "package.json": "{}", "m/notes.yaml": text, "m/notes-readme.md": README });
 }
 const cacheDir = (dir: string) => path.join(dir, "node_modules/.cache/mcpgen/parsed");
 

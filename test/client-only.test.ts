@@ -1,10 +1,10 @@
 /** Client-only output: types, client and fixtures, no server files, and a runtime that compiles without the server SDK. */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 import { version } from "../src/version.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
@@ -17,22 +17,20 @@ const list = (dir: string): string[] =>
     .sort();
 
 describe("client-only output", () => {
-  it("--client-only writes no server files, removes those of a previous run, and keeps the client's runtime only", () => {
+  it("--client-only writes no server files, removes those of a previous run, and imports the client's runtime only", () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/gift-server.yaml": GIFT });
     expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).code).toBe(0);
     expect(list(path.join(dir, "generated"))).toContain("gift-server/server.ts");
     const fixtures = ["tools-list.json", "2026-07-28/tools-list.json"].map((f) => readFileSync(path.join(dir, "generated/gift-server/fixtures", f), "utf8"));
     const r = mcpgen(["generate", "--client-only"], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    // The runtime by layer folder: shared/ and client/, as they are in src/runtime, and nothing of server/ or widget/.
+    // The runtime is the package: the client's and the shared entries only.
     const written = list(path.join(dir, "generated"));
-    expect(written.filter((f) => f.startsWith("_runtime/"))).toEqual(
-      list(path.join(ROOT, "src/runtime"))
-        .filter((f) => f.startsWith("shared/") || f.startsWith("client/"))
-        .map((f) => `_runtime/${f}`),
-    );
-    expect(written.some((f) => f.startsWith("_runtime/shared/")) && written.some((f) => f.startsWith("_runtime/client/"))).toBe(true);
-    expect(written.filter((f) => !f.startsWith("_runtime/"))).toEqual([
+    const imported = written
+      .filter((f) => f.endsWith(".ts"))
+      .flatMap((f) => [...readFileSync(path.join(dir, "generated", f), "utf8").matchAll(/ from "(@mcpgen\/runtime\/[^"]+)"/g)].map((m) => m[1]!));
+    expect([...new Set(imported)].sort()).toEqual(["@mcpgen/runtime/client", "@mcpgen/runtime/shared"]);
+    expect(written).toEqual([
       "gift-server/client.ts",
       "gift-server/definition.ts",
       "gift-server/fixtures/2026-07-28/prompts-list.json",
@@ -48,7 +46,7 @@ describe("client-only output", () => {
       "gift-server/types.ts",
     ]);
     // Every header names the command that made it, flags that matter included.
-    for (const f of ["gift-server/client.ts", "_runtime/client/client.ts"])
+    for (const f of ["gift-server/client.ts", "gift-server/types.ts"])
       expect(readFileSync(path.join(dir, "generated", f), "utf8").split("\n")[0], f).toMatch(
         / Do not edit: regenerate with `mcpgen generate --client-only`\.$/,
       );
@@ -61,7 +59,7 @@ describe("client-only output", () => {
     // It compiles under strict with the client SDK only: no @modelcontextprotocol/server import.
     for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts")))
       expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     writeFileSync(
       path.join(dir, "tsconfig.json"),
       JSON.stringify({
@@ -69,6 +67,13 @@ describe("client-only output", () => {
         include: ["generated/**/*.ts"],
       }),
     );
+    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
+
+    // Vendor mode: the copy holds the client's runtime and what it shares, nothing of the server's or the widget's.
+    expect(mcpgen(["generate", "--client-only", "--runtime", "vendor"], dir)).toMatchObject({ code: 0, stderr: "" });
+    const copied = list(path.join(dir, "generated/_runtime"));
+    expect([...new Set(copied.map((f) => f.split("/")[0]))]).toEqual(["client", "shared"]);
+    expect(copied).toContain("client/index.ts");
     execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
   }, 60_000);
 
@@ -83,7 +88,7 @@ describe("client-only output", () => {
     expect(mcpgen(["generate"], dir)).toMatchObject({ code: 0, stderr: "" });
     const files = list(path.join(dir, "generated"));
     expect(files).toContain("gift-server/server.ts");
-    expect(files).toContain("_runtime/server/server.ts");
+    expect(readFileSync(path.join(dir, "generated/gift-server/server.ts"), "utf8")).toContain('from "@mcpgen/runtime/server"');
     expect(files.filter((f) => f.startsWith("notes-server/") && !f.includes("fixtures/"))).toEqual([
       "notes-server/client.ts",
       "notes-server/definition.ts",

@@ -1,9 +1,9 @@
 /** Config files: discovery, overrides, errors with file:line, template overrides, header lines. */
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { mcpgen, ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tmp.js";
+import { mcpgen } from "./helpers/cli.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 import { version } from "../src/version.js";
 
 const MANIFEST = "server: {name: tiny, version: '1'}\ntools:\n  - {name: ping, inputSchema: {type: object}}\n";
@@ -55,7 +55,7 @@ describe("config", () => {
     expect(r.stderr).toBe(
       [
         "mcpgen.config.yaml:1:6: error invalid-type: `out` must be a path (a non-empty string), not number 3 (quote it in YAML)",
-        "mcpgen.config.yaml:2:1: error unknown-field: unknown field `stub` in the config (did you mean `stubs`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+        "mcpgen.config.yaml:2:1: error unknown-field: unknown field `stub` in the config (did you mean `stubs`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, runtime, diagnostics, lint",
         'mcpgen.config.yaml:3:19: error invalid-value: `invalidArguments` must be one of "tool-error", "protocol-error", not "loud"',
         "mcpgen.config.yaml:4:9: error invalid-type: `header` must be a string or a list of strings (comment lines added under the generated header), not a mapping",
         "mcpgen: the config has errors; nothing written.",
@@ -68,7 +68,7 @@ describe("config", () => {
   it("reports errors in package.json#mcpgen at their line, and refuses two config files", () => {
     const pkg = tempProject({ "manifests/tiny.yaml": MANIFEST, "package.json": '{\n  "name": "x",\n  "mcpgen": {\n    "outt": "gen"\n  }\n}\n' });
     expect(mcpgen(["generate"], pkg).stderr.split("\n")[0]).toBe(
-      "package.json:4:5: error unknown-field: unknown field `outt` in the config (did you mean `out`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+      "package.json:4:5: error unknown-field: unknown field `outt` in the config (did you mean `out`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, runtime, diagnostics, lint",
     );
     const two = tempProject({ "mcpgen.config.json": "{}", "mcpgen.config.yaml": "{}" });
     const r = mcpgen(["validate"], two);
@@ -85,7 +85,7 @@ describe("config", () => {
       [
         "mcpgen.config.json:4:5: error invalid-type: item must be a path (a non-empty string), not number 3",
         'mcpgen.config.json:6:17: error invalid-type: `clientOnly` must be true, false, or a list of server names (output folders) to generate a client for and no server, not the string "yes"',
-        "mcpgen.config.json:7:3: error unknown-field: unknown field `invalidArgument` in the config (did you mean `invalidArguments`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, diagnostics, lint",
+        "mcpgen.config.json:7:3: error unknown-field: unknown field `invalidArgument` in the config (did you mean `invalidArguments`?); allowed: manifests, out, stubs, templates, invalidArguments, header, clientOnly, runtime, diagnostics, lint",
         'mcpgen.config.json:8:18: error invalid-type: `diagnostics` must be a mapping of warning codes to "off", "warn" or "error" (every manifest), and of manifest files or folders to such mappings (those manifests only), not a list',
         "mcpgen: the config has errors; nothing written.",
         "",
@@ -156,7 +156,7 @@ describe("config: diagnostics levels", () => {
 
   it("`error` makes a warning fail the run (nothing written), also when the run would skip the unchanged manifest", () => {
     const dir = tempProject({ "package.json": "{}", "manifests/a.yaml": WARNED("a") });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     expect(mcpgen(["generate"], dir).code).toBe(0);
     writeConfig(dir, { diagnostics: { "unknown-field": "error" } });
     const skipped = mcpgen(["generate"], dir);
@@ -175,7 +175,7 @@ describe("config: diagnostics levels", () => {
     const r = mcpgen(["generate"], dir);
     expect(r.code).toBe(1);
     const codes =
-      "the codes that can be set: unknown-field, invalid-name, keyword-typo, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, stub-private-import, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable";
+      "the codes that can be set: unknown-field, invalid-name, keyword-typo, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, stub-private-import, runtime-missing, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable";
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       `mcpgen.config.yaml:2:3: error config: \`yaml-syntax\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`,
       `mcpgen.config.yaml:3:3: error config: unknown diagnostic code \`unknwn-field\` (did you mean \`unknown-field\`?); ${codes}`,

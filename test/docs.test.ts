@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { referencePages } from "../src/docs/pages.js";
 import { markdownFiles, parseMarkdown, readMarkdown, type CodeBlock, type MarkdownDoc } from "./helpers/markdown.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -139,7 +139,7 @@ describe("TypeScript snippets in the docs", () => {
     for (const name of ["gift-server", "_runtime"]) symlinkSync(path.join(example, name), path.join(dir, "generated", name), "dir");
     // The example's handler files, which its handlers.ts imports (copied: a `file=` block may replace one).
     cpSync(path.join(ROOT, "examples/gift-server/src/handlers"), path.join(dir, "src/handlers"), { recursive: true });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ type: "module" }));
     // A block whose info string says `file=<path>` is that file of the project (a handler stub under
     // src/handlers/..., importing generated/ by its relative path); the others are snippet-N.ts.

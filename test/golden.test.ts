@@ -2,7 +2,7 @@
  * Golden scenarios: the committed generated/ is exactly what the manifests produce; output is
  * byte-identical across runs and working directories; generation never mutates the manifest.
  */
-import { cpSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import { runPipeline } from "../src/generate.js";
 import { loadManifest } from "../src/load/loadManifest.js";
 import { buildModel } from "../src/model/build.js";
 import { validateManifest } from "../src/validate/validate.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 import { version } from "../src/version.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -106,7 +106,7 @@ describe("golden output of the example project (examples/gift-server)", () => {
     const copy = tempProject();
     for (const part of ["package.json", "tsconfig.json", "mcpgen.config.json", "manifests", "src"])
       cpSync(path.join(EXAMPLE, part), path.join(copy, part), { recursive: true });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
+    linkNodeModules(copy);
     const result = await generateExample(copy, "write");
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
     expect(tree(path.join(copy, "generated"))).toEqual(tree(path.join(EXAMPLE, "generated")));

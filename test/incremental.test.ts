@@ -17,7 +17,7 @@ const GIFT = GIFT_WITHOUT_WIDGET;
 
 function project() {
   const dir = tempProject({ "package.json": "{}", "m/notes.yaml": NOTES, "m/gift.yaml": GIFT, "m/notes-readme.md": "# readme\n" });
-  mkdirSync(path.join(dir, "node_modules"));
+  mkdirSync(path.join(dir, "node_modules"), { recursive: true });
   const run = (extra: Partial<PipelineOptions> = {}) => runPipeline({ manifests: ["m"], out: "out", stubs: "handlers", cwd: dir, mode: "write", ...extra });
   const reused = async (extra: Partial<PipelineOptions> = {}) => (await run(extra)).reused.map((r) => r.server).sort();
   return { dir, run, reused };

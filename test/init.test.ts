@@ -23,7 +23,7 @@ describe("mcpgen init", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(
-      "mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen comes from vendor/mcpgen-0.1.0.tgz, this mcpgen packed (it is not on the npm registry yet)",
+      "mcpgen: created my-server in My Server (11 files, plus generated/); mcpgen and @mcpgen/runtime come from vendor/, this mcpgen packed (they are not on the npm registry yet)",
     );
     expect(r.stdout).toContain("Next:\n  cd 'My Server' && npm install\n  npm test             # builds first (mcpgen generate, tsc), then runs test/\n");
     // The stdio command for MCP clients: node, so npm's banner never reaches stdout.
@@ -51,17 +51,17 @@ describe("mcpgen init", () => {
     expect(mcpgen(["lint"], dir)).toMatchObject({ code: 0, stderr: "" });
     const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8"));
     expect(pkg.scripts).toMatchObject({ generate: "mcpgen generate", prebuild: "mcpgen generate" });
-    expect(Object.keys(pkg.dependencies)).toEqual(["@eslint-community/regexpp", "@modelcontextprotocol/server", "ajv", "re2js", "redis"]);
-    // Installable before mcpgen is on the registry: this mcpgen, packed into vendor/.
+    expect(Object.keys(pkg.dependencies)).toEqual(["@mcpgen/runtime", "@modelcontextprotocol/server", "redis"]);
+    // Installable before mcpgen is on the registry: this mcpgen and its runtime, packed into vendor/.
     expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
+    expect(pkg.dependencies["@mcpgen/runtime"]).toBe("file:vendor/mcpgen-runtime-0.1.0.tgz");
     const listing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-0.1.0.tgz")], { encoding: "utf8" }).split("\n");
-    expect(listing).toEqual(
-      expect.arrayContaining([
-        "package/package.json",
-        "package/dist/cli/bin.js",
-        "package/src/runtime/server/engine.ts",
-        "package/templates/init/package.json.hbs",
-      ]),
+    expect(listing).toEqual(expect.arrayContaining(["package/package.json", "package/dist/cli/bin.js", "package/templates/init/package.json.hbs"]));
+    expect(listing.filter((f) => f.includes("runtime/server/"))).toEqual([]);
+    const runtimeListing = execFileSync("tar", ["-tzf", path.join(dir, "vendor/mcpgen-runtime-0.1.0.tgz")], { encoding: "utf8" }).split("\n");
+    // Its built entries, and the sources that vendor mode copies.
+    expect(runtimeListing).toEqual(
+      expect.arrayContaining(["package/package.json", "package/dist/server/index.js", "package/dist/server/index.d.ts", "package/src/server/engine.ts"]),
     );
     // The packed package.json keeps no checkout-only script: npm 11 asks to approve no install script.
     const packed = JSON.parse(execFileSync("tar", ["-xzOf", path.join(dir, "vendor/mcpgen-0.1.0.tgz"), "package/package.json"], { encoding: "utf8" }));
@@ -79,13 +79,21 @@ describe("mcpgen init", () => {
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     expect(readme).not.toContain("npmjs.com");
     expect(readme).toContain("`generated/` is rebuilt from the manifests");
-    const other = mcpgen(["init", "other", "--mcpgen", "file:../mcpgen"], parent);
+    const other = mcpgen(["init", "other", "--mcpgen", `file:${path.relative(path.join(parent, "other"), ROOT)}`], parent);
     expect(other.code).toBe(0);
-    // Named after its folder: the folder is not said twice.
-    expect(other.stdout).toMatch(/^mcpgen: created other \(11 files, plus generated\/\); mcpgen comes from file:\.\.\/mcpgen\.\n/);
+    // Named after its folder: the folder is not said twice. A checkout gives its own runtime.
+    const checkout = path.relative(path.join(parent, "other"), ROOT);
+    expect(other.stdout).toMatch(
+      /^mcpgen: created other \(11 files, plus generated\/\); mcpgen comes from file:\S+, @mcpgen\/runtime from file:\S+\/packages\/runtime\.\n/,
+    );
     expect(other.stdout).toContain("Next:\n  cd other && npm install\n");
-    expect(JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8")).devDependencies.mcpgen).toBe("file:../mcpgen");
+    const otherPkg = JSON.parse(readFileSync(path.join(parent, "other/package.json"), "utf8"));
+    expect([otherPkg.devDependencies.mcpgen, otherPkg.dependencies["@mcpgen/runtime"]]).toEqual([`file:${checkout}`, `file:${checkout}/packages/runtime`]);
     expect(existsSync(path.join(parent, "other/vendor"))).toBe(false);
+    // A version range: the same range of the runtime, from the registry.
+    expect(mcpgen(["init", "ranged", "--mcpgen", "^0.1.0"], parent).code).toBe(0);
+    const ranged = JSON.parse(readFileSync(path.join(parent, "ranged/package.json"), "utf8"));
+    expect([ranged.devDependencies.mcpgen, ranged.dependencies["@mcpgen/runtime"]]).toEqual(["^0.1.0", "^0.1.0"]);
     // Its own check passes: generated/ matches its manifest.
     expect(mcpgen(["generate", "--check"], dir).code).toBe(0);
   });
@@ -105,7 +113,6 @@ describe("mcpgen init", () => {
       "src/harness.ts",
       "generated/shop/widgets/greeting.ts",
       "generated/shop/widgets/scenarios.ts",
-      "generated/_runtime/widget/widget.ts",
     ])
       expect(existsSync(path.join(dir, file)), file).toBe(true);
     const manifest = readFileSync(path.join(dir, "manifests/shop.yaml"), "utf8");

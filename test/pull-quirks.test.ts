@@ -4,11 +4,11 @@
  * Each server is a small node script written into the test's folder.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 import { rawSession } from "./helpers/wire.js";
 
 const node = process.execPath;
@@ -107,7 +107,7 @@ describe("pull: a list method the server lacks", () => {
 describe('pull: tool schemas without type "object"', () => {
   it("pulls with one warning per problem, naming the tools; types the arguments as the schema admits; compiles under strict; serves each schema verbatim", () => {
     const dir = tempProject({ "package.json": '{"name":"app","private":true,"type":"module"}' });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     const server = fakeServer(dir, "server.mjs", { tools: UNTYPED_TOOLS });
     const r = mcpgen(["pull", "-o", "manifests/quirky.yaml", "--", node, server], dir);
     expect(r.stderr).toBe(
@@ -258,7 +258,7 @@ await serveStdio({
 describe("pull: a $ref that points into the schema itself", () => {
   it('takes `$ref: "#/properties/x"` with a warning, types it as unknown, and the generated server checks it as JSON Schema says', async () => {
     const dir = tempProject({ "package.json": '{"name":"app","private":true,"type":"module"}' });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     const tools = [{ name: "pair", inputSchema: { type: "object", properties: { x: { type: "string" }, y: { $ref: "#/properties/x" } } } }];
     const server = fakeServer(dir, "server.mjs", { tools });
     const r = mcpgen(["pull", "-o", "manifests/quirky.yaml", "--", node, server], dir);

@@ -3,7 +3,7 @@
  * before and after a regeneration.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { loadConfig } from "../src/config/loadConfig.js";
 import { formatDiagnostic, type DiagnosticLevels } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
 import { privateImports } from "../src/stubs/privateImports.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -60,7 +60,7 @@ const TSCONFIG = JSON.stringify({
 
 function project(manifest = MANIFEST) {
   const dir = tempProject({ "package.json": '{"type":"module"}', "tsconfig.json": TSCONFIG, "manifests/shop.yaml": manifest });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   const read = (rel: string) => readFileSync(path.join(dir, rel), "utf8");
   const write = (rel: string, text: string) => writeFileSync(path.join(dir, rel), text);
   const generate = async (mode: "write" | "check" = "write", stubs = "src/handlers") => {

@@ -3,7 +3,7 @@
  * file:line:col, the HTML and its CSP), the output checks compiled at generate time, and the run
  * records (an edit of a widget's source is seen without --no-cache).
  */
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { inlineScript } from "../src/bundle/inlineScript.js";
@@ -12,8 +12,7 @@ import { formatDiagnostic } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
 import type { WidgetModel } from "../src/model/types.js";
 import { checks } from "../examples/gift-server/generated/gift-server/widgets/gifts.checks.js";
-import { ROOT } from "./helpers/cli.js";
-import { tempProject } from "./helpers/tmp.js";
+import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const server = "server: {name: w, version: '1'}\n";
 const CARD =
@@ -22,7 +21,7 @@ const CARD =
 /** A project with node_modules (for the bundles) and these files. */
 function project(files: Record<string, string>): string {
   const dir = tempProject({ "package.json": '{"type":"module"}', ...files });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   return dir;
 }
 
@@ -164,7 +163,7 @@ describe("output checks compiled at generate time", () => {
       'm/m.yaml:5:97: warning pattern-backtracking: pattern "^(a+)+$" can take exponential time in backtracking regex engines (JavaScript\'s RegExp, which most MCP clients\' validators use): (a+)+ can match a run of "a" in many ways, so such input plus one character that fails can stall them. mcpgen\'s server and client match it in linear time; rewrite it so that no two quantifiers can match the same text',
     ]);
     const text = readFileSync(path.join(dir, "out/w/widgets/card.checks.ts"), "utf8");
-    expect(text).toContain('import { patternEngine } from "../../_runtime/shared/patterns.js";');
+    expect(text).toContain('import { describeErrors, patternEngine } from "@mcpgen/runtime/shared";');
     expect(text).not.toMatch(/new Function|eval\(/);
     const module = (await import(path.join(dir, "out/w/widgets/card.checks.ts"))) as { checks: Record<string, (v: unknown) => string | undefined> };
     expect(module.checks.a!({ n: 1, code: "a".repeat(5000) + "!" })).toBe("Property 'code' must match pattern \"^(a+)+$\"");

@@ -4,6 +4,5 @@
 export * from "./types.js";
 export { createServer, createServerFactory, type CompletionHandler, type Handlers, type InputOptions, type ListEntry, type Lists, type PromptContext, type PromptHandler, type RequestContext, type ResourceContext, type ResourceHandler, type ResourceHandlerResult, type ResourceTemplateHandler, type ServerFactory, type FactoryEvents, type ServerOptions, type ServerLists, type ToolContext, type ToolHandler, type ToolTextResult, type VisibleContext } from "./server.js";
 export { createClient, toolScopes, ToolAuthorizationError, type McpConformanceTestServerClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";
-export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError } from "../_runtime/shared/errors.js";
-export type { CallToolResult, ContentBlock, CreateMessageResult, ElicitResult, GetPromptResult, ListRootsResult, PromptMessage, ReadResourceResult } from "../_runtime/shared/mcp.js";
+export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError, type CallToolResult, type ContentBlock, type CreateMessageResult, type ElicitResult, type GetPromptResult, type ListRootsResult, type PromptMessage, type ReadResourceResult } from "@mcpgen/runtime/shared";
 export { definition } from "./definition.js";

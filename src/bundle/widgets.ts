@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import type { Message, Plugin } from "esbuild";
 import type { Diagnostic } from "../diagnostics.js";
 import type { OutputFile } from "../emit/common.js";
-import { RUNTIME_FOLDER } from "../emit/runtime.js";
+import { runtimePackageDir } from "../emit/runtime.js";
+import { RUNTIME_FOLDER, RUNTIME_PACKAGE, vendoredEntry } from "../serverFolder/modules.js";
 import type { ServerModel, WidgetModel } from "../model/types.js";
 import { toPosix } from "../util/paths.js";
 import { INLINE_SCRIPT_BUILD, inlineScript } from "./inlineScript.js";
@@ -20,12 +21,10 @@ import { INLINE_SCRIPT_BUILD, inlineScript } from "./inlineScript.js";
 const MCPGEN_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface BundleOptions {
-  /** The output folder (absolute): imports into `<out>/<server>/` and `<out>/_runtime/` are served from memory. */
+  /** The output folder (absolute): imports into `<out>/<server>/` are served from memory. */
   outDir: string;
   /** The project root (absolute): esbuild's working folder, so the output names no absolute path. */
   cwd: string;
-  /** The runtime files of the output folder, as this run writes them. */
-  runtime: readonly OutputFile[];
 }
 
 export interface BundleResult {
@@ -39,7 +38,6 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
   const { build } = await import("esbuild");
   const memory = new Map<string, string>();
   for (const f of files) memory.set(path.join(options.outDir, model.name, f.path), f.content);
-  for (const f of options.runtime) memory.set(path.join(options.outDir, RUNTIME_FOLDER, f.path), f.content);
   const diagnostics: Diagnostic[] = [];
   const html = new Map<string, string>();
   const sources = new Set(model.sourceFiles);
@@ -60,7 +58,7 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
         metafile: true,
         logLevel: "silent",
         ...INLINE_SCRIPT_BUILD,
-        plugins: [fromMemory(memory, options.outDir, options.cwd), zodEnglishOnly],
+        plugins: [ownRuntime(options.outDir), fromMemory(memory, options.outDir, options.cwd), zodEnglishOnly],
       });
     } catch (error) {
       const failure = error as { errors?: Message[] };
@@ -110,6 +108,29 @@ export async function bundleWidgets(model: ServerModel, files: readonly OutputFi
     return { ...r, content: { text, ...(meta !== undefined && typeof meta === "object" && meta !== null && !Array.isArray(meta) ? { _meta: meta } : {}) } };
   });
   return { model: { ...model, resources, sourceFiles: [...sources].sort() }, diagnostics };
+}
+
+/**
+ * The runtime a widget client imports (`@mcpgen/runtime/widget`, or its copy under
+ * `<out>/_runtime/` in vendor mode) is bundled from the TypeScript sources of this mcpgen's own
+ * `@mcpgen/runtime`: the HTML is the same in both modes and whatever the project has installed.
+ */
+function ownRuntime(outDir: string): Plugin {
+  const src = path.join(runtimePackageDir(), "src");
+  const copy = path.join(outDir, RUNTIME_FOLDER) + path.sep;
+  return {
+    name: "mcpgen-runtime",
+    setup(build) {
+      build.onResolve({ filter: /^@mcpgen\/runtime\// }, (args) => {
+        const entry = vendoredEntry(args.path);
+        return entry === undefined ? { errors: [{ text: `${args.path} is not an entry of ${RUNTIME_PACKAGE}` }] } : { path: path.join(src, entry) };
+      });
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const target = path.resolve(args.resolveDir, args.path);
+        return target.startsWith(copy) ? { path: path.join(src, target.slice(copy.length).replace(/\.js$/, ".ts")) } : undefined;
+      });
+    },
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { definitionValue } from "../emit/definition.js";
 import { runPipeline } from "../generate.js";
-import type { ServerDefinition } from "../runtime/shared/definition.js";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
 
 export async function loadDefinitions(manifests: readonly string[], cwd: string): Promise<{ definitions: ServerDefinition[]; diagnostics: Diagnostic[] }> {
   const run = await runPipeline({

@@ -1,5 +1,5 @@
 /** `mcpgen check` without the command line: a log in, its findings out. */
-import type { ServerDefinition } from "../runtime/shared/definition.js";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
 import type { Finding } from "./model.js";
 import { openLog, type LogFormat } from "./read/index.js";
 import { Checker } from "./rules/index.js";

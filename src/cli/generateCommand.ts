@@ -12,6 +12,7 @@ import { CliUsageError, type CommandLine, type OptionTable } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
 import { printDiagnostics, printRunDiagnostics } from "./report.js";
 import { toPosix } from "../util/paths.js";
+import type { RuntimeMode } from "../serverFolder/modules.js";
 
 export interface GenerateArgs {
   command: "generate" | "validate";
@@ -24,6 +25,7 @@ export interface GenerateArgs {
   quiet: boolean;
   cache: boolean;
   clientOnly: boolean;
+  runtime?: RuntimeMode;
 }
 
 /** The options of generate; validate takes those not marked generate-only. */
@@ -41,6 +43,12 @@ const GENERATE_OPTIONS = {
     type: "boolean",
     help: "Types, client and fixtures only: no server files, no stubs, and the client's runtime only (for servers you only consume).",
   },
+  runtime: {
+    type: "string",
+    value: "package|vendor",
+    needs: "package or vendor",
+    help: "Import mcpgen's runtime from the @mcpgen/runtime package (package, the default), or copy the runtime files the output imports into <out>/_runtime/ (vendor: no runtime dependency).",
+  },
   config: {
     type: "string",
     value: "FILE",
@@ -56,7 +64,8 @@ const GENERATE_OPTIONS = {
   },
 } satisfies OptionTable;
 
-const GENERATE_ONLY = new Set<string>(["stubs", "client-only", "check", "watch"]);
+const GENERATE_ONLY = new Set<string>(["stubs", "client-only", "runtime", "check", "watch"]);
+const RUNTIME_MODES: readonly RuntimeMode[] = ["package", "vendor"];
 
 /** Validate's help leaves out generate's own options (and --out, taken but of no use to it). */
 const VALIDATE_OPTIONS: OptionTable = Object.fromEntries(
@@ -90,6 +99,12 @@ function parseGenerateArgs(command: GenerateArgs["command"], line: CommandLine):
     ...(typeof v.config === "string" ? { config: v.config } : {}),
   };
   if (args.check && args.watch) throw new CliUsageError("--check and --watch do not go together");
+  const runtime = v.runtime;
+  if (typeof runtime === "string") {
+    if (!RUNTIME_MODES.includes(runtime as RuntimeMode))
+      throw new CliUsageError(`${line.typed["runtime"]} takes ${RUNTIME_MODES.join(" or ")}, not ${JSON.stringify(runtime)}`);
+    args.runtime = runtime as RuntimeMode;
+  }
   return args;
 }
 
@@ -99,7 +114,7 @@ export const generateCommand = defineCommand({
   summary: "Write <out>/<server.name>/ for each manifest (only files whose bytes changed), and create missing handler stubs when stubs are on.",
   synopsis: [
     "mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]",
-    "                [--client-only] [--check | --watch] [--quiet] [--no-cache]",
+    "                [--client-only] [--runtime package|vendor] [--check | --watch] [--quiet] [--no-cache]",
   ],
   options: GENERATE_OPTIONS,
   footer: `${WARNING_LEVELS}\n\n${EXIT_CODES}`,
@@ -163,6 +178,7 @@ function regenerateCommand(args: GenerateArgs, cwd: string): string {
     ...(args.out ? ["--out", rel(args.out)] : []),
     ...(args.stubs ? ["--stubs", rel(args.stubs)] : []),
     ...(args.clientOnly ? ["--client-only"] : []),
+    ...(args.runtime ? ["--runtime", args.runtime] : []),
   ].join(" ");
 }
 
@@ -178,6 +194,7 @@ function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {
     ...(args.out ? { out: path.resolve(cwd, args.out) } : {}),
     ...(args.stubs ? { stubs: path.resolve(cwd, args.stubs) } : {}),
     ...(args.clientOnly ? { clientOnly: true } : {}),
+    ...(args.runtime ? { runtime: args.runtime } : {}),
   };
 }
 
@@ -195,6 +212,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     ...(config.templates ? { templates: config.templates } : {}),
     ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
     ...(config.clientOnly ? { clientOnly: config.clientOnly } : {}),
+    ...(config.runtime ? { runtime: config.runtime } : {}),
     levels: config.levels,
     command: regenerateCommand(args, cwd),
   });

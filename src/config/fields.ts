@@ -40,6 +40,11 @@ export const configFields: Record<string, FieldSpec> = {
     expected: "true, false, or a list of server names (output folders) to generate a client for and no server",
     doc: "Types, client and fixtures only, no server files: for every server (true), or for the servers named (output folders).",
   },
+  runtime: {
+    kind: "string",
+    oneOf: ["package", "vendor"],
+    doc: "Where generated code finds mcpgen's runtime: the `@mcpgen/runtime` package, a dependency of the project in the version of mcpgen (`package`, the default), or a copy of just the runtime files the output imports, under `<out>/_runtime/` (`vendor`: no runtime dependency; a server without tasks or authorization gets none of their files).",
+  },
   diagnostics: {
     kind: "json",
     object: true,

@@ -13,6 +13,7 @@ import { configFields } from "./fields.js";
 import { isPlainObject } from "../util/objects.js";
 import { readLevels } from "./levels.js";
 import { toPosix } from "../util/paths.js";
+import type { RuntimeMode } from "../serverFolder/modules.js";
 
 export interface Config {
   /** Manifest files or folders (absolute). */
@@ -29,6 +30,8 @@ export interface Config {
   header: string[];
   /** Types, client and fixtures only (no server files): every server, or the servers named. */
   clientOnly?: boolean | string[];
+  /** Where generated code finds mcpgen's runtime: the package (default) or a copy in the output. */
+  runtime?: RuntimeMode;
   /**
    * Levels of warning codes (`diagnostics`, and the lint rules' `lint`), for generate, validate
    * and lint alike: off, warn or error, for every manifest or per manifest file or folder.
@@ -132,6 +135,8 @@ function fromValue(source: LoadedManifest, base: DocPath, cwd: string): { config
   const clientOnly = take("clientOnly");
   if (typeof clientOnly === "boolean") config.clientOnly = clientOnly;
   else if (clientOnly !== undefined) config.clientOnly = strings(clientOnly);
+  const runtime = take("runtime");
+  if (runtime === "package" || runtime === "vendor") config.runtime = runtime;
 
   config.levels = readLevels(value, dir, (at, message, side) => report(at, "config", message, side));
   return { config, diagnostics: sortDiagnostics(diagnostics) };

@@ -11,7 +11,7 @@ export function emitClient(model: ServerModel): OutputFile[] {
   file.declare("methods");
   exportApi(file, LOCAL.client, name);
   const type = (n: string) => file.importType(LOCAL.types, n);
-  const mcpType = (n: string) => file.importType(LOCAL.runtimeMcp, n);
+  const mcpType = (n: string) => file.importType(LOCAL.runtimeShared, n);
   const requestOptions = file.importType(LOCAL.runtimeClient, "RequestOptions");
   const opts = `options?: ${requestOptions}`;
   /** Task-capable tools (`execution.taskSupport` optional or required), in manifest order. */

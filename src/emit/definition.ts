@@ -1,14 +1,14 @@
 /** Emits `definition.ts`: the wire JSON the server serves and the client checks against. */
 import type { AuthModel, CompletionModel, Json, JsonObject, ListSwitchModel, ServerModel } from "../model/types.js";
-import type { AccessRule } from "../runtime/shared/definition.js";
+import type { AccessRule } from "@mcpgen/runtime/shared";
 import { setOwn } from "../util/objects.js";
-import type { PatternTable } from "../runtime/shared/patterns.js";
+import type { PatternTable } from "@mcpgen/runtime/codegen";
 import { jsonTemplate } from "../print/literal.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 
 export function emitDefinition(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "definition.ts");
-  const type = file.importType(LOCAL.runtimeDefinition, "ServerDefinition");
+  const type = file.importType(LOCAL.runtimeShared, "ServerDefinition");
   const value = definitionValue(model);
   // JSON text in one raw template: type-checking it costs nothing whatever its size (an object
   // literal of thousands of tools is slow to check), JSON.parse is faster than evaluating an

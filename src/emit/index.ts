@@ -35,4 +35,3 @@ export function emitServerFiles(model: ServerModel): OutputFile[] {
 }
 
 export type { OutputFile } from "./common.js";
-export { emitRuntime } from "./runtime.js";

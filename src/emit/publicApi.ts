@@ -2,8 +2,14 @@
  * The re-exports of a generated file's public names, from the public API table
  * (src/serverFolder/publicApi.ts).
  */
+import type { ServerModel } from "../model/types.js";
 import type { CodeFile } from "../print/codeFile.js";
 import { apiOf, type ApiScope } from "../serverFolder/publicApi.js";
+
+/** What of a server decides which names its folder exports. */
+export function apiScope(model: ServerModel): ApiScope {
+  return { auth: model.auth !== undefined, tasks: model.runsTasks };
+}
 
 /**
  * The public names of `module` in the file that emits it, for a server in `scope` (default: every

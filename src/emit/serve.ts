@@ -4,30 +4,34 @@
  */
 import type { ServerModel } from "../model/types.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
-import { exportApi } from "./publicApi.js";
+import { apiScope, exportApi } from "./publicApi.js";
 
 export function emitServe(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "serve.ts");
-  exportApi(file, LOCAL.serve);
+  exportApi(file, LOCAL.serve, undefined, apiScope(model));
   const handlers = file.importType(LOCAL.server, "Handlers");
   const options = file.importType(LOCAL.server, "ServerOptions");
   const create = file.importValue(LOCAL.server, "createServerFactory");
   const lists = file.importType(LOCAL.server, "ServerLists");
   const definition = file.importValue(LOCAL.definition, "definition");
-  const httpOptions = file.importType(LOCAL.runtimeHttp, "HttpOptions");
-  const httpHandle = file.importType(LOCAL.runtimeHttp, "HttpHandle");
-  const stdioOptions = file.importType(LOCAL.runtimeServe, "StdioOptions");
-  const stdioHandle = file.importType(LOCAL.runtimeServe, "StdioHandle");
-  const stdioWith = file.importValue(LOCAL.runtimeServe, "serveStdioWith");
-  const httpWith = file.importValue(LOCAL.runtimeHttp, "serveHttpWith");
+  const httpOptions = file.importType(LOCAL.runtimeNode, "HttpOptions");
+  const httpHandle = file.importType(LOCAL.runtimeNode, "HttpHandle");
+  const stdioOptions = file.importType(LOCAL.runtimeNode, "StdioOptions");
+  const stdioHandle = file.importType(LOCAL.runtimeNode, "StdioHandle");
+  const stdioWith = file.importValue(LOCAL.runtimeNode, "serveStdioWith");
+  const httpWith = file.importValue(LOCAL.runtimeNode, "serveHttpWith");
   const param = `handlers: ${handlers}${model.needsHandlers ? "" : " = {}"}`;
+  // The runtime's parts this server needs (engine/parts.ts): the authorization gate, Redis for replicas.
+  const authPart = model.auth ? [`auth: ${file.importValue(LOCAL.runtimeAuth, "authGate")}`] : [];
+  const redisPart = model.sharesState ? [`redis: ${file.importValue(LOCAL.runtimeRedis, "redisState")}`] : [];
+  const parts = (entries: string[]) => (entries.length ? `, { ${entries.join(", ")} }` : "");
   file.exportDeclaration({
     doc: [
       `Serves ${model.name} over this process's stdin and stdout, to 2025-era clients and 2026-07-28 clients alike (the first message of the connection decides).`,
     ],
     kind: "function",
     name: "serveStdio",
-    text: `(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}<${lists}>> {\n  return ${stdioWith}(${create}(handlers, options), options);\n}`,
+    text: `(${param}, options?: ${options} & ${stdioOptions}): Promise<${stdioHandle}<${lists}>> {\n  return ${stdioWith}(${create}(handlers, options), options${parts(redisPart)});\n}`,
   });
   file.exportDeclaration({
     doc: [
@@ -35,7 +39,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
     ],
     kind: "function",
     name: "serveHttp",
-    text: `(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}<${lists}>> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options);\n}`,
+    text: `(${param}, options?: ${options} & ${httpOptions}): Promise<${httpHandle}<${lists}>> {\n  return ${httpWith}(${create}(handlers, options), ${definition}, options${parts([...authPart, ...redisPart])});\n}`,
   });
   return [{ path: file.path, content: file.render() }];
 }

@@ -3,11 +3,11 @@ import type { ServerModel } from "../model/types.js";
 import { docComment, stringLiteral, typePropertyKey } from "../print/literal.js";
 import { codeFile, LOCAL, SDK, type OutputFile } from "./common.js";
 import type { CodeFile } from "../print/codeFile.js";
-import { exportApi } from "./publicApi.js";
+import { apiScope, exportApi } from "./publicApi.js";
 
 export function emitServer(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "server.ts");
-  exportApi(file, LOCAL.server, undefined, { auth: model.auth !== undefined });
+  exportApi(file, LOCAL.server, undefined, apiScope(model));
   const rt = (name: string) => file.importType(LOCAL.runtimeServer, name);
   const type = (name: string) => file.importType(LOCAL.types, name);
   const promise = (t: string) => `${t} | Promise<${t}>`;
@@ -67,7 +67,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
       member(
         p.name,
         [p.description ?? ""],
-        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}<ServerLists>) => ${promise(file.importType(LOCAL.runtimeMcp, "GetPromptResult"))}`,
+        `(args: ${type(p.argumentsTypeName)}, ctx: ${rt("PromptContext")}<ServerLists>) => ${promise(file.importType(LOCAL.runtimeShared, "GetPromptResult"))}`,
       ),
     ),
     handledPrompts[0],
@@ -138,7 +138,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     ],
     kind: "function",
     name: "createServerFactory",
-    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & ${factoryEvents} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults});\n}`,
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & ${factoryEvents} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults}${model.runsTasks ? `, { tasks: ${file.importValue(LOCAL.runtimeTasks, "tasks")} }` : ""});\n}`,
   });
   file.exportDeclaration({
     doc: [

@@ -9,10 +9,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
 import type { Json, ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
-import { isDraft07 } from "../runtime/shared/dialect.js";
-import { AJV_OPTIONS } from "../runtime/shared/validation.js";
+import { isDraft07 } from "@mcpgen/runtime/codegen";
+import { AJV_OPTIONS } from "@mcpgen/runtime/codegen";
 import { CodeFile } from "../print/codeFile.js";
-import { codeFile, fromSubfolder, header, LOCAL, type OutputFile } from "./common.js";
+import { codeFile, header, LOCAL, type OutputFile } from "./common.js";
 
 export function emitWidgets(model: ServerModel): OutputFile[] {
   if (model.widgets.length === 0) return [];
@@ -74,9 +74,9 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
     create: `create${prefix}Widget`,
   };
   file.declare(...Object.values(names));
-  const type = (n: string) => file.importType(fromSubfolder(LOCAL.types), n);
-  const runtime = fromSubfolder(widget.sdk === "ext-apps" ? LOCAL.runtimeWidgetExtApps : LOCAL.runtimeWidget);
-  const result = file.importType(fromSubfolder(LOCAL.runtimeMcp), "CallToolResult");
+  const type = (n: string) => file.importType(LOCAL.types, n);
+  const runtime = widget.sdk === "ext-apps" ? LOCAL.runtimeWidgetExtApps : LOCAL.runtimeWidget;
+  const result = file.importType(LOCAL.runtimeShared, "CallToolResult");
   const opening = widget.tools.map((n) => model.tools.find((t) => t.name === n)!);
   const output = (t: ToolModel) => (t.output ? type(t.output.typeName) : result);
   const members = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
@@ -108,7 +108,7 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
     text: `<State = unknown> = ${widgetType}<${names.inputs}, ${names.outputs}, ${names.callable}, State>;`,
   });
   const create = file.importValue(runtime, "createWidget");
-  const checks = file.importValue(`./${widget.fileName}.checks.js`, "checks");
+  const checks = file.importValue(`./widgets/${widget.fileName}.checks.js`, "checks");
   const list = (values: string[]) => `[${values.map(stringLiteral).join(", ")}]`;
   file.exportDeclaration({
     doc: [
@@ -140,7 +140,7 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
     `widgets/${widget.fileName}.checks.ts`,
     `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`,
   );
-  const describe = file.importValue(fromSubfolder(LOCAL.runtimeDescribeErrors), "describeErrors");
+  const describe = file.importValue(LOCAL.runtimeShared, "describeErrors");
   const tools = checkedTools(model, widget);
   const plans = model.patterns;
   // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
@@ -180,7 +180,7 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   });
   const lines: string[] = [];
   if (needsRe2) {
-    const planEngine = file.importValue(fromSubfolder(LOCAL.runtimePatterns), "patternEngine");
+    const planEngine = file.importValue(LOCAL.runtimeShared, "patternEngine");
     // No cap on the text tested: the view checks its own server's output, and a throw would break it.
     lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}), { maxInput: Infinity });`);
   } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');

@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { INLINE_SCRIPT_BUILD, inlineScript } from "../bundle/inlineScript.js";
 import { escapeHtml } from "../bundle/widgets.js";
 import { safeJson } from "../print/literal.js";
-import { hostAllowed, originAllowed } from "../runtime/server/transport/originCheck.js";
+import { hostAllowed, originAllowed } from "@mcpgen/runtime/codegen";
 import { callRefusal, initialGlobals, type OpenAiGlobals, type ToolResult } from "./openaiHost.js";
 
 /** The header the harness's pages send their run's token in; every /api/ request needs it. */

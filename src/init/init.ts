@@ -10,7 +10,9 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { printDiagnostics } from "../cli/report.js";
 import { runPipeline } from "../generate.js";
+import { runtimePackageDir } from "../emit/runtime.js";
 import { words } from "../model/identifiers.js";
+import { RUNTIME_PACKAGE } from "../serverFolder/modules.js";
 import { renderTemplate } from "../templates/render.js";
 import { SERVER_NAME } from "../validate/fields.js";
 import { conflictDiagnostic } from "../write/problems.js";
@@ -25,7 +27,8 @@ export interface InitOptions {
   /**
    * The new project's mcpgen dependency as npm takes it (`file:../mcpgen`, a tarball, `^0.2.0`).
    * Default: this mcpgen, packed into the project's vendor/ folder (mcpgen is not on the npm
-   * registry yet, so a version range would not install).
+   * registry yet, so a version range would not install). Its runtime, @mcpgen/runtime, is packed
+   * beside it, unless the spec names a checkout (`file:DIR`), whose packages/runtime it takes.
    */
   mcpgen?: string;
   /** Scaffold a widget (an MCP Apps view) for the starter tool, and the harness to open it. */
@@ -124,6 +127,19 @@ export async function runInit(options: InitOptions): Promise<number> {
     ]);
     return 1;
   }
+  const runtime = runtimeSpec(options.mcpgen, options.dir) ?? packRuntime(options.dir, options.version);
+  if (typeof runtime !== "string") {
+    printDiagnostics([
+      {
+        severity: "error",
+        code: "pack-failed",
+        argument: shown,
+        message: `cannot pack ${RUNTIME_PACKAGE} for the new project (${runtime.error})`,
+        fix: `give mcpgen with --mcpgen file:DIR, a checkout whose packages/runtime the project then uses (a checkout: --mcpgen file:${PACKAGE_ROOT})`,
+      },
+    ]);
+    return 1;
+  }
   const widget = options.widget === true;
   const data = {
     name,
@@ -131,6 +147,7 @@ export async function runInit(options: InitOptions): Promise<number> {
       .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
       .join(" "),
     mcpgenDependency: dependency,
+    runtimeDependency: runtime,
     serverRange: SDK_RANGE,
     clientRange: SDK_RANGE,
     appsRange: APPS_RANGE,
@@ -164,7 +181,8 @@ export async function runInit(options: InitOptions): Promise<number> {
     mode: "write",
     cache: false,
   });
-  printDiagnostics(result.diagnostics);
+  // The project is not installed yet (its next step is npm install): its runtime is not there.
+  printDiagnostics(result.diagnostics.filter((d) => d.code !== "runtime-missing"));
   printDiagnostics((result.plan?.conflicts ?? []).map((file) => conflictDiagnostic(file, "generated/")));
   if (result.diagnostics.some((d) => d.severity === "error") || (result.plan?.conflicts.length ?? 0) > 0) {
     process.stderr.write("mcpgen: the project was created, but its first generate failed (see above).\n");
@@ -173,8 +191,8 @@ export async function runInit(options: InitOptions): Promise<number> {
   const step = shown === "." ? "" : `cd ${shellWord(shown)} && `;
   const from =
     options.mcpgen === undefined
-      ? `mcpgen comes from vendor/${path.basename(dependency.slice("file:".length))}, this mcpgen packed (it is not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)`
-      : `mcpgen comes from ${dependency}`;
+      ? `mcpgen and ${RUNTIME_PACKAGE} come from vendor/, this mcpgen packed (they are not on the npm registry yet); --mcpgen SPEC picks another (file:/path/to/checkout, a tarball)`
+      : `mcpgen comes from ${dependency}, ${RUNTIME_PACKAGE} from ${runtime}`;
   const main = path.join(options.dir, "dist/src/main.js");
   // The folder only when it says more than the name: "created my-server" for my-server/.
   const where = shown === name ? "" : shown === "." ? " in this folder" : ` in ${shown}`;
@@ -221,17 +239,41 @@ function packSelf(dir: string, version: string): string | { error: string } {
     if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
     return `file:vendor/${file}`;
   } catch (error) {
-    const e = error as { code?: unknown; stderr?: unknown; message?: unknown };
-    return {
-      error:
-        e.code === "ENOENT"
-          ? "npm is not on the PATH"
-          : (String(e.stderr ?? e.message)
-              .trim()
-              .split("\n")[0] ?? "npm pack failed"),
-    };
+    return { error: npmFailure(error) };
   } finally {
     if (staging !== undefined) rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The runtime that goes with `--mcpgen SPEC`: a version range names the same range of
+ * @mcpgen/runtime (they move in lockstep); a checkout `file:DIR` its DIR/packages/runtime (a
+ * `file:` spec, relative like the one given). Undefined otherwise (a tarball): this mcpgen's
+ * runtime is packed then.
+ */
+function runtimeSpec(spec: string | undefined, project: string): string | undefined {
+  if (spec !== undefined && /^[\^~]?\d+\.\d+\.\d+/.test(spec)) return spec;
+  if (spec === undefined || !spec.startsWith("file:")) return undefined;
+  const dir = spec.slice("file:".length);
+  if (!existsSync(path.join(path.resolve(project, dir), "packages/runtime/package.json"))) return undefined;
+  return `file:${path.posix.join(dir.split(path.sep).join("/"), "packages/runtime")}`;
+}
+
+/**
+ * Packs this mcpgen's @mcpgen/runtime (the version its generated code needs) into `<dir>/vendor/`:
+ * the dependency spec for it. Its package.json has no install script, so it is packed as it is.
+ */
+function packRuntime(dir: string, version: string): string | { error: string } {
+  const vendor = path.join(dir, "vendor");
+  const file = `mcpgen-runtime-${version}.tgz`;
+  if (existsSync(path.join(vendor, file))) return `file:vendor/${file}`;
+  try {
+    mkdirSync(vendor, { recursive: true });
+    const packed = npm(["pack", runtimePackageDir(), "--pack-destination", vendor, "--ignore-scripts", "--silent"]).trim().split("\n").pop()!.trim();
+    if (packed !== file) renameSync(path.join(vendor, packed), path.join(vendor, file));
+    return `file:vendor/${file}`;
+  } catch (error) {
+    return { error: npmFailure(error) };
   }
 }
 
@@ -243,6 +285,17 @@ function npm(args: string[]): string {
     timeout: 120_000,
     maxBuffer: 64 * 1024 * 1024,
   });
+}
+
+/** Why npm failed, in one line. */
+function npmFailure(error: unknown): string {
+  const e = error as { code?: unknown; stderr?: unknown; message?: unknown };
+  if (e.code === "ENOENT") return "npm is not on the PATH";
+  return (
+    String(e.stderr ?? e.message)
+      .trim()
+      .split("\n")[0] ?? "npm pack failed"
+  );
 }
 
 /** A path as one shell word: as is when it needs no quoting, else in single quotes. */

@@ -8,12 +8,12 @@
  * the same validators the server uses, else the schema's own examples, default or const, else the
  * smallest value the schema allows; failing all of those, a tool error that says so.
  */
-import type { JsonObject, ServerDefinition, WireTool } from "../runtime/shared/definition.js";
-import { SchemaValidators } from "../runtime/shared/validation.js";
-import { ToolError } from "../runtime/shared/errors.js";
-import type { ReadResourceResult } from "../runtime/shared/mcp.js";
-import { fillPlaceholders } from "../runtime/server/methods/placeholders.js";
-import type { AnyFunction, RuntimeHandlers } from "../runtime/server/engine/handlerTypes.js";
+import type { JsonObject, ServerDefinition, WireTool } from "@mcpgen/runtime/shared";
+import { SchemaValidators } from "@mcpgen/runtime/codegen";
+import { ToolError } from "@mcpgen/runtime/shared";
+import type { ReadResourceResult } from "@mcpgen/runtime/shared";
+import { fillPlaceholders } from "@mcpgen/runtime/codegen";
+import type { AnyFunction, RuntimeHandlers } from "@mcpgen/runtime/codegen";
 import { Random, stableJson } from "./random.js";
 import { DEFAULT_LIMITS, generateValue, MINIMAL_LIMITS, Unmockable, type ValueLimits } from "./values.js";
 

@@ -14,8 +14,8 @@ import { displayPath, resolveManifests } from "../generate.js";
 import { sha256, stampOf } from "../load/incremental.js";
 import { diagnosticAt, unreadableManifest } from "../load/loadManifest.js";
 import type { ManifestRun } from "../processManifest.js";
-import type { ServerDefinition } from "../runtime/shared/definition.js";
-import { SchemaValidators } from "../runtime/shared/validation.js";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
+import { SchemaValidators } from "@mcpgen/runtime/codegen";
 import { toPosix } from "../util/paths.js";
 import type { ValueLimits } from "./values.js";
 import { DEFAULT_SETTINGS, mockDefinition, mockHandlers, mockOutput, type MockSettings, type ToolExample } from "./answers.js";
@@ -100,18 +100,23 @@ export async function startMock(options: MockOptions): Promise<MockResult> {
       problem: `stdio serves one server, and the manifests hold ${chosen.length} (${chosen.map((p) => p.name).join(", ")}): choose one with --server NAME`,
     };
 
-  const { createManifestServerFactory } = await import("../runtime/server/server.js");
+  const { createManifestServerFactory } = await import("@mcpgen/runtime/server");
   const servers: MockedServer[] = [];
   const closers: (() => Promise<void>)[] = [];
   try {
     for (const [i, p] of chosen.entries()) {
       const validators = new SchemaValidators(p.definition.patterns);
       const served = mockDefinition(p.definition);
-      const factory = createManifestServerFactory(served, mockHandlers(p.definition, p.examples, settings, validators), {
-        ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}),
-      });
+      // The tasks part when a tool runs as a task; never Redis (a mock shares nothing with replicas), nor auth (mockDefinition drops it).
+      const parts = Object.keys(served.taskSupport ?? {}).length > 0 ? { tasks: (await import("@mcpgen/runtime/server/tasks")).tasks } : {};
+      const factory = createManifestServerFactory(
+        served,
+        mockHandlers(p.definition, p.examples, settings, validators),
+        { ...(options.invalidArguments ? { invalidArguments: options.invalidArguments } : {}) },
+        parts,
+      );
       if (transport.kind === "stdio") {
-        const { serveStdioWith } = await import("../runtime/server/transport/serve.js");
+        const { serveStdioWith } = await import("@mcpgen/runtime/server/node");
         const handle = await serveStdioWith(factory, {
           ...(transport.input ? { input: transport.input } : {}),
           ...(transport.output ? { output: transport.output } : {}),
@@ -119,7 +124,7 @@ export async function startMock(options: MockOptions): Promise<MockResult> {
         closers.push(() => handle.close());
         servers.push({ name: p.name });
       } else {
-        const { serveHttpWith } = await import("../runtime/server/transport/http.js");
+        const { serveHttpWith } = await import("@mcpgen/runtime/server/node");
         // Several servers: one port each, from the one given (0: a free port each).
         const port = transport.port === undefined ? 3000 + i : transport.port === 0 ? 0 : transport.port + i;
         const handle = await serveHttpWith(factory, served, { port, ...(transport.host ? { host: transport.host } : {}) });

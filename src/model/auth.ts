@@ -3,7 +3,7 @@
  * entry's access rule with `defaultScopes` applied, and a tool's `securitySchemes` as it goes on
  * the wire (OpenAI Apps SDK form, derived from the rule).
  */
-import type { AccessRule } from "../runtime/shared/definition.js";
+import type { AccessRule } from "@mcpgen/runtime/shared";
 import { setOwn } from "../util/objects.js";
 import type { Manifest } from "../validate/manifestTypes.js";
 import type { AuthModel, Json, JsonObject } from "./types.js";

@@ -53,6 +53,13 @@ export async function buildModel(
   const cache = buildCacheHints(root, own.resources);
   if (diagnostics.length > 0) return { diagnostics };
   const auth = buildAuth(root);
+  const runsTasks = tools.some((tool) => tool.taskSupport !== "forbidden");
+  // What replicas must share besides tasks, as the runtime's canChange reads the capabilities.
+  const flag = (kind: string, name: string) => {
+    const capability = capabilities[kind];
+    return typeof capability === "object" && capability !== null && !Array.isArray(capability) && capability[name] === true;
+  };
+  const changes = flag("tools", "listChanged") || flag("resources", "listChanged") || flag("prompts", "listChanged") || flag("resources", "subscribe");
 
   return {
     diagnostics,
@@ -70,6 +77,8 @@ export async function buildModel(
         resourceTemplates.length > 0 ||
         [...resources, ...prompts].some((entity) => entity.needsHandler) ||
         auth?.verifier.kind === "handler",
+      runsTasks,
+      sharesState: runsTasks || changes,
       defs,
       tools,
       resources,

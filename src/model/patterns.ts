@@ -1,6 +1,6 @@
 /** The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas (the definition's `patterns`). */
-import { planPattern } from "../runtime/server/engine/patternPlans.js";
-import { compilePlan, type PatternPlan, type PatternTable } from "../runtime/shared/patterns.js";
+import { planPattern } from "@mcpgen/runtime/codegen";
+import { compilePlan, type PatternPlan, type PatternTable } from "@mcpgen/runtime/codegen";
 import { isPlainObject, setOwn } from "../util/objects.js";
 import { forEachSchema, refTarget } from "./refs.js";
 import type { ToolModel } from "./types.js";

@@ -2,8 +2,9 @@
  * The normalized model: everything emitters need, decided once. Emitters read only this, never
  * the YAML: identifiers are chosen, refs are resolved, wire JSON is built.
  */
-import type { AccessRule } from "../runtime/shared/definition.js";
-import type { PatternTable } from "../runtime/shared/patterns.js";
+import type { AccessRule } from "@mcpgen/runtime/shared";
+import type { PatternTable } from "@mcpgen/runtime/codegen";
+import type { RuntimeMode } from "../serverFolder/modules.js";
 import type { JsonSchema } from "./refs.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -24,6 +25,13 @@ export interface ServerModel {
   clientTypeName: string;
   /** Some tool, resource, template or prompt is served by a handler of the user's, or tokens are checked by one (else the serve functions default `handlers` to `{}`). */
   needsHandlers: boolean;
+  /** Some tool runs as a task (`execution.taskSupport` optional or required): the server needs the runtime's tasks part. */
+  runsTasks: boolean;
+  /**
+   * Replicas of the server share state (its tasks, lists that change, resource subscriptions):
+   * serving gets the runtime's Redis part, used when REDIS_URL is set.
+   */
+  sharesState: boolean;
   defs: DefModel[];
   tools: ToolModel[];
   resources: ResourceModel[];
@@ -218,4 +226,6 @@ export interface GenerationOptions {
   stubs?: { importBase: string };
   /** Types, client and fixtures only: no server files, no stubs (a server you only consume). */
   clientOnly?: boolean;
+  /** Where generated code imports the runtime from: the package (default) or the copy in `<out>/_runtime/`. */
+  runtime?: RuntimeMode;
 }

@@ -6,7 +6,7 @@
 import type { DocPath } from "../diagnostics.js";
 import { setOwn } from "../util/objects.js";
 import type { WidgetEntry } from "../validate/manifestTypes.js";
-import type { AccessRule } from "../runtime/shared/definition.js";
+import type { AccessRule } from "@mcpgen/runtime/shared";
 import { accessRule } from "./auth.js";
 import type { IdentifierClaims } from "./claims.js";
 import { optionalString, type ModelContext } from "./context.js";

@@ -76,6 +76,11 @@ export class CodeFile {
     /** Path relative to the server's output folder, with forward slashes. */
     readonly path: string,
     private readonly header: string,
+    /**
+     * What the file writes for a module as emitters name it (serverFolder/modules.ts
+     * `moduleResolver`: one folder deeper, the runtime's mode); as named when absent.
+     */
+    private readonly specifier: (module: string) => string = (module) => module,
   ) {}
 
   /** Reserves names the body declares, so imports never shadow them. */
@@ -195,7 +200,8 @@ export class CodeFile {
 
     const byModule = new Map<string, [string, string, boolean][]>();
     for (const [index, asValue] of used) {
-      const { module, name } = this.requested[index]!;
+      const module = this.specifier(this.requested[index]!.module);
+      const name = this.requested[index]!.name;
       let names = byModule.get(module);
       if (!names) byModule.set(module, (names = []));
       names.push([name, locals.get(index)!, !asValue]);
@@ -208,8 +214,8 @@ export class CodeFile {
     const lines = modules.map((module) => `import ${nameList(byModule.get(module)!.sort(([a], [b]) => compare(a, b)))} from ${stringLiteral(module)};`);
     const exports: string[] = this.reExports.map((r) =>
       r.all
-        ? `export * from ${stringLiteral(r.module)};`
-        : `export ${nameList([...r.names].map(([name, typeOnly]) => [name, name, typeOnly]))} from ${stringLiteral(r.module)};`,
+        ? `export * from ${stringLiteral(this.specifier(r.module))};`
+        : `export ${nameList([...r.names].map(([name, typeOnly]) => [name, name, typeOnly]))} from ${stringLiteral(this.specifier(r.module))};`,
     );
     if (exportedLocals.length > 0) exports.push(`export ${nameList(exportedLocals.map(([exported, n]) => [resolve(n.local), exported, n.typeOnly]))};`);
     const block = (rows: string[]) => (rows.length ? `${rows.join("\n")}\n\n` : "");

@@ -14,7 +14,7 @@
  * that came first) and hands React immutable snapshots through useSyncExternalStore.
  */
 import { useCallback, useRef, useState, useSyncExternalStore } from "react";
-import type { CallableTools, HostContext, PartialToolInput, ToolInput, ToolResult } from "../runtime/widget/widget.js";
+import type { CallableTools, HostContext, PartialToolInput, ToolInput, ToolResult } from "@mcpgen/runtime/widget";
 
 /** What the hooks use of a generated widget client (`createXWidget()`): any of them fits. */
 export interface ViewClient<Inputs, Outputs, Callable extends CallableTools<Callable>, State> {

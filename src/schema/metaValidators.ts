@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import standalone from "ajv/dist/standalone/index.js";
-import { AJV_OPTIONS } from "../runtime/shared/validation.js";
+import { AJV_OPTIONS } from "@mcpgen/runtime/codegen";
 
 // A CommonJS module whose default export is the function itself, and `.default` too.
 const standaloneCode = standalone.default;

@@ -9,4 +9,4 @@ import { metaValidatorsSource } from "./metaValidators.js";
 
 writeFileSync(new URL("../../schema/manifest.schema.json", import.meta.url), `${JSON.stringify(manifestJsonSchema(), null, 2)}\n`);
 writeFileSync(new URL("../../schema/config.schema.json", import.meta.url), `${JSON.stringify(configJsonSchema(), null, 2)}\n`);
-writeFileSync(new URL("../../src/validate/metaSchemas.generated.ts", import.meta.url), metaValidatorsSource());
+writeFileSync(new URL("../validate/metaSchemas.generated.ts", import.meta.url), metaValidatorsSource());

@@ -1,22 +1,46 @@
 /**
  * The module specifiers generated code imports, in one place: the SDK's packages, the files of a
- * server's folder, and mcpgen's runtime under `<out>/_runtime/` (spelled from RUNTIME_FOLDER, the
- * folder the runtime is written to).
+ * server's folder, and mcpgen's runtime. Emitters name every module as a file at the top of a
+ * server's folder would import it in the default `runtime: package` mode (`./types.js`,
+ * `@mcpgen/runtime/server`); `moduleResolver` turns that into what a given file writes (one
+ * folder deeper, or the copy under `<out>/_runtime/` in `runtime: vendor` mode).
  */
+import * as path from "node:path";
 
 /**
- * The folder under `<out>` that holds mcpgen's runtime, shared by every server generated there
- * (a server name cannot start with `_`, so it never clashes with one).
+ * Where generated code finds mcpgen's runtime: the `@mcpgen/runtime` package the project depends
+ * on (the default), or a copy of the files it imports under `<out>/_runtime/` (no dependency).
+ */
+export type RuntimeMode = "package" | "vendor";
+
+/** The runtime package's name. */
+export const RUNTIME_PACKAGE = "@mcpgen/runtime";
+
+/**
+ * The folder under `<out>` that holds the copied runtime in vendor mode, shared by every server
+ * generated there (a server name cannot start with `_`, so it never clashes with one).
  */
 export const RUNTIME_FOLDER = "_runtime";
 
 /**
- * A runtime module (its path under `<out>/_runtime/`, by layer folder: `shared/errors`) as a file
- * of a server's folder (`<out>/<server>/`) imports it.
+ * The runtime entries generated code imports: the package's subpath, and the file of the
+ * package's `src/` that is that entry (what vendor mode copies, with what it imports).
  */
-function runtimeModule(name: string): string {
-  return `../${RUNTIME_FOLDER}/${name}.js`;
-}
+const ENTRIES = {
+  shared: "shared/index",
+  client: "client/index",
+  server: "server/index",
+  "server/tasks": "server/tasks/index",
+  "server/auth": "server/auth/index",
+  "server/node": "server/node/index",
+  "server/redis": "server/redis/index",
+  widget: "widget/index",
+  "widget/ext-apps": "widget/extApps",
+} as const;
+
+type RuntimeEntry = keyof typeof ENTRIES;
+
+const runtimeEntry = <E extends RuntimeEntry>(entry: E): `${typeof RUNTIME_PACKAGE}/${E}` => `${RUNTIME_PACKAGE}/${entry}`;
 
 /** Module specifiers used by generated code. */
 export const SDK = {
@@ -31,29 +55,47 @@ export const LOCAL = {
   client: "./client.js",
   serve: "./serve.js",
   handlers: "./handlers.js",
-  runtimeServer: runtimeModule("server/server"),
-  runtimeClient: runtimeModule("client/client"),
-  runtimeErrors: runtimeModule("shared/errors"),
-  runtimeDefinition: runtimeModule("shared/definition"),
-  runtimeServe: runtimeModule("server/transport/serve"),
-  runtimeHttp: runtimeModule("server/transport/http"),
-  runtimeRedisTaskStore: runtimeModule("server/redis/redisTaskStore"),
-  runtimeTaskStore: runtimeModule("server/tasks/taskStore"),
-  /** MCP's result and content types, declared by the runtime (the SDK's are costly to type-check). */
-  runtimeMcp: runtimeModule("shared/mcp"),
-  runtimeWidget: runtimeModule("widget/widget"),
+  /** The errors, MCP's result and content types (the SDK's are costly to type-check), the definition's type, the widget checks. */
+  runtimeShared: runtimeEntry("shared"),
+  runtimeClient: runtimeEntry("client"),
+  runtimeServer: runtimeEntry("server"),
+  runtimeTasks: runtimeEntry("server/tasks"),
+  runtimeAuth: runtimeEntry("server/auth"),
+  runtimeNode: runtimeEntry("server/node"),
+  runtimeRedis: runtimeEntry("server/redis"),
+  runtimeWidget: runtimeEntry("widget"),
   /** The widget engine on the official App (`sdk: ext-apps`). */
-  runtimeWidgetExtApps: runtimeModule("widget/extApps"),
-  runtimeDescribeErrors: runtimeModule("shared/describeErrors"),
-  runtimePatterns: runtimeModule("shared/patterns"),
+  runtimeWidgetExtApps: runtimeEntry("widget/ext-apps"),
 } as const;
 
 /**
- * A relative specifier of a server's folder (one of LOCAL) as a file one folder deeper imports
- * it (`widgets/*.ts`): `./types.js` -> `../types.js`, `../_runtime/shared/mcp.js` -> `../../_runtime/shared/mcp.js`.
+ * The files of the runtime package's `src/` that generated code imports in vendor mode, by the
+ * specifiers emitters use (`@mcpgen/runtime/server` -> `server/index.ts`).
  */
-export function fromSubfolder(module: string): string {
-  if (module.startsWith("./")) return `../${module.slice(2)}`;
-  if (module.startsWith("../")) return `../${module}`;
-  throw new Error(`mcpgen: ${module} is not a relative module specifier`);
+export function vendoredEntry(module: string): string | undefined {
+  if (!module.startsWith(`${RUNTIME_PACKAGE}/`)) return undefined;
+  const entry = module.slice(RUNTIME_PACKAGE.length + 1);
+  return Object.hasOwn(ENTRIES, entry) ? `${ENTRIES[entry as RuntimeEntry]}.ts` : undefined;
+}
+
+/**
+ * What a file at `file` (a path in a server's folder: `client.ts`, `widgets/gifts.ts`) writes for
+ * a module named as emitters name it, relative to the server's folder (`./types.js`,
+ * `./widgets/gifts.checks.js`): the path from the file's own folder; in vendor mode a runtime
+ * entry becomes its copy under `<out>/_runtime/`.
+ */
+export function moduleResolver(file: string, runtime: RuntimeMode): (module: string) => string {
+  const from = path.posix.dirname(file);
+  const relative = (target: string) => {
+    const rel = path.posix.relative(from, target);
+    return rel.startsWith(".") ? rel : `./${rel}`;
+  };
+  return (module) => {
+    if (module.startsWith(`${RUNTIME_PACKAGE}/`)) {
+      const vendored = vendoredEntry(module);
+      if (vendored === undefined) throw new Error(`mcpgen: ${module} is not an entry of ${RUNTIME_PACKAGE}`);
+      return runtime === "vendor" ? relative(`../${RUNTIME_FOLDER}/${vendored.replace(/\.ts$/, ".js")}`) : module;
+    }
+    return module.startsWith(".") ? relative(module) : module;
+  };
 }

@@ -17,16 +17,20 @@ export interface ApiName {
   from?: string;
   /** Exported only by the folder of a server with `auth:` (its types mean nothing elsewhere). */
   auth?: true;
+  /** Exported only by the folder of a server whose tools run as tasks (the task stores). */
+  tasks?: true;
 }
 
 /** What of a server decides which names its folder exports. */
 export interface ApiScope {
   /** The server has `auth:`. */
   auth: boolean;
+  /** Some tool of the server runs as a task. */
+  tasks: boolean;
 }
 
 /** Every name any server folder may export: the table's view when the server is not known. */
-const ANY_SERVER: ApiScope = { auth: true };
+const ANY_SERVER: ApiScope = { auth: true, tasks: true };
 
 export interface ApiModule {
   /** The module, as index.ts (beside it) imports it. */
@@ -48,7 +52,7 @@ const klass = (name: string): ApiName => ({ name, kind: "class" });
  * for a server in `scope` (default: every name any folder may export).
  */
 export function publicApi(clientInterface: string, scope: ApiScope = ANY_SERVER): readonly ApiModule[] {
-  return apiTable(clientInterface).map((api) => ({ ...api, names: api.names.filter((n) => scope.auth || !n.auth) }));
+  return apiTable(clientInterface).map((api) => ({ ...api, names: api.names.filter((n) => (scope.auth || !n.auth) && (scope.tasks || !n.tasks)) }));
 }
 
 function apiTable(clientInterface: string): readonly ApiModule[] {
@@ -127,31 +131,23 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
       server: false,
     },
     {
-      module: LOCAL.runtimeErrors,
+      // The errors handlers throw and callers catch, and MCP's result and content types.
+      module: LOCAL.runtimeShared,
       names: [
-        "MissingClientCapabilityError",
-        "OutputValidationError",
-        "RpcError",
-        "TaskEndedError",
-        "TaskInputRequiredError",
-        "ToolCallError",
-        "ToolError",
-      ].map(klass),
-      index: "names",
-      server: false,
-    },
-    {
-      module: LOCAL.runtimeMcp,
-      names: [
-        "CallToolResult",
-        "ContentBlock",
-        "CreateMessageResult",
-        "ElicitResult",
-        "GetPromptResult",
-        "ListRootsResult",
-        "PromptMessage",
-        "ReadResourceResult",
-      ].map((n) => type(n)),
+        ...["MissingClientCapabilityError", "OutputValidationError", "RpcError", "TaskEndedError", "TaskInputRequiredError", "ToolCallError", "ToolError"].map(
+          klass,
+        ),
+        ...[
+          "CallToolResult",
+          "ContentBlock",
+          "CreateMessageResult",
+          "ElicitResult",
+          "GetPromptResult",
+          "ListRootsResult",
+          "PromptMessage",
+          "ReadResourceResult",
+        ].map((n) => type(n)),
+      ],
       index: "names",
       server: false,
     },
@@ -161,14 +157,15 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
       names: [
         value("serveStdio"),
         value("serveHttp"),
-        type("HttpOptions", LOCAL.runtimeHttp),
-        type("HttpHandle", LOCAL.runtimeHttp),
-        type("StdioOptions", LOCAL.runtimeServe),
-        type("StdioHandle", LOCAL.runtimeServe),
-        { name: "redisTaskStore", kind: "value", from: LOCAL.runtimeRedisTaskStore },
-        type("RedisTaskStoreOptions", LOCAL.runtimeRedisTaskStore),
-        { name: "memoryTaskStore", kind: "value", from: LOCAL.runtimeTaskStore },
-        type("TaskStore", LOCAL.runtimeTaskStore),
+        type("HttpOptions", LOCAL.runtimeNode),
+        type("HttpHandle", LOCAL.runtimeNode),
+        type("StdioOptions", LOCAL.runtimeNode),
+        type("StdioHandle", LOCAL.runtimeNode),
+        // Where the tasks of a server with task tools are kept (docs/guides/tasks.md).
+        { name: "redisTaskStore", kind: "value", from: LOCAL.runtimeRedis, tasks: true },
+        { ...type("RedisTaskStoreOptions", LOCAL.runtimeRedis), tasks: true },
+        { name: "memoryTaskStore", kind: "value", from: LOCAL.runtimeTasks, tasks: true },
+        { ...type("TaskStore", LOCAL.runtimeTasks), tasks: true },
       ],
       index: "none",
       server: true,

@@ -77,4 +77,4 @@ export type TraceLine = TraceStart | TraceMessage | TraceNote;
  * One line of a generated server's own message log (stderr, `logMessages: true` or
  * `MCP_LOG_MESSAGES=1`): a request and how it ended. Defined by the runtime that writes it.
  */
-export type { ServerLogLine } from "../runtime/server/engine/messageLog.js";
+export type { ServerLogLine } from "@mcpgen/runtime/codegen";

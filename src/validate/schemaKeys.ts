@@ -16,7 +16,7 @@
  * reported in the same run.
  */
 import type { DocPath } from "../diagnostics.js";
-import { isDraft07 } from "../runtime/shared/dialect.js";
+import { isDraft07 } from "@mcpgen/runtime/codegen";
 import { nearNames } from "../util/didYouMean.js";
 import { isPlainObject } from "../util/objects.js";
 import { looksLikeText } from "./flowText.js";

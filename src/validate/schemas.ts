@@ -7,13 +7,13 @@ import type { Diagnostic, DocPath } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
 import { bundleSchema, classifyRef, forEachSchema, pointsInto, type JsonSchema } from "../model/refs.js";
 import { admitsAnyObject } from "../model/openSchema.js";
-import { isDraft07 } from "../runtime/shared/dialect.js";
+import { isDraft07 } from "@mcpgen/runtime/codegen";
 import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSchemas.generated.js";
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../util/objects.js";
 import { backtrackingRisk } from "../regex/backtracking.js";
 import { patternCost } from "../regex/cost.js";
-import { planPattern } from "../runtime/server/engine/patternPlans.js";
+import { planPattern } from "@mcpgen/runtime/codegen";
 import { matchesPattern } from "../model/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "./schemaKeywords.js";
 import { dialectOf, schemaKeyFindings } from "./schemaKeys.js";
@@ -35,9 +35,9 @@ export interface SchemaCheckOptions {
  * ajv, loaded only when a manifest has tool examples to check (loading it costs about 0.06 s), and
  * one instance per dialect for the whole run, created on first use (each costs tens of ms).
  */
-let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; runValidator: typeof import("../runtime/shared/validation.js").runValidator }> | undefined;
+let examplesAjv: Promise<{ draft07: () => Ajv; draft2020: () => Ajv; runValidator: typeof import("@mcpgen/runtime/codegen").runValidator }> | undefined;
 const loadExamplesAjv = () =>
-  (examplesAjv ??= import("../runtime/shared/validation.js").then(({ createAjv, runValidator }) => {
+  (examplesAjv ??= import("@mcpgen/runtime/codegen").then(({ createAjv, runValidator }) => {
     const instances: { draft07?: Ajv; draft2020?: Ajv } = {};
     // Examples are checked as the generated server checks arguments: patterns in linear time.
     return {

@@ -4,8 +4,8 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnosticAt, type LoadedManifest } from "../load/loadManifest.js";
-import { scanParamHeaders } from "../runtime/server/transport/paramHeaders.js";
-import { PLACEHOLDER } from "../runtime/server/methods/placeholders.js";
+import { scanParamHeaders } from "@mcpgen/runtime/codegen";
+import { PLACEHOLDER } from "@mcpgen/runtime/codegen";
 import { uriTemplateProblems } from "./uriTemplates.js";
 import { isPlainObject } from "../util/objects.js";
 import { didYouMean } from "../util/didYouMean.js";

@@ -144,7 +144,9 @@ async function applyChanges(plan: WritePlan): Promise<void> {
       );
       killPointForTests("between-renames");
       try {
-        await rename(temp, dir);
+        // A folder left with nothing (the copied runtime once the output imports the package) goes.
+        if ((await readdir(temp)).length === 0) await rm(temp, { recursive: true });
+        else await rename(temp, dir);
       } catch (error) {
         // The previous folder goes back under its name; if even that fails, the next run's
         // recovery restores it from `old`.

@@ -8,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/client";
 import { createServerFactory, type ServerOptions } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory } from "../helpers/runtime.js";
 import { connectInMemory, ERAS, type Era, type Factory } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 

@@ -6,13 +6,13 @@
  * mock instead of the handlers.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../helpers/browser.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkPackages, tempProject } from "../helpers/tmp.js";
 
 let browser: Browser;
 let dir: string;
@@ -64,9 +64,7 @@ beforeAll(async () => {
   expect(mcpgen(["init", "starter", "--widget", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
   dir = path.join(parent, "starter");
   // The repository's packages, linked (no install).
-  mkdirSync(path.join(dir, "node_modules"));
-  for (const entry of readdirSync(path.join(ROOT, "node_modules")))
-    if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(dir, "node_modules", entry), "dir");
+  linkPackages(dir);
   browser = await launchChromium();
 }, 120_000);
 

@@ -7,12 +7,12 @@
  */
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ListKind } from "../../src/runtime/server/engine/lists.js";
-import type { ServerEvent } from "../../src/runtime/server/engine/sdk.js";
+import type { ListKind } from "../../packages/runtime/src/server/engine/lists.js";
+import type { ServerEvent } from "../../packages/runtime/src/server/engine/sdk.js";
 import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
-import { RedisEventRelay } from "../../src/runtime/server/redis/redisBus.js";
-import { RedisLink } from "../../src/runtime/server/redis/redisLink.js";
-import { RedisListStateStore } from "../../src/runtime/server/redis/redisLists.js";
+import { RedisEventRelay } from "../../packages/runtime/src/server/redis/redisBus.js";
+import { RedisLink } from "../../packages/runtime/src/server/redis/redisLink.js";
+import { RedisListStateStore } from "../../packages/runtime/src/server/redis/redisLists.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 const INITIAL = { tools: ["admin"], resources: [], resourceTemplates: [], prompts: [] } satisfies Record<ListKind, string[]>;

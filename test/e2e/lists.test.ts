@@ -6,7 +6,7 @@
  * asked for it, in memory (the SDK's stdio entry), over stdio in a process of its own and over Streamable HTTP. A per-request
  * `visible` filter gives two callers two lists, `cacheScope: "private"` on 2026-07-28.
  */
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { connectInMemory, type ConnectOptions } from "../helpers/connect.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 import { openListen, postModern } from "../helpers/wire.js";
 
 type Kind = "tools" | "resources" | "prompts";
@@ -59,7 +59,7 @@ beforeAll(async () => {
     "package.json": '{"type":"module"}',
     "manifests/lists-server.yaml": readFileSync(path.join(ROOT, "test/fixtures/lists/lists-server.yaml"), "utf8"),
   });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   const run = mcpgen(["generate", "--out", "out"], dir);
   if (run.code !== 0) throw new Error(`mcpgen generate failed (${run.code}):\n${run.stderr}${run.stdout}`);
   folder = path.join(dir, "out/lists-server");

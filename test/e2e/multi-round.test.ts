@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createServerFactory } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory } from "../helpers/runtime.js";
 import { rawSession } from "../helpers/wire.js";
 
 let close: (() => Promise<void>) | undefined;

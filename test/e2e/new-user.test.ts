@@ -1,7 +1,7 @@
 /**
- * What a new user does: pack mcpgen, `mcpgen init` a project with it, install, build, test, then
- * start the server over stdio and over Streamable HTTP and call its tool with the official SDK
- * Client. Slow (real npm installs from the registry), so it runs once, in sequence.
+ * What a new user does: pack mcpgen and its runtime, `mcpgen init` a project with them, install,
+ * build, test, then start the server over stdio and over Streamable HTTP and call its tool with
+ * the official SDK Client. Slow (real npm installs from the registry), so it runs once, in sequence.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -37,25 +37,35 @@ describe("a new user", () => {
   const app = path.join(work, "app");
   let tarball = "";
 
-  it("packs mcpgen (prepack builds it; the tarball has no install script) and runs `mcpgen init` from the package", () => {
+  it("packs mcpgen and its runtime (prepack builds them; no install script) and runs `mcpgen init` from the packages", () => {
     const before = readFileSync(path.join(ROOT, "package.json"), "utf8");
-    run(NPM, ["pack", "--pack-destination", work, "--silent"], ROOT);
-    tarball = path.join(
-      work,
-      readdirSync(work).find((f) => f.endsWith(".tgz"))!,
-    );
+    run(NPM, ["pack", "--workspaces", "--include-workspace-root", "--pack-destination", work, "--silent"], ROOT);
+    const tarballs = readdirSync(work)
+      .filter((f) => f.endsWith(".tgz"))
+      .sort();
+    expect(tarballs).toEqual(["mcpgen-0.1.0.tgz", "mcpgen-runtime-0.1.0.tgz"]);
+    tarball = path.join(work, tarballs[0]!);
     const packed = JSON.parse(run("tar", ["-xzOf", tarball, "package/package.json"], work));
     expect(Object.keys(packed.scripts).filter((name) => ["prepare", "prepack", "postpack"].includes(name))).toEqual([]);
+    // mcpgen needs its runtime's very version; neither ships the other's files.
+    expect(packed.dependencies["@mcpgen/runtime"]).toBe("0.1.0");
+    expect(
+      run("tar", ["-tzf", tarball], work)
+        .split("\n")
+        .filter((f) => f.startsWith("package/packages/")),
+    ).toEqual([]);
     // postpack put the checkout's package.json back, byte for byte.
     expect(readFileSync(path.join(ROOT, "package.json"), "utf8")).toBe(before);
-    const out = run(NPM, ["exec", "--yes", `--package=${tarball}`, "--", "mcpgen", "init", "app"], work);
+    const packages = tarballs.map((f) => `--package=${path.join(work, f)}`);
+    const out = run(NPM, ["exec", "--yes", ...packages, "--", "mcpgen", "init", "app"], work);
     expect(out).toContain("mcpgen: created app (11 files, plus generated/)");
     expect(out).toContain("Next:\n  cd app && npm install\n  npm test ");
   }, 300_000);
 
-  it("installs as init left it (mcpgen packed into vendor/) with no install script to approve, and `npm test` builds it with TypeScript 7 and passes", () => {
+  it("installs as init left it (mcpgen and its runtime packed into vendor/) with no install script to approve, and `npm test` builds it with TypeScript 7 and passes", () => {
     const pkg = JSON.parse(readFileSync(path.join(app, "package.json"), "utf8"));
     expect(pkg.devDependencies.mcpgen).toBe("file:vendor/mcpgen-0.1.0.tgz");
+    expect(pkg.dependencies["@mcpgen/runtime"]).toBe("file:vendor/mcpgen-runtime-0.1.0.tgz");
     expect(pkg.devDependencies.typescript).toBe("^7.0.2");
     const install = runBoth(NPM, ["install", "--no-audit", "--no-fund"], app);
     // npm 11 lists the dependencies whose install scripts it did not run: none (mcpgen has none; esbuild's is off).
@@ -66,6 +76,8 @@ describe("a new user", () => {
     expect(test).toContain("> mcpgen generate");
     expect(test).toContain("> tsc -p tsconfig.json");
     expect(test).toMatch(/# pass 3\n# fail 0/);
+    // The project holds only its own generated code: the runtime is the installed package.
+    expect(readdirSync(path.join(app, "generated"))).toEqual(["app"]);
   }, 300_000);
 
   for (const mode of ["legacy", "auto"] as const) {

@@ -6,14 +6,14 @@
  * may not call does not compile.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, ConsoleMessage } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHarness, type Harness, type Scenario } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkPackages, tempProject } from "../helpers/tmp.js";
 
 const FIXTURE = path.join(ROOT, "test/fixtures/react-gifts");
 let browser: Browser;
@@ -35,10 +35,7 @@ beforeAll(async () => {
     JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, jsx: "react-jsx" }, include: ["*.ts", "*.tsx"] }),
   );
   // The repository's packages, linked as an install would put them, mcpgen itself among them.
-  mkdirSync(path.join(dir, "node_modules"));
-  for (const entry of readdirSync(path.join(ROOT, "node_modules")))
-    if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(dir, "node_modules", entry), "dir");
-  symlinkSync(ROOT, path.join(dir, "node_modules/mcpgen"), "dir");
+  linkPackages(dir, true);
   const made = mcpgen(["generate"], dir);
   expect(made.stderr).toBe("");
   expect(made.code).toBe(0);

@@ -64,6 +64,7 @@ describe("published servers over stdio", () => {
       expect(again.stdout, name).toMatch(/is up to date with/);
       expect(readFileSync(path.join(app, `manifests/${name}.yaml`), "utf8"), name).toBe(before);
       const check = mcpgen(["pull", "--check", ...args()], app);
+      expect(check.stderr, name).toBe("");
       expect(check.code, name).toBe(0);
     }
   }, 120_000);

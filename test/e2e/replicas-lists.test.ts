@@ -12,7 +12,7 @@
  *    session on two others, once each.
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { startReplicas, type ReplicaSet } from "../helpers/replicas.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 import { openListen, postModern } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/replica-lists-http.ts", import.meta.url));
@@ -42,7 +42,7 @@ beforeAll(async () => {
     "package.json": '{"type":"module"}',
     "manifests/replica-lists.yaml": readFileSync(path.join(ROOT, "test/fixtures/lists/replica-lists.yaml"), "utf8"),
   });
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   const run = mcpgen(["generate", "--out", "out"], dir);
   if (run.code !== 0) throw new Error(`mcpgen generate failed (${run.code}):\n${run.stderr}${run.stdout}`);
   redis = await startRedis();

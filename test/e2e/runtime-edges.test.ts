@@ -3,10 +3,10 @@
  * every answer stays a valid MCP answer, and the server keeps serving.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { RpcError } from "../../src/runtime/shared/errors.js";
-import { createManifestServerFactory, type RuntimeHandlers } from "../../src/runtime/server/server.js";
-import { SchemaValidators } from "../../src/runtime/shared/validation.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { RpcError } from "../../packages/runtime/src/shared/errors.js";
+import { createManifestServerFactory, type RuntimeHandlers } from "../helpers/runtime.js";
+import { SchemaValidators } from "../../packages/runtime/src/shared/validation.js";
 import { ERAS, type Era } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 

@@ -4,14 +4,14 @@
  * strict; the wire schemas, `$defs` included, are served and validated exactly as written.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { mcpgen, ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { mcpgen } from "../helpers/cli.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 import { rawSession } from "../helpers/wire.js";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -121,7 +121,7 @@ export const server = createServer({
 describe("tools with the same $defs", () => {
   it("one type per entry, only the used ones; the server and the client compile under strict", async () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/pages.yaml": MANIFEST, "usage.ts": USAGE });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     expect(mcpgen(["generate", "--out", "out"], dir)).toMatchObject({ code: 0, stderr: "" });
 
     const types = readFileSync(path.join(dir, "out/pages/types.ts"), "utf8");
@@ -166,7 +166,7 @@ describe("tools with the same $defs", () => {
 
   it("generate --client-only compiles under strict without Node's types", () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "manifests/pages.yaml": MANIFEST });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     expect(mcpgen(["generate", "--client-only", "--out", "out"], dir)).toMatchObject({ code: 0, stderr: "" });
     writeFileSync(
       path.join(dir, "client.ts"),

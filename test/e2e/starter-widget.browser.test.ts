@@ -4,14 +4,13 @@
  * not the browser's default serif. The project is the one init writes, served in process by the
  * harness from its own generated code and handler.
  */
-import { mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHarness, type Harness, type Scenario } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
-import { mcpgen, ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { mcpgen } from "../helpers/cli.js";
+import { linkPackages, tempProject } from "../helpers/tmp.js";
 
 let browser: Browser;
 let harness: Harness;
@@ -22,9 +21,7 @@ beforeAll(async () => {
   expect(made.stderr).toBe("");
   const dir = path.join(parent, "starter");
   // The repository's packages, linked (no install): the generated code imports the SDK from there.
-  mkdirSync(path.join(dir, "node_modules"));
-  for (const entry of readdirSync(path.join(ROOT, "node_modules")))
-    if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(dir, "node_modules", entry), "dir");
+  linkPackages(dir);
   const generated = path.join(dir, "generated/starter");
   const { handlers } = (await import(path.join(generated, "handlers.ts"))) as { handlers: unknown };
   const { createServerFactory } = (await import(path.join(generated, "index.ts"))) as { createServerFactory: (h: unknown) => () => unknown };

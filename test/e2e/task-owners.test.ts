@@ -14,9 +14,9 @@
  *   a CSPRNG, never written to the server's logs.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
+import { serveHttpWith } from "../helpers/runtime.js";
 import { basic, startAuthServer, type AuthServer } from "../helpers/authServer.js";
 import { envelope, modernHeaders, postModern, rawSession } from "../helpers/wire.js";
 

@@ -5,9 +5,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
-import { STOPPED, Tasks, type LiveTask, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
-import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "../../src/runtime/server/tasks/taskStore.js";
-import { redisTaskStore } from "../../src/runtime/server/redis/redisTaskStore.js";
+import { STOPPED, Tasks, type LiveTask } from "../../packages/runtime/src/server/tasks/tasks.js";
+import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.js";
+import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
+import { redisTaskStore } from "@mcpgen/runtime/server/redis";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
 let redis: RedisServer;

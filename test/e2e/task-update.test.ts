@@ -7,9 +7,10 @@
  * replicas of the conformance server sharing Redis.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Tasks, type TaskCaller } from "../../src/runtime/server/tasks/tasks.js";
-import { memoryTaskStore, type TaskEvent, type TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
-import { redisTaskStore } from "../../src/runtime/server/redis/redisTaskStore.js";
+import { Tasks } from "../../packages/runtime/src/server/tasks/tasks.js";
+import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.js";
+import { memoryTaskStore, type TaskEvent, type TaskStore } from "@mcpgen/runtime/server/tasks";
+import { redisTaskStore } from "@mcpgen/runtime/server/redis";
 import { redisTaskStore as generatedRedisStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers } from "../../conformance/handlers.js";
 import { postModern } from "../helpers/wire.js";

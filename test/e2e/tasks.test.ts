@@ -351,7 +351,7 @@ describe("tasks over stdio, in a process of its own", () => {
 
 describe("progress from a task (2025-11-25: the progressToken lives as long as the task)", () => {
   it("sends the handler's progress notifications after the CreateTaskResult, with the call's token", async () => {
-    const { createManifestServerFactory } = await import("../../src/runtime/server/server.js");
+    const { createManifestServerFactory } = await import("../helpers/runtime.js");
     const definition = {
       serverInfo: { name: "p", version: "1" },
       capabilities: { tools: {} },
@@ -387,7 +387,7 @@ describe("progress from a task (2025-11-25: the progressToken lives as long as t
 
 describe("a task handler that throws", () => {
   it("ends as the call would have answered: a plain error is an isError result (2026-07-28: completed; 2025: failed)", async () => {
-    const { createManifestServerFactory } = await import("../../src/runtime/server/server.js");
+    const { createManifestServerFactory } = await import("../helpers/runtime.js");
     const definition = {
       serverInfo: { name: "t", version: "1" },
       capabilities: { tools: {} },

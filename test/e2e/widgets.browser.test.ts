@@ -6,7 +6,6 @@
  * the Content-Security-Policy built from the manifest (no eval, no undeclared origin). The same
  * with ChatGPT's window.openai injected into the frame.
  */
-import { symlinkSync } from "node:fs";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -18,8 +17,7 @@ import { serveHttp } from "../../examples/gift-server/generated/gift-server/serv
 import { scenarios } from "../../examples/gift-server/generated/gift-server/widgets/scenarios.js";
 import { serveHarness, type Harness } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
-import { ROOT } from "../helpers/cli.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 import { giftHandlers } from "../servers/gift.js";
 
 let browser: Browser;
@@ -180,7 +178,7 @@ describe("a widget whose manifest and source hold <!--<script>", () => {
         "",
       ].join("\n"),
     });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     const generated = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write" });
     expect(generated.diagnostics).toEqual([]);
     const { createServerFactory } = (await import(path.join(dir, "out/w/index.ts"))) as { createServerFactory: (h: object) => () => unknown };

@@ -6,14 +6,14 @@
  * answer the `ctx.auth` they were given. MCP_AUTH_RESOURCE is set to the loopback URL first, so the
  * protected resource metadata names the URL clients connect to (the SDK client refuses any other).
  */
-import { readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse, stringify } from "yaml";
 import type { AuthServer } from "./authServer.js";
 import { mcpgen, ROOT } from "./cli.js";
-import { tempProject } from "./tmp.js";
+import { linkNodeModules, tempProject } from "./tmp.js";
 
 export type AccessRule = readonly string[] | "none";
 
@@ -84,7 +84,7 @@ export function generateServers(manifests: readonly AuthManifest[]): Record<stri
   const files: Record<string, string> = { "package.json": '{"type":"module"}' };
   for (const m of manifests) files[`manifests/${m.server.name}.yaml`] = stringify(m);
   const dir = tempProject(files);
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
   const run = mcpgen(["generate", "--out", "out"], dir);
   if (run.code !== 0) throw new Error(`mcpgen generate failed (${run.code}):\n${run.stderr}${run.stdout}`);
   return Object.fromEntries(manifests.map((m) => [m.server.name, path.join(dir, "out", m.server.name)]));

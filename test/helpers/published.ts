@@ -1,10 +1,10 @@
 /** Published packages installed from npm into a temporary folder, for the e2e suites that run real servers. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll } from "vitest";
-import { ROOT } from "./cli.js";
+import { linkNodeModules } from "./tmp.js";
 
 /** This process's environment without npm's own variables (a test may run under `npm test`). */
 export const NPM_FREE_ENV = Object.fromEntries(
@@ -39,7 +39,7 @@ export function installPackages(
 export function appFolder(dir: string): void {
   mkdirSync(dir);
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+  linkNodeModules(dir);
 }
 
 /** The command that starts an installed package (`node_modules/<pkg>` under `dir`), from its first `bin`. */

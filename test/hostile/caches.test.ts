@@ -9,9 +9,9 @@
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
-import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { serveHttpWith } from "../helpers/runtime.js";
+import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
 import { postModern, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");

@@ -6,9 +6,9 @@
  */
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { serveHttpWith, type HttpOptions } from "../../src/runtime/server/transport/http.js";
-import { createManifestServerFactory } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { serveHttpWith, type HttpOptions } from "../helpers/runtime.js";
+import { createManifestServerFactory } from "../helpers/runtime.js";
 import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope } from "../helpers/wire.js";
 

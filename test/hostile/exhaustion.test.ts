@@ -8,11 +8,11 @@ import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { request, type ClientRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
-import { serveStdioWith } from "../../src/runtime/server/transport/serve.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { serveHttpWith } from "../helpers/runtime.js";
+import { serveStdioWith } from "../helpers/runtime.js";
 import { PassThrough } from "node:stream";
-import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
+import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../helpers/runtime.js";
 import { open, post, type OpenResponse } from "../helpers/http.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 

@@ -4,16 +4,14 @@
  * generates, the types name the right defs, and the server validates against them; a malformed
  * escape is a diagnostic.
  */
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/diagnostics.js";
 import { runPipeline } from "../../src/generate.js";
 import { rawSession } from "../helpers/wire.js";
-import { tempProject } from "../helpers/tmp.js";
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 
 const MANIFEST = `server: {name: pointers, version: '1'}
 defs:
@@ -35,7 +33,7 @@ tools:
 describe("percent-encoded JSON pointers in $ref", () => {
   it("generate, type the right defs, and reach the server's validator", async () => {
     const dir = tempProject({ "package.json": '{"type":"module"}', "m.yaml": MANIFEST });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "write", cache: false });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
 

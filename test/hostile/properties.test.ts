@@ -4,7 +4,7 @@
  * an exception.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,7 @@ import { parse, stringify } from "yaml";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { runPipeline } from "../../src/generate.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -82,7 +82,7 @@ describe("property-based", () => {
         include: ["out"],
       }),
     });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     let generated = 0;
     await fc.assert(
       fc.asyncProperty(manifest, async (raw) => {

@@ -61,7 +61,7 @@ function pull(args: string[], cwd: string, env: Record<string, string> = {}): Pr
 function expectStopped(run: Run, dir: string, message: string): void {
   expect(run.stderr).toBe(`${message}\n`);
   expect(run.code).toBe(1);
-  expect(readdirSync(dir).filter((f) => f !== "package.json")).toEqual([]);
+  expect(readdirSync(dir).filter((f) => f !== "package.json" && f !== "node_modules")).toEqual([]);
   expect(run.seconds).toBeLessThan(60);
   expect(run.peakMiB).toBeLessThan(512);
 }
@@ -295,7 +295,7 @@ describe("mcpgen pull stops at its depth limit", () => {
       });
       expect(run.stderr).toBe(tooDeep(server, depth, more));
       expect(run.code).toBe(1);
-      expect(readdirSync(dir).sort()).toEqual(["deep.mjs", "package.json"]);
+      expect(readdirSync(dir).sort()).toEqual(["deep.mjs", "node_modules", "package.json"]);
     },
     90_000,
   );

@@ -14,11 +14,11 @@
 import { randomUUID } from "node:crypto";
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
-import { redisTaskStore, type RedisTaskStoreOptions } from "../../src/runtime/server/redis/redisTaskStore.js";
-import { CREATE, TRANSITION } from "../../src/runtime/server/redis/redisRecords.js";
-import type { TaskRecord, TaskStore } from "../../src/runtime/server/tasks/taskStore.js";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
+import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../helpers/runtime.js";
+import { redisTaskStore, type RedisTaskStoreOptions } from "@mcpgen/runtime/server/redis";
+import { CREATE, TRANSITION } from "../../packages/runtime/src/server/redis/redisRecords.js";
+import type { TaskRecord, TaskStore } from "@mcpgen/runtime/server/tasks";
 import { rawSession } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 

@@ -10,10 +10,10 @@
 import { RE2JS } from "re2js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { definitionValue } from "../../src/emit/definition.js";
-import { ManifestClient } from "../../src/runtime/client/client.js";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { OutputValidationError } from "../../src/runtime/shared/errors.js";
-import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../../src/runtime/server/server.js";
+import { ManifestClient } from "../../packages/runtime/src/client/client.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { OutputValidationError } from "../../packages/runtime/src/shared/errors.js";
+import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../helpers/runtime.js";
 import { connectInMemory, ERAS } from "../helpers/connect.js";
 import { modelOf } from "../helpers/model.js";
 

@@ -4,9 +4,9 @@
  * client did not declare.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
-import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { serveHttpWith } from "../helpers/runtime.js";
+import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
 import { post } from "../helpers/http.js";
 import { rawSession } from "../helpers/wire.js";
 

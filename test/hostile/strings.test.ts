@@ -3,7 +3,7 @@
  * unescaped generates code that compiles, runs nothing, and serves the manifest's strings exactly.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, symlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,7 +11,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { runPipeline } from "../../src/generate.js";
 import { rawSession } from "../helpers/wire.js";
-import { tempProject } from "../helpers/tmp.js";
+import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MANIFEST = path.join(ROOT, "test/fixtures/manifests/payloads.yaml");
@@ -34,7 +34,7 @@ describe("hostile strings", () => {
         include: ["out"],
       }),
     });
-    symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), "dir");
+    linkNodeModules(dir);
     const result = await runPipeline({ manifests: [MANIFEST], out: "out", cwd: dir, mode: "write", cache: false });
     expect(result.diagnostics).toEqual([]);
     execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, stdio: "pipe" });

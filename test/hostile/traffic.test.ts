@@ -5,8 +5,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory } from "../../src/runtime/server/server.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory } from "../helpers/runtime.js";
 import { ERAS, type Era } from "../helpers/connect.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 

@@ -8,9 +8,9 @@
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { createInterface } from "node:readline";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
+import { serveHttpWith } from "../helpers/runtime.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -6,9 +6,9 @@
  * full collections, in bytes.
  */
 import { createInterface } from "node:readline";
-import type { ServerDefinition } from "../../src/runtime/shared/definition.js";
-import { createManifestServerFactory, type ToolContext } from "../../src/runtime/server/server.js";
-import { serveHttpWith } from "../../src/runtime/server/transport/http.js";
+import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
+import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
+import { serveHttpWith } from "../helpers/runtime.js";
 
 const definition: ServerDefinition = {
   serverInfo: { name: "task-results", version: "1" },

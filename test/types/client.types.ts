@@ -3,7 +3,7 @@
  * run): each `@ts-expect-error` must meet an error, or the compile fails.
  */
 import type { CallToolResult, McpConformanceTestServerClient } from "../../generated/mcp-conformance-test-server/index.js";
-import type { ClientMethods } from "../../src/runtime/client/client.js";
+import type { ClientMethods } from "../../packages/runtime/src/client/client.js";
 import {
   ToolCallError,
   ToolError,

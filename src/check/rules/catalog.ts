@@ -4,8 +4,8 @@
  * (tools/list gives names and schemas). A kind is judged only once it is known: from a manifest,
  * or once a list answer without `nextCursor` (its last page) was seen.
  */
-import type { ServerDefinition, WireTool } from "../../runtime/shared/definition.js";
-import { parseUriTemplate, type UriTemplate } from "../../runtime/shared/uriTemplate.js";
+import type { ServerDefinition, WireTool } from "@mcpgen/runtime/shared";
+import { parseUriTemplate, type UriTemplate } from "@mcpgen/runtime/codegen";
 import { isRecord } from "../model.js";
 
 type Kind = "tools" | "resources" | "prompts";

@@ -1,5 +1,5 @@
 /** What every rule gets: where to report, what the server offers (catalog.ts), the validators. */
-import type { SchemaValidators } from "../../runtime/shared/validation.js";
+import type { SchemaValidators } from "@mcpgen/runtime/codegen";
 import type { Catalog } from "./catalog.js";
 import type { RuleId } from "./table.js";
 

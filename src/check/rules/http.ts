@@ -4,7 +4,7 @@
  * headers of `x-mcp-header` arguments by the generated servers' own check), and the server sends
  * no requests of its own.
  */
-import { checkParamHeaders, decodeHeaderValue, paramHeaderDeclarations } from "../../runtime/server/transport/paramHeaders.js";
+import { checkParamHeaders, decodeHeaderValue, paramHeaderDeclarations } from "@mcpgen/runtime/codegen";
 import { NAME_HEADER_SOURCE, PROTOCOL_VERSION_META, STATELESS_REVISION } from "../methods.js";
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";

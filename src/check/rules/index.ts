@@ -3,8 +3,8 @@
  * bounded on any log: the pairer's and the rules' own maps are capped, and at most
  * MAX_KEPT_PER_RULE findings of each rule are kept (the others are counted).
  */
-import { SchemaValidators } from "../../runtime/shared/validation.js";
-import type { ServerDefinition } from "../../runtime/shared/definition.js";
+import { SchemaValidators } from "@mcpgen/runtime/codegen";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
 import type { Finding, LogEvent } from "../model.js";
 import { Pairer, type Paired } from "../pair/pairer.js";
 import { Catalog } from "./catalog.js";

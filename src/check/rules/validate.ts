@@ -3,7 +3,7 @@
  * (runtime/shared/validation.ts): no second JSON Schema implementation.
  */
 import type { ErrorObject } from "ajv";
-import { runValidator } from "../../runtime/shared/validation.js";
+import { runValidator } from "@mcpgen/runtime/codegen";
 import type { RuleContext } from "./context.js";
 
 /** Schemas ajv could not compile: not tried again. */

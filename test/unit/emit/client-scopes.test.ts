@@ -68,7 +68,7 @@ describe("toolScopes", () => {
     const out = await text(PULLED);
     expect(out).toContain("Rejects with ToolAuthorizationError when refused for want of authorization (a token with gifts.read, gifts.write: `toolScopes`).");
     expect(out.match(/Rejects with ToolAuthorizationError/g)).toHaveLength(5);
-    expect(out).toMatch(/^import \{ [^}]*ToolAuthorizationError[^}]* \} from "\.\.\/_runtime\/client\/client\.js";$/m);
+    expect(out).toMatch(/^import \{ [^}]*ToolAuthorizationError[^}]* \} from "@mcpgen\/runtime\/client";$/m);
     expect(out).toMatch(/^export \{ ToolAuthorizationError, [^}]*\};$/m);
   });
 });

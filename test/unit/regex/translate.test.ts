@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
-import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/runtime/server/engine/patternPlans.js";
+import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../packages/runtime/src/server/engine/patternPlans.js";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine } from "../../../src/runtime/shared/patterns.js";
+import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine } from "../../../packages/runtime/src/shared/patterns.js";
 
 const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 

@@ -2,7 +2,7 @@
 /* eslint-disable */
 // @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).
 
-import { describeErrors } from "../../_runtime/shared/describeErrors.js";
+import { describeErrors } from "@mcpgen/runtime/shared";
 
 const patternMatcher = (source) => new RegExp(source, "u");
 export const v0 = validate20;

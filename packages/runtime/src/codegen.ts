@@ -1,0 +1,16 @@
+/**
+ * `@mcpgen/runtime/codegen`: what mcpgen's generator and commands share with the runtime, so
+ * that a manifest is checked, mocked and traced by the very code that serves it. Not an API for
+ * application code: it changes with every version of mcpgen, which depends on this package's
+ * exact version.
+ */
+export { AJV_OPTIONS, createAjv, runValidator, SchemaValidators, type ValidatorOptions } from "./shared/validation.js";
+export { isDraft07 } from "./shared/dialect.js";
+export { compilePlan, DEFAULT_MAX_PATTERN_INPUT, patternEngine, type PatternPlan, type PatternTable } from "./shared/patterns.js";
+export { parseUriTemplate, type UriTemplate } from "./shared/uriTemplate.js";
+export { planPattern } from "./server/engine/patternPlans.js";
+export type { ServerLogLine } from "./server/engine/messageLog.js";
+export type { AnyFunction, RuntimeHandlers } from "./server/engine/handlerTypes.js";
+export { fillPlaceholders, PLACEHOLDER } from "./server/methods/placeholders.js";
+export { checkParamHeaders, decodeHeaderValue, paramHeaderDeclarations, scanParamHeaders, type ParamHeader } from "./server/node/paramHeaders.js";
+export { hostAllowed, originAllowed, type OriginRules } from "./server/node/originCheck.js";

@@ -1,0 +1,128 @@
+/**
+ * The switched lists in Redis, for several replicas of one server (ListStateStore, see
+ * engine/listSwitch.ts). Reads stay synchronous: each replica keeps a copy of the disabled sets.
+ *
+ * - `<prefix>lists` is a hash of every switch made, `<kind>:<name>` to "1" (enabled) or "0";
+ *   an entry never switched keeps the manifest's `enabled`. A replica that starts reads it, so it
+ *   serves the current lists.
+ * - A switch is applied to the local copy at once (this replica's next list shows it), then by a
+ *   script that writes the hash, counts the change (`<prefix>lists:seq`) and publishes it on the
+ *   channel `<prefix>lists`. Every replica, this one included, applies the published changes in
+ *   the order Redis ran them, so two replicas switching one entry at once end alike (the last
+ *   script wins, as in the hash).
+ * - A message numbered at or below the state read at start is already in it; the messages that
+ *   arrive while that state is read wait for it. Messages that are not of this format are ignored.
+ *
+ * A switch made while Redis does not answer stays on this replica (the failure goes to stderr,
+ * once per outage) and reaches the others with the next switch of the same entry.
+ */
+import { MemoryListStateStore, type ListChange, type ListKind, type ListStateStore } from "../engine/listSwitch.js";
+import type { RedisLink } from "./redisLink.js";
+
+const KINDS: readonly ListKind[] = ["tools", "resources", "resourceTemplates", "prompts"];
+const WHAT = "the list store";
+
+/** ARGV: the prefix. Answers the change count and the hash, read at one instant. */
+const SNAPSHOT = `
+local prefix = ARGV[1]
+return {redis.call('GET', prefix .. 'lists:seq') or '0', redis.call('HGETALL', prefix .. 'lists')}
+`;
+
+/** ARGV: the prefix, the changes as JSON, then field/value pairs. Answers the change's number. */
+const APPLY = `
+local prefix = ARGV[1]
+local seq = redis.call('INCR', prefix .. 'lists:seq')
+for i = 3, #ARGV, 2 do redis.call('HSET', prefix .. 'lists', ARGV[i], ARGV[i + 1]) end
+redis.call('PUBLISH', prefix .. 'lists', seq .. ' ' .. ARGV[2])
+return seq
+`;
+
+export class RedisListStateStore implements ListStateStore {
+  /** This replica's copy, and its listeners: every change, local or from the channel, is applied to it. */
+  private readonly copy: MemoryListStateStore;
+  /** The number of the last change in the state read at open: a message numbered up to it is in that state already. */
+  private readAt = 0;
+  private stop: (() => void) | undefined;
+
+  constructor(
+    private readonly redis: RedisLink,
+    private readonly prefix: string,
+    /** The entries the manifest disables at start. */
+    initial: Readonly<Record<ListKind, readonly string[]>>,
+  ) {
+    this.copy = new MemoryListStateStore(initial);
+  }
+
+  /** Subscribes, then reads the switches made so far (serving starts after it). */
+  async open(): Promise<void> {
+    let waiting: string[] | undefined = [];
+    this.stop = await this.redis.listen(`${this.prefix}lists`, (message) => (waiting ? waiting.push(message) : this.receive(message)));
+    const snapshot = await this.redis.run(WHAT, SNAPSHOT, [this.prefix]);
+    const [seq, pairs] = Array.isArray(snapshot) ? snapshot : [];
+    const switched: ListChange[] = [];
+    if (Array.isArray(pairs)) {
+      for (let i = 0; i + 1 < pairs.length; i += 2) {
+        const change = parseField(String(pairs[i]), String(pairs[i + 1]));
+        if (change) switched.push(change);
+      }
+    }
+    this.copy.apply(switched);
+    this.readAt = Number(seq) || 0;
+    const early = waiting;
+    waiting = undefined;
+    for (const message of early) this.receive(message);
+  }
+
+  close(): void {
+    this.stop?.();
+    this.stop = undefined;
+  }
+
+  disabled(kind: ListKind): ReadonlySet<string> {
+    return this.copy.disabled(kind);
+  }
+
+  apply(changes: readonly ListChange[]): void {
+    this.copy.apply(changes);
+    if (changes.length === 0) return;
+    const fields = changes.flatMap(({ kind, name, enabled }) => [`${kind}:${name}`, enabled ? "1" : "0"]);
+    // Failures are reported by the link (stderr, once per outage): a switch is a void call.
+    this.redis.run(WHAT, APPLY, [this.prefix, JSON.stringify(changes), ...fields]).catch(() => {});
+  }
+
+  subscribe(listener: (kinds: ReadonlySet<ListKind>) => void): () => void {
+    return this.copy.subscribe(listener);
+  }
+
+  /** A message of the channel: `<seq> <changes as JSON>`. */
+  private receive(message: string): void {
+    const space = message.indexOf(" ");
+    const seq = Number(message.slice(0, space));
+    // Channel order is the order Redis ran the changes: the number only tells what the state read at open holds.
+    if (space < 1 || !Number.isSafeInteger(seq) || seq <= this.readAt) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message.slice(space + 1));
+    } catch {
+      return;
+    }
+    if (Array.isArray(parsed)) this.copy.apply(parsed.filter(isChange));
+  }
+}
+
+function parseField(field: string, value: string): ListChange | undefined {
+  const colon = field.indexOf(":");
+  const kind = field.slice(0, colon);
+  if (colon < 1 || !isKind(kind) || (value !== "0" && value !== "1")) return undefined;
+  return { kind, name: field.slice(colon + 1), enabled: value === "1" };
+}
+
+function isKind(value: unknown): value is ListKind {
+  return typeof value === "string" && (KINDS as readonly string[]).includes(value);
+}
+
+function isChange(value: unknown): value is ListChange {
+  if (typeof value !== "object" || value === null) return false;
+  const { kind, name, enabled } = value as Record<string, unknown>;
+  return isKind(kind) && typeof name === "string" && typeof enabled === "boolean";
+}

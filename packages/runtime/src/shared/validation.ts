@@ -1,0 +1,104 @@
+/**
+ * JSON Schema validation shared by the generated server (arguments, outputs), the generated
+ * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
+ */
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { isDraft07 } from "./dialect.js";
+import { describeErrors } from "./describeErrors.js";
+import { lengthFirstPattern } from "./patternKeyword.js";
+import { PatternInputTooLong, patternEngine, type PatternPlans } from "./patterns.js";
+
+
+/**
+ * The options of every ajv that checks values against a manifest's schemas: the server's and the
+ * client's (createAjv below), the widget output checks mcpgen compiles at generate time
+ * (src/emit/widgets.ts) and its precompiled meta-schema checks (src/schema/metaValidators.ts), so
+ * that all accept the same values and word their errors the same way. Each adds only its `code`
+ * options (how the validators are compiled, not what they accept).
+ *
+ * - `format` is an annotation in 2020-12 (not asserted by default), so formats are not
+ *   validated: unknown formats never break a server.
+ * - Unknown keywords are allowed (`strict: false`): real-world schemas carry vendor extensions.
+ * - Every error is reported (`allErrors`), not only the first.
+ * - ownProperties: an argument object's inherited members (constructor, toString...) are not its
+ *   properties, so `required: [toString]` is not met by {} and an optional `constructor`
+ *   property is not "present" when absent.
+ */
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  validateFormats: false,
+  logger: false,
+  ownProperties: true,
+} as const;
+
+/** What every validator of a process may set: the cap on text given to a pattern on RE2JS. */
+export interface ValidatorOptions {
+  /** Longest text (in UTF-16 code units) tested against a pattern that runs on RE2JS; default 100,000. */
+  maxPatternInput?: number;
+}
+
+/**
+ * An ajv for one dialect, with AJV_OPTIONS. Patterns run on the linear-time engine (patterns.ts),
+ * with the plans mcpgen made for them (at generate time, or the server's translator for a form),
+ * and only once the schema's own minLength and maxLength hold (patternKeyword.ts).
+ */
+export function createAjv(draft07: boolean, patterns?: PatternPlans, options: ValidatorOptions = {}): Ajv {
+  const engine = patternEngine(patterns, options.maxPatternInput === undefined ? {} : { maxInput: options.maxPatternInput });
+  const settings = { ...AJV_OPTIONS, code: { regExp: engine } };
+  // Ajv2020 and Ajv are sibling subclasses of ajv's core class with the same public API; ajv's
+  // types tell them apart only by private members, so one static type is restated here.
+  const ajv = draft07 ? new Ajv(settings) : (new Ajv2020(settings) as unknown as Ajv);
+  ajv.removeKeyword("pattern");
+  ajv.addKeyword(lengthFirstPattern);
+  return ajv;
+}
+
+/**
+ * `fn`'s verdict on `value`: undefined when valid, else the problems in words. A string longer
+ * than the pattern cap in a place the pattern keyword does not see first (a property name tested
+ * against patternProperties) ends the check with that limit as the problem.
+ */
+export function runValidator(fn: ValidateFunction, value: unknown): string | undefined {
+  try {
+    return fn(value) ? undefined : describeErrors(fn.errors);
+  } catch (error) {
+    if (error instanceof PatternInputTooLong) return `A string is longer than ${error.limit} characters, the most a pattern is checked against`;
+    throw error;
+  }
+}
+
+/**
+ * Compiles validators on first use and keeps them; one instance per server or client. Schemas
+ * are the definition's (kept by identity: as many as the definition has); forms made at run time
+ * go to the server's own bounded cache (server/engine/forms.ts).
+ */
+export class SchemaValidators {
+  private readonly cache = new Map<object, ValidateFunction>();
+  private ajv07: Ajv | undefined;
+  private ajv2020: Ajv | undefined;
+
+  /** `patterns`: the generated definition's plans for the schemas' patterns (or a translator). */
+  constructor(
+    private readonly patterns?: PatternPlans,
+    private readonly options: ValidatorOptions = {},
+  ) {}
+
+  validator(schema: object): ValidateFunction {
+    let fn = this.cache.get(schema);
+    if (fn === undefined) {
+      const ajv = isDraft07(schema)
+        ? (this.ajv07 ??= createAjv(true, this.patterns, this.options))
+        : (this.ajv2020 ??= createAjv(false, this.patterns, this.options));
+      fn = ajv.compile(schema);
+      this.cache.set(schema, fn);
+    }
+    return fn;
+  }
+
+  /** Undefined when `value` matches `schema`, else the problems in words. */
+  check(schema: object, value: unknown): string | undefined {
+    return runValidator(this.validator(schema), value);
+  }
+}

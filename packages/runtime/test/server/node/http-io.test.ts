@@ -1,0 +1,112 @@
+/**
+ * send(): a web Response streamed to a node response, with its two time limits: a standing stream
+ * is ended when only keep-alive comments went out for idleMs, and a client that stops reading is
+ * cut off after stallMs; either way the body is cancelled (the SDK frees what it holds for it).
+ */
+import { createServer, type Server } from "node:http";
+import { connect } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { send, type SendLimits } from "../../../src/server/node/httpIo.js";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+});
+
+/** A server answering every request with `body()` through send(); resolves with its port and what became of each send. */
+async function serving(body: () => ReadableStream<Uint8Array>, limits: SendLimits) {
+  const sent: Promise<void>[] = [];
+  const server = createServer((_req, res) => {
+    sent.push(send(res, new Response(body(), { headers: { "content-type": "text/event-stream" } }), new AbortController(), limits));
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { port: (server.address() as AddressInfo).port, sent };
+}
+
+/** An SSE body writing `frame(i)` every `ms`, until it returns undefined; records its cancellation. */
+function ticking(ms: number, frame: (i: number) => string | undefined, cancelled: { value: boolean }): ReadableStream<Uint8Array> {
+  let timer: ReturnType<typeof setInterval>;
+  return new ReadableStream({
+    start(controller) {
+      let i = 0;
+      timer = setInterval(() => {
+        const text = frame(i++);
+        if (text !== undefined) controller.enqueue(new TextEncoder().encode(text));
+      }, ms);
+    },
+    cancel() {
+      clearInterval(timer);
+      cancelled.value = true;
+    },
+  });
+}
+
+/** GETs the stream and resolves with its whole text when the server ends it. */
+async function readAll(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/`);
+  return res.text();
+}
+
+describe("send", () => {
+  it("sends a body larger than the socket's buffers whole, though its stream has ended before the last write drained", async () => {
+    const big = "x".repeat(4 * 1024 * 1024);
+    const body = () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
+    const { port } = await serving(body, { stallMs: 60_000 });
+    expect((await readAll(port)).length).toBe(big.length);
+  });
+
+  it("ends a standing stream on which only keep-alive comments went out for idleMs, and cancels its body", async () => {
+    const cancelled = { value: false };
+    const { port } = await serving(() => ticking(20, () => ": keepalive\n\n", cancelled), { stallMs: 60_000, idleMs: 300 });
+    const text = await readAll(port);
+    expect(text).toMatch(/^(: keepalive\n\n)+$/);
+    expect(cancelled.value).toBe(true);
+  });
+
+  it("keeps a standing stream while messages go out, and ends it once they stop", async () => {
+    const cancelled = { value: false };
+    // 30 messages 20 ms apart (600 ms, twice the idle limit), then only comments.
+    const frame = (i: number) => (i < 30 ? `event: message\ndata: ${i}\n\n` : ": keepalive\n\n");
+    const { port } = await serving(() => ticking(20, frame, cancelled), { stallMs: 60_000, idleMs: 300 });
+    const text = await readAll(port);
+    expect(text.match(/event: message/g)).toHaveLength(30);
+    expect(cancelled.value).toBe(true);
+  });
+
+  it("cuts off a client that stops reading after stallMs, and cancels the body", async () => {
+    const cancelled = { value: false };
+    const chunk = new Uint8Array(1024 * 1024).fill(120);
+    const { port, sent } = await serving(() => ticking(1, () => new TextDecoder().decode(chunk), cancelled), { stallMs: 300 });
+    // A client that sends its request and never reads.
+    const socket = connect(port, "127.0.0.1");
+    socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    const closed = new Promise((r) => socket.on("close", r));
+    socket.on("error", () => {});
+    while (sent.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await sent[0];
+    expect(cancelled.value).toBe(true);
+    socket.resume();
+    await closed;
+  });
+
+  it("returns when the client goes away while its writes wait to drain", async () => {
+    const cancelled = { value: false };
+    const chunk = new Uint8Array(1024 * 1024).fill(120);
+    const { port, sent } = await serving(() => ticking(1, () => new TextDecoder().decode(chunk), cancelled), { stallMs: 600_000 });
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    while (sent.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Wait until the server's buffers are full (a write waits for drain), then leave.
+    await new Promise((r) => setTimeout(r, 200));
+    socket.destroy();
+    // Before, this never settled: the drain it waited for never comes after a close.
+    await sent[0];
+    expect(cancelled.value).toBe(true);
+  });
+});

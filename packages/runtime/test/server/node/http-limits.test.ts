@@ -1,0 +1,52 @@
+/** httpLimits: the defaults of the connection limits, and the settings refused when the server is made. */
+import { describe, expect, it } from "vitest";
+import { httpLimits, nodeServerOptions, StandingStreams } from "../../../src/server/node/httpLimits.js";
+import { EventEmitter } from "node:events";
+
+describe("httpLimits", () => {
+  it("defaults: 512 connections, 256 standing streams, 20 s headers, 60 s request, 5 s keep-alive, 5 min idle streams, 60 s stalls", () => {
+    expect(httpLimits({})).toEqual({
+      maxConnections: 512,
+      headersTimeoutMs: 20_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxStandingStreams: 256,
+      standingStreamIdleTimeoutMs: 300_000,
+      stalledResponseTimeoutMs: 60_000,
+    });
+    expect(httpLimits({ maxConnections: 2000 }).maxStandingStreams).toBe(1000);
+  });
+
+  it.each([
+    [{ maxConnections: 0 }, "maxConnections must be a positive whole number, not 0"],
+    [{ requestTimeoutMs: 1.5 }, "requestTimeoutMs must be a positive whole number, not 1.5"],
+    [{ headersTimeoutMs: 61_000 }, "headersTimeoutMs (61000) must not be more than requestTimeoutMs (60000): the headers are part of the request"],
+    [{ maxStandingStreams: 512 }, "maxStandingStreams (512) must be less than maxConnections (512): requests need connections while the streams hold theirs"],
+  ])("refuses %j", (options, message) => {
+    expect(() => httpLimits(options)).toThrow(message);
+  });
+
+  it("has node check the timeouts every second, or a quarter of the headers timeout when that is less", () => {
+    expect(nodeServerOptions(httpLimits({}))).toEqual({
+      headersTimeout: 20_000,
+      requestTimeout: 60_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 1_000,
+    });
+    expect(nodeServerOptions(httpLimits({ headersTimeoutMs: 200, requestTimeoutMs: 300 })).connectionsCheckingInterval).toBe(50);
+  });
+});
+
+describe("StandingStreams", () => {
+  it("gives at most max places, each back when its response closes", () => {
+    const streams = new StandingStreams(2);
+    const a = new EventEmitter();
+    const b = new EventEmitter();
+    expect(streams.take(a)).toBe(true);
+    expect(streams.take(b)).toBe(true);
+    expect(streams.take(new EventEmitter())).toBe(false);
+    a.emit("close");
+    expect(streams.take(new EventEmitter())).toBe(true);
+    expect(streams.take(new EventEmitter())).toBe(false);
+  });
+});
