@@ -50,8 +50,6 @@ export const DIAGNOSTICS = {
     "A warning: in the default `runtime: package` mode, the output folder is in an npm project (a package.json at or above it) where no `@mcpgen/runtime` is installed, so the generated code does not compile or run yet. The message gives the `npm install` to run; `runtime: vendor` copies the runtime into the output instead.",
   "stub-orphan":
     "A warning: a handler stub that nothing in the manifest needs any more (its tool was removed or renamed). Move the code, then delete the file.",
-  "stub-private-import":
-    "A warning: a handler stub imports a file of mcpgen's runtime (`<out>/_runtime/...`), as the stubs of mcpgen 0.1 did (`import { ToolError } from \"../../../../generated/_runtime/errors.js\"`). The runtime's files are not a public API and move between versions. Located at the module specifier, with the import to write instead: the same names from the server folder's public entry (`<out>/<server>/index.js`; `serve.js` for the serving names). mcpgen never edits the file.",
   "required-without-schema":
     "A name in `required` of an object schema (one with `type: object`, `properties`, `additionalProperties` or `patternProperties`) that no subschema describes (not in `properties`, no matching `patternProperties`, no `additionalProperties` schema): a caller can only send it blind. Composition branches (`anyOf: [{required: [a]}, ...]`) and required-only fragments (`defs: {ByPhone: {required: [phone]}}`) are not checked. A warning in a manifest written by `mcpgen pull`. The generated type has the property either way, typed as the validator admits it.",
   "keyword-typo":
@@ -142,7 +140,6 @@ export const WARNING_CODES = [
   "alias-contradiction",
   "offline-access",
   "stub-orphan",
-  "stub-private-import",
   "runtime-missing",
   "tool-name-length",
   "tool-name-characters",

@@ -184,7 +184,7 @@ export async function runPipeline(options: PipelineOptions): Promise<PipelineRes
     stubWarnings.push(...stubPlan.diagnostics.filter((d) => d.severity === "warning"));
     plan.changes.push(...stubPlan.changes);
     sorted.push(...sortDiagnostics(applyLevels(stubPlan.diagnostics, options.levels, cwd)));
-    // `stub-orphan` or `stub-private-import` set to error: nothing is written, as for any error.
+    // `stub-orphan` set to error: nothing is written, as for any error.
     if (hasErrors(sorted)) return { diagnostics: sorted, models, reused: reusedServers, reusedWarnings };
   }
   const writeError = options.mode === "write" && plan.conflicts.length === 0 ? await applyPlan(plan) : undefined;

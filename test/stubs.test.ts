@@ -6,15 +6,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
 import { formatDiagnostic, type DiagnosticLevels } from "../src/diagnostics.js";
 import { runPipeline } from "../src/generate.js";
-import { privateImports } from "../src/stubs/privateImports.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 const MANIFEST = `server: {name: shop, version: '1'}
@@ -331,80 +328,37 @@ describe("handler types: one per entity kind, by MCP name", () => {
   }, 120_000);
 });
 
-const OLD_STUBS = path.join(ROOT, "test/fixtures/old-stubs/shop");
-const OLD_FILES = ["tools/addItem.ts", "tools/clear.ts", "resources/cart.ts", "resource-templates/item.ts", "prompts/upsell.ts"];
+/** A stub file the manifest no longer needs: a `stub-orphan` warning at its export. */
+const ORPHAN = 'import type { ToolHandler } from "../../../../generated/shop/index.js";\n\nexport const gone: ToolHandler<"add_item"> = async () => "gone";\n';
+const orphanWarning =
+  "src/handlers/shop/tools/gone.ts:3:14: warning stub-orphan: handler gone is not used: nothing in manifests/shop.yaml needs tools/gone.ts any more (removed or renamed?); move its code to the new handler, then delete the file";
 
-/** The warning of a stub line `import { ToolError } from "../../../../generated/_runtime/errors.js";`. */
-const privateImportWarning = (file: string, line: number) =>
-  `src/handlers/shop/${file}:${line}:27: warning stub-private-import: imports "../../../../generated/_runtime/errors.js", a file of mcpgen's runtime: its files are not a public API and move between mcpgen versions, so this import breaks when they do; import { ToolError } from "../../../../generated/shop/index.js" instead (mcpgen never edits this file)`;
-
-describe("stubs in the old shape (functions, as mcpgen 0.1 wrote them)", () => {
-  it("are left byte for byte and warned about at their private runtime imports; with the import the warning gives, they compile with handlers.ts and serve", async () => {
-    const p = project();
-    for (const file of OLD_FILES) {
-      mkdirSync(path.dirname(path.join(p.dir, "src/handlers/shop", file)), { recursive: true });
-      p.write(`src/handlers/shop/${file}`, readFileSync(path.join(OLD_STUBS, file), "utf8"));
-    }
-    const first = await p.generate();
-    expect(first.changes.filter((c) => c.includes("src/handlers"))).toEqual([]);
-    expect(first.diagnostics).toEqual([privateImportWarning("tools/addItem.ts", 6), privateImportWarning("tools/clear.ts", 6)]);
-    for (const file of OLD_FILES) expect(p.read(`src/handlers/shop/${file}`), file).toBe(readFileSync(path.join(OLD_STUBS, file), "utf8"));
-    expect(p.read("generated/shop/handlers.ts")).toContain('import { addItem } from "../../src/handlers/shop/tools/addItem.js";');
-    // Said again on every run that reads them, until the import is changed.
-    expect((await p.generate()).diagnostics).toEqual(first.diagnostics);
-
-    // The user writes the import the warning gives (line 6 of each), and changes nothing else.
-    for (const d of first.result.diagnostics) {
-      const file = path.join(p.dir, d.file);
-      const lines = readFileSync(file, "utf8").split("\n");
-      lines[d.line - 1] = `${/^(import .*?) instead/.exec(d.fix!)![1]};`;
-      writeFileSync(file, lines.join("\n"));
-    }
-    expect(p.read("src/handlers/shop/tools/addItem.ts").split("\n")[5]).toBe('import { ToolError } from "../../../../generated/shop/index.js";');
-    const fixed = await p.generate();
-    expect(fixed.diagnostics).toEqual([]);
-    expect(fixed.changes.filter((c) => c.includes("src/handlers"))).toEqual([]);
-    // The function shape compiles with the generated handlers.ts as the new one does, and serves.
-    expect(p.tsc()).toBe("");
-    const { createServerFactory } = await import(path.join(p.dir, "generated/shop/index.ts"));
-    const { handlers } = await import(path.join(p.dir, "generated/shop/handlers.ts"));
-    const { rawSession } = await import("./helpers/wire.js");
-    const s = await rawSession(createServerFactory(handlers));
-    expect((await s.request("tools/call", { name: "add_item", arguments: { sku: "a" } })).result).toEqual({
-      content: [{ type: "text", text: "Tool add_item is not implemented yet: write it in src/handlers/shop/tools/addItem.ts" }],
-      isError: true,
-    });
-    expect((await s.request("resources/read", { uri: "shop://cart" })).error).toMatchObject({
-      message: expect.stringContaining("Resource cart is not implemented yet"),
-    });
-    await s.close();
-  }, 120_000);
-
-  it("the warning is said again on a run that skips the unchanged manifest, and fails it when set to error", async () => {
+describe("the warnings of stub files", () => {
+  it("are said again on a run that skips the unchanged manifest, and fail it when set to error", async () => {
     const p = project();
     mkdirSync(path.join(p.dir, "src/handlers/shop/tools"), { recursive: true });
-    p.write("src/handlers/shop/tools/addItem.ts", readFileSync(path.join(OLD_STUBS, "tools/addItem.ts"), "utf8"));
+    p.write("src/handlers/shop/tools/gone.ts", ORPHAN);
     const run = (levels: DiagnosticLevels = []) =>
       runPipeline({ manifests: ["manifests"], out: "generated", stubs: "src/handlers", levels, cwd: p.dir, mode: "write" });
     const first = await run();
     expect(first.reused).toEqual([]);
-    expect(first.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    expect(first.diagnostics.map(formatDiagnostic)).toEqual([orphanWarning]);
     const skipped = await run();
     expect(skipped.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
-    expect(skipped.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6)]);
+    expect(skipped.diagnostics.map(formatDiagnostic)).toEqual([orphanWarning]);
     expect(skipped.reusedWarnings).toEqual([]);
-    const failed = await run([{ codes: { "stub-private-import": "error" } }]);
+    const failed = await run([{ codes: { "stub-orphan": "error" } }]);
     expect(failed.reused).toEqual([{ server: "shop", files: expect.any(Number) }]);
-    expect(failed.diagnostics.map(formatDiagnostic)).toEqual([privateImportWarning("tools/addItem.ts", 6).replace("warning", "error")]);
+    expect(failed.diagnostics.map(formatDiagnostic)).toEqual([orphanWarning.replace("warning", "error")]);
     expect(failed.plan).toBeUndefined();
   });
 
-  it("the warning's level comes from the config's diagnostics key: error writes nothing, off says nothing", async () => {
+  it("take their level from the config's diagnostics key: error writes nothing, off says nothing", async () => {
     const p = project();
     mkdirSync(path.join(p.dir, "src/handlers/shop/tools"), { recursive: true });
-    p.write("src/handlers/shop/tools/addItem.ts", readFileSync(path.join(OLD_STUBS, "tools/addItem.ts"), "utf8"));
+    p.write("src/handlers/shop/tools/gone.ts", ORPHAN);
     const run = async (level: "off" | "error") => {
-      p.write("mcpgen.config.json", JSON.stringify({ stubs: "src/handlers", out: "generated", diagnostics: { "stub-private-import": level } }));
+      p.write("mcpgen.config.json", JSON.stringify({ stubs: "src/handlers", out: "generated", diagnostics: { "stub-orphan": level } }));
       const { config, diagnostics } = loadConfig(p.dir);
       expect(diagnostics).toEqual([]);
       const result = await runPipeline({
@@ -418,56 +372,9 @@ describe("stubs in the old shape (functions, as mcpgen 0.1 wrote them)", () => {
       });
       return result.diagnostics.map(formatDiagnostic);
     };
-    expect(await run("error")).toEqual([privateImportWarning("tools/addItem.ts", 6).replace("warning", "error")]);
+    expect(await run("error")).toEqual([orphanWarning.replace("warning", "error")]);
     expect(existsSync(path.join(p.dir, "generated"))).toBe(false);
     expect(await run("off")).toEqual([]);
     expect(existsSync(path.join(p.dir, "generated/shop/handlers.ts"))).toBe(true);
-  });
-});
-
-describe("private runtime imports: every form, where it is, what to write instead", () => {
-  const OUT = path.join(path.sep, "p", "generated");
-  const FILE = path.join(path.sep, "p", "src", "handlers", "shop", "tools", "x.ts");
-  const RT = "../../../../generated/_runtime";
-  const INDEX = '"../../../../generated/shop/index.js"';
-  const cases: [string, { given: string; want: string[] }][] = [
-    ["a named import", { given: `import { ToolError } from "${RT}/errors.js";`, want: [`1:27 import { ToolError } from ${INDEX}`] }],
-    [
-      "a type-only import with an alias, after other lines",
-      { given: `// mine\n\nimport type { ToolContext as Ctx } from "${RT}/server.js";`, want: [`3:41 import type { ToolContext as Ctx } from ${INDEX}`] },
-    ],
-    [
-      "names from two public modules, and a runtime internal",
-      {
-        given: `import { type ToolContext, redisTaskStore, createManifestServerFactory } from '${RT}/server.js';`,
-        want: [
-          `1:79 import { type ToolContext } from ${INDEX}; import { redisTaskStore } from "../../../../generated/shop/serve.js"; \`createManifestServerFactory\` is not public: use what ${INDEX} exports`,
-        ],
-      },
-    ],
-    ["a namespace import", { given: `import * as rt from "${RT}/errors.js";`, want: [`1:21 import from ${INDEX}, the server folder's public entry,`] }],
-    ["a re-export", { given: `export { ToolError } from "${RT}/errors.js";`, want: [`1:27 import from ${INDEX}, the server folder's public entry,`] }],
-    [
-      "a dynamic import and an import type",
-      {
-        given: `type R = import("${RT}/mcp.js").CallToolResult;\nconst m = await import("${RT}/errors.js");`,
-        want: [`1:17 import from ${INDEX}, the server folder's public entry,`, `2:24 import from ${INDEX}, the server folder's public entry,`],
-      },
-    ],
-    [
-      "a runtime file in a subfolder (the runtime's next layout)",
-      { given: `import { ToolError } from "${RT}/shared/errors.js";`, want: [`1:27 import { ToolError } from ${INDEX}`] },
-    ],
-    ["the public entry", { given: `import { ToolError } from ${INDEX};`, want: [] }],
-    ["another output folder's runtime", { given: `import { ToolError } from "../../../../vendor/_runtime/errors.js";`, want: [] }],
-    [
-      "a package, and the runtime named in a comment or a string",
-      { given: `import x from "_runtime";\n// ${RT}/errors.js\nconst s = "${RT}/errors.js";`, want: [] },
-    ],
-  ];
-  it.each(cases)("%s", async (_name, { given, want }) => {
-    const found = await privateImports(FILE, given, { outDir: OUT, server: "shop", cwd: path.join(path.sep, "p") });
-    expect(found.map((d) => `${d.line}:${d.col} ${d.fix!.replace(/ instead \(mcpgen never edits this file\)$/, "")}`)).toEqual(want);
-    for (const d of found) expect(d).toMatchObject({ severity: "warning", code: "stub-private-import", file: "src/handlers/shop/tools/x.ts" });
   });
 });

@@ -28,7 +28,7 @@ export interface ManifestRecord {
   stubFolder?: { dir: string; files: string[] };
   /** Its warnings, said again when the manifest is skipped. */
   warnings?: Diagnostic[];
-  /** Its handler stubs' warnings (stub-orphan, stub-private-import), at their files (absolute): said again when it is skipped. */
+  /** Its handler stubs' warnings (stub-orphan), at their files (absolute): said again when it is skipped. */
   stubWarnings?: Diagnostic[];
   /** The manifest file as it was when its text was read (see knownHash). */
   file?: FileStamp;

@@ -4,12 +4,10 @@
  * - A missing stub file is created from its template (templates/stubs/<kind>.ts.hbs): a handler
  *   typed `ToolHandler<"name">` (or its kin), imported from the server folder's public entry.
  * - An existing file that exports the expected name is left byte for byte, whatever its shape
- *   (`export const` in today's stubs, `export async function` in older ones: handlers.ts imports
- *   either the same way).
+ *   (`export const` as the stubs write it, or an `export function` of the user's: handlers.ts
+ *   imports either the same way).
  * - An existing file that lacks it (renamed or deleted by hand) gets the stub's handler appended,
  *   and the imports it needs added after the file's own, everything else untouched.
- * - An existing file that imports mcpgen's private runtime files (older stubs did) is reported as
- *   a `stub-private-import` warning at the import, with the import to write instead; never edited.
  * - A stub file whose tool, resource, template or prompt left the manifest is reported as a
  *   warning with its file:line, and never deleted.
  */
@@ -21,7 +19,6 @@ import { stringLiteral } from "../print/literal.js";
 import { renderTemplate } from "../templates/render.js";
 import type { Change } from "../write/writeOutput.js";
 import { modulePath, serverModule, STUB_FOLDERS, stubEntries, type StubEntry } from "./layout.js";
-import { privateImports } from "./privateImports.js";
 import { toPosix } from "../util/paths.js";
 
 interface StubOptions {
@@ -59,7 +56,6 @@ export async function planStubs(models: readonly ServerModel[], options: StubOpt
         continue;
       }
       const text = readFileSync(abs, "utf8");
-      plan.diagnostics.push(...(await privateImports(abs, text, { outDir: options.outDir, server: model.name, cwd: options.cwd })));
       if (exportsName(text, entry.functionName)) continue;
       const merged = await appendStub(text, stub, entry.functionName);
       plan.changes.push({ kind: "update", file: abs, before: text, after: merged, display, stub: true });
@@ -70,62 +66,28 @@ export async function planStubs(models: readonly ServerModel[], options: StubOpt
 }
 
 /**
- * A stub from its template. New stubs import only the server folder's public entry (`index.js`):
- * `ToolHandler<"name">` and its kin, and ToolError. The variables older templates used (the types
- * module, the server module, the stub's parameter types) are still given, for a user's template
- * overrides; `errorsModule` now names index.js too, which exports ToolError, so an override
- * written for the old stubs no longer imports mcpgen's private runtime files.
+ * A stub from its template. Stubs import only the server folder's public entry (`index.js`):
+ * `ToolHandler<"name">` and its kin, and ToolError.
  */
 function renderStub(model: ServerModel, entry: StubEntry, abs: string, options: StubOptions): string {
-  const generated = path.join(options.outDir, model.name);
   const from = path.dirname(abs);
-  const indexModule = stringLiteral(serverModule(from, options.outDir, model.name));
   const common = {
     server: model.name,
     functionName: entry.functionName,
-    indexModule,
-    typesModule: stringLiteral(modulePath(from, path.join(generated, "types.js"))),
-    serverModule: stringLiteral(modulePath(from, path.join(generated, "server.js"))),
-    errorsModule: indexModule,
+    indexModule: stringLiteral(serverModule(from, options.outDir, model.name)),
     notImplemented: stringLiteral(`${describeEntry(entry)} is not implemented yet: write it in ${toPosix(path.relative(options.cwd, abs))}`),
   };
   switch (entry.kind) {
-    case "tool": {
-      const tool = model.tools.find((t) => t.name === entry.key)!;
-      const output = tool.output?.typeName ?? "ToolTextResult";
-      return renderTemplate(
-        "stubs/tool.ts.hbs",
-        {
-          ...common,
-          toolName: stringLiteral(tool.name),
-          inputType: tool.input.typeName,
-          outputType: output,
-          typeImports: [tool.input.typeName, ...(tool.output ? [tool.output.typeName] : [])].join(", "),
-          serverImports: ["ToolContext", ...(tool.output ? [] : ["ToolTextResult"])].join(", "),
-        },
-        options.templatesDir,
-      );
-    }
+    case "tool":
+      return renderTemplate("stubs/tool.ts.hbs", { ...common, toolName: stringLiteral(entry.key) }, options.templatesDir);
     case "resource":
       return renderTemplate("stubs/resource.ts.hbs", { ...common, resourceName: stringLiteral(entry.key) }, options.templatesDir);
-    case "resource-template": {
-      const template = model.resourceTemplates.find((t) => t.name === entry.key)!;
-      return renderTemplate(
-        "stubs/resource-template.ts.hbs",
-        { ...common, templateName: stringLiteral(entry.key), variablesType: template.variablesTypeName },
-        options.templatesDir,
-      );
-    }
+    case "resource-template":
+      return renderTemplate("stubs/resource-template.ts.hbs", { ...common, templateName: stringLiteral(entry.key) }, options.templatesDir);
     case "verifier":
       return renderTemplate("stubs/verifier.ts.hbs", common, options.templatesDir);
-    case "prompt": {
-      const prompt = model.prompts.find((p) => p.name === entry.key)!;
-      return renderTemplate(
-        "stubs/prompt.ts.hbs",
-        { ...common, promptName: stringLiteral(entry.key), argumentsType: prompt.argumentsTypeName },
-        options.templatesDir,
-      );
-    }
+    case "prompt":
+      return renderTemplate("stubs/prompt.ts.hbs", { ...common, promptName: stringLiteral(entry.key) }, options.templatesDir);
   }
 }
 
@@ -178,7 +140,7 @@ async function appendStub(userText: string, stubText: string, functionName: stri
     const typeOnly = decl.isTypeOnly();
     newImports.push(`import ${typeOnly ? "type " : ""}{ ${missing.map((s) => s.getText()).join(", ")} } from ${decl.getModuleSpecifier().getText()};`);
   }
-  // The handler: a const in today's templates, a function in older ones (or a user's override).
+  // The handler: a const in the built-in templates, perhaps a function in a user's override.
   const handler = stub.getVariableStatement(functionName) ?? stub.getFunction(functionName);
   const fnText = handler ? handler.getFullText().replace(/^\s*\n/, "") : "";
 
