@@ -20,7 +20,7 @@ export default defineConfig(
       ".cache/",
       "coverage/",
       "schema/",
-      "src/validate/metaSchemas.generated.ts",
+      "src/generator/validate/metaSchemas.generated.ts",
     ],
   },
   // ESLint's own recommended set: syntax-level mistakes (unreachable code, duplicate keys, a

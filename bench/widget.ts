@@ -11,7 +11,7 @@ import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, wri
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { runPipeline } from "../src/generate.js";
+import { runPipeline } from "../src/generator/pipeline.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const EXAMPLE = path.join(ROOT, "examples", "gift-server", "manifests");

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { formatDiagnostic } from "../src/diagnostics.js";
-import { runPipeline } from "../src/generate.js";
-import { ParseCache } from "../src/load/parseCache.js";
+import { formatDiagnostic } from "../src/common/diagnostics.js";
+import { runPipeline } from "../src/generator/pipeline.js";
+import { ParseCache } from "../src/generator/load/parseCache.js";
 import { tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

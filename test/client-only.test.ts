@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
-import { version } from "../src/version.js";
+import { version } from "../src/common/version.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
-import { version } from "../src/version.js";
+import { version } from "../src/common/version.js";
 
 const MANIFEST = "server: {name: tiny, version: '1'}\ntools:\n  - {name: ping, inputSchema: {type: object}}\n";
 

@@ -5,11 +5,12 @@
 import { existsSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { DIAGNOSTIC_CODES, DIAGNOSTICS, formatDiagnostic } from "../src/diagnostics.js";
+import { DIAGNOSTIC_CODES, DIAGNOSTICS, formatDiagnostic } from "../src/common/diagnostics.js";
 import { watchFailed } from "../src/cli/watch.js";
-import { checkedFileMissing, fileFailed, serverFailed } from "../src/pull/problems.js";
-import { conflictDiagnostic, interruptedRun, staleDiagnostic, writeFailed } from "../src/write/problems.js";
-import { runPipeline } from "../src/generate.js";
+import { checkedFileMissing, fileFailed, serverFailed } from "../src/commands/pull/problems.js";
+import { conflictDiagnostic, staleDiagnostic } from "../src/generator/plan/problems.js";
+import { interruptedRun, writeFailed } from "../src/generator/write/problems.js";
+import { runPipeline } from "../src/generator/pipeline.js";
 import { tempProject } from "./helpers/tmp.js";
 
 async function diagnose(yaml: string, extra: Record<string, string> = {}): Promise<string[]> {

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { referencePages } from "../src/docs/pages.js";
+import { referencePages } from "../src/reference/docs/pages.js";
 import { markdownFiles, parseMarkdown, readMarkdown, type CodeBlock, type MarkdownDoc } from "./helpers/markdown.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 

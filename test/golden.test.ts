@@ -7,14 +7,14 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
-import { formatDiagnostic } from "../src/diagnostics.js";
-import { emitServerFiles } from "../src/emit/index.js";
-import { runPipeline } from "../src/generate.js";
-import { loadManifest } from "../src/load/loadManifest.js";
-import { buildModel } from "../src/model/build.js";
-import { validateManifest } from "../src/validate/validate.js";
+import { formatDiagnostic } from "../src/common/diagnostics.js";
+import { emitServerFiles } from "../src/generator/emit/index.js";
+import { runPipeline } from "../src/generator/pipeline.js";
+import { loadManifest } from "../src/generator/load/loadManifest.js";
+import { buildModel } from "../src/generator/model/build.js";
+import { validateManifest } from "../src/generator/validate/validate.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
-import { version } from "../src/version.js";
+import { version } from "../src/common/version.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

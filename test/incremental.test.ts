@@ -6,8 +6,8 @@ import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } 
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
-import { RunRecords, stampOf } from "../src/load/incremental.js";
-import { runPipeline, type PipelineOptions } from "../src/generate.js";
+import { RunRecords, stampOf } from "../src/generator/runRecords.js";
+import { runPipeline, type PipelineOptions } from "../src/generator/pipeline.js";
 import { tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 

@@ -6,10 +6,10 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { createAjv } from "../packages/runtime/src/shared/validation.js";
-import { configJsonSchema } from "../src/schema/configSchema.js";
-import { manifestJsonSchema } from "../src/schema/manifestSchema.js";
-import { metaValidatorsSource } from "../src/schema/metaValidators.js";
-import { validateDraft07, validateDraft2020 } from "../src/validate/metaSchemas.generated.js";
+import { configJsonSchema } from "../src/reference/schema/configSchema.js";
+import { manifestJsonSchema } from "../src/reference/schema/manifestSchema.js";
+import { metaValidatorsSource } from "../src/reference/schema/metaValidators.js";
+import { validateDraft07, validateDraft2020 } from "../src/generator/validate/metaSchemas.generated.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const committed = JSON.parse(readFileSync(`${ROOT}/schema/manifest.schema.json`, "utf8"));
@@ -45,9 +45,9 @@ describe("schema/manifest.schema.json", () => {
   });
 });
 
-describe("src/validate/metaSchemas.generated.ts (precompiled meta-schema checks)", () => {
+describe("src/generator/validate/metaSchemas.generated.ts (precompiled meta-schema checks)", () => {
   it("is what the installed ajv produces (run npm run schema if this fails)", () => {
-    expect(readFileSync(`${ROOT}/src/validate/metaSchemas.generated.ts`, "utf8")).toBe(metaValidatorsSource());
+    expect(readFileSync(`${ROOT}/src/generator/validate/metaSchemas.generated.ts`, "utf8")).toBe(metaValidatorsSource());
   });
 
   it("says what ajv's validateSchema says, errors included, for valid, broken and random schemas", () => {

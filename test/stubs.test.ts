@@ -8,8 +8,8 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config/loadConfig.js";
-import { formatDiagnostic, type DiagnosticLevels } from "../src/diagnostics.js";
-import { runPipeline } from "../src/generate.js";
+import { formatDiagnostic, type DiagnosticLevels } from "../src/common/diagnostics.js";
+import { runPipeline } from "../src/generator/pipeline.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");

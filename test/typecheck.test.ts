@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runPipeline } from "../src/generate.js";
+import { runPipeline } from "../src/generator/pipeline.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -6,11 +6,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { inlineScript } from "../src/bundle/inlineScript.js";
-import { widgetHtml } from "../src/bundle/widgets.js";
-import { formatDiagnostic } from "../src/diagnostics.js";
-import { runPipeline } from "../src/generate.js";
-import type { WidgetModel } from "../src/model/types.js";
+import { inlineScript } from "../src/generator/bundle/inlineScript.js";
+import { widgetHtml } from "../src/generator/bundle/widgets.js";
+import { formatDiagnostic } from "../src/common/diagnostics.js";
+import { runPipeline } from "../src/generator/pipeline.js";
+import type { WidgetModel } from "../src/generator/model/types.js";
 import { checks } from "../examples/gift-server/generated/gift-server/widgets/gifts.checks.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 

@@ -3,7 +3,7 @@
  * parseArgs, and one usage error, printed on one line with where to find the command's help.
  */
 import { parseArgs } from "node:util";
-import { didYouMean } from "../util/didYouMean.js";
+import { didYouMean } from "../common/didYouMean.js";
 
 /** A usage error: printed on one line with where to find the command's help, exit 2. */
 export class CliUsageError extends Error {}

@@ -3,13 +3,13 @@
  * JSON-RPC JSONL, a HAR of a Streamable HTTP session, a generated server's message log), each at
  * its line with the message's id and the fix; as text, JSON, SARIF or JUnit for CI.
  */
-import { hasErrors } from "../diagnostics.js";
-import { REPORT_FORMATS, type ReportFormat } from "../check/report/index.js";
-import type { LogFormat } from "../check/read/index.js";
+import { hasErrors } from "../common/diagnostics.js";
+import { REPORT_FORMATS, type ReportFormat } from "../commands/check/report/index.js";
+import type { LogFormat } from "../commands/check/read/index.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 import { INPUT_OPTION, logPath, parseLog } from "./logArgs.js";
-import { printDiagnostics } from "./report.js";
+import { printDiagnostics } from "../common/report.js";
 
 interface CheckArgs {
   log: string;
@@ -78,11 +78,11 @@ async function runCheck(args: CheckArgs, cwd: string): Promise<number> {
     process.stderr.write(`mcpgen: ${where.problem}\nRun \`mcpgen check --help\` for usage.\n`);
     return 2;
   }
-  const { checkLog } = await import("../check/run.js");
-  const { report } = await import("../check/report/index.js");
+  const { checkLog } = await import("../commands/check/run.js");
+  const { report } = await import("../commands/check/report/index.js");
   let definitions;
   if (args.manifests.length) {
-    const { loadDefinitions } = await import("../check/manifests.js");
+    const { loadDefinitions } = await import("../commands/check/manifests.js");
     const loaded = await loadDefinitions(args.manifests, cwd);
     printDiagnostics(loaded.diagnostics.filter((d) => d.severity === "error"));
     if (hasErrors(loaded.diagnostics)) {
@@ -91,7 +91,7 @@ async function runCheck(args: CheckArgs, cwd: string): Promise<number> {
     }
     definitions = loaded.definitions;
   }
-  const { UnreadableHar } = await import("../check/read/index.js");
+  const { UnreadableHar } = await import("../commands/check/read/index.js");
   let result;
   try {
     result = await checkLog(where.file, { display: args.log, ...(definitions ? { definitions } : {}), ...(args.input ? { format: args.input } : {}) });

@@ -1,16 +1,16 @@
 /**
  * `mcpgen dev`: the widgets in the harness, rebuilt and reloaded in the open page on every edit,
- * against the project's handlers (else the mock). The loop is src/dev/dev.ts; the watching is
+ * against the project's handlers (else the mock). The loop is src/commands/dev/dev.ts; the watching is
  * generate --watch's.
  */
 import * as path from "node:path";
 import { loadConfig, type Config } from "../config/loadConfig.js";
-import { hasErrors } from "../diagnostics.js";
-import { projectRoot } from "../generate.js";
+import { hasErrors } from "../common/diagnostics.js";
+import { projectRoot } from "../generator/load/manifestPaths.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 import { generateOnce } from "./generateCommand.js";
-import { printDiagnostics } from "./report.js";
+import { printDiagnostics } from "../common/report.js";
 
 interface DevArgs {
   manifests: string[];
@@ -81,7 +81,7 @@ async function runDev(args: DevArgs, cwd: string): Promise<number> {
     return 1;
   }
   const generateArgs = { command: "generate", manifests: args.manifests, check: false, watch: true, quiet: false, cache: false, clientOnly: false } as const;
-  const [{ DevSession }, { watch }] = await Promise.all([import("../dev/dev.js"), import("./watch.js")]);
+  const [{ DevSession }, { watch }] = await Promise.all([import("../commands/dev/dev.js"), import("./watch.js")]);
   const session = new DevSession({
     cwd,
     root: projectRoot(cwd),

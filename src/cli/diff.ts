@@ -2,10 +2,10 @@
  * `mcpgen diff OLD NEW`: what changed between two versions of a server, classified for the code
  * that calls it (clients) and for the code that implements it (servers).
  */
-import { parseFailOn, type FailLevel, type FailOn } from "../diff/format.js";
+import { parseFailOn, type FailLevel, type FailOn } from "../commands/diff/format.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
-import { printDiagnostics } from "./report.js";
+import { printDiagnostics } from "../common/report.js";
 
 type Format = "table" | "json";
 
@@ -81,8 +81,8 @@ const WHY: Record<FailLevel, string> = {
 };
 
 async function runDiff(args: DiffArgs, cwd: string): Promise<number> {
-  const { loadSurface, DiffInputError, formatDifferences, fails } = await import("../diff/report.js");
-  const { classify } = await import("../diff/classify.js");
+  const { loadSurface, DiffInputError, formatDifferences, fails } = await import("../commands/diff/report.js");
+  const { classify } = await import("../commands/diff/classify.js");
   let differences;
   try {
     const before = await loadSurface(args.before, cwd);

@@ -1,5 +1,5 @@
 /** `mcpgen explain LOG`: a log of MCP messages in words, message by message. */
-import type { LogFormat } from "../check/read/index.js";
+import type { LogFormat } from "../commands/check/read/index.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 import { INPUT_OPTION, logPath, parseLog } from "./logArgs.js";
@@ -42,8 +42,8 @@ notifications in words (progress, list changes, log messages), and the HTTP exch
       process.stderr.write(`mcpgen: ${where.problem}\nRun \`mcpgen explain --help\` for usage.\n`);
       return 2;
     }
-    const { explainLog, explainedText } = await import("../check/explain/run.js");
-    const { UnreadableHar } = await import("../check/read/index.js");
+    const { explainLog, explainedText } = await import("../commands/check/explain/run.js");
+    const { UnreadableHar } = await import("../commands/check/read/index.js");
     try {
       const print = args.format === "jsonl" ? (e: object) => JSON.stringify(e) : explainedText;
       await explainLog(where.file, (e) => process.stdout.write(`${print(e)}\n`), args.input);

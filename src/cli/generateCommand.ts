@@ -4,15 +4,18 @@
  */
 import * as path from "node:path";
 import { loadConfig, type Config } from "../config/loadConfig.js";
-import { hasErrors } from "../diagnostics.js";
-import { runPipeline, type PipelineResult } from "../generate.js";
-import { conflictDiagnostic, staleDiagnostic, writeFailed } from "../write/problems.js";
-import { shortDiff } from "../write/writeOutput.js";
+import { hasErrors } from "../common/diagnostics.js";
+import { runPipeline, type PipelineResult } from "../generator/pipeline.js";
+import { conflictDiagnostic, staleDiagnostic } from "../generator/plan/problems.js";
+import { writeFailed } from "../generator/write/problems.js";
+import { shortDiff } from "../generator/plan/plan.js";
 import { CliUsageError, type CommandLine, type OptionTable } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
-import { printDiagnostics, printRunDiagnostics } from "./report.js";
-import { toPosix } from "../util/paths.js";
-import type { RuntimeMode } from "../serverFolder/modules.js";
+import { printDiagnostics } from "../common/report.js";
+import { printRunDiagnostics } from "./report.js";
+import { toPosix } from "../common/paths.js";
+import { shellWord } from "../common/shell.js";
+import type { RuntimeMode } from "../generator/model/modules.js";
 
 export interface GenerateArgs {
   command: "generate" | "validate";
@@ -180,11 +183,6 @@ function regenerateCommand(args: GenerateArgs, cwd: string): string {
     ...(args.clientOnly ? ["--client-only"] : []),
     ...(args.runtime ? ["--runtime", args.runtime] : []),
   ].join(" ");
-}
-
-/** A word as a POSIX shell reads it back: bare when it is plain, else single-quoted. */
-function shellWord(word: string): string {
-  return /^[\w./@+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function applyFlags(config: Config, args: GenerateArgs, cwd: string): Config {

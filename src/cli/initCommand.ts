@@ -1,8 +1,8 @@
-/** `mcpgen init [DIR]`: a new MCP server project (see src/init). */
+/** `mcpgen init [DIR]`: a new MCP server project (src/commands/init.ts). */
 import * as path from "node:path";
 import { CliUsageError } from "./args.js";
 import { defineCommand } from "./command.js";
-import { version } from "../version.js";
+import { version } from "../common/version.js";
 
 interface InitArgs {
   dir: string;
@@ -48,7 +48,7 @@ export const initCommand = defineCommand<InitArgs>({
     };
   },
   async run(args, cwd) {
-    const { runInit } = await import("../init/init.js");
+    const { runInit } = await import("../commands/init.js");
     const { dir, widget, auth, ...rest } = args;
     return runInit({ ...rest, dir: path.resolve(cwd, dir), cwd, ...(widget ? { widget: true } : {}), ...(auth ? { auth: true } : {}), version: version() });
   },

@@ -4,11 +4,10 @@
 import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
 import { asLevel, refuseCode } from "../config/levels.js";
-import { hasErrors, WARNING_CODES, type Level, type WarningCode } from "../diagnostics.js";
+import { hasErrors, LINT_RULES, RULE_NAMES, WARNING_CODES, type Level, type WarningCode } from "../common/diagnostics.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand, wrap } from "./command.js";
-import { printDiagnostics } from "./report.js";
-import { LINT_RULES, RULE_NAMES } from "../lint/rules.js";
+import { printDiagnostics } from "../common/report.js";
 
 export const lintCommand = defineCommand({
   name: "lint",
@@ -72,8 +71,8 @@ async function runLint(args: LintArgs, cwd: string): Promise<number> {
     process.stderr.write("mcpgen: the config has errors.\n");
     return 1;
   }
-  const { lintManifests } = await import("../lint/lint.js");
-  const { upstreamNotes } = await import("../lint/upstream.js");
+  const { lintManifests } = await import("../commands/lint/lint.js");
+  const { upstreamNotes } = await import("../commands/lint/upstream.js");
   const manifests = args.manifests.length ? args.manifests.map((m) => path.resolve(cwd, m)) : loaded.config.manifests;
   // --rule wins over every level of the config, a manifest's own included.
   const result = await lintManifests(manifests, cwd, [...loaded.config.levels, { codes: args.rules }]);

@@ -1,7 +1,7 @@
 /** What check and explain share on their command lines: one log, and how to read it. */
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
-import type { LogFormat } from "../check/read/index.js";
+import type { LogFormat } from "../commands/check/read/index.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 
 const INPUT_FORMATS: readonly LogFormat[] = ["mcpgen", "jsonl", "har", "server-log"];

@@ -14,10 +14,10 @@ import { checkCommand } from "./check.js";
 import { explainCommand } from "./explain.js";
 import { pullCommand } from "./pull.js";
 import { traceCommand } from "./trace.js";
-import { version } from "../version.js";
-import { didYouMean } from "../util/didYouMean.js";
+import { version } from "../common/version.js";
+import { didYouMean } from "../common/didYouMean.js";
 
-/** Every command, in the order the help (and the CLI reference, src/docs/cliPage.ts) lists them. */
+/** Every command, in the order the help (and the CLI reference, src/reference/docs/cliPage.ts) lists them. */
 export const COMMANDS: readonly Command[] = [
   generateCommand,
   validateCommand,

@@ -4,10 +4,10 @@
  */
 import * as path from "node:path";
 import { loadConfig } from "../config/loadConfig.js";
-import { hasErrors } from "../diagnostics.js";
+import { hasErrors } from "../common/diagnostics.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
-import { printDiagnostics } from "./report.js";
+import { printDiagnostics } from "../common/report.js";
 
 interface MockArgs {
   manifests: string[];
@@ -115,7 +115,7 @@ async function runMock(args: MockArgs, cwd: string): Promise<number> {
     return 1;
   }
   const config = loaded.config;
-  const { startMock } = await import("../mock/server.js");
+  const { startMock } = await import("../commands/mock/server.js");
   const result = await startMock({
     manifests: args.manifests.length ? args.manifests.map((m) => path.resolve(cwd, m)) : config.manifests,
     cwd,

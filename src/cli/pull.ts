@@ -4,16 +4,17 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { hasErrors } from "../diagnostics.js";
-import { DEFAULT_MAX_DEPTH, MAX_MAX_DEPTH, tooDeep } from "../pull/depth.js";
-import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../pull/limits.js";
-import { redactCommand, redactUrl, showCommand } from "../pull/redact.js";
-import { checkedFileMissing, fileFailed, serverFailed } from "../pull/problems.js";
-import { shellWord } from "../pull/shell.js";
+import { hasErrors } from "../common/diagnostics.js";
+import { PULLED_MARK } from "../generator/load/loadManifest.js";
+import { DEFAULT_MAX_DEPTH, MAX_MAX_DEPTH, tooDeep } from "../commands/pull/depth.js";
+import { flagSize, MAX_ANSWER_BYTES, parseSize, pullLimits } from "../commands/pull/limits.js";
+import { redactCommand, redactUrl, showCommand } from "../common/redact.js";
+import { checkedFileMissing, fileFailed, serverFailed } from "../commands/pull/problems.js";
+import { shellWord } from "../common/shell.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
-import { printDiagnostics } from "./report.js";
-import { toPosix } from "../util/paths.js";
+import { printDiagnostics } from "../common/report.js";
+import { toPosix } from "../common/paths.js";
 
 export const pullCommand = defineCommand({
   name: "pull",
@@ -168,8 +169,8 @@ function parsePullArgs({ values, positionals: positional }: CommandLine): PullAr
 }
 
 async function runPull(args: PullArgs, cwd: string): Promise<number> {
-  const { fetchServer, PullError } = await import("../pull/fetch.js");
-  const { manifestText, folderName, PULLED_MARK } = await import("../pull/manifestText.js");
+  const { fetchServer, PullError } = await import("../commands/pull/fetch.js");
+  const { manifestText, folderName } = await import("../commands/pull/manifestText.js");
   const target = args.url
     ? { kind: "http" as const, url: args.url, headers: args.headers }
     : {
@@ -207,7 +208,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const name = server.serverInfo.name;
   const out = path.resolve(cwd, args.out ?? path.join("manifests", `${folderName(name)}.yaml`));
   const shownOut = path.relative(cwd, out) || out;
-  const { describePulledProblems } = await import("../pull/report.js");
+  const { describePulledProblems } = await import("../commands/pull/report.js");
   for (const warning of server.warnings) process.stderr.write(`mcpgen: warning: ${warning}\n`);
   // Deeper than the YAML writer (and what reads the file back) can go: said before writing anything.
   const deep = tooDeep(server, args.maxDepth ?? DEFAULT_MAX_DEPTH);
@@ -219,7 +220,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
   const text = manifestText(server, describeSource(args), again(args, shownOut));
 
   // The definitions must compile: the manifest goes through the whole validator before it is written.
-  const { compile } = await import("../compile.js");
+  const { compile } = await import("../generator/compile.js");
   const checked = await compile({ absPath: out, file: shownOut, text });
   // Fields mcpgen does not know are expected in pulled definitions; the rest is worth saying, by
   // what the server serves (the file is not written yet, and may never be).
@@ -251,7 +252,7 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
       process.stdout.write(`mcpgen: ${shownOut} is up to date with ${name} (${counts}).\n`);
       return 0;
     }
-    const { diffManifestTexts, formatDifferences } = await import("../diff/report.js");
+    const { diffManifestTexts, formatDifferences } = await import("../commands/diff/report.js");
     const changes = await diffManifestTexts(before, text, out, cwd);
     process.stderr.write(`mcpgen: ${name} differs from ${shownOut}:\n${formatDifferences(changes, "table")}`);
     if (changes.length === 0) process.stderr.write("  (nothing a client or a server would see: capabilities or formatting)\n");

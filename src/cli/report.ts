@@ -3,9 +3,9 @@
  * warnings of manifests a run skipped (unchanged since the last run) were printed when they were
  * read: they are counted on one line, not repeated (`mcpgen lint` or `--no-cache` lists them).
  */
-import { formatDiagnostic, type ArgumentDiagnostic, type Diagnostic } from "../diagnostics.js";
-import type { PipelineResult } from "../generate.js";
-import { upstreamNotes } from "../lint/upstream.js";
+import { printDiagnostics } from "../common/report.js";
+import type { PipelineResult } from "../generator/pipeline.js";
+import { upstreamNotes } from "../commands/lint/upstream.js";
 
 export function printRunDiagnostics(result: Pick<PipelineResult, "diagnostics" | "reusedWarnings">, quiet: boolean, cwd: string): void {
   const shown = quiet ? result.diagnostics.filter((d) => d.severity === "error") : result.diagnostics;
@@ -20,9 +20,4 @@ export function printRunDiagnostics(result: Pick<PipelineResult, "diagnostics" |
       `mcpgen: ${n} warning${n === 1 ? "" : "s"} in ${files} unchanged manifest${files === 1 ? "" : "s"}, printed when ${files === 1 ? "it was" : "they were"} last read; run mcpgen lint to list ${n === 1 ? "it" : "them"}.\n`,
     );
   }
-}
-
-/** The one place problems are printed: each on one line, on stderr. */
-export function printDiagnostics(list: readonly (Diagnostic | ArgumentDiagnostic)[]): void {
-  for (const d of list) process.stderr.write(`${formatDiagnostic(d)}\n`);
 }

@@ -1,10 +1,10 @@
 /**
  * `mcpgen trace`: records the messages between a client and a server, on stdio (in place of the
- * server's command) or on Streamable HTTP (a reverse proxy), into a JSONL trace (src/trace/record.ts)
+ * server's command) or on Streamable HTTP (a reverse proxy), into a JSONL trace (src/commands/trace/record.ts)
  * that `mcpgen check` and `mcpgen explain` read.
  */
 import * as path from "node:path";
-import { redactCommand, redactUrl } from "../pull/redact.js";
+import { redactCommand, redactUrl } from "../common/redact.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 
@@ -94,8 +94,8 @@ function parseTraceArgs(line: CommandLine): TraceArgs {
 }
 
 async function runTrace(args: TraceArgs, cwd: string): Promise<number> {
-  const { openTrace } = await import("../trace/writer.js");
-  const { livePrinter } = await import("../trace/print.js");
+  const { openTrace } = await import("../commands/trace/writer.js");
+  const { livePrinter } = await import("../commands/trace/print.js");
   const file = path.resolve(cwd, args.output ?? `mcpgen-trace-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
   const observe = args.print ? livePrinter((line) => process.stderr.write(`${line}\n`)) : undefined;
   let trace;
@@ -111,14 +111,14 @@ async function runTrace(args: TraceArgs, cwd: string): Promise<number> {
   }
   if (args.command) {
     if (!args.output) process.stderr.write(`mcpgen trace: recording into ${file}\n`);
-    const { traceStdio } = await import("../trace/stdio.js");
+    const { traceStdio } = await import("../commands/trace/stdio.js");
     const code = await traceStdio({ command: args.command, trace });
     await trace.close();
     // Everything the server said reaches the client before we go.
     await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
     process.exit(code);
   }
-  const { traceHttp } = await import("../trace/http.js");
+  const { traceHttp } = await import("../commands/trace/http.js");
   let proxy;
   try {
     proxy = await traceHttp({ upstream: args.upstream!, host: args.host, port: args.port, trace });
@@ -129,7 +129,7 @@ async function runTrace(args: TraceArgs, cwd: string): Promise<number> {
     return 1;
   }
   // The client sends the upstream URL's query itself (it is forwarded as it comes): shown redacted.
-  const { redactPath } = await import("../trace/redactLog.js");
+  const { redactPath } = await import("../commands/trace/redactLog.js");
   const shown = `${new URL(proxy.url).origin}${redactPath(args.upstream!.pathname + args.upstream!.search)}`;
   process.stderr.write(`mcpgen trace: serving ${shown} in front of ${redactUrl(args.upstream!)}, recording into ${file}\n`);
   await new Promise<void>((resolve) => {

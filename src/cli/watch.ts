@@ -7,8 +7,8 @@
 import { existsSync, statSync, watch as fsWatch, type FSWatcher } from "node:fs";
 import * as path from "node:path";
 import type { Config } from "../config/loadConfig.js";
-import type { ArgumentDiagnostic } from "../diagnostics.js";
-import { printDiagnostics } from "./report.js";
+import type { ArgumentDiagnostic } from "../common/diagnostics.js";
+import { printDiagnostics } from "../common/report.js";
 
 export interface WatchHooks {
   /** Reads the config again (after an edit to it); undefined keeps the previous one. */

@@ -3,7 +3,7 @@
  * its type, its allowed values and what it is for. The loader checks a config with it, through the
  * same checker as manifests (validate/shape.ts), and schema/config.schema.json is written from it.
  */
-import type { FieldSpec } from "../validate/fields.js";
+import type { FieldSpec } from "../generator/validate/fields.js";
 
 const PATH = "a path (a non-empty string)";
 const path = (doc: string): FieldSpec => ({ kind: "string", nonEmpty: true, expected: PATH, doc });

@@ -5,10 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { DIAGNOSTIC_CODES, WARNING_CODES, type DiagnosticLevels, type DocPath, type Level, type WarningCode } from "../diagnostics.js";
-import { RULE_NAMES } from "../lint/rules.js";
-import { didYouMean } from "../util/didYouMean.js";
-import { isPlainObject } from "../util/objects.js";
+import { DIAGNOSTIC_CODES, RULE_NAMES, WARNING_CODES, type DiagnosticLevels, type DocPath, type Level, type WarningCode } from "../common/diagnostics.js";
+import { didYouMean } from "../common/didYouMean.js";
+import { isPlainObject } from "../common/objects.js";
 
 type Report = (at: DocPath, message: string, side?: "key" | "value") => void;
 type Codes = Partial<Record<WarningCode, Level>>;

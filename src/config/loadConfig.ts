@@ -6,14 +6,14 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLevels, type DocPath } from "../diagnostics.js";
-import { diagnosticAt, parseManifestText, type LoadedManifest } from "../load/loadManifest.js";
-import { checkRecord, QUOTE_IN_YAML } from "../validate/shape.js";
+import { sortDiagnostics, type Diagnostic, type DiagnosticCode, type DiagnosticLevels, type DocPath } from "../common/diagnostics.js";
+import { diagnosticAt, parseManifestText, type LoadedManifest } from "../generator/load/loadManifest.js";
+import { checkRecord, QUOTE_IN_YAML } from "../generator/validate/shape.js";
 import { configFields } from "./fields.js";
-import { isPlainObject } from "../util/objects.js";
+import { isPlainObject } from "../common/objects.js";
 import { readLevels } from "./levels.js";
-import { toPosix } from "../util/paths.js";
-import type { RuntimeMode } from "../serverFolder/modules.js";
+import { toPosix } from "../common/paths.js";
+import type { RuntimeMode } from "../generator/model/modules.js";
 
 export interface Config {
   /** Manifest files or folders (absolute). */

@@ -18,9 +18,9 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { INLINE_SCRIPT_BUILD, inlineScript } from "../bundle/inlineScript.js";
-import { escapeHtml } from "../bundle/widgets.js";
-import { safeJson } from "../print/literal.js";
+import { INLINE_SCRIPT_BUILD, inlineScript } from "../generator/bundle/inlineScript.js";
+import { escapeHtml } from "../generator/bundle/widgets.js";
+import { safeJson } from "../generator/print/literal.js";
 import { hostAllowed, originAllowed } from "@mcpgen/runtime/codegen";
 import { callRefusal, initialGlobals, type OpenAiGlobals, type ToolResult } from "./openaiHost.js";
 

@@ -8,8 +8,8 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Client, StreamableHTTPClientTransport, type FetchLike } from "@modelcontextprotocol/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkLog } from "../../src/check/run.js";
-import { startMock } from "../../src/mock/server.js";
+import { checkLog } from "../../src/commands/check/run.js";
+import { startMock } from "../../src/commands/mock/server.js";
 import { ROOT } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 
@@ -18,7 +18,7 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-/** The headers a trace keeps (src/trace/record.ts TraceHttp). */
+/** The headers a trace keeps (src/commands/trace/record.ts TraceHttp). */
 function kept(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {

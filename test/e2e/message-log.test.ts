@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { createServerFactory } from "../../examples/gift-server/generated/gift-server/index.js";
-import type { ServerLogLine } from "../../src/trace/record.js";
+import type { ServerLogLine } from "../../src/commands/trace/record.js";
 import { connectInMemory, ERAS } from "../helpers/connect.js";
 import { giftHandlers } from "../servers/gift.js";
 

@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Difference } from "../../src/diff/classify.js";
+import type { Difference } from "../../src/commands/diff/classify.js";
 import { mcpgen } from "../helpers/cli.js";
 import { binCommand, installPackages, NPM_FREE_ENV, workFolder } from "../helpers/published.js";
 

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { toIdentifier } from "../../src/model/identifiers.js";
+import { toIdentifier } from "../../src/generator/model/identifiers.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { appFolder, binCommand, installPackages, workFolder } from "../helpers/published.js";
 

@@ -17,7 +17,7 @@ import { giftHandlers } from "../servers/gift.js";
 import { tempProject } from "../helpers/tmp.js";
 import { readTrace, startHttpTrace } from "../helpers/trace.js";
 import { mcpgenAsync } from "../helpers/cli.js";
-import type { TraceMessage } from "../../src/trace/record.js";
+import type { TraceMessage } from "../../src/commands/trace/record.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runPipeline } from "../../src/generate.js";
+import { runPipeline } from "../../src/generator/pipeline.js";
 import { createServerFactory } from "../../examples/gift-server/generated/gift-server/index.js";
 import { serveHttp } from "../../examples/gift-server/generated/gift-server/serve.js";
 import { scenarios } from "../../examples/gift-server/generated/gift-server/widgets/scenarios.js";

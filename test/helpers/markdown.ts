@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { slug } from "../../src/docs/markdown.js";
+import { slug } from "../../src/reference/docs/markdown.js";
 
 export interface MarkdownLink {
   target: string;

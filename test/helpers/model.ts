@@ -1,13 +1,13 @@
 /** Builds a model, or one entity of it, from inline YAML through the real load/validate/model stages. */
 import * as path from "node:path";
-import { parseManifestText } from "../../src/load/loadManifest.js";
-import { buildModel } from "../../src/model/build.js";
-import { IdentifierClaims } from "../../src/model/claims.js";
-import type { ModelContext } from "../../src/model/context.js";
-import type { ServerModel } from "../../src/model/types.js";
-import type { ValidManifest } from "../../src/validate/manifestTypes.js";
-import { validateManifest } from "../../src/validate/validate.js";
-import { formatDiagnostic, type Diagnostic } from "../../src/diagnostics.js";
+import { parseManifestText } from "../../src/generator/load/loadManifest.js";
+import { buildModel } from "../../src/generator/model/build.js";
+import { IdentifierClaims } from "../../src/generator/model/claims.js";
+import type { ModelContext } from "../../src/generator/model/context.js";
+import type { ServerModel } from "../../src/generator/model/types.js";
+import type { ValidManifest } from "../../src/generator/validate/manifestTypes.js";
+import { validateManifest } from "../../src/generator/validate/validate.js";
+import { formatDiagnostic, type Diagnostic } from "../../src/common/diagnostics.js";
 
 /** The model of a manifest that must have one (an error fails the test with its diagnostics). */
 export async function modelOf(yaml: string): Promise<ServerModel> {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { TraceMessage, TraceNote, TraceStart } from "../../src/trace/record.js";
+import type { TraceMessage, TraceNote, TraceStart } from "../../src/commands/trace/record.js";
 import { ROOT } from "./cli.js";
 
 export const BIN = path.join(ROOT, "dist/cli/bin.js");

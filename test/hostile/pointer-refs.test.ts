@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../src/diagnostics.js";
-import { runPipeline } from "../../src/generate.js";
+import { formatDiagnostic } from "../../src/common/diagnostics.js";
+import { runPipeline } from "../../src/generator/pipeline.js";
 import { rawSession } from "../helpers/wire.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 

@@ -11,8 +11,8 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { parse, stringify } from "yaml";
 import { describe, expect, it } from "vitest";
-import type { Diagnostic } from "../../src/diagnostics.js";
-import { runPipeline } from "../../src/generate.js";
+import type { Diagnostic } from "../../src/common/diagnostics.js";
+import { runPipeline } from "../../src/generator/pipeline.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

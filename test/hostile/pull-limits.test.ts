@@ -12,8 +12,8 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Budget, LimitError, parseSize, pullLimits } from "../../src/pull/limits.js";
-import { fitStdio, LineBuffer } from "../../src/pull/stdio.js";
+import { Budget, LimitError, parseSize, pullLimits } from "../../src/commands/pull/limits.js";
+import { fitStdio, LineBuffer } from "../../src/commands/pull/stdio.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { redactCommand, redactUrl, showCommand } from "../../src/pull/redact.js";
+import { redactCommand, redactUrl, showCommand } from "../../src/common/redact.js";
 import { mcpgen } from "../helpers/cli.js";
 import { tempProject } from "../helpers/tmp.js";
 

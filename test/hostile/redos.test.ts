@@ -9,7 +9,7 @@
  */
 import { RE2JS } from "re2js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { definitionValue } from "../../src/emit/definition.js";
+import { definitionValue } from "../../src/generator/model/definition.js";
 import { ManifestClient } from "../../packages/runtime/src/client/client.js";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { OutputValidationError } from "../../packages/runtime/src/shared/errors.js";

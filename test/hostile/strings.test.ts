@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { runPipeline } from "../../src/generate.js";
+import { runPipeline } from "../../src/generator/pipeline.js";
 import { rawSession } from "../helpers/wire.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
 

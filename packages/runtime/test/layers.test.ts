@@ -213,8 +213,8 @@ describe("the runtime's layers", () => {
     ],
     [
       "the runtime imports the generator",
-      imp("shared/patterns.ts", "../../../../src/regex/cost.js"),
-      ["shared/patterns.ts:1: imports ../../../../src/regex/cost.js, outside the runtime package (generated code depends on the runtime alone)"],
+      imp("shared/patterns.ts", "../../../../src/jsonSchema/patternCost.js"),
+      ["shared/patterns.ts:1: imports ../../../../src/jsonSchema/patternCost.js, outside the runtime package (generated code depends on the runtime alone)"],
     ],
     [
       "a file outside the layer folders",

@@ -4,7 +4,8 @@
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { runPipeline } from "../../../src/generate.js";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
+import { runPipeline } from "../../../src/generator/pipeline.js";
 import { ROOT } from "../cli.js";
 import { tempProject } from "../tmp.js";
 
@@ -19,8 +20,9 @@ export async function buildGiftWidget(sdk: "mcpgen" | "ext-apps"): Promise<{ htm
   const run = await runPipeline({ manifests: [path.join(dir, "manifests")], out: path.join(dir, "generated"), cwd: dir, mode: "write", cache: false });
   const errors = run.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error(errors.map((d) => `${d.file}:${d.line}:${d.col} ${d.message}`).join("\n"));
-  const resource = run.models[0]?.resources.find((r) => r.uri === "ui://widget/gifts.html");
-  const content = resource?.content;
+  // What the generated server serves: its definition's content of the widget's resource.
+  const { definition } = (await import(path.join(dir, "generated/gift-server/definition.ts"))) as { definition: ServerDefinition };
+  const content = definition.resources.find((r) => r.resource.uri === "ui://widget/gifts.html")?.content;
   if (!content || !("text" in content)) throw new Error("no HTML for ui://widget/gifts.html");
   const ui = (content._meta as { ui?: { csp?: { [key: string]: string[] } } } | undefined)?.ui;
   return { html: content.text, csp: ui?.csp ?? {} };

@@ -70,7 +70,7 @@ const ALWAYS: Pick<PatternMatcher, "test"> = { test: () => true };
 /**
  * The patterns of the meta-schemas ajv checks a schema against before compiling it (2020-12's
  * rules for `$id` and `$anchor`), which it compiles with the same engine; mcpgen's translator
- * plans both for RegExp (test/unit/regex/translate.test.ts checks the list against ajv's own).
+ * plans both for RegExp (packages/runtime/test/server/engine/pattern-plans.test.ts checks the list against ajv's own).
  */
 export const META_SCHEMA_PATTERNS: PatternTable = { "^[^#]*#?$": { regexp: true }, "^[A-Za-z_][-A-Za-z0-9._]*$": { regexp: true } };
 

@@ -13,7 +13,7 @@ import { PatternInputTooLong, patternEngine, type PatternPlans } from "./pattern
 /**
  * The options of every ajv that checks values against a manifest's schemas: the server's and the
  * client's (createAjv below), the widget output checks mcpgen compiles at generate time
- * (src/emit/widgets.ts) and its precompiled meta-schema checks (src/schema/metaValidators.ts), so
+ * (src/generator/emit/widgets.ts) and its precompiled meta-schema checks (src/reference/schema/metaValidators.ts), so
  * that all accept the same values and word their errors the same way. Each adds only its `code`
  * options (how the validators are compiled, not what they accept).
  *

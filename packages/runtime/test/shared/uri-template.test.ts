@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseUriTemplate } from "../../src/shared/uriTemplate.js";
-import { uriTemplateProblems } from "../../../../src/validate/uriTemplates.js";
+import { uriTemplateProblems } from "../../../../src/generator/validate/uriTemplates.js";
 
 describe("URI templates (RFC 6570 level 1)", () => {
   const t = parseUriTemplate("notes://{folder}/notes/{id}.json");

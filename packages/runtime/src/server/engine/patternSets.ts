@@ -41,7 +41,7 @@ const WORD: readonly Range[] = [
 
 /**
  * ECMAScript's General_Category names and aliases, as RE2 spells them. RE2JS's tables and this
- * Node's agree on every category's code points (test/unit/regex/translate.test.ts checks it), so these go
+ * Node's agree on every category's code points (packages/runtime/test/server/engine/pattern-plans.test.ts checks it), so these go
  * to RE2 by name; other properties (scripts, binary properties) are spelled out as ranges.
  */
 const CATEGORIES: Readonly<Record<string, string>> = Object.assign(Object.create(null) as Record<string, string>, {

@@ -1,0 +1,85 @@
+/**
+ * The three line-by-line logs: mcpgen's trace (src/commands/trace/record.ts), plain JSONL of raw JSON-RPC
+ * messages (who sent each is inferred: direction.ts), and a generated server's own message log
+ * (`ServerLogLine` lines among its other stderr output).
+ */
+import type { TraceHttp, TraceLine } from "../../trace/record.js";
+import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
+import { DirectionGuesser } from "./direction.js";
+import { fileLines, parseJson } from "./lines.js";
+
+const MAX_TEXT = 200;
+
+function unreadable(line: number, text: string, why: string): LogEvent {
+  return { kind: "note", line, note: why, unreadable: true, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
+}
+
+/** A message as sent: a batch is its messages, in order, all at the same line. */
+function* split(message: unknown): Generator<unknown> {
+  if (Array.isArray(message)) yield* message;
+  else yield message;
+}
+
+/** mcpgen's trace: a TraceStart, then TraceMessage and TraceNote lines. */
+export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
+  for await (const { line, text } of fileLines(file)) {
+    if (text.trim() === "") continue;
+    const parsed = parseJson(text);
+    if (!parsed || !isRecord(parsed.value)) {
+      yield unreadable(line, text, "a line of the trace is not a JSON object");
+      continue;
+    }
+    // Any member of a TraceLine may be missing or of another type in a file: each is checked as read.
+    const entry: { [K in keyof TraceLine]?: unknown } & Record<string, unknown> = parsed.value;
+    if (line === 1 && Object.hasOwn(entry, "mcpgenTrace")) {
+      yield { kind: "note", line, note: startNote(entry) };
+      continue;
+    }
+    const time = parseTime(entry["time"]);
+    const http = isRecord(entry["http"]) ? (entry["http"] as unknown as TraceHttp) : undefined;
+    if (Object.hasOwn(entry, "message") && (entry["from"] === "client" || entry["from"] === "server")) {
+      for (const message of split(entry["message"]))
+        yield { kind: "message", line, from: entry["from"] as Side, message, ...(time === undefined ? {} : { time }), ...(http ? { http } : {}) };
+    } else if (typeof entry["note"] === "string") {
+      yield {
+        kind: "note",
+        line,
+        note: entry["note"],
+        ...(typeof entry["text"] === "string" ? { text: entry["text"] } : {}),
+        ...(time === undefined ? {} : { time }),
+        ...(http ? { http } : {}),
+      };
+    } else yield unreadable(line, text, "a line of the trace is neither a message (from, message) nor a note");
+  }
+}
+
+/** One raw JSON-RPC message (or batch) per line. */
+export async function* readPlainJsonl(file: string): AsyncGenerator<LogEvent> {
+  const guesser = new DirectionGuesser();
+  for await (const { line, text } of fileLines(file)) {
+    if (text.trim() === "") continue;
+    const parsed = parseJson(text);
+    if (!parsed) {
+      yield unreadable(line, text, "the line is not JSON");
+      continue;
+    }
+    for (const message of split(parsed.value)) yield { kind: "message", line, from: guesser.guess(message), message };
+  }
+}
+
+/** A generated server's stderr: its `mcpgenLog` lines; other output (its own logging) is skipped. */
+export async function* readServerLog(file: string): AsyncGenerator<LogEvent> {
+  for await (const { line, text } of fileLines(file)) {
+    if (!text.startsWith("{")) continue;
+    const parsed = parseJson(text);
+    if (!parsed || !isRecord(parsed.value) || parsed.value["mcpgenLog"] !== 1 || typeof parsed.value["method"] !== "string") continue;
+    const time = parseTime(parsed.value["time"]);
+    yield { kind: "server-log", line, log: parsed.value as never, ...(time === undefined ? {} : { time }) };
+  }
+}
+
+/** The TraceStart line in words: `trace of stdio (node server.js), by mcpgen 0.1.0, from 2025-...`. */
+function startNote(start: Record<string, unknown>): string {
+  const command = Array.isArray(start["command"]) ? ` (${start["command"].join(" ")})` : typeof start["upstream"] === "string" ? ` (${start["upstream"]})` : "";
+  return `trace of ${String(start["transport"])}${command}, recorded by mcpgen ${String(start["mcpgen"])} from ${String(start["time"])}`;
+}

@@ -1,0 +1,87 @@
+/**
+ * The client's requests against what the server offers: params fields under other names, tools,
+ * resources and prompts it does not have, and arguments that break the tool's inputSchema
+ * (checked by the generated servers' own validators: runtime/shared/validation.ts).
+ */
+import { didYouMean } from "../../../common/didYouMean.js";
+import { isRecord } from "../model.js";
+import type { Paired } from "../pair/pairer.js";
+import type { RuleContext } from "./context.js";
+import { problemsOf } from "./validate.js";
+
+/** Per method, the names people write for a field, and the field MCP names. */
+const MISNAMED: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "tools/call": {
+    tool: "name",
+    toolName: "name",
+    tool_name: "name",
+    args: "arguments",
+    input: "arguments",
+    parameters: "arguments",
+    params: "arguments",
+    toolArgs: "arguments",
+  },
+  "prompts/get": { prompt: "name", promptName: "name", args: "arguments", input: "arguments", parameters: "arguments" },
+  "resources/read": { resourceId: "uri", resource: "uri", resourceUri: "uri", url: "uri", id: "uri" },
+  "resources/subscribe": { resourceId: "uri", resource: "uri", resourceUri: "uri", url: "uri" },
+  "resources/unsubscribe": { resourceId: "uri", resource: "uri", resourceUri: "uri", url: "uri" },
+};
+
+export function checkParams({ event, shape, request }: Paired, ctx: RuleContext): void {
+  if (shape.kind !== "request" || event.from !== "client") return;
+  const params = isRecord(shape.params) ? shape.params : {};
+  const aliases = MISNAMED[shape.method];
+  let misnamed = false;
+  if (aliases)
+    for (const [wrong, right] of Object.entries(aliases)) {
+      if (!Object.hasOwn(params, wrong) || Object.hasOwn(params, right)) continue;
+      misnamed = true;
+      ctx.report(
+        "misnamed-param",
+        event.line,
+        shape.id,
+        `${shape.method} params has \`${wrong}\` where MCP names it \`${right}\``,
+        `rename \`${wrong}\` to \`${right}\`: ${shape.method} takes ${shape.method === "resources/read" || shape.method.startsWith("resources/") ? "{uri}" : "{name, arguments}"}`,
+      );
+    }
+  if (misnamed) return;
+  const { catalog } = ctx;
+  if (shape.method === "tools/call" && typeof params["name"] === "string" && catalog.isKnown("tools")) {
+    const name = params["name"];
+    const tool = catalog.tools.get(name);
+    if (!tool) {
+      const near = didYouMean(name, catalog.tools.keys());
+      ctx.report(
+        "unknown-tool",
+        event.line,
+        shape.id,
+        `tools/call of unknown tool ${JSON.stringify(name)}${near ? ` (did you mean \`${near}\`?)` : ""}; tools of ${catalog.source("tools")}: ${[...catalog.tools.keys()].join(", ") || "none"}`,
+        near ? `call \`${near}\`` : undefined,
+      );
+      return;
+    }
+    const problem = problemsOf(ctx, tool.inputSchema, params["arguments"] ?? {});
+    if (problem !== undefined) {
+      if (request) request.argsInvalid = true;
+      ctx.report("invalid-arguments", event.line, shape.id, `arguments of ${name} break its inputSchema: ${problem}`);
+    }
+  } else if (shape.method === "prompts/get" && typeof params["name"] === "string" && catalog.isKnown("prompts") && !catalog.prompts.has(params["name"])) {
+    const near = didYouMean(params["name"], catalog.prompts);
+    ctx.report(
+      "unknown-prompt",
+      event.line,
+      shape.id,
+      `prompts/get of unknown prompt ${JSON.stringify(params["name"])}${near ? ` (did you mean \`${near}\`?)` : ""}`,
+      near ? `ask for \`${near}\`` : undefined,
+    );
+  } else if (shape.method === "resources/read" && typeof params["uri"] === "string" && catalog.isKnown("resources") && !catalog.hasResource(params["uri"])) {
+    const near = didYouMean(params["uri"], catalog.resources);
+    ctx.report(
+      "unknown-resource",
+      event.line,
+      shape.id,
+      `resources/read of unknown resource ${JSON.stringify(params["uri"])}${near ? ` (did you mean \`${near}\`?)` : ""}: no resource of ${catalog.source("resources")} has it and no template matches`,
+      near ? `read \`${near}\`` : undefined,
+    );
+  }
+}

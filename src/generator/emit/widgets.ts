@@ -1,0 +1,198 @@
+/**
+ * Emits, per widget, `widgets/<name>.ts`: the typed widget client (`create<Name>Widget()`: the
+ * arguments of the tools that open it, their outputs, the tools it may call), and
+ * `widgets/<name>.checks.ts`: the output checks of those tools, compiled by ajv here, at generate
+ * time, into plain functions (a view's Content-Security-Policy forbids compiling them there).
+ */
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standalone from "ajv/dist/standalone/index.js";
+import type { ServerModel, ToolModel, WidgetModel } from "../model/types.js";
+import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
+import { isDraft07 } from "@mcpgen/runtime/codegen";
+import { AJV_OPTIONS } from "@mcpgen/runtime/codegen";
+import { CodeFile } from "../print/codeFile.js";
+import { codeFile, header, LOCAL, type OutputFile } from "./common.js";
+import type { Json } from "../../common/objects.js";
+
+export function emitWidgets(model: ServerModel): OutputFile[] {
+  if (model.widgets.length === 0) return [];
+  return [...model.widgets.flatMap((widget) => [emitWidgetClient(model, widget), emitWidgetChecks(model, widget)]), emitScenarios(model)];
+}
+
+/**
+ * `widgets/scenarios.ts`: for each widget, each example of a tool that opens it (its arguments
+ * and result), or its first argument-free call: what `mcpgen/harness` mounts the widget with.
+ */
+function emitScenarios(model: ServerModel): OutputFile {
+  const file = codeFile(model, "widgets/scenarios.ts");
+  const scenarios = scenariosOf(model);
+  // JSON text, parsed: manifest values stay data (a `__proto__` key is a key).
+  file.exportDeclaration({
+    doc: [
+      "What the widgets of this server are opened with in `mcpgen/harness`: each example of a tool that opens a widget (its arguments, and its result when the example has one; without, the harness calls the tool).",
+      '@example\nimport { serveHarness } from "mcpgen/harness";\nconst harness = await serveHarness({ server: createServerFactory(handlers), scenarios });',
+    ],
+    kind: "const",
+    name: "scenarios",
+    text: `: readonly { widget: string; tool: string; arguments: { [key: string]: unknown }; result?: unknown }[] = JSON.parse(${jsonTemplate(JSON.stringify(scenarios))});`,
+  });
+  return { path: file.path, content: file.render() };
+}
+
+/** Each example of each tool that opens a widget, in manifest order: the harness's scenarios (`mcpgen dev` serves them too). */
+export function scenariosOf(model: ServerModel): { widget: string; tool: string; arguments: Json; result?: Json }[] {
+  const scenarios: { widget: string; tool: string; arguments: Json; result?: Json }[] = [];
+  for (const widget of model.widgets) {
+    for (const name of widget.tools) {
+      const tool = model.tools.find((t) => t.name === name)!;
+      for (const example of tool.examples)
+        scenarios.push({ widget: widget.uri, tool: name, arguments: example.arguments, ...(example.result === undefined ? {} : { result: example.result }) });
+    }
+  }
+  return scenarios;
+}
+
+/** The tools a widget's view may call: those whose visibility includes `app`. */
+function callableTools(model: ServerModel): ToolModel[] {
+  return model.tools.filter((t) => t.visibility.includes("app"));
+}
+
+/** The tools whose outputs a widget checks: those that open it, then those it may call. */
+function checkedTools(model: ServerModel, widget: WidgetModel): ToolModel[] {
+  const names = new Set([...widget.tools, ...callableTools(model).map((t) => t.name)]);
+  return model.tools.filter((t) => names.has(t.name) && t.output !== undefined);
+}
+
+function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
+  const file = codeFile(model, `widgets/${widget.fileName}.ts`);
+  const prefix = widget.typeName;
+  const names = {
+    inputs: `${prefix}ToolInputs`,
+    outputs: `${prefix}ToolOutputs`,
+    callable: `${prefix}CallableTools`,
+    widget: `${prefix}Widget`,
+    create: `create${prefix}Widget`,
+  };
+  file.declare(...Object.values(names));
+  const type = (n: string) => file.importType(LOCAL.types, n);
+  const runtime = widget.sdk === "ext-apps" ? LOCAL.runtimeWidgetExtApps : LOCAL.runtimeWidget;
+  const result = file.importType(LOCAL.runtimeShared, "CallToolResult");
+  const opening = widget.tools.map((n) => model.tools.find((t) => t.name === n)!);
+  const output = (t: ToolModel) => (t.output ? type(t.output.typeName) : result);
+  const members = (rows: string[]) => (rows.length ? `{\n${rows.join("")}}` : "{}");
+
+  file.exportDeclaration({
+    doc: [`The arguments of the tools that open widget ${widget.name} (\`${widget.uri}\`), by tool: \`toolInput\` narrows on \`tool\`.`],
+    kind: "interface",
+    name: names.inputs,
+    text: ` ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${type(t.input.typeName)};\n`))}`,
+  });
+  file.exportDeclaration({
+    doc: ["What those tools answer, by tool: the structured output, or the CallToolResult of a tool without outputSchema."],
+    kind: "interface",
+    name: names.outputs,
+    text: ` ${members(opening.map((t) => `  ${propertyKey(t.name)}: ${output(t)};\n`))}`,
+  });
+  file.exportDeclaration({
+    doc: ["The tools the widget may call (their visibility includes `app`), with their arguments and what a call resolves to."],
+    kind: "interface",
+    name: names.callable,
+    text: ` ${members(callableTools(model).map((t) => `${docComment([t.description ?? ""], "  ")}  ${propertyKey(t.name)}: { input: ${type(t.input.typeName)}; output: ${output(t)} };\n`))}`,
+  });
+  const widgetType = file.importType(runtime, "Widget");
+  const options = file.importType(runtime, "WidgetOptions");
+  file.exportDeclaration({
+    doc: [`The client of widget ${widget.name}; \`State\` is what it keeps in ChatGPT's widgetState.`],
+    kind: "type",
+    name: names.widget,
+    text: `<State = unknown> = ${widgetType}<${names.inputs}, ${names.outputs}, ${names.callable}, State>;`,
+  });
+  const create = file.importValue(runtime, "createWidget");
+  const checks = file.importValue(`./widgets/${widget.fileName}.checks.js`, "checks");
+  const list = (values: string[]) => `[${values.map(stringLiteral).join(", ")}]`;
+  file.exportDeclaration({
+    doc: [
+      `Makes the client of widget ${widget.name}: register handlers, then \`connect()\`.`,
+      `@example\nconst widget = ${names.create}();\nwidget.onToolResult((r) => { if (r.ok) render(r.output); });\nawait widget.connect();`,
+    ],
+    kind: "function",
+    name: names.create,
+    text: `<State = unknown>(options?: ${options}): ${names.widget}<State> {\n  return ${create}<${names.inputs}, ${names.outputs}, ${names.callable}, State>({ name: ${stringLiteral(widget.name)}, opens: ${list(widget.tools)}, callable: ${list(callableTools(model).map((t) => t.name))}, checks: ${checks} }, options);\n}`,
+  });
+  return { path: file.path, content: file.render() };
+}
+
+/** Runtime helpers ajv's standalone code requires, written out so the view needs no ajv. */
+const INLINE_HELPERS: Readonly<Record<string, { name: string; code: string }>> = {
+  'require("ajv/dist/runtime/ucs2length").default': {
+    name: "ucs2length",
+    code: "/** The length of a string in code points, as JSON Schema counts it. */\nfunction ucs2length(text) {\n  let n = 0;\n  for (const _ of text) n++;\n  return n;\n}",
+  },
+  'require("ajv/dist/runtime/equal").default': {
+    name: "equal",
+    code: '/** Structural equality of JSON values. */\nfunction equal(a, b) {\n  if (a === b) return true;\n  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;\n  if (Array.isArray(a) !== Array.isArray(b)) return false;\n  const keys = Object.keys(a);\n  if (keys.length !== Object.keys(b).length) return false;\n  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));\n}',
+  },
+};
+
+function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
+  // ajv's standalone code is plain JavaScript: the file is not type-checked (the pragma must lead it).
+  const file = new CodeFile(
+    `widgets/${widget.fileName}.checks.ts`,
+    `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`,
+  );
+  const describe = file.importValue(LOCAL.runtimeShared, "describeErrors");
+  const tools = checkedTools(model, widget);
+  const plans = model.patterns;
+  // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
+  const needsRe2 = Object.values(plans).some((plan) => !("regexp" in plan));
+  const engine = Object.assign((source: string) => new RegExp(source, "u"), { code: "patternMatcher" });
+  // What the server's validators accept (AJV_OPTIONS), compiled to standalone code.
+  const options = { ...AJV_OPTIONS, code: { source: true, esm: true, lines: false, regExp: engine } };
+  const ajv07 = new Ajv(options);
+  const ajv2020 = new Ajv2020(options);
+  const exports: Record<string, string> = {};
+  const rows: string[] = [];
+  let code = "";
+  for (const [draft07, ajv] of [
+    [true, ajv07],
+    [false, ajv2020],
+  ] as const) {
+    const mine = tools.filter((t) => isDraft07(t.wire.outputSchema) === draft07);
+    if (mine.length === 0) continue;
+    const refs: Record<string, string> = {};
+    for (const tool of mine) {
+      const id = `v${Object.keys(exports).length}`;
+      exports[tool.name] = id;
+      ajv.addSchema(tool.wire.outputSchema as object, `mcpgen:${tool.name}`);
+      refs[id] = `mcpgen:${tool.name}`;
+    }
+    code += standalone.default(ajv, refs);
+  }
+  for (const tool of tools)
+    rows.push(`  ${propertyKey(tool.name)}: (value) => (${exports[tool.name]}(value) ? undefined : ${describe}(${exports[tool.name]}.errors)),\n`);
+  // ajv's runtime helpers become local functions; anything else it would require is a bug to report.
+  const helpers = new Set<string>();
+  code = code.replace(/"use strict";/g, "").replace(/require\("[^"]+"\)(\.\w+)?/g, (found) => {
+    const helper = INLINE_HELPERS[found];
+    if (!helper) throw new Error(`mcpgen: widget ${widget.name}: a validator needs ${found}, which mcpgen cannot inline yet; please report it with the schema`);
+    helpers.add(helper.code);
+    return helper.name;
+  });
+  const lines: string[] = [];
+  if (needsRe2) {
+    const planEngine = file.importValue(LOCAL.runtimeShared, "patternEngine");
+    // No cap on the text tested: the view checks its own server's output, and a throw would break it.
+    lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}), { maxInput: Infinity });`);
+  } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');
+  lines.push(...helpers, code.replace(/;(?=(const|function|export) )/g, ";\n"));
+  file.print(lines.join("\n"));
+  file.exportDeclaration({
+    doc: ["Each tool's output check: undefined when valid, else the problems in words."],
+    kind: "const",
+    name: "checks",
+    text: ` = ${rows.length ? `{\n${rows.join("")}}` : "{}"};`,
+    blankLineBefore: false,
+  });
+  return { path: file.path, content: file.render() };
+}
