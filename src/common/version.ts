@@ -1,3 +1,4 @@
+/** This mcpgen's version, read once from its package.json. */
 import { readFileSync } from "node:fs";
 
 let cached: string | undefined;

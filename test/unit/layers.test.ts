@@ -1,49 +1,26 @@
 /**
- * The layers of src/ (docs/architecture.md): every import of every file, read with the TypeScript
- * parser, goes down the list below or stays in its layer, and the import graph has no cycle. The
+ * The layers of src/ (src/reference/layers.ts, docs/reference/source-files.md): every import of
+ * every file, read with the TypeScript parser, goes down the layers or stays in its own, and the
+ * import graph has no cycle. The
  * generator's stages come in the order a run takes them; commands use the generator, never the
  * reverse; the CLI is the one layer above the commands. The checker is a function of an import
  * list, so the cases below prove it catches each broken rule.
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { SOURCE_LAYERS } from "../../src/reference/layers.js";
 import { cyclesOf, importsOf, readSources, type SourceImport } from "../helpers/imports.js";
 import * as path from "node:path";
 
 const SRC = fileURLToPath(new URL("../../src/", import.meta.url));
 
-/**
- * The layers, lowest first: a file may import its own layer and those before it. A layer is a
- * folder (its files and subfolders) or one file; the most specific one names a file's layer.
- */
-export const LAYERS: readonly { layer: string; what: string }[] = [
-  { layer: "common", what: "diagnostics and their printing, the version, names, paths, objects, redaction" },
-  { layer: "jsonSchema", what: "JSON Schema as every stage reads it: keywords, references, what an object admits, pattern costs" },
-  { layer: "generator/load", what: "stage 1: YAML text to a parsed manifest with source positions; the parse cache" },
-  { layer: "generator/validate", what: "stage 2: every problem of a manifest, from the field tables" },
-  { layer: "generator/model", what: "stage 3: the normalized model: identifiers, refs, the definition; a server folder's modules and public API" },
-  { layer: "generator/print", what: "stage 4: the printer (imports, literals) and the templates" },
-  { layer: "generator/emit", what: "stage 5: one emitter per artifact, and the runtime's copy in vendor mode" },
-  { layer: "generator/bundle", what: "stage 6: each widget bundled into its HTML, before the one emit" },
-  { layer: "generator/plan", what: "stage 7: the output compared with the disk (what --check shows)" },
-  { layer: "generator/stubs", what: "stage 8: the user's handler files, created once and merged" },
-  { layer: "generator/write", what: "stage 9: the plan applied, atomically; recovery of a killed run" },
-  { layer: "generator", what: "the run: compile (load, validate, model), then emit, plan, write; run records around it" },
-  { layer: "config", what: "mcpgen.config.json: options and warning levels" },
-  { layer: "harness", what: "mcpgen/harness: widgets in a mock host" },
-  { layer: "react", what: "mcpgen/react: hooks for widget views" },
-  { layer: "commands", what: "what each command does besides generating: check, trace, diff, pull, mock, dev, lint, init" },
-  { layer: "cli", what: "the one command line: argument tables, help, exit codes" },
-  { layer: "reference", what: "the reference pages and published JSON Schemas, written from the tables" },
-  { layer: "index.ts", what: "the library entry" },
-];
-
-const RANK = new Map(LAYERS.map(({ layer }, i) => [layer, i]));
+const RANK = new Map(SOURCE_LAYERS.map(({ layer }, i) => [layer, i]));
 
 /** The layer of a file of src/ (its most specific layer), or undefined. */
 function layerOf(file: string): string | undefined {
   let found: string | undefined;
-  for (const { layer } of LAYERS) if ((file === layer || file.startsWith(`${layer}/`)) && (found === undefined || layer.length > found.length)) found = layer;
+  for (const { layer } of SOURCE_LAYERS)
+    if ((file === layer || file.startsWith(`${layer}/`)) && (found === undefined || layer.length > found.length)) found = layer;
   return found;
 }
 
@@ -83,7 +60,7 @@ describe("the layers of src/", () => {
   });
 
   it("has a file in every layer (the rules are not checked on nothing)", () => {
-    expect(new Set(FILES.map(layerOf))).toEqual(new Set(LAYERS.map((l) => l.layer)));
+    expect(new Set(FILES.map(layerOf))).toEqual(new Set(SOURCE_LAYERS.map((l) => l.layer)));
   });
 
   const imp = (file: string, specifier: string, typeOnly = false): SourceImport => ({ file, line: 1, specifier, typeOnly, dynamic: false });

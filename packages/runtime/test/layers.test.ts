@@ -1,45 +1,19 @@
 /**
- * The runtime's layers (docs/architecture.md, "The runtime's layers"): every import of every file
- * of packages/runtime/src, read with the TypeScript parser, checked against the rules of its
+ * The runtime's layers (src/reference/layers.ts, docs/reference/source-files.md): every import of
+ * every file of packages/runtime/src, read with the TypeScript parser, checked against the rules of its
  * folder, and the import graph without a cycle. The checker is a function of an import list, so
  * the cases below prove it catches each broken rule.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { RUNTIME_LAYERS, type RuntimeLayer } from "../../../src/reference/layers.js";
 import { cyclesOf, importsOf, readSources, type SourceImport } from "../../../test/helpers/imports.js";
 
 const RUNTIME = fileURLToPath(new URL("../src/", import.meta.url));
 
-/**
- * What each layer folder may import of the runtime (`layers`, `typeLayers` for types only) and of
- * npm (`packages`, `node:*` for Node's own modules). `server` is the core's assembly (server.ts,
- * engine.ts, the entry); `server/engine` what the core builds on, parts' contracts included
- * (engine/parts.ts). The parts (`server/tasks`, `server/auth`, `server/redis`) are imported by no
- * core folder, not even for types: generated code hands them in, so a server without them never
- * loads them and a vendored copy of the runtime leaves them out.
- */
-const RULES: Record<string, { layers: readonly string[]; typeLayers?: readonly string[]; packages: readonly string[] }> = {
-  shared: { layers: ["shared"], packages: ["ajv", "ajv/dist/2020.js", "re2js"] },
-  client: { layers: ["shared", "client"], packages: ["@modelcontextprotocol/client"] },
-  widget: { layers: ["shared", "widget"], packages: ["@modelcontextprotocol/ext-apps", "zod"] },
-  server: { layers: ["shared", "server", "server/engine", "server/methods"], packages: ["@modelcontextprotocol/server"] },
-  "server/engine": {
-    layers: ["shared", "server/engine"],
-    // The pattern translator (patternPlans.ts): forms handlers build at run time are planned there.
-    packages: ["@modelcontextprotocol/server", "@modelcontextprotocol/server/stdio", "@eslint-community/regexpp", "re2js"],
-  },
-  "server/methods": { layers: ["shared", "server/engine", "server/methods"], packages: [] },
-  "server/state": { layers: ["shared", "server/engine", "server/state"], packages: [] },
-  "server/node": { layers: ["shared", "server/engine", "server/state", "server/node"], typeLayers: ["server"], packages: ["node:*"] },
-  // The parts.
-  "server/tasks": { layers: ["shared", "server/engine", "server/tasks"], packages: [] },
-  "server/auth": { layers: ["shared", "server/engine", "server/auth"], packages: [] },
-  // Redis for replicas: the connection, the task store (on the tasks' store helpers), the switched lists, the event bus.
-  "server/redis": { layers: ["shared", "server/engine", "server/tasks", "server/redis"], packages: [] },
-  // What mcpgen's generator shares with the runtime (src/codegen.ts): it re-exports, nothing imports it.
-  ".": { layers: ["shared", "server", "server/engine", "server/methods", "server/node"], packages: [] },
-};
+/** Each layer folder's rules, by folder (src/reference/layers.ts, which the source-files page is written from). */
+const RULES: Record<string, RuntimeLayer> = Object.fromEntries(RUNTIME_LAYERS.map((layer) => [layer.folder, layer]));
 
 /** The one module that imports the server SDK's values (its casts are there). */
 const SDK_SEAM = "server/engine/sdk.ts";

@@ -8,6 +8,7 @@ import { cliPage } from "./cliPage.js";
 import { configPage } from "./configPage.js";
 import { diagnosticsPage } from "./diagnosticsPage.js";
 import { manifestPage } from "./manifestPage.js";
+import { sourceFilesPage } from "./sourceFilesPage.js";
 
 export interface ReferencePage {
   /** Relative to the repository, with forward slashes. */
@@ -22,5 +23,6 @@ export function referencePages(): ReferencePage[] {
     { path: "docs/reference/cli.md", text: cliPage() },
     { path: "docs/reference/diagnostics.md", text: diagnosticsPage() },
     { path: "docs/reference/check-rules.md", text: checkRulesPage() },
+    { path: "docs/reference/source-files.md", text: sourceFilesPage() },
   ];
 }
