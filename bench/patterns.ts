@@ -1,14 +1,15 @@
 /**
- * What running schema patterns in linear time costs: tools/call throughput of the generated
- * server for 100 synthetic tools whose schemas have `pattern`s in arguments and output (an id,
- * dates, a Unicode name, an item id: on RegExp, which mcpgen proves linear for them; tags with a
- * group and zod's email with its lookaheads: on RE2JS), with the generated runtime as it is
- * (src/runtime/shared/patterns.ts) and with its one option that hands ajv the pattern engine taken out
- * (ajv's default: JavaScript's backtracking RegExp for every pattern, what the runtime did
- * before), the same compiled code otherwise, in rotating rounds in one process, both protocol
- * eras. Then the cost of one check of a long string (maxLength beside a costly lookbehind; the
- * cap on the text a pattern on RE2JS is given). Prints a BENCH line (calls per second, the median
- * round; milliseconds) and a summary; `npm run bench` runs it too, `npm run bench:patterns` alone.
+ * What running schema patterns in linear time costs: tools/call throughput of the generated server
+ * for 100 synthetic tools whose schemas have `pattern`s in arguments and output (an id, dates, a
+ * Unicode name, an item id: on RegExp, which mcpgen proves linear for them; tags with a group and
+ * zod's email with its lookaheads: on RE2JS), with the generated runtime as it is
+ * (packages/runtime/src/shared/patterns.ts) and with its one option that hands ajv the pattern
+ * engine taken out (ajv's default: JavaScript's backtracking RegExp for every pattern, what the
+ * runtime did before), the same compiled code otherwise, in rotating rounds in one process, both
+ * protocol eras. Then the cost of one check of a long string (maxLength beside a costly lookbehind;
+ * the cap on the text a pattern on RE2JS is given). Prints a BENCH line (calls per second, the
+ * median round; milliseconds) and a summary; `npm run bench` runs it too, `npm run bench:patterns`
+ * alone.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -37,7 +38,7 @@ for (const entry of readdirSync(path.join(ROOT, "node_modules")))
   if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(DIR, "node_modules", entry), "dir");
 writeFileSync(path.join(DIR, "package.json"), '{ "type": "module" }\n');
 for (const [name, text] of manifests(100, 100, 42, true)) writeFileSync(path.join(DIR, "manifests", name), text);
-execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache"], { cwd: DIR, stdio: "inherit" });
+execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache", "--runtime", "vendor"], { cwd: DIR, stdio: "inherit" });
 writeFileSync(
   path.join(DIR, "tsconfig.json"),
   JSON.stringify({

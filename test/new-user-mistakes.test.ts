@@ -11,8 +11,6 @@ import { mcpgen, ROOT } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
-/** The runtime files of a server output (`<out>/_runtime/`, what src/runtime holds, widgets aside). */
-
 const server = "server: {name: s, version: '1'}\n";
 
 describe("a required property without a schema", () => {

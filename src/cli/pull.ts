@@ -317,7 +317,7 @@ function fsMessage(error: unknown): string {
   return typeof e.message === "string" ? e.message : String(error);
 }
 
-/** The source as the header and messages show it: no credential (see pull/redact.ts). */
+/** The source as the header and messages show it: no credential (see common/redact.ts). */
 function describeSource(args: PullArgs): string {
   return args.url ? redactUrl(args.url) : showCommand(args.command!);
 }

@@ -9,7 +9,7 @@ type Severity = "error" | "warning";
 /**
  * Every problem code, with what it means: stable, and the one source of the diagnostics reference
  * (docs/reference/diagnostics.md, written by `npm run docs`). The lint rules' own words are in
- * lint/rules.ts.
+ * LINT_RULES below.
  */
 export const DIAGNOSTICS = {
   "file-unreadable": "The manifest path does not exist or cannot be read; or the file `pull` would compare with or overwrite cannot be read.",

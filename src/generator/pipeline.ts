@@ -97,7 +97,7 @@ interface Run {
 /** A manifest built this run. */
 type Built = ManifestRun & { model: ServerModel };
 
-/** A run, as its steps: compile, emit, plan, write; the recovery of a killed run and the run records around them. */
+/** A run, as its steps: compile, bundle, emit, plan, stubs, write; the recovery of a killed run and the run records around them. */
 export async function runPipeline(options: PipelineOptions): Promise<PipelineResult> {
   const run = await startRun(options);
   const recovery = await recover(run);

@@ -1,11 +1,11 @@
 /**
  * What mcpgen knows about JSON Schema keywords, in one place: every keyword and the dialects that
- * have it (the suspicious-key check in schemas.ts, the keyword typo check in schemaKeys.ts, lint's
- * unknown-keyword rule) and how each holds subschemas (every walk over a schema: $ref collection and
- * bundling in model/refs.ts, schema paths in schemas.ts, the diff's dialect reading in
- * diff/dialect.ts). The diff's own facts (annotations, which type a keyword applies to) are in
- * diff/keywords.ts; test/unit/jsonSchema/keywords.test.ts checks every keyword named there is
- * known here.
+ * have it (the suspicious-key check in generator/validate/schemas.ts, the keyword typo check in
+ * generator/validate/schemaKeys.ts, lint's unknown-keyword rule) and how each holds subschemas
+ * (every walk over a schema: $ref collection and bundling in refs.ts, schema paths in
+ * generator/validate/schemas.ts, the diff's dialect reading in commands/diff/dialect.ts). The
+ * diff's own facts (annotations, which type a keyword applies to) are in commands/diff/keywords.ts;
+ * test/unit/jsonSchema/keywords.test.ts checks every keyword named there is known here.
  */
 
 /** JSON Schema keywords (2020-12 and draft-07): a null there is the meta-schema's to report. */
@@ -110,7 +110,7 @@ export function keywordsOf(dialect: Dialect): readonly string[] {
   return BY_DIALECT[dialect];
 }
 
-/** The `x-` extensions mcpgen reads in schemas: `x-mcp-header` (MCP 2026-07-28, runtime/server/node/paramHeaders.ts). */
+/** The `x-` extensions mcpgen reads in schemas: `x-mcp-header` (MCP 2026-07-28, packages/runtime/src/server/node/paramHeaders.ts). */
 export const EXTENSIONS: readonly string[] = ["x-mcp-header"];
 
 /** Keywords whose value may be null. */

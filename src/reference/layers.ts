@@ -13,7 +13,9 @@ export interface SourceLayer {
 
 /**
  * The layers of src/, lowest first: a file may import its own layer and those before it (the
- * most specific layer names a file's). The generator's stages come in the order a run takes them.
+ * most specific layer names a file's). The generator's stages come in the order they build on
+ * each other, which is the order a run takes them but for bundle: it emits a widget's client to
+ * bundle it, so it comes after emit, and a run bundles first, then emits once with the HTML.
  */
 export const SOURCE_LAYERS: readonly SourceLayer[] = [
   { layer: "common", what: "What every layer uses: diagnostics and their printing, the version, names, paths, JSON values, redaction." },
@@ -26,7 +28,7 @@ export const SOURCE_LAYERS: readonly SourceLayer[] = [
   },
   { layer: "generator/print", what: "Stage 4, print: the printer that tracks imports, the one literal function, the templates." },
   { layer: "generator/emit", what: "Stage 5, emit: one emitter per artifact; the runtime's copy in vendor mode." },
-  { layer: "generator/bundle", what: "Stage 6, bundle: each widget into one HTML document, before the one emit." },
+  { layer: "generator/bundle", what: "Stage 6, bundle: each widget into one HTML document, with its client emitted; a run bundles before its one emit." },
   { layer: "generator/plan", what: "Stage 7, plan: the output compared with the disk, read only (what --check shows)." },
   { layer: "generator/stubs", what: "Stage 8, stubs: the user's handler files, created once and merged, never overwritten." },
   { layer: "generator/write", what: "Stage 9, write: the plan applied atomically; the recovery of a killed run." },

@@ -1,9 +1,10 @@
 /**
- * The Redis ListStateStore and event bus (src/runtime/server/redis/) on a real redis-server, two
- * "replicas" in one process, each with a Redis connection of its own: what one switches the other
- * reads; opposite switches of one entry made at once end the same on both (and in Redis); a
- * store opened later starts from the switches made; messages that are not the store's are
- * ignored; the relay carries resource updates to the other replica's bus and keeps list changes local.
+ * The Redis ListStateStore and event bus (packages/runtime/src/server/redis/) on a real
+ * redis-server, two "replicas" in one process, each with a Redis connection of its own: what one
+ * switches the other reads; opposite switches of one entry made at once end the same on both (and
+ * in Redis); a store opened later starts from the switches made; messages that are not the store's
+ * are ignored; the relay carries resource updates to the other replica's bus and keeps list changes
+ * local.
  */
 import { createClient } from "redis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

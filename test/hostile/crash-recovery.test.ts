@@ -1,8 +1,8 @@
 /**
  * A `generate` killed part-way (SIGKILL at the write's exact points, through the test hook
- * MCPGEN_TEST_KILL_AT in src/generator/write/writeOutput.ts) loses nothing: the next run restores the last
- * complete output with the user's files in it, removes what the killed run left, and refuses to
- * touch anything while another run is alive. `generate --check` only reports.
+ * MCPGEN_TEST_KILL_AT in src/generator/write/write.ts) loses nothing: the next run restores the
+ * last complete output with the user's files in it, removes what the killed run left, and refuses
+ * to touch anything while another run is alive. `generate --check` only reports.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";

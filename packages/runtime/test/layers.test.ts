@@ -39,7 +39,8 @@ function layerProblems(imports: readonly SourceImport[]): string[] {
     const rules = RULES[layer]!;
     const spec = imp.specifier;
     if (spec === undefined) {
-      if (!COMPUTED_IMPORTS.has(layer)) problems.push(`${at}: import() of a computed name outside server/redis/ and server/auth/ (only node-redis and jose are loaded so)`);
+      if (!COMPUTED_IMPORTS.has(layer))
+        problems.push(`${at}: import() of a computed name outside server/redis/ and server/auth/ (only node-redis and jose are loaded so)`);
       continue;
     }
     if (spec.startsWith(".")) {
@@ -130,14 +131,26 @@ describe("the runtime's layers", () => {
       imp("client/client.ts", "../server/engine/sdk.js"),
       ["client/client.ts:1: client/ imports server/engine/sdk.js, which it may not"],
     ],
-    ["the widget imports the client", imp("widget/widget.ts", "../client/client.js"), ["widget/widget.ts:1: widget/ imports client/client.js, which it may not"]],
-    ["the server imports the client", imp("server/server.ts", "../client/taskWire.js"), ["server/server.ts:1: server/ imports client/taskWire.js, which it may not"]],
+    [
+      "the widget imports the client",
+      imp("widget/widget.ts", "../client/client.js"),
+      ["widget/widget.ts:1: widget/ imports client/client.js, which it may not"],
+    ],
+    [
+      "the server imports the client",
+      imp("server/server.ts", "../client/taskWire.js"),
+      ["server/server.ts:1: server/ imports client/taskWire.js, which it may not"],
+    ],
     [
       "a transport imports a method",
       imp("server/node/http.ts", "../methods/tools.js"),
       ["server/node/http.ts:1: server/node/ imports server/methods/tools.js, which it may not"],
     ],
-    ["a transport loads the factory", imp("server/node/serve.ts", "../server.js"), ["server/node/serve.ts:1: server/node/ imports server/server.js, which it may not"]],
+    [
+      "a transport loads the factory",
+      imp("server/node/serve.ts", "../server.js"),
+      ["server/node/serve.ts:1: server/node/ imports server/server.js, which it may not"],
+    ],
     ["a transport names the factory's types", imp("server/node/serve.ts", "../server.js", true), []],
     [
       "a transport picks the Redis store",
@@ -207,7 +220,11 @@ describe("the runtime's layers", () => {
       ["client/client.ts:1: client/ imports @modelcontextprotocol/server, which it may not"],
     ],
     ["the factory names the SDK's types", imp("server/server.ts", "@modelcontextprotocol/server", true), []],
-    ["the factory takes the SDK's values", imp("server/server.ts", "@modelcontextprotocol/server"), [`server/server.ts:1: imports the server SDK's values outside ${SDK_SEAM}`]],
+    [
+      "the factory takes the SDK's values",
+      imp("server/server.ts", "@modelcontextprotocol/server"),
+      [`server/server.ts:1: imports the server SDK's values outside ${SDK_SEAM}`],
+    ],
     [
       "ext-apps outside widget/",
       imp("client/client.ts", "@modelcontextprotocol/ext-apps"),
@@ -226,8 +243,16 @@ describe("the runtime's layers", () => {
       imp("server/tasks/tasks.ts", undefined),
       ["server/tasks/tasks.ts:1: import() of a computed name outside server/redis/ and server/auth/ (only node-redis and jose are loaded so)"],
     ],
-    ["auth/ imports the transport", imp("server/auth/gate.ts", "../node/http.js"), ["server/auth/gate.ts:1: server/auth/ imports server/node/http.js, which it may not"]],
-    ["the engine imports auth/", imp("server/engine/sdk.ts", "../auth/gate.js"), ["server/engine/sdk.ts:1: server/engine/ imports server/auth/gate.js, which it may not"]],
+    [
+      "auth/ imports the transport",
+      imp("server/auth/gate.ts", "../node/http.js"),
+      ["server/auth/gate.ts:1: server/auth/ imports server/node/http.js, which it may not"],
+    ],
+    [
+      "the engine imports auth/",
+      imp("server/engine/sdk.ts", "../auth/gate.js"),
+      ["server/engine/sdk.ts:1: server/engine/ imports server/auth/gate.js, which it may not"],
+    ],
   ])("%s", (_, given, want) => {
     expect(layerProblems([given])).toEqual(want);
   });

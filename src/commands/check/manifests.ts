@@ -1,7 +1,7 @@
 /**
  * The servers' definitions from manifests, for `check --manifests`: generate's own pipeline in
  * validate mode (nothing written), and each model's definition as generate writes it
- * (emit/definition.ts), so check names and validates exactly what the generated server would.
+ * (generator/model/definition.ts), so check names and validates exactly what the generated server would.
  */
 import * as path from "node:path";
 import type { Diagnostic } from "../../common/diagnostics.js";

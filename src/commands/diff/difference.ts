@@ -23,8 +23,8 @@ export type DifferenceKind = "server" | "tool" | "resource" | "resourceTemplate"
 
 /**
  * One classified difference between the two sides (a schema-level one is a `Finding`, below;
- * a file to write or delete is src/generator/write's `Change`). `mcpgen diff --json` lists these under
- * `changes`, with these field names.
+ * a file to write or delete is src/generator/plan's `Change`). `mcpgen diff --json` lists these
+ * under `changes`, with these field names.
  */
 export interface Difference {
   kind: DifferenceKind;

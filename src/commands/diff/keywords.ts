@@ -1,6 +1,6 @@
 /**
  * What the schema comparison knows about JSON Schema keywords, shared by its rules. Which keywords
- * hold subschemas is mcpgen's one table, validate/schemaKeywords.ts SUBSCHEMAS.
+ * hold subschemas is mcpgen's one table, jsonSchema/keywords.ts SUBSCHEMAS.
  */
 
 /** Keywords that never change which values are valid (2020-12 and draft-07 annotations). */

@@ -1,7 +1,7 @@
 /**
  * `startMock`: serves manifests without handlers. Each manifest goes through generate's own steps
  * (load, validate, model, widgets bundled), its definition is the one generate writes, and it is
- * served by the runtime the generated servers use (src/runtime/server), so the wire is theirs:
+ * served by the runtime the generated servers use (@mcpgen/runtime/server), so the wire is theirs:
  * stdio or Streamable HTTP, 2025-11-25 and 2026-07-28 clients alike. Only the handlers are the
  * mock's (answers.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Stage 3b, bundle: each widget's entry source, with everything it imports (the generated widget
+ * Stage 6, bundle: each widget's entry source, with everything it imports (the generated widget
  * client from this very run, taken from memory, CSS included), bundled by esbuild into one
  * self-contained HTML document: inline script and style, and a Content-Security-Policy built from
  * the manifest's `csp` that allows exactly those two (by hash) and the declared origins. The HTML

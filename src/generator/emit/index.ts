@@ -1,5 +1,5 @@
 /**
- * Stage 4, emit: one emitter per artifact, registered here. Adding an artifact is a file and a line.
+ * Stage 5, emit: one emitter per artifact, registered here. Adding an artifact is a file and a line.
  */
 import type { ServerModel } from "../model/types.js";
 import { emitClient } from "./client.js";

@@ -44,7 +44,7 @@ export function runtimeSources(): ReadonlyMap<string, string> {
 /**
  * The module specifiers of a source's static imports and re-exports (`import type` included:
  * the copy must compile). The runtime's own code is formatted by prettier, so a statement starts
- * a line and a comment line starts with `*` or `//`; test/unit/generator/emit/runtime-closure.test.ts
+ * a line and a comment line starts with `*` or `//`; test/unit/generator/emit/runtime.test.ts
  * checks this reading against the TypeScript parser on every runtime file.
  */
 export function importedModules(source: string): string[] {

@@ -157,7 +157,7 @@ type HandlerGroup = "tools" | "resources" | "resourceTemplates" | "prompts";
 /** The type that names one handler of a `Handlers` group, for a handler in a file of its own (a stub). */
 interface HandlerType {
   group: HandlerGroup;
-  /** Its name in the public API (serverFolder/publicApi.ts). */
+  /** Its name in the public API (model/publicApi.ts). */
   name: string;
   /** What one handler is the handler of, and the parameters of its example. */
   of: string;

@@ -8,7 +8,7 @@ export function buildDefs(ctx: ModelContext): DefModel[] {
   return Object.entries(ctx.manifest.value.defs ?? {}).map(([name, schema]) => ({ name, typeName: claimDef(ctx.claims, name), schema }));
 }
 
-/** Claims the type of the def named `name` and returns it (also run on a manifest with errors: collisions.ts). */
+/** Claims the type of the def named `name` and returns it (also run on a manifest with errors: modelProblems.ts). */
 export function claimDef(claims: IdentifierClaims, name: string): string {
   const typeName = toIdentifier(name, "pascal");
   claims.type(typeName, `def "${name}"`, ["defs", name]);

@@ -47,7 +47,7 @@ export const SDK = {
   server: "@modelcontextprotocol/server",
 } as const;
 export const LOCAL = {
-  /** The folder's public entry: what a user's code imports (serverFolder/publicApi.ts). */
+  /** The folder's public entry: what a user's code imports (publicApi.ts). */
   index: "./index.js",
   types: "./types.js",
   definition: "./definition.js",

@@ -14,7 +14,7 @@ export function buildPrompts(ctx: ModelContext): PromptModel[] {
   return (ctx.manifest.value.prompts ?? []).map((prompt, i) => buildPrompt(ctx, prompt, i));
 }
 
-/** Claims the arguments type of `prompts[i]`, named `name`, and returns it (also run on a manifest with errors: collisions.ts). */
+/** Claims the arguments type of `prompts[i]`, named `name`, and returns it (also run on a manifest with errors: modelProblems.ts). */
 export function claimPrompt(claims: IdentifierClaims, name: string, i: number): string {
   const argumentsTypeName = `${toIdentifier(name, "pascal")}Arguments`;
   claims.type(argumentsTypeName, `prompt "${name}" (its arguments type)`, ["prompts", i, "name"]);

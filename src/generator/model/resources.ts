@@ -38,7 +38,7 @@ export async function buildResources(ctx: ModelContext): Promise<{ resources: Re
   return { resources, sourceFiles };
 }
 
-/** Claims the client's reader method of `resources[i]`, named `name`, and returns it (also run on a manifest with errors: collisions.ts). */
+/** Claims the client's reader method of `resources[i]`, named `name`, and returns it (also run on a manifest with errors: modelProblems.ts). */
 export function claimResource(claims: IdentifierClaims, name: string, i: number): string {
   return claims.member(`read${toIdentifier(name, "pascal")}`, `resource "${name}"`, ["resources", i, "name"]);
 }
@@ -61,7 +61,7 @@ export function buildResourceTemplates(ctx: ModelContext): ResourceTemplateModel
   return (ctx.manifest.value.resourceTemplates ?? []).map((template, i) => buildTemplate(ctx, template, i));
 }
 
-/** Claims the variables type and the reader method of `resourceTemplates[i]`, named `name` (also run on a manifest with errors: collisions.ts). */
+/** Claims the variables type and the reader method of `resourceTemplates[i]`, named `name` (also run on a manifest with errors: modelProblems.ts). */
 export function claimTemplate(claims: IdentifierClaims, name: string, i: number): { variablesTypeName: string; readerName: string } {
   const variablesTypeName = `${toIdentifier(name, "pascal")}Variables`;
   claims.type(variablesTypeName, `resource template "${name}" (its variables type)`, ["resourceTemplates", i, "name"]);

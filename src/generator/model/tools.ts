@@ -26,7 +26,7 @@ export function buildTools(ctx: ModelContext): ToolModel[] {
 
 /**
  * Claims the identifiers of `tools[i]`: its input and output types (their schemas' `$defs` named
- * later) and its client method. Also run on a manifest with errors (collisions.ts).
+ * later) and its client method. Also run on a manifest with errors (modelProblems.ts).
  */
 export function claimTool(
   claims: IdentifierClaims,

@@ -43,7 +43,7 @@ export interface ServerModel {
   widgets: WidgetModel[];
   /**
    * The linear-time plan of every `pattern` and `patternProperties` key in the tools' schemas, by
-   * pattern source, in manifest order (the definition's `patterns`; see src/runtime/server/engine/patternPlans.ts).
+   * pattern source, in manifest order (the definition's `patterns`; see packages/runtime/src/server/engine/patternPlans.ts).
    */
   patterns: PatternTable;
   /** The manifest's `auth:`, resolved; absent when the server asks for no token. Each entry's rule is its `access`. */

@@ -77,7 +77,7 @@ export async function buildWidgets(ctx: ModelContext): Promise<{ widgets: Widget
   return { widgets, resources };
 }
 
-/** Claims the client type and the reader method of `widgets[i]`, named `name` (also run on a manifest with errors: collisions.ts). */
+/** Claims the client type and the reader method of `widgets[i]`, named `name` (also run on a manifest with errors: modelProblems.ts). */
 export function claimWidget(claims: IdentifierClaims, name: string, i: number): { typeName: string; readerName: string } {
   const typeName = toIdentifier(name, "pascal");
   claims.type(`${typeName}Widget`, `widget "${name}" (its client type)`, ["widgets", i, "name"]);

@@ -77,7 +77,7 @@ export class CodeFile {
     readonly path: string,
     private readonly header: string,
     /**
-     * What the file writes for a module as emitters name it (serverFolder/modules.ts
+     * What the file writes for a module as emitters name it (model/modules.ts
      * `moduleResolver`: one folder deeper, the runtime's mode); as named when absent.
      */
     private readonly specifier: (module: string) => string = (module) => module,

@@ -3,7 +3,7 @@
  * validators ignore the ones they do not know: `properites`, `requried` or `minLenght` would leave
  * a schema checking less than it says (no property declared, a required one optional), silently.
  *
- * - A typo of a keyword (by util/didYouMean.ts's rule): an error with its "did you mean" in a
+ * - A typo of a keyword (by common/didYouMean.ts's rule): an error with its "did you mean" in a
  *   manifest you write, a warning in a pulled one (`keyword-typo`, reported by schemas.ts).
  * - A keyword of the other dialect (`prefixItems` in draft-07): its validators ignore it.
  * - A key of no dialect (`nullable`): allowed, reported by `mcpgen lint` (`unknown-keyword`).

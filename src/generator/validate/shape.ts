@@ -119,7 +119,7 @@ export const QUOTE_IN_YAML = " (quote it in YAML)";
  * Checks a mapping against a field table: missing and unknown fields (with a did-you-mean), and
  * each value's type and allowed values, each problem at its key or value. `what` names the
  * mapping in messages (`the manifest`, `the config`). `open`: an MCP object, whose unknown fields
- * are served as they are (a warning), typos aside (an error: see util/didYouMean.ts for the rule).
+ * are served as they are (a warning), typos aside (an error: see common/didYouMean.ts for the rule).
  * `upstream`: the manifest mirrors a server someone else runs (pulled), whose typos in MCP objects
  * are warnings too, for it serves them so.
  */

@@ -1,8 +1,8 @@
 /**
  * What the generated server cannot serve in a `uriTemplate` (it matches RFC 6570 level 1,
- * runtime/shared/uriTemplate.ts), each with the level-1 template to write instead: operators
- * (`{+path}`, `{?q}`, `{/seg}`...) and modifiers (`{list*}`, `{name:3}`) have a level-1 form
- * for the common case, which the message spells out with the variable's own name.
+ * packages/runtime/src/shared/uriTemplate.ts), each with the level-1 template to write instead:
+ * operators (`{+path}`, `{?q}`, `{/seg}`...) and modifiers (`{list*}`, `{name:3}`) have a level-1
+ * form for the common case, which the message spells out with the variable's own name.
  */
 
 const NAME = /^[A-Za-z0-9_]+$/;

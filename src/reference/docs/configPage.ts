@@ -1,6 +1,6 @@
 /**
  * docs/reference/config.md, from the config's field table (config/fields.ts), the table the loader
- * checks a config with, and the warning codes a config can set (diagnostics.ts).
+ * checks a config with, and the warning codes a config can set (common/diagnostics.ts).
  */
 import { configFields } from "../../config/fields.js";
 import { WARNING_CODES } from "../../common/diagnostics.js";

@@ -1,6 +1,6 @@
 /**
- * docs/reference/diagnostics.md, from the problem codes (diagnostics.ts DIAGNOSTICS, WARNING_CODES)
- * and the lint rules' own words (lint/rules.ts).
+ * docs/reference/diagnostics.md, from the problem codes (common/diagnostics.ts DIAGNOSTICS,
+ * WARNING_CODES) and the lint rules' own words (its LINT_RULES).
  */
 import { DIAGNOSTIC_CODES, DIAGNOSTICS, WARNING_CODES, type DiagnosticCode } from "../../common/diagnostics.js";
 import { LINT_RULES } from "../../common/diagnostics.js";

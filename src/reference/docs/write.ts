@@ -1,7 +1,7 @@
 /**
- * `npm run docs`: writes the reference pages made from mcpgen's own tables (docs/reference/
- * manifest.md, config.md, cli.md, diagnostics.md). Deterministic: the same tables give the same
- * bytes.
+ * `npm run docs`: writes the reference pages made from mcpgen's own tables (the pages under
+ * docs/reference/ that pages.ts lists: manifest, config, cli, diagnostics, check-rules,
+ * source-files). Deterministic: the same tables give the same bytes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * util/didYouMean.ts: the one distance (Damerau-Levenshtein, optimal string alignment) and the one
+ * common/didYouMean.ts: the one distance (Damerau-Levenshtein, optimal string alignment) and the one
  * rule that makes a name a typo of a known one, which every "did you mean" of mcpgen uses.
  */
 import { describe, expect, it } from "vitest";

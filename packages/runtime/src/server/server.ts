@@ -251,7 +251,7 @@ function buildServer(
       closeSSEStream: () => sdk.http?.closeSSE?.(),
       lists: engine.switches,
     };
-    // Whom the tasks this call creates belong to, and whose tasks it reaches (tasks/taskOwner.ts).
+    // Whom the tasks this call creates belong to, and whose tasks it reaches (engine/owner.ts).
     const owner = taskOwnerOf({
       era,
       auth: base.auth,

@@ -9,7 +9,6 @@ import { describeErrors } from "./describeErrors.js";
 import { lengthFirstPattern } from "./patternKeyword.js";
 import { PatternInputTooLong, patternEngine, type PatternPlans } from "./patterns.js";
 
-
 /**
  * The options of every ajv that checks values against a manifest's schemas: the server's and the
  * client's (createAjv below), the widget output checks mcpgen compiles at generate time

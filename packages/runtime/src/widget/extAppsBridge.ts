@@ -61,7 +61,7 @@ export const connectExtApps: AppsConnector = async (events, settings) => {
       if (result.isError) throw new Error("the host refused ui/open-link");
     },
     async updateModelContext(content: readonly ContentBlock[]) {
-      // MCP's ContentBlock as mcp.ts states it; the App's own (zod-inferred) type is the same wire shape.
+      // MCP's ContentBlock as shared/mcp.ts states it; the App's own (zod-inferred) type is the same wire shape.
       await app.updateModelContext({ content: content as never }, options);
     },
     async requestDisplayMode(mode) {

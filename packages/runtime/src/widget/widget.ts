@@ -5,8 +5,9 @@
  * fixes the types and hands this engine the output checks, compiled at generate time.
  * A widget built with `sdk: ext-apps` imports ./extApps.js instead (the official `App`).
  *
- * Only generated widget modules import this folder; it is written to `<out>/_runtime/` when a
- * manifest has widgets. It uses no DOM type, so it compiles in a Node project too.
+ * Only generated widget modules import this folder; in `runtime: vendor` mode it is copied to
+ * `<out>/_runtime/widget/` only when a manifest has widgets. It uses no DOM type, so it compiles
+ * in a Node project too.
  */
 import { connectAppsBridge } from "./appsBridge.js";
 import { createWidgetEngine } from "./engine.js";

@@ -1,4 +1,4 @@
-/** A request for the engine without an SDK: the unit tests of src/runtime's method modules. */
+/** A request for the engine without an SDK: the unit tests of the runtime's method modules (server/methods/). */
 import type { Call } from "../../src/server/engine/engineCore.js";
 import type { ServerDefinition } from "../../src/shared/definition.js";
 import type { ProtocolEra } from "../../src/server/engine/sdk.js";

@@ -1,6 +1,6 @@
 /**
- * mcpgen's own MCP Apps bridge (src/runtime/widget/appsBridge.ts) and the engine over it, against
- * a host played by the test through the window globals the bridge uses (`parent.postMessage`,
+ * mcpgen's own MCP Apps bridge (widget/appsBridge.ts) and the engine over it, against a host
+ * played by the test through the window globals the bridge uses (`parent.postMessage`,
  * `message` events): the handshake and its version negotiation, the host's notifications and
  * requests (shapes checked), the view's requests, and the time limit of the handshake.
  */

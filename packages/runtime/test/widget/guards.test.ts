@@ -1,16 +1,9 @@
 /**
- * The widget bridge's shape checks of what a host sends (src/runtime/widget/guards.ts): each
- * accepts the spec's shapes and refuses the near misses a host could send instead.
+ * The widget bridge's shape checks of what a host sends (widget/guards.ts): each accepts the
+ * spec's shapes and refuses the near misses a host could send instead.
  */
 import { describe, expect, it } from "vitest";
-import {
-  isCallToolResult,
-  isCancelledParams,
-  isDisplayModeResult,
-  isInitializeResult,
-  isRecord,
-  isToolInputParams,
-} from "../../src/widget/guards.js";
+import { isCallToolResult, isCancelledParams, isDisplayModeResult, isInitializeResult, isRecord, isToolInputParams } from "../../src/widget/guards.js";
 
 const cases: [string, (value: unknown) => boolean, { accepts: unknown[]; refuses: unknown[] }][] = [
   ["isRecord", isRecord, { accepts: [{}, { a: 1 }], refuses: [null, undefined, [], "x", 1] }],

@@ -1,4 +1,4 @@
-/** What `window.openai.callTool` answers, read as a CallToolResult (src/runtime/widget/openai.ts). */
+/** What `window.openai.callTool` answers, read as a CallToolResult (widget/openai.ts). */
 import { describe, expect, it } from "vitest";
 import { toCallToolResult } from "../../src/widget/openai.js";
 

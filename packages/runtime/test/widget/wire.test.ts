@@ -1,6 +1,6 @@
 /**
- * The widget bridge's JSON-RPC over postMessage (src/runtime/widget/wire.ts), between a view's
- * wire and a host played by the test: requests answered, errors and time limits, notifications,
+ * The widget bridge's JSON-RPC over postMessage (widget/wire.ts), between a view's wire
+ * and a host played by the test: requests answered, errors and time limits, notifications,
  * answers to the host's requests (unknown methods included), and messages from other windows or
  * that are no JSON-RPC ignored.
  */

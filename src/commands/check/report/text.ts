@@ -1,5 +1,5 @@
 /**
- * The text report: one line per finding in the form of mcpgen's diagnostics (diagnostics.ts
+ * The text report: one line per finding in the form of mcpgen's diagnostics (common/diagnostics.ts
  * formatDiagnostic: `file:line:col: severity code: message`), with the message's id and the fix,
  * then a summary line.
  */

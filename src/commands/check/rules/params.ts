@@ -1,7 +1,7 @@
 /**
  * The client's requests against what the server offers: params fields under other names, tools,
  * resources and prompts it does not have, and arguments that break the tool's inputSchema
- * (checked by the generated servers' own validators: runtime/shared/validation.ts).
+ * (checked by the generated servers' own validators: packages/runtime/src/shared/validation.ts).
  */
 import { didYouMean } from "../../../common/didYouMean.js";
 import { isRecord } from "../model.js";

@@ -1,6 +1,6 @@
 /**
  * Values against the schemas the server serves, with the validators of mcpgen's generated servers
- * (runtime/shared/validation.ts): no second JSON Schema implementation.
+ * (packages/runtime/src/shared/validation.ts): no second JSON Schema implementation.
  */
 import type { ErrorObject } from "ajv";
 import { runValidator } from "@mcpgen/runtime/codegen";

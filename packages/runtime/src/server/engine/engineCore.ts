@@ -10,17 +10,7 @@ import type { ProtocolEra, ResultSchema, SdkContext, ServerEventBus } from "./sd
 import type { SchemaValidators } from "../../shared/validation.js";
 import type { FormValidators } from "./forms.js";
 import type { ListKind, ListSwitch } from "./listSwitch.js";
-import type {
-  AuthOptions,
-  HttpAuthGate,
-  RunningTask,
-  SdkFetch,
-  StatusSink,
-  TaskListenStreams,
-  TaskOutcome,
-  TaskRecord,
-  TaskStoreUser,
-} from "./parts.js";
+import type { AuthOptions, HttpAuthGate, RunningTask, SdkFetch, StatusSink, TaskListenStreams, TaskOutcome, TaskRecord, TaskStoreUser } from "./parts.js";
 
 /** One request as the engine sees it: its era, the SDK's context, and how to reach the client. */
 export interface Call {
@@ -31,7 +21,7 @@ export interface Call {
   /** How a 2025-era handler asks the client (a real request on the connection). */
   legacyChannel: (meta: JsonObject | undefined, signal: AbortSignal, waiting?: (on: boolean) => void) => InputChannel;
   /**
-   * Whom the tasks this call creates belong to, and whose tasks it may reach (tasks/taskOwner.ts):
+   * Whom the tasks this call creates belong to, and whose tasks it may reach (owner.ts):
    * unique across processes; undefined when nothing identifies the caller (the task id is then
    * the capability).
    */

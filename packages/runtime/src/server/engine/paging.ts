@@ -2,7 +2,7 @@
  * Cursor paging, one rule for every paged answer of the list methods. Without a page size
  * everything is one page; with one, an opaque cursor names the next offset and the list it
  * belongs to, and a cursor this server did not issue is -32602. (2025-era tasks/list pages in its
- * store, with cursors of the same form naming a store's key: see tasks/taskParams.ts.)
+ * store, with cursors of the same form naming a store's key: see tasks/tasks.ts.)
  */
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
 

@@ -27,7 +27,6 @@ export interface InputRequest {
   params?: JsonObject;
 }
 
-
 /** How a task ended: the tool's result, or a JSON-RPC error. */
 export type TaskOutcome = { result: JsonObject } | { error: { code: number; message: string; data?: unknown } };
 

@@ -1,9 +1,9 @@
 /**
  * The official SDK v2's values the runtime uses (@modelcontextprotocol/server 2.4), each seen
- * through the few members the runtime calls. Calling the SDK through its own types (generic
- * methods over zod schemas) costs the compiler about a second per output folder; through these
- * views it costs nothing. The values are the SDK's, unchanged: only their static types are
- * narrowed here, once.
+ * through the few members the runtime calls. Calling the SDK through its own types (generic methods
+ * over zod schemas) costs the compiler about a second wherever the runtime's sources are compiled
+ * (the package's build, each vendored copy); through these views it costs nothing. The values are
+ * the SDK's, unchanged: only their static types are narrowed here, once.
  */
 import * as serverModule from "@modelcontextprotocol/server";
 import * as stdioModule from "@modelcontextprotocol/server/stdio";

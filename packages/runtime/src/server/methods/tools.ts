@@ -138,8 +138,14 @@ class ToolCalls {
       return { task: own.legacyView(task.created) };
     }
 
-    const outcome = await runRound(this.core, "tools/call", name, args, call, extension && support !== "forbidden" ? tasks : undefined, (channel, signal, startTask, task) =>
-      run({ ...handlerContext(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }),
+    const outcome = await runRound(
+      this.core,
+      "tools/call",
+      name,
+      args,
+      call,
+      extension && support !== "forbidden" ? tasks : undefined,
+      (channel, signal, startTask, task) => run({ ...handlerContext(call, channel, signal), tool: name, startTask, ...(task ? { task } : {}) }),
     );
     if ("inputRequired" in outcome) return outcome.inputRequired;
     if ("task" in outcome) {

@@ -13,7 +13,18 @@ import { TaskListens } from "./taskListen.js";
 import { Tasks } from "./tasks.js";
 
 export { memoryTaskStore, type MemoryTaskStoreOptions } from "./taskStore.js";
-export type { StoredTask, TaskChange, TaskEvent, TaskEventLink, TaskOptions, TaskOutcome, TaskPage, TaskRecord, TaskStore, TaskStoreLimits } from "../engine/parts.js";
+export type {
+  StoredTask,
+  TaskChange,
+  TaskEvent,
+  TaskEventLink,
+  TaskOptions,
+  TaskOutcome,
+  TaskPage,
+  TaskRecord,
+  TaskStore,
+  TaskStoreLimits,
+} from "../engine/parts.js";
 
 /** A factory's tasks with their methods (tasks/*) and the 2026-07-28 listen streams that follow them. */
 class ServerTaskSet extends Tasks implements ServerTasks {

@@ -71,10 +71,7 @@ class TaskMethods {
         // Ended meanwhile (here or on another replica): the same answer as ended before.
         const cancelled = isTerminal(task.status) ? undefined : await this.tasks.cancel(task.id);
         if (!cancelled)
-          throw rpcError(
-            ErrorCodes.InvalidParams,
-            `Cannot cancel task: already in terminal status '${(await this.tasks.get(task.id, caller, true)).status}'`,
-          );
+          throw rpcError(ErrorCodes.InvalidParams, `Cannot cancel task: already in terminal status '${(await this.tasks.get(task.id, caller, true)).status}'`);
         return this.tasks.legacyView(cancelled);
       }
       case "tasks/result": {

@@ -13,7 +13,7 @@
  * under maxStoredResultBytes by evicting finished tasks, as maxTasks does.
  *
  * The store's contract (TaskStore and its records) is in engine/parts.ts: every server's options
- * name it. The in-memory store is the default (one process); redisTaskStore.ts keeps tasks in Redis.
+ * name it. The in-memory store is the default (one process); redis/redisTaskStore.ts keeps tasks in Redis.
  */
 import { ErrorCodes } from "../../shared/errors.js";
 import type { TaskStatus } from "../../shared/mcp.js";

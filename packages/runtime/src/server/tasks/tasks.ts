@@ -125,7 +125,7 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
     return this.live.size;
   }
 
-  /** A new running task, or -32005 when maxRunningTasks run here. `owner`: taskOwner.ts; `sink`: where its status changes go (2025 era). */
+  /** A new running task, or -32005 when maxRunningTasks run here. `owner`: engine/owner.ts; `sink`: where its status changes go (2025 era). */
   async create(
     era: ProtocolEra,
     owner: string | undefined,
@@ -237,7 +237,7 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
     void this.change(live.id, { status: on ? "input_required" : "working" }).catch(this.report);
   }
 
-  /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update (taskQuestions.ts). */
+  /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update. */
   channel(live: LiveTask): InputChannel {
     return {
       ask: (request, wanted) => {

@@ -1,5 +1,5 @@
 /**
- * transport/cors.ts and the Streamable HTTP entry with `cors`: the headers of each answer for a
+ * server/node/cors.ts and the Streamable HTTP entry with `cors`: the headers of each answer for a
  * listed origin, an unlisted one and none; the preflight; the options refused at start; and the
  * server in process: a listed origin's preflight and requests carry the headers (the session id
  * readable), an unlisted origin gets none and is refused, the Host check still applies, and the
