@@ -1,0 +1,80 @@
+// Builds dist/ and packages/runtime/dist/ (`npm run build`): tsc on the runtime package, then on
+// mcpgen, then removes the outputs whose source is gone (a file moved or deleted since the last
+// build), which tsc leaves behind and `npm pack` would ship. Only stale files go, never a live
+// one, so a build never pulls dist/ from under a test or a server running from it.
+//
+// `--if-stale` builds only when a source, a tsconfig or the lockfile is newer than the last
+// build's stamp (or an output is missing): what `generate`, the test setup and `npm pack` run, so
+// one CI run compiles once (`npm ci` runs `prepare`, the full build) and later steps only look.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const STAMP = path.join(root, "dist", ".build-stamp");
+const outputs = [
+  { dist: "packages/runtime/dist", src: "packages/runtime/src", tsconfig: "packages/runtime/tsconfig.build.json", entry: "server/index.js" },
+  { dist: "dist", src: "src", tsconfig: "tsconfig.build.json", entry: "cli/bin.js" },
+];
+/** Besides the sources: what changes the output of the same sources. */
+const SETTINGS = ["tsconfig.json", "tsconfig.build.json", "packages/runtime/tsconfig.json", "packages/runtime/tsconfig.build.json", "package-lock.json"];
+
+/** The newest modification time among the files under `dir` (0 when it is missing). */
+function newest(dir) {
+  if (!existsSync(dir)) return 0;
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
+  let time = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) time = Math.max(time, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  return time;
+}
+
+function stale() {
+  if (!existsSync(STAMP)) return true;
+  if (outputs.some(({ dist, entry }) => !existsSync(path.join(root, dist, entry)))) return true;
+  const inputs = Math.max(...outputs.map(({ src }) => newest(path.join(root, src))), ...SETTINGS.map((file) => newest(path.join(root, file))));
+  return inputs >= statSync(STAMP).mtimeMs;
+}
+
+/** The sources a dist file may come from: `x.js`, `x.d.ts` and their maps come from `x.ts` or `x.tsx`. */
+function sourcesOf(rel) {
+  const base = rel.replace(/(\.d)?\.(js|ts)(\.map)?$/, "");
+  return [`${base}.ts`, `${base}.tsx`];
+}
+
+function prune({ dist, src }) {
+  const distDir = path.join(root, dist);
+  let removed = 0;
+  for (const entry of readdirSync(distDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name.startsWith(".")) continue;
+    const abs = path.join(entry.parentPath, entry.name);
+    if (sourcesOf(path.relative(distDir, abs)).some((file) => existsSync(path.join(root, src, file)))) continue;
+    rmSync(abs);
+    removed++;
+  }
+  // Folders left empty go too.
+  const empty = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) empty(path.join(dir, entry.name));
+    if (dir !== distDir && readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
+  };
+  empty(distDir);
+  if (removed > 0) console.error(`build: removed ${removed} stale file${removed === 1 ? "" : "s"} from ${dist}/`);
+}
+
+if (process.argv.includes("--if-stale") && !stale()) process.exit(0);
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+// The stamp carries the build's start time: a source saved while tsc ran is newer, so still stale.
+const started = new Date();
+for (const output of outputs) {
+  try {
+    execFileSync(process.execPath, [tsc, "-p", output.tsconfig], { cwd: root, stdio: "inherit" });
+  } catch {
+    rmSync(STAMP, { force: true });
+    process.exit(1);
+  }
+  prune(output);
+}
+writeFileSync(STAMP, "");
+utimesSync(STAMP, started, started);
