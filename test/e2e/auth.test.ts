@@ -26,6 +26,7 @@ import {
 } from "../helpers/authFixtures.js";
 import { challengeParams, legacyInitialize, legacySession, modernCall, modernRequest } from "../helpers/authRequests.js";
 import { MemoryOAuthProvider } from "../helpers/oauthClient.js";
+import { sleep } from "../helpers/wait.js";
 
 /**
  * A short JWKS refetch cooldown, so a rotation is seen within the test (the default is 5 s), and a
@@ -54,7 +55,6 @@ afterAll(async () => {
   await as?.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (result: unknown) => (result as { content: { text: string }[] }).content[0]!.text;
 const sameSet = (a: readonly string[], b: readonly string[]) => expect([...a].sort()).toEqual([...b].sort());
 
@@ -337,7 +337,7 @@ describe("when the authorization server is down", () => {
     await as.rotate();
     const token = await forgeToken(as, server.url, narrow.scopes);
     await as.close();
-    await sleep(150);
+    await sleep(150); // past the JWKS cooldown of HTTP_OPTIONS, so that the server tries to fetch the new key
     const before = server.seen.length;
     const answer = await modernCall(server.url, token, narrow.tool, narrow.args);
     expect(answer.status).toBe(500);

@@ -11,6 +11,7 @@ import { handlers } from "../../conformance/handlers.js";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { createManifestServerFactory } from "../helpers/runtime.js";
 import { connectInMemory, ERAS, type Era, type Factory } from "../helpers/connect.js";
+import { sleep, until } from "../helpers/wait.js";
 import { rawSession } from "../helpers/wire.js";
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../generated/mcp-conformance-test-server/fixtures/${name}`, import.meta.url), "utf8"));
@@ -234,7 +235,9 @@ describe("subscriptions", () => {
     expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["x://a"] });
     await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
     await sdk.callTool({ name: "touch", arguments: { uri: "x://other" } });
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => updates.length > 0, "the x://a update on the listen stream", { timeout: 5_000 });
+    // A moment more before closing: an x://other update, if one were sent, would arrive now.
+    await sleep(20);
     await subscription.close();
     await sdk.callTool({ name: "touch", arguments: { uri: "x://a" } });
     expect(updates).toEqual(["x://a"]);

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { checkLog } from "../../src/commands/check/run.js";
 import { startMock } from "../../src/commands/mock/server.js";
 import { ROOT } from "../helpers/cli.js";
+import { bodyMessages } from "../helpers/sse.js";
 import { tempProject } from "../helpers/tmp.js";
 
 const closers: (() => Promise<void>)[] = [];
@@ -27,27 +28,6 @@ function kept(headers: Headers): Record<string, string> {
   return out;
 }
 
-/** A body's messages: JSON (one or a batch) or server-sent events. */
-function messages(text: string): unknown[] {
-  const trimmed = text.trim();
-  if (!trimmed) return [];
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    const value: unknown = JSON.parse(trimmed);
-    return Array.isArray(value) ? value : [value];
-  }
-  return trimmed
-    .split(/\n\n/)
-    .map((event) =>
-      event
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trim())
-        .join("\n"),
-    )
-    .filter(Boolean)
-    .map((data) => JSON.parse(data) as unknown);
-}
-
 /** A fetch that records each POST and its answer as trace lines. */
 function recorder(lines: string[]): { fetch: FetchLike; settled: () => Promise<unknown> } {
   let exchange = 0;
@@ -57,7 +37,7 @@ function recorder(lines: string[]): { fetch: FetchLike; settled: () => Promise<u
     const u = new URL(String(url));
     const http = { exchange: n, method: init?.method ?? "GET", path: u.pathname + u.search };
     if (typeof init?.body === "string")
-      for (const message of messages(init.body))
+      for (const message of bodyMessages(init.body))
         lines.push(JSON.stringify({ time: new Date().toISOString(), from: "client", message, http: { ...http, headers: kept(new Headers(init.headers)) } }));
     const response = await fetch(url, init);
     // A GET stream stays open: only the answers of POSTs are waited for.
@@ -65,7 +45,7 @@ function recorder(lines: string[]): { fetch: FetchLike; settled: () => Promise<u
       .clone()
       .text()
       .then((text) => {
-        for (const message of messages(text))
+        for (const message of bodyMessages(text))
           lines.push(
             JSON.stringify({
               time: new Date().toISOString(),

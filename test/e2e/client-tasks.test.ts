@@ -19,6 +19,7 @@ import { createClient as notesClient, createServerFactory as notesServer } from 
 import { handlers } from "../../conformance/handlers.js";
 import { notesHandlers } from "../servers/notes.js";
 import { connectInMemory, type ConnectOptions, type Era } from "../helpers/connect.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 let closers: (() => Promise<void>)[] = [];
@@ -83,7 +84,7 @@ describe.each(RUNS)("tasks through the generated client (%s)", (_name, line, era
     const controller = new AbortController();
     let taskId: string | undefined;
     const running = client.tasks.run("slow_compute", { seconds: 60 }, { signal: controller.signal, onStatus: (s) => (taskId = s.taskId) });
-    await new Promise((r) => setTimeout(r, 150));
+    await until(() => taskId !== undefined, "the task's first status", { timeout: 5_000 });
     controller.abort(new Error("enough"));
     await expect(running).rejects.toThrow("enough");
     expect(taskId).toEqual(expect.any(String));
@@ -104,7 +105,8 @@ describe.each(RUNS)("tasks through the generated client (%s)", (_name, line, era
     const controller = new AbortController();
     const seen: string[] = [];
     const waiting = task.result({ signal: controller.signal, onStatus: (s) => seen.push(s.status) });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Long enough for a second look, had the client not waited: it must not come.
+    await sleep(1500);
     controller.abort(new Error("stop"));
     await expect(waiting).rejects.toThrow("stop");
     expect(seen).toEqual(["working"]);

@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveHttp } from "../../examples/gift-server/generated/gift-server/serve.js";
 import { launchChromium } from "../helpers/browser.js";
+import { rpcAnswer } from "../helpers/sse.js";
 import { giftHandlers } from "../servers/gift.js";
 
 let browser: Browser;
@@ -41,10 +42,10 @@ async function open(origin: string): Promise<Page> {
 
 /**
  * What the page does, as browser code in text (this file compiles without the DOM library):
- * initialize, read Mcp-Session-Id, send initialized and tools/list with it; the tool names, or
+ * initialize, read Mcp-Session-Id, send initialized and tools/list with it; the tools/list body, or
  * the error fetch threw (a CORS refusal is a TypeError: "Failed to fetch").
  */
-const session = (endpoint: string) => `(async () => {
+const sessionScript = (endpoint: string) => `(async () => {
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
   const post = (body, extra = {}) => fetch(${JSON.stringify(endpoint)}, { method: "POST", headers: { ...headers, ...extra }, body: JSON.stringify(body) });
   try {
@@ -54,13 +55,18 @@ const session = (endpoint: string) => `(async () => {
     await init.text();
     await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sid });
     const listed = await post({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sid });
-    const text = await listed.text();
-    const json = JSON.parse(text.trimStart().startsWith("{") ? text : text.split("\\n").filter((l) => l.startsWith("data:")).pop().slice(5));
-    return { sid: sid.length > 0, tools: json.result.tools.map((t) => t.name) };
+    return { sid: sid.length > 0, listed: await listed.text() };
   } catch (error) {
     return { error: error.name + ": " + error.message };
   }
 })()`;
+
+/** The page's session: whether it read a session id and the tools it listed (parsed here, JSON or SSE), or the error. */
+async function session(page: Page, endpoint: string): Promise<{ sid: boolean; tools: string[] } | { error: string; status?: number }> {
+  const outcome = await page.evaluate<{ sid: boolean; listed: string } | { error: string; status?: number }>(sessionScript(endpoint));
+  if (!("listed" in outcome)) return outcome;
+  return { sid: outcome.sid, tools: rpcAnswer<{ result: { tools: { name: string }[] } }>(outcome.listed).result.tools.map((t) => t.name) };
+}
 
 describe("the generated server's cors option, in Chromium", () => {
   it("lets a page on a listed origin initialize, read Mcp-Session-Id and call with it; a page on another origin is blocked", async () => {
@@ -71,11 +77,11 @@ describe("the generated server's cors option, in Chromium", () => {
     expect(new URL(allowed).port).not.toBe(new URL(server.url).port);
 
     const page = await open(allowed);
-    expect(await page.evaluate(session(server.url))).toEqual({ sid: true, tools: ["suggest_gifts", "gift_details"] });
+    expect(await session(page, server.url)).toEqual({ sid: true, tools: ["suggest_gifts", "gift_details"] });
     await page.close();
 
     const blocked = await open(other);
-    expect(await blocked.evaluate(session(server.url))).toEqual({ error: "TypeError: Failed to fetch" });
+    expect(await session(blocked, server.url)).toEqual({ error: "TypeError: Failed to fetch" });
     await blocked.close();
   });
 
@@ -98,7 +104,7 @@ describe("the generated server's cors option, in Chromium", () => {
     const server = await serveHttp(giftHandlers, { port: 0 });
     closers.push(() => server.close());
     const page = await open(origin);
-    expect(await page.evaluate(session(server.url))).toEqual({ error: "TypeError: Failed to fetch" });
+    expect(await session(page, server.url)).toEqual({ error: "TypeError: Failed to fetch" });
     await page.close();
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../helpers/browser.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { linkPackages, tempProject } from "../helpers/tmp.js";
+import { untilValue } from "../helpers/wait.js";
 
 let browser: Browser;
 let dir: string;
@@ -35,9 +36,13 @@ function startDev(args: string[]): Dev {
     child,
     output: () => text,
     waitFor: async (pattern, from = 0) => {
-      let match: RegExpMatchArray | null = null;
-      await expect.poll(() => (match = text.slice(from).match(pattern)), { timeout: 30_000, message: `waiting for ${pattern} in:\n${text}` }).not.toBeNull();
-      return match!;
+      const printed = await untilValue(
+        () => text.slice(from),
+        (since) => pattern.test(since),
+        `mcpgen dev to print ${pattern}`,
+        { timeout: 30_000 },
+      );
+      return printed.match(pattern)!;
     },
   };
   running.push(dev);

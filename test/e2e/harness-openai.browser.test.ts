@@ -12,6 +12,7 @@ import { createServerFactory } from "../../examples/gift-server/generated/gift-s
 import { scenarios } from "../../examples/gift-server/generated/gift-server/widgets/scenarios.js";
 import { serveHarness, type Harness } from "../../src/harness/index.js";
 import { launchChromium } from "../helpers/browser.js";
+import { sleep, until } from "../helpers/wait.js";
 import { giftHandlers } from "../servers/gift.js";
 
 let browser: Browser;
@@ -102,7 +103,9 @@ describe("window.openai in the harness", () => {
       return first;
     })()`);
     expect(granted).toEqual({ mode: "fullscreen" });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(async () => (await view.evaluate<number>("window.__seen.length")) >= 2, "the two set_globals events", { timeout: 5_000 });
+    // A while longer: the repeated display mode changed nothing, so no third event may come.
+    await sleep(200);
     expect(await view.evaluate("window.__seen")).toEqual([{ displayMode: "fullscreen" }, { widgetState: { picked: "Dice set" } }]);
     expect(await view.evaluate("[window.openai.displayMode, window.openai.widgetState]")).toEqual(["fullscreen", { picked: "Dice set" }]);
     expect(harness.events.filter((e) => e.kind === "setWidgetState").at(-1)).toEqual({ kind: "setWidgetState", params: { state: { picked: "Dice set" } } });

@@ -18,6 +18,7 @@ import { createClient as createConformanceClient } from "../../generated/mcp-con
 import { serveHttp as serveConformanceHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers as conformanceHandlers } from "../../conformance/handlers.js";
 import { post } from "../helpers/http.js";
+import { sleep, until } from "../helpers/wait.js";
 import { envelope } from "../helpers/wire.js";
 
 let stop: (() => Promise<void>) | undefined;
@@ -211,11 +212,15 @@ describe("serveHttp", () => {
     it("cancels a call when the client closes its stream: the handler's signal aborts", async () => {
       let aborted: (() => void) | undefined;
       const gotAbort = new Promise<void>((resolve) => (aborted = resolve));
+      let started = false;
       const handle = await serveHttp(
         {
           tools: {
             ...giftHandlers.tools,
-            suggest_gifts: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped"))))),
+            suggest_gifts: (_args, ctx) => {
+              started = true;
+              return new Promise((_, reject) => ctx.signal.addEventListener("abort", () => (aborted!(), reject(new Error("stopped")))));
+            },
           },
         },
         { port: 0 },
@@ -225,7 +230,7 @@ describe("serveHttp", () => {
       await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
       const controller = new AbortController();
       const call = sdk.callTool({ name: "suggest_gifts", arguments: { occasion: "x", budget: 9 } }, { signal: controller.signal });
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => started, "the handler to be running", { timeout: 5_000 });
       controller.abort();
       await expect(call).rejects.toThrow();
       await gotAbort;
@@ -250,7 +255,7 @@ describe("serveHttp", () => {
       tools: {
         slow: async (args: { ms: number }, ctx: { progress(p: number): Promise<void> }) => {
           for (let step = 1; step * 200 <= args.ms; step++) {
-            await new Promise((r) => setTimeout(r, 200));
+            await sleep(200);
             await ctx.progress(step);
           }
           return `slept ${args.ms}`;
@@ -297,9 +302,10 @@ describe("serveHttp", () => {
       const updates: string[] = [];
       sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
       await sdk.subscribeResource({ uri: "x://a" });
-      await new Promise((r) => setTimeout(r, LONG));
+      // Idle past every timeout: the stream must not be cut meanwhile.
+      await sleep(LONG);
       await sdk.callTool({ name: "touch", arguments: {} });
-      for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => updates.length > 0, "the update on the GET stream", { timeout: 5_000 });
       expect(updates).toEqual(["x://a"]);
       expect(gets).toBe(1);
       await sdk.close();
@@ -320,9 +326,10 @@ describe("serveHttp", () => {
       const updates: string[] = [];
       sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
       const subscription = await sdk.listen({ resourceSubscriptions: ["x://a"] });
-      await new Promise((r) => setTimeout(r, LONG));
+      // Idle past every timeout: the stream must not be cut meanwhile.
+      await sleep(LONG);
       await sdk.callTool({ name: "touch", arguments: {} });
-      for (let i = 0; i < 100 && updates.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => updates.length > 0, "the update on the listen stream", { timeout: 5_000 });
       expect(updates).toEqual(["x://a"]);
       await subscription.close();
       await sdk.close();
@@ -333,21 +340,28 @@ describe("serveHttp", () => {
       stop = handle.close;
       const connect = async (mode: "legacy" | "auto") => {
         const sdk = new Client({ name: mode, version: "1" }, { versionNegotiation: { mode } });
-        await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
-        const updates: string[] = [];
-        sdk.setNotificationHandler("notifications/resources/updated", (n) => void updates.push(n.params.uri));
-        return { sdk, updates };
+        // Once the server has answered a session's GET, its notifications reach the client.
+        const client = { sdk, updates: [] as string[], getStreamOpen: false };
+        const fetchNoting = async (url: string | URL, init?: RequestInit) => {
+          const response = await fetch(url, init);
+          if (init?.method === "GET" && response.ok) client.getStreamOpen = true;
+          return response;
+        };
+        await sdk.connect(new StreamableHTTPClientTransport(new URL(handle.url), { fetch: fetchNoting }));
+        sdk.setNotificationHandler("notifications/resources/updated", (n) => void client.updates.push(n.params.uri));
+        return client;
       };
       const [subscriber, caller, bystander, modern] = [await connect("legacy"), await connect("legacy"), await connect("legacy"), await connect("auto")];
       expect(modern.sdk.getProtocolEra()).toBe("modern");
       await subscriber.sdk.subscribeResource({ uri: "x://a" });
       const subscription = await modern.sdk.listen({ resourceSubscriptions: ["x://a"] });
       // The sessions' GET streams open before the update.
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => [subscriber, caller, bystander].every((one) => one.getStreamOpen), "the 2025 sessions' GET streams to open", { timeout: 5_000 });
       await caller.sdk.callTool({ name: "touch", arguments: {} });
-      const settle = async (n: number) => {
-        for (let i = 0; i < 100 && (subscriber.updates.length < n || modern.updates.length < n); i++) await new Promise((r) => setTimeout(r, 10));
-        await new Promise((r) => setTimeout(r, 50));
+      /** Waits for update `n` on the subscribed clients, then a while longer: nobody else gets one. */
+      const settle = async (n: number, subscribed = [subscriber, modern], quiet = 50) => {
+        await until(() => subscribed.every((one) => one.updates.length >= n), `update ${n} to reach the subscribed clients`, { timeout: 5_000 });
+        await sleep(quiet);
       };
       await settle(1);
       expect([subscriber.updates, caller.updates, bystander.updates, modern.updates]).toEqual([["x://a"], [], [], ["x://a"]]);
@@ -356,7 +370,8 @@ describe("serveHttp", () => {
       expect([subscriber.updates, caller.updates, bystander.updates, modern.updates]).toEqual([["x://a", "x://a"], [], [], ["x://a", "x://a"]]);
       await subscriber.sdk.unsubscribeResource({ uri: "x://a" });
       await handle.notifyResourceUpdated("x://a");
-      await settle(3);
+      // Only the 2026-07-28 stream is still subscribed; the longer pause gives a wrong third update to the 2025 subscriber time to arrive.
+      await settle(3, [modern], 200);
       expect(subscriber.updates).toHaveLength(2);
       expect(modern.updates).toHaveLength(3);
       await subscription.close();

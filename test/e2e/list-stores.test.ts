@@ -15,13 +15,11 @@ import { RedisEventRelay } from "../../packages/runtime/src/server/redis/redisBu
 import { RedisLink } from "../../packages/runtime/src/server/redis/redisLink.js";
 import { RedisListStateStore } from "../../packages/runtime/src/server/redis/redisLists.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const INITIAL = { tools: ["admin"], resources: [], resourceTemplates: [], prompts: [] } satisfies Record<ListKind, string[]>;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await sleep(10);
-  if (!check()) throw new Error("timed out");
-}
+/** Two seconds for a change to travel through Redis, the budget these polls have always had. */
+const WAIT = { timeout: 2_000 };
 
 let redis: RedisServer;
 let prefixes = 0;
@@ -64,7 +62,7 @@ describe("the Redis list store", () => {
     ]);
     // This replica reads its own switch at once.
     expect(disabledTools(a)).toEqual(["search"]);
-    await until(() => disabledTools(b).join() === "search");
+    await until(() => disabledTools(b).join() === "search", "the switch to reach the other replica", WAIT);
     expect(heard).toEqual([["tools"]]);
     const late = await store(prefix);
     expect(disabledTools(late)).toEqual(["search"]);
@@ -81,10 +79,15 @@ describe("the Redis list store", () => {
     await admin.connect();
     closers.push(() => admin.close());
     let held: string | null = null;
-    await until(() => {
-      void admin.hGet(`${prefix}lists`, "prompts:p").then((v) => (held = v));
-      return held !== null && a.disabled("prompts").has("p") === b.disabled("prompts").has("p");
-    });
+    await until(
+      async () => {
+        held = await admin.hGet(`${prefix}lists`, "prompts:p");
+        return held !== null && a.disabled("prompts").has("p") === b.disabled("prompts").has("p");
+      },
+      "both replicas to agree on the entry, and Redis to hold it",
+      WAIT,
+    );
+    // A while longer: neither replica may flip again.
     await sleep(100);
     expect(a.disabled("prompts").has("p")).toBe(b.disabled("prompts").has("p"));
     expect(a.disabled("prompts").has("p")).toBe(held === "0");
@@ -98,12 +101,13 @@ describe("the Redis list store", () => {
     closers.push(() => admin.close());
     for (const message of ["", "x", "99999 not json", '99999 [{"kind":"nope","name":"a","enabled":false}]', '99999 {"kind":"tools"}', "-1 []"])
       await admin.publish(`${prefix}lists`, message);
+    // A while for them to arrive: none may change anything.
     await sleep(50);
     expect(disabledTools(a)).toEqual(["admin"]);
     // A forged number ahead of Redis's count holds no change back: the channel's order is the order.
     const b = await store(prefix);
     b.apply([{ kind: "tools", name: "search", enabled: false }]);
-    await until(() => disabledTools(a).join() === "admin,search");
+    await until(() => disabledTools(a).join() === "admin,search", "the new store's switch to reach the first", WAIT);
     expect(disabledTools(b)).toEqual(["admin", "search"]);
   });
 });
@@ -125,7 +129,8 @@ describe("the Redis event relay", () => {
     busB.subscribe((e) => void onB.push(e));
     busA.publish({ kind: "resource_updated", uri: "file:///x" });
     busA.publish({ kind: "tools_list_changed" });
-    await until(() => onB.length === 1);
+    await until(() => onB.length === 1, "the resource update on the other replica's bus", WAIT);
+    // A while longer: it comes once, nothing comes back to A, and the list change stays local.
     await sleep(100);
     expect(onA).toEqual([{ kind: "resource_updated", uri: "file:///x" }, { kind: "tools_list_changed" }]);
     expect(onB).toEqual([{ kind: "resource_updated", uri: "file:///x" }]);

@@ -15,6 +15,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { connectInMemory, type ConnectOptions } from "../helpers/connect.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
+import { sleep, until } from "../helpers/wait.js";
 import { openListen, postModern } from "../helpers/wire.js";
 
 type Kind = "tools" | "resources" | "prompts";
@@ -86,10 +87,22 @@ afterEach(async () => {
   closers = [];
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await sleep(10);
-  if (!check()) throw new Error("timed out");
+/** Two seconds for a notification to arrive, the budget these polls have always had. */
+const WAIT = { timeout: 2_000 };
+/** The pause after the awaited notifications that proves no other one comes. */
+const QUIET = 30;
+
+/** A fetch for a 2025-era client transport that says when the server has answered its GET: from then on, the session's notifications reach the client. */
+function noteGetStream(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; open: () => boolean } {
+  let open = false;
+  return {
+    fetch: async (url, init) => {
+      const response = await fetch(url, init);
+      if (init?.method === "GET" && response.ok) open = true;
+      return response;
+    },
+    open: () => open,
+  };
 }
 
 /** Counts the list_changed notifications a client receives, by kind. */
@@ -145,14 +158,14 @@ describe.each(CASES)("in memory: $label", ({ options, line }) => {
   it("disable then enable by name: one notification each, the next list follows, a call to the disabled tool is unknown", async () => {
     const { factory, sdk, seen } = await connect();
     factory.lists.disable("tools", "search");
-    await until(() => seen.tools === 1);
+    await until(() => seen.tools === 1, "the tools notification of the disable", WAIT);
     expect(names((await sdk.listTools()).tools)).toEqual(["admin_stats"]);
     await expect(sdk.callTool({ name: "search", arguments: {} })).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("Unknown tool: search"),
     });
     factory.lists.enable("tools", "search");
-    await until(() => seen.tools === 2);
+    await until(() => seen.tools === 2, "the tools notification of the enable", WAIT);
     expect(names((await sdk.listTools()).tools)).toEqual(["search", "admin_stats"]);
     expect((await sdk.callTool({ name: "search", arguments: {} })).content).toEqual([{ type: "text", text: "found" }]);
     expect(seen).toEqual({ tools: 2, resources: 0, prompts: 0 });
@@ -161,8 +174,8 @@ describe.each(CASES)("in memory: $label", ({ options, line }) => {
   it("a tag switch of several entries is one notification per kind; a switch undone in the same burst announces nothing", async () => {
     const { factory, sdk, seen } = await connect();
     factory.lists.enableTag("admin");
-    await until(() => seen.tools === 1 && seen.resources === 1);
-    await sleep(30);
+    await until(() => seen.tools === 1 && seen.resources === 1, "the tools and resources notifications of the tag switch", WAIT);
+    await sleep(QUIET);
     // admin_help was already enabled: prompts did not change.
     expect(seen).toEqual({ tools: 1, resources: 1, prompts: 0 });
     expect(names((await sdk.listTools()).tools)).toEqual(["search", "admin_reset", "admin_stats"]);
@@ -170,8 +183,9 @@ describe.each(CASES)("in memory: $label", ({ options, line }) => {
     factory.lists.disable("tools", "search");
     factory.lists.enable("tools", "search");
     factory.lists.set((e) => e.kind === "prompts" && e.name === "admin_help", false);
-    await until(() => seen.prompts === 1);
-    await sleep(30);
+    await until(() => seen.prompts === 1, "the prompts notification", WAIT);
+    // The tools switch undone in the same burst must announce nothing.
+    await sleep(QUIET);
     expect(seen).toEqual({ tools: 1, resources: 1, prompts: 1 });
     expect(names((await sdk.listPrompts()).prompts)).toEqual(["hello"]);
     await expect(sdk.getPrompt({ name: "admin_help" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown prompt: admin_help") });
@@ -180,7 +194,7 @@ describe.each(CASES)("in memory: $label", ({ options, line }) => {
   it("a handler switches lists through ctx.lists", async () => {
     const { factory, sdk, seen } = await connect();
     await sdk.callTool({ name: "admin_stats", arguments: {} });
-    await until(() => seen.tools === 1);
+    await until(() => seen.tools === 1, "the tools notification of the handler's switch", WAIT);
     expect(factory.lists.isEnabled("tools", "search")).toBe(false);
     expect(names((await sdk.listTools()).tools)).toEqual(["admin_stats"]);
   });
@@ -197,12 +211,13 @@ describe.each(CASES)("the generated client: $label", ({ options }) => {
     const second = await client.onListChanged("tools", () => void calls.second++);
     await client.onListChanged("prompts", () => void calls.prompts++);
     factory.lists.disable("tools", "search");
-    await until(() => calls.first === 1 && calls.second === 1);
+    await until(() => calls.first === 1 && calls.second === 1, "both tools handlers to be called", WAIT);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["admin_stats"]);
     await first.close();
     factory.lists.enable("tools", "search");
-    await until(() => calls.second === 2);
-    await sleep(30);
+    await until(() => calls.second === 2, "the handler still open to be called again", WAIT);
+    // The closed handler and the prompts one must not be called.
+    await sleep(QUIET);
     expect(calls).toEqual({ first: 1, second: 2, prompts: 0 });
     await second.close();
   });
@@ -218,7 +233,7 @@ describe.each(["legacy", "modern"] as const)("over stdio, in its own process (%s
     const seen = await watch(sdk, "v2");
     if (era === "modern") await sdk.listen({ toolsListChanged: true });
     await sdk.callTool({ name: "admin_stats", arguments: {} });
-    await until(() => seen.tools === 1);
+    await until(() => seen.tools === 1, "the tools notification through the pipes", WAIT);
     expect(names((await sdk.listTools()).tools)).toEqual(["admin_stats"]);
     await expect(sdk.callTool({ name: "search", arguments: {} })).rejects.toMatchObject({ code: -32602 });
   }, 30_000);
@@ -235,8 +250,9 @@ describe("the capability and the acknowledgement", () => {
     expect(subscription.honoredFilter).toEqual({ promptsListChanged: true });
     factory.lists.disable("tools", "search");
     factory.lists.disable("prompts", "hello");
-    await until(() => seen.prompts === 1);
-    await sleep(30);
+    await until(() => seen.prompts === 1, "the prompts notification", WAIT);
+    // The tools change must not come: the stream did not ask for it.
+    await sleep(QUIET);
     expect(seen).toEqual({ tools: 0, resources: 0, prompts: 1 });
   });
 
@@ -269,11 +285,16 @@ describe("a factory served by the SDK's createMcpHandler", () => {
       handler.fetch(new Request(url, init)),
     );
     closers.push(async () => stream.close());
-    await until(() => stream.of("notifications/subscriptions/acknowledged").length === 1);
+    await until(() => stream.of("notifications/subscriptions/acknowledged").length === 1, "the acknowledgement", WAIT);
     expect(stream.of("notifications/subscriptions/acknowledged")[0]).toMatchObject({ notifications: { toolsListChanged: true, promptsListChanged: true } });
     factory.lists.disableTag("admin");
-    await until(() => stream.of("notifications/tools/list_changed").length === 1 && stream.of("notifications/prompts/list_changed").length === 1);
-    await sleep(30);
+    await until(
+      () => stream.of("notifications/tools/list_changed").length === 1 && stream.of("notifications/prompts/list_changed").length === 1,
+      "the tools and prompts notifications",
+      WAIT,
+    );
+    // Once per burst: no second one comes.
+    await sleep(QUIET);
     expect(stream.received.map((m) => m.method)).toEqual([
       "notifications/subscriptions/acknowledged",
       "notifications/tools/list_changed",
@@ -287,7 +308,8 @@ describe("over Streamable HTTP", () => {
     const handle = await generated.serveHttp(handlers, { port: 0 });
     closers.push(handle.close);
     const legacy = new Client({ name: "legacy", version: "1" });
-    await legacy.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    const legacyGet = noteGetStream();
+    await legacy.connect(new StreamableHTTPClientTransport(new URL(handle.url), { fetch: legacyGet.fetch }));
     const modern = new Client({ name: "modern", version: "1" }, { versionNegotiation: { mode: "auto" } });
     await modern.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
     expect(modern.getProtocolEra()).toBe("modern");
@@ -300,10 +322,15 @@ describe("over Streamable HTTP", () => {
     const subscription = await modern.listen({ toolsListChanged: true });
     expect(subscription.honoredFilter).toEqual({ toolsListChanged: true });
     // The legacy client's standalone GET stream must be open before the change.
-    await sleep(50);
+    await until(legacyGet.open, "the 2025 session's GET stream to open", WAIT);
     handle.lists.disableTag("admin");
-    await until(() => seenLegacy.tools === 1 && seenModern.tools === 1);
-    await sleep(30);
+    await until(
+      () => seenLegacy.tools === 1 && seenLegacy.prompts === 1 && seenModern.tools === 1,
+      "the tools notification on both clients and the prompts one on the 2025 session",
+      WAIT,
+    );
+    // The 2026-07-28 client must get no prompts notification: its stream asked for tools only.
+    await sleep(QUIET);
     expect(seenLegacy).toEqual({ tools: 1, resources: 0, prompts: 1 });
     expect(seenModern).toEqual({ tools: 1, resources: 0, prompts: 0 });
     expect(names((await legacy.listTools()).tools)).toEqual(["search"]);
@@ -317,12 +344,14 @@ describe("over Streamable HTTP", () => {
     const { Client: V1Client } = await import("@modelcontextprotocol/sdk/client/index.js");
     const { StreamableHTTPClientTransport: V1Transport } = await import("@modelcontextprotocol/sdk/client/streamableHttp.js");
     const v1 = new V1Client({ name: "v1", version: "1" });
-    await v1.connect(new V1Transport(new URL(handle.url)));
+    const v1Get = noteGetStream();
+    await v1.connect(new V1Transport(new URL(handle.url), { fetch: v1Get.fetch }));
     closers.push(() => v1.close());
     const seen = await watch(v1 as unknown as Client, "v1");
-    await sleep(50);
+    // The session's standalone GET stream must be open before the change.
+    await until(v1Get.open, "the SDK 1.x session's GET stream to open", WAIT);
     handle.lists.disable("prompts", "hello");
-    await until(() => seen.prompts === 1);
+    await until(() => seen.prompts === 1, "the prompts notification", WAIT);
     expect((await v1.listPrompts()).prompts.map((p) => p.name)).toEqual(["admin_help"]);
     await expect(v1.getPrompt({ name: "hello" })).rejects.toMatchObject({ code: -32602 });
   });

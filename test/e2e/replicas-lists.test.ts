@@ -21,17 +21,15 @@ import { mcpgen, ROOT } from "../helpers/cli.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { startReplicas, type ReplicaSet } from "../helpers/replicas.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
+import { sleep, until, untilValue } from "../helpers/wait.js";
 import { openListen, postModern } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/replica-lists-http.ts", import.meta.url));
 const COUNT = 3;
 const SUB = "io.modelcontextprotocol/subscriptionId";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(25);
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
+/** GET streams a replica has answered, through the proxy (from then on, the session's notifications reach its client). */
+const openGetStreams = () => set.proxy.log.filter((r) => r.method === "GET" && r.status === 200).length;
 
 let redis: RedisServer;
 let set: ReplicaSet;
@@ -101,7 +99,7 @@ describe("lists that change, three replicas on one redis-server", () => {
     for (const stream of streams) await until(() => stream.of("notifications/subscriptions/acknowledged").length === 1, "the acknowledgements");
     const sessions = await legacySessions();
     // The sessions' standalone GET streams must be open before the change.
-    await sleep(100);
+    await until(() => openGetStreams() >= COUNT, "the sessions' GET streams to open");
     try {
       expect([...(await listsOfEachReplica()).values()]).toEqual([
         ["search", "switch_tool", "touch"],
@@ -112,8 +110,8 @@ describe("lists that change, three replicas on one redis-server", () => {
       expect(switched.result).toMatchObject({ content: [{ type: "text", text: "search disabled" }] });
       for (const stream of streams) await until(() => stream.of("notifications/tools/list_changed").length === 1, "a listen stream's notification");
       for (const session of sessions) await until(() => session.seen.tools === 1, "a session's notification");
+      // A while longer, then once each: a replica does not also relay the others' announcements.
       await sleep(200);
-      // Once each: a replica does not also relay the others' announcements.
       expect(streams.map((s) => s.of("notifications/tools/list_changed"))).toEqual(streams.map((_, i) => [{ _meta: { [SUB]: `listen-${i}` } }]));
       expect(sessions.map((s) => s.seen.tools)).toEqual([1, 1, 1]);
 
@@ -155,13 +153,13 @@ describe("lists that change, three replicas on one redis-server", () => {
       });
       // And a switch made on the late replica reaches the others.
       await postModern(late.url, "tools/call", { name: "switch_tool", arguments: { name: "admin_reset", enabled: false } }, { name: "switch_tool" });
-      for (const replica of set.replicas.slice(0, 2)) {
-        const deadline = Date.now() + 5_000;
-        let tools = toolNames(await postModern(replica.url, "tools/list", {}));
-        while (tools.includes("admin_reset") && Date.now() < deadline) {
-          await sleep(25);
-          tools = toolNames(await postModern(replica.url, "tools/list", {}));
-        }
+      for (const [i, replica] of set.replicas.slice(0, 2).entries()) {
+        const tools = await untilValue(
+          async () => toolNames(await postModern(replica.url, "tools/list", {})),
+          (listed) => !listed.includes("admin_reset"),
+          `replica ${i} to list admin_reset as switched off`,
+          { timeout: 5_000 },
+        );
         expect(tools).toEqual(["search", "switch_tool", "touch"]);
       }
     } finally {
@@ -182,13 +180,15 @@ describe("lists that change, three replicas on one redis-server", () => {
       await session.connect(new StreamableHTTPClientTransport(new URL(set.proxy.url)));
       await session.subscribeResource({ uri: "lists://readme" });
       const sessionReplica = set.proxy.sessions.get(session.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId! : "")!;
-      await sleep(100);
+      // The session's standalone GET stream must be open before the update.
+      await until(() => openGetStreams() >= 1, "the session's GET stream to open");
       const touched = await modern("tools/call", { name: "touch", arguments: { uri: "lists://readme" } }, "touch");
       const other = await modern("tools/call", { name: "touch", arguments: { uri: "lists://other" } }, "touch");
       // Three replicas: the stream's, the session's and the one that was told, all different.
       expect(new Set([set.proxy.log[0]!.replica, sessionReplica, touched.replica]).size).toBe(3);
       expect(other.replica).not.toBe(touched.replica);
       await until(() => stream.of("notifications/resources/updated").length === 1 && updates.length === 1, "the updates");
+      // A while longer: no second update, and none for lists://other.
       await sleep(200);
       expect(stream.of("notifications/resources/updated")).toEqual([{ uri: "lists://readme", _meta: { [SUB]: "resources" } }]);
       expect(updates).toEqual(["lists://readme"]);

@@ -1,6 +1,6 @@
 /**
  * Issue 20's proof for tasks: a real redis-server, three replica processes of the generated
- * conformance server sharing it (REDIS_URL, a 300 ms task lease, one MCP_REQUEST_STATE_SECRET),
+ * conformance server sharing it (REDIS_URL, a 1 s task lease, one MCP_REQUEST_STATE_SECRET),
  * and every request through the proxy of test/helpers/replicas.ts, whose log says which replica
  * served it.
  *
@@ -24,11 +24,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "../helpers/http.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 import { startReplicas, type ReplicaSet } from "../helpers/replicas.js";
-import { envelope, httpAnswer } from "../helpers/wire.js";
+import { rpcAnswer } from "../helpers/sse.js";
+import { untilValue } from "../helpers/wait.js";
+import { envelope } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/replica-tasks-http.ts", import.meta.url));
 const PREFIX = "e2e-replicas:";
-const LEASE_MS = 300;
+/** Short, so that a killed runner's task fails soon; not so short that a runner starved of CPU for a moment (tsx, a busy machine) misses a renewal. */
+const LEASE_MS = 1_000;
 const STOPPED = "the server process running this task stopped";
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const COUNT = 3;
@@ -41,19 +44,6 @@ interface RpcAnswer {
 /** An answer, and the replica that served the request (from the proxy's log). */
 interface Served extends RpcAnswer {
   replica: number;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Calls `get` until `done` holds, at most `ms`; the last value otherwise fails the test. */
-async function until<T>(get: () => Promise<T>, done: (value: T) => boolean, ms = 10_000, every = 25): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms; last: ${JSON.stringify(value)}`);
-    await sleep(every);
-  }
 }
 
 let redis: RedisServer;
@@ -80,7 +70,7 @@ async function modern(method: string, params: Record<string, unknown>, name?: st
   const routed = set.proxy.log[at];
   if (!routed || res.status !== 200) throw new Error(`${method}: HTTP ${res.status} from replica ${routed?.replica}: ${res.body}`);
   trail.push({ method, replica: routed.replica });
-  return { ...httpAnswer<RpcAnswer>(res.body), replica: routed.replica };
+  return { ...rpcAnswer<RpcAnswer>(res.body), replica: routed.replica };
 }
 
 /** The replica the round-robin proxy picks next: the first running one after the last it used. */
@@ -144,9 +134,10 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     const { taskId, runner } = await startTask("confirm_delete", { filename: "report.txt" });
     // Polled through the two other replicas in turn until the runner's handler has asked its question.
     let turn = 0;
-    const asked = await until(
+    const asked = await untilValue(
       () => via(others(runner)[turn++ % 2]!, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "input_required",
+      "the runner's handler to ask its question",
     );
     // Each of them shows it.
     const seen = await Promise.all(others(runner).map(async (i) => (await via(i, "tasks/get", { taskId }, taskId)).result!.inputRequests));
@@ -163,9 +154,10 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect(updated.result).toMatchObject({ resultType: "complete" });
     expect(updated.replica).not.toBe(runner);
 
-    const done = await until(
+    const done = await untilValue(
       () => taskGet(taskId),
       (r) => r.result?.status === "completed",
+      "the answered task to complete",
     );
     expect(done.result!.result).toMatchObject({ content: [{ type: "text", text: "Deleted report.txt" }] });
     const everywhere = [];
@@ -184,19 +176,20 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect((await via(canceller, "tasks/cancel", { taskId }, taskId)).result).toMatchObject({ resultType: "complete" });
 
     // The cancel reached the process running the handler (pub/sub), and only that one ran it.
-    await until(
-      async () => set.replicas[runner]!.stderr,
+    await untilValue(
+      () => set.replicas[runner]!.stderr,
       (text) => text.includes(`slow_compute ${label} aborted`),
-      5_000,
+      "the runner to log its handler's abort",
+      { timeout: 5_000 },
     );
     for (const i of others(runner)) expect(set.replicas[i]!.stderr).not.toContain(label);
 
     // Polled past the handler's duration, it stays cancelled: the handler never returned.
-    const polls = await until(
+    const polls = await untilValue(
       () => taskGet(taskId),
       () => Date.now() - startedAt > seconds * 1000 + 4 * LEASE_MS,
-      10_000,
-      100,
+      "the handler's duration and four leases to pass",
+      { timeout: 10_000, every: 100 },
     );
     expect(polls.result).toMatchObject({ status: "cancelled" });
     expect(set.replicas[runner]!.stderr).not.toContain(`slow_compute ${label} returned`);
@@ -218,10 +211,11 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
     expect(await db.exists(leaseKey)).toBe(1);
 
     await set.replicas[runner]!.kill();
-    const failed = await until(
+    const failed = await untilValue(
       () => taskGet(taskId),
       (r) => r.result?.status !== "working",
-      5_000,
+      "the killed runner's task to end once its lease lapses",
+      { timeout: 5_000 },
     );
     expect(failed.replica).not.toBe(runner);
     expect(failed.result).toMatchObject({ taskId, status: "failed", statusMessage: STOPPED, error: { code: -32603, message: STOPPED } });
@@ -282,10 +276,11 @@ describe("tasks on three replica processes sharing Redis, behind a round-robin p
         content: [{ type: "text", text: "Computed legacy after 0.3s" }],
         _meta: { "io.modelcontextprotocol/related-task": { taskId } },
       });
-      await until(
-        async () => statuses.filter((s) => s.taskId === taskId).map((s) => s.status),
+      await untilValue(
+        () => statuses.filter((s) => s.taskId === taskId).map((s) => s.status),
         (seen) => seen.includes("completed"),
-        5_000,
+        "the session's completed notification",
+        { timeout: 5_000 },
       );
       expect(statuses.filter((s) => s.taskId === taskId)).toEqual([expect.objectContaining({ taskId, status: "completed" })]);
       expect(await sdk.request({ method: "tasks/get", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "completed" });

@@ -14,24 +14,13 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { post } from "../helpers/http.js";
 import { startReplicas, type ReplicaSet } from "../helpers/replicas.js";
+import { rpcAnswer } from "../helpers/sse.js";
 import { envelope } from "../helpers/wire.js";
 
 interface RpcAnswer {
   id?: unknown;
   result?: Record<string, unknown>;
   error?: { code: number; message: string; data?: unknown };
-}
-
-/** The JSON-RPC answer in a body that is JSON or an SSE stream (the last `data:` line that holds an answer). */
-function answer(body: string): RpcAnswer {
-  if (body.trimStart().startsWith("{")) return JSON.parse(body) as RpcAnswer;
-  const messages = body
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => JSON.parse(line.slice(5)) as RpcAnswer);
-  const found = messages.filter((m) => "result" in m || "error" in m).pop();
-  if (!found) throw new Error(`no JSON-RPC answer in: ${body}`);
-  return found;
 }
 
 const MULTI_ROUND = "test_input_required_result_multi_round";
@@ -46,7 +35,7 @@ async function round(url: string, extra: Record<string, unknown> = {}): Promise<
     params: { name: MULTI_ROUND, arguments: {}, ...extra, _meta: envelope({ elicitation: {} }) },
   });
   const res = await post(url, body, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": MULTI_ROUND });
-  return answer(res.body);
+  return rpcAnswer<RpcAnswer>(res.body);
 }
 
 /** The three rounds of the multi round-trip tool; stops at the first error. */
@@ -107,9 +96,9 @@ describe("three replicas sharing MCP_REQUEST_STATE_SECRET", () => {
     for (let i = 0; i < 4; i++) {
       const listed = await send("tools/list");
       expect(listed.status).toBe(200);
-      expect((answer(listed.body).result!.tools as unknown[]).length).toBeGreaterThan(10);
+      expect((rpcAnswer<RpcAnswer>(listed.body).result!.tools as unknown[]).length).toBeGreaterThan(10);
       const called = await send("tools/call", { name: "test_simple_text", arguments: {} });
-      expect(answer(called.body).result).toMatchObject({ content: [{ type: "text", text: "This is a simple text response for testing." }] });
+      expect(rpcAnswer<RpcAnswer>(called.body).result).toMatchObject({ content: [{ type: "text", text: "This is a simple text response for testing." }] });
     }
     const inSession = set.proxy.log.filter((r) => r.sessionId === sessionId);
     expect(inSession).toHaveLength(9);
@@ -142,27 +131,31 @@ describe("three replicas sharing MCP_REQUEST_STATE_SECRET", () => {
     set.proxy.legacyRouting = "sticky";
   });
 
-  it("rotation: replicas on a new key that keep the old one as previous accept a round minted on the old key", async () => {
-    const NEW = randomBytes(32).toString("base64url");
-    await Promise.all([set.replicas[1]!.stop(), set.replicas[2]!.stop()]);
-    await Promise.all([1, 2].map((i) => set.replicas[i]!.start({ MCP_REQUEST_STATE_SECRET: NEW, MCP_REQUEST_STATE_PREVIOUS_SECRETS: SECRET })));
-    set.proxy.resetHits();
-    // Round 1 on replica 0 (old key), round 2 on replica 1 (new key, old as previous), round 3 on replica 2 (new key).
-    const rounds = await threeRounds(set.proxy.url);
-    expect(set.proxy.log.map((r) => r.replica)).toEqual([0, 1, 2]);
-    expect(rounds[2]?.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Ada likes green" }] });
-    // Once the old key is dropped (after requestStateTtlMs), what it signed is refused.
-    const old = await round(set.replicas[0]!.url);
-    const step1 = { inputResponses: { step1: accept({ name: "Ada" }) }, requestState: old.result!.requestState };
-    expect((await round(set.replicas[2]!.url, step1)).result).toMatchObject({ resultType: "input_required" });
-    await set.replicas[2]!.stop();
-    await set.replicas[2]!.start({ MCP_REQUEST_STATE_SECRET: NEW });
-    expect((await round(set.replicas[2]!.url, step1)).error).toEqual({
-      code: -32602,
-      message: "Invalid or expired requestState",
-      data: { reason: "requestState failed its integrity check" },
-    });
-  });
+  it(
+    "rotation: replicas on a new key that keep the old one as previous accept a round minted on the old key",
+    async () => {
+      const NEW = randomBytes(32).toString("base64url");
+      await Promise.all([set.replicas[1]!.stop(), set.replicas[2]!.stop()]);
+      await Promise.all([1, 2].map((i) => set.replicas[i]!.start({ MCP_REQUEST_STATE_SECRET: NEW, MCP_REQUEST_STATE_PREVIOUS_SECRETS: SECRET })));
+      set.proxy.resetHits();
+      // Round 1 on replica 0 (old key), round 2 on replica 1 (new key, old as previous), round 3 on replica 2 (new key).
+      const rounds = await threeRounds(set.proxy.url);
+      expect(set.proxy.log.map((r) => r.replica)).toEqual([0, 1, 2]);
+      expect(rounds[2]?.result).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "Ada likes green" }] });
+      // Once the old key is dropped (after requestStateTtlMs), what it signed is refused.
+      const old = await round(set.replicas[0]!.url);
+      const step1 = { inputResponses: { step1: accept({ name: "Ada" }) }, requestState: old.result!.requestState };
+      expect((await round(set.replicas[2]!.url, step1)).result).toMatchObject({ resultType: "input_required" });
+      await set.replicas[2]!.stop();
+      await set.replicas[2]!.start({ MCP_REQUEST_STATE_SECRET: NEW });
+      expect((await round(set.replicas[2]!.url, step1)).error).toEqual({
+        code: -32602,
+        message: "Invalid or expired requestState",
+        data: { reason: "requestState failed its integrity check" },
+      });
+    },
+    TIMEOUT,
+  );
 });
 
 describe("three replicas without a shared key (the documented failure mode)", () => {

@@ -11,12 +11,12 @@ import type { Handlers } from "../../generated/mcp-conformance-test-server/index
 import { handlers as conformance } from "../../conformance/handlers.js";
 import { openListen, postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { until } from "../helpers/wait.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const SUB = "io.modelcontextprotocol/subscriptionId";
 const WATCHED = "test://watched-resource";
 const CAPS = { elicitation: {}, extensions: { [EXTENSION]: {} } };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The conformance handlers, with greet also announcing an update of the watched resource. */
 const handlers: Handlers = {
@@ -56,13 +56,8 @@ function listen(
   return openListen(url, id, notifications, capabilities, extraHeaders);
 }
 
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error("timed out");
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 /** The task as tasks/get shows it, with the subscription id a notification adds. */
 const stamped = (task: Record<string, any>, id: string | number) => {
@@ -80,12 +75,12 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
   it("acknowledges the known task ids and the resource subscription, then sends input_required -> working -> completed as tasks/get shows them", async () => {
     const { url } = await server();
     const taskId = String((await modern(url, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } }, "confirm_delete")).result!.taskId);
-    await until(async () => (await modern(url, "tasks/get", { taskId }, taskId)).result?.status === "input_required");
+    await until(async () => (await modern(url, "tasks/get", { taskId }, taskId)).result?.status === "input_required", "the task to ask its question", WAIT);
     const asked = (await modern(url, "tasks/get", { taskId }, taskId)).result!;
 
     const stream = await listen(url, "listen-1", { taskIds: [taskId, "no-such-task", taskId], resourceSubscriptions: [WATCHED], toolsListChanged: false });
     expect(stream.response.status).toBe(200);
-    await until(() => stream.tasks().length === 1);
+    await until(() => stream.tasks().length === 1, "the task's first notification", WAIT);
     expect(stream.received[0]).toEqual({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
@@ -95,14 +90,14 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
 
     const key = Object.keys(asked.inputRequests)[0]!;
     await modern(url, "tasks/update", { taskId, inputResponses: { [key]: { action: "accept", content: { confirm: true } } } }, taskId);
-    await until(() => stream.tasks().some((t) => t.status === "completed"));
+    await until(() => stream.tasks().some((t) => t.status === "completed"), "the completed notification", WAIT);
     expect(stream.tasks().map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
     expect(stream.tasks()[2]).toEqual(stamped((await modern(url, "tasks/get", { taskId }, taskId)).result!, "listen-1"));
     expect(stream.tasks()[2].result.content).toEqual([{ type: "text", text: "Deleted x.txt" }]);
 
     // The mixed filter's resource part, from the SDK's event bus.
     await modern(url, "tools/call", { name: "greet", arguments: { name: "a" } }, "greet");
-    await until(() => stream.received.some((m) => m.method === "notifications/resources/updated"));
+    await until(() => stream.received.some((m) => m.method === "notifications/resources/updated"), "the resource update", WAIT);
     expect(stream.received.find((m) => m.method === "notifications/resources/updated")!.params).toEqual({ uri: WATCHED, _meta: { [SUB]: "listen-1" } });
     stream.close();
   });
@@ -111,14 +106,14 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
     const handle = await server();
     const taskId = String((await modern(handle.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute")).result!.taskId);
     const stream = await listen(handle.url, 7, { taskIds: [taskId] });
-    await until(() => stream.tasks().length === 1);
+    await until(() => stream.tasks().length === 1, "the task's first notification", WAIT);
     expect(stream.tasks()[0]).toMatchObject({ taskId, status: "working", _meta: { [SUB]: 7 } });
     await modern(handle.url, "tasks/cancel", { taskId }, taskId);
-    await until(() => stream.tasks().length === 2);
+    await until(() => stream.tasks().length === 2, "the cancelled notification", WAIT);
     expect(stream.tasks()[1]).toEqual(stamped((await modern(handle.url, "tasks/get", { taskId }, taskId)).result!, 7));
     expect(stream.tasks()[1].status).toBe("cancelled");
     await handle.close();
-    await until(() => stream.ended());
+    await until(() => stream.ended(), "the server's close to end the stream", WAIT);
     expect(stream.received.at(-1)).toEqual({ jsonrpc: "2.0", id: 7, result: { resultType: "complete", _meta: { [SUB]: 7 } } });
   });
 
@@ -131,7 +126,7 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
     expect(mismatch.response.status).toBe(400);
     expect(((await mismatch.response.json()) as { error: { code: number } }).error.code).toBe(-32020);
     const empty = await listen(url, 3, { taskIds: ["no-such-task"] });
-    await until(() => empty.ended());
+    await until(() => empty.ended(), "the stream that honors nothing to end", WAIT);
     expect(empty.received).toEqual([
       { jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: {}, _meta: { [SUB]: 3 } } },
       { jsonrpc: "2.0", id: 3, result: { resultType: "complete", _meta: { [SUB]: 3 } } },
@@ -142,25 +137,29 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
     const { url } = await server({ maxTaskListenStreams: 1 });
     const taskId = String((await modern(url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute")).result!.taskId);
     const first = await listen(url, 1, { taskIds: [taskId] });
-    await until(() => first.tasks().length === 1);
+    await until(() => first.tasks().length === 1, "the first stream's notification", WAIT);
     const second = await listen(url, 2, { taskIds: [taskId] });
     expect(second.response.status).toBe(503);
     expect(((await second.response.json()) as { error: { code: number } }).error.code).toBe(-32005);
     first.close();
-    await until(async () => {
-      const third = await listen(url, 3, { taskIds: [taskId] });
-      third.close();
-      return third.response.status === 200;
-    });
+    await until(
+      async () => {
+        const third = await listen(url, 3, { taskIds: [taskId] });
+        third.close();
+        return third.response.status === 200;
+      },
+      "the closed stream's place to be free",
+      WAIT,
+    );
   });
 
   it("leaves a listen without taskIds to the SDK, as before", async () => {
     const { url } = await server();
     const stream = await listen(url, "plain", { resourceSubscriptions: [WATCHED], taskIdz: ["typo"] });
-    await until(() => stream.received.length === 1);
+    await until(() => stream.received.length === 1, "the acknowledgement", WAIT);
     expect(stream.received[0]!.params).toEqual({ notifications: { resourceSubscriptions: [WATCHED] }, _meta: { [SUB]: "plain" } });
     await modern(url, "tools/call", { name: "greet", arguments: { name: "a" } }, "greet");
-    await until(() => stream.received.length === 2);
+    await until(() => stream.received.length === 2, "the resource update", WAIT);
     expect(stream.received[1]).toEqual({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: WATCHED, _meta: { [SUB]: "plain" } } });
     stream.close();
   });
@@ -173,13 +172,13 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
     // Stores passed in the options are the test's to close, after the servers (closers run in order).
     closers.push(...stores.map((store) => () => store.close()));
     const taskId = String((await modern(b.url, "tools/call", { name: "confirm_delete", arguments: { filename: "y.txt" } }, "confirm_delete")).result!.taskId);
-    await until(async () => (await modern(b.url, "tasks/get", { taskId }, taskId)).result?.status === "input_required");
+    await until(async () => (await modern(b.url, "tasks/get", { taskId }, taskId)).result?.status === "input_required", "the task to ask its question", WAIT);
     const stream = await listen(a.url, "on-a", { taskIds: [taskId] });
-    await until(() => stream.tasks().length === 1);
+    await until(() => stream.tasks().length === 1, "the task's first notification on replica A", WAIT);
     expect(stream.tasks()[0]).toEqual(stamped((await modern(a.url, "tasks/get", { taskId }, taskId)).result!, "on-a"));
     const key = Object.keys(stream.tasks()[0].inputRequests)[0]!;
     await modern(b.url, "tasks/update", { taskId, inputResponses: { [key]: { action: "accept", content: { confirm: true } } } }, taskId);
-    await until(() => stream.tasks().some((t) => t.status === "completed"));
+    await until(() => stream.tasks().some((t) => t.status === "completed"), "the completed notification of the task changed on replica B", WAIT);
     expect(stream.tasks().map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
     expect(stream.tasks()[2]).toEqual(stamped((await modern(b.url, "tasks/get", { taskId }, taskId)).result!, "on-a"));
     stream.close();

@@ -11,6 +11,7 @@ import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-
 import { handlers } from "../../conformance/handlers.js";
 import { connectInMemory } from "../helpers/connect.js";
 import { startRedis } from "../helpers/redis.js";
+import { sleep, until } from "../helpers/wait.js";
 
 let closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -18,7 +19,6 @@ afterEach(async () => {
   closers = [];
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PARAMS = { "~standard": { version: 1 as const, vendor: "test", validate: (value: unknown) => ({ value }) } };
 const ANY = { "~standard": { version: 1, vendor: "test", validate: (value: unknown) => ({ value }) } } as never;
 
@@ -34,10 +34,8 @@ function recorder(client: Client, statuses: Status[]): void {
   });
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await sleep(25);
-  if (!check()) throw new Error("timed out");
-}
+/** Five seconds for a notification to arrive, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 /** The three journeys, on a connected 2025-era client. */
 async function journeys(sdk: Client, statuses: Status[]): Promise<void> {
@@ -47,7 +45,7 @@ async function journeys(sdk: Client, statuses: Status[]): Promise<void> {
   const of = (taskId: string) => statuses.filter((s) => s.taskId === taskId).map((s) => s.status);
 
   const done = await start("slow_compute", { seconds: 0.1 });
-  await until(() => of(done).includes("completed"));
+  await until(() => of(done).includes("completed"), "the completed notification of the quick task", WAIT);
   expect(of(done)).toEqual(["completed"]);
   // The notification is the task as tasks/get shows it.
   const got = (await sdk.request({ method: "tasks/get", params: { taskId: done } }, ANY)) as unknown as Status;
@@ -55,12 +53,12 @@ async function journeys(sdk: Client, statuses: Status[]): Promise<void> {
 
   const long = await start("slow_compute", { seconds: 60 });
   await sdk.request({ method: "tasks/cancel", params: { taskId: long } }, ANY);
-  await until(() => of(long).includes("cancelled"));
+  await until(() => of(long).includes("cancelled"), "the cancelled notification of the long task", WAIT);
   expect(of(long)).toEqual(["cancelled"]);
   expect(statuses.find((s) => s.taskId === long)).toMatchObject({ statusMessage: "Cancelled by the client", ttl: 60_000, pollInterval: 500 });
 
   const asking = await start("confirm_delete", { filename: "a.txt" });
-  await until(() => of(asking).includes("completed"));
+  await until(() => of(asking).includes("completed"), "the completed notification of the task that asked", WAIT);
   expect(of(asking)).toEqual(["input_required", "working", "completed"]);
 }
 
@@ -99,7 +97,8 @@ describe("notifications/tasks/status (2025 era)", () => {
         task: { taskId: string };
       }
     ).task.taskId;
-    await until(() => mine.some((s) => s.taskId === taskId && s.status === "completed"));
+    await until(() => mine.some((s) => s.taskId === taskId && s.status === "completed"), "the creating connection's completed notification", WAIT);
+    // A while longer: the other connection must hear nothing.
     await sleep(50);
     expect(theirs).toEqual([]);
   });
@@ -157,7 +156,7 @@ describe("notifications/tasks/status across replicas (Redis)", () => {
       taskId,
     ]);
     expect(await onA.request({ method: "tasks/cancel", params: { taskId } }, ANY)).toMatchObject({ taskId, status: "cancelled" });
-    await until(() => statuses.some((s) => s.taskId === taskId && s.status === "cancelled"));
+    await until(() => statuses.some((s) => s.taskId === taskId && s.status === "cancelled"), "the cancelled notification on replica A's session", WAIT);
   });
 
   it("refuses to start when REDIS_URL names a Redis that does not answer", async () => {

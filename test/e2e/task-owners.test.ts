@@ -18,13 +18,14 @@ import type { ServerDefinition } from "../../packages/runtime/src/shared/definit
 import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
 import { serveHttpWith } from "../helpers/runtime.js";
 import { basic, startAuthServer, type AuthServer } from "../helpers/authServer.js";
+import { readSse } from "../helpers/sse.js";
+import { sleep, until } from "../helpers/wait.js";
 import { envelope, modernHeaders, postModern, rawSession } from "../helpers/wire.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const CAPS = { elicitation: {}, extensions: { [EXTENSION]: {} } };
 const RESOURCE = "https://tasks.example.test/mcp";
 const SCOPE = "tasks.use";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const tools: ServerDefinition["tools"] = [
   {
@@ -73,13 +74,8 @@ afterEach(async () => {
   closers = [];
 });
 
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await sleep(25);
-  }
-  throw new Error("timed out");
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 type Rpc = { result?: Record<string, any>; error?: { code: number; message: string; data?: unknown } };
 
@@ -106,23 +102,12 @@ async function listenAs(url: string, token: string, taskIds: string[], stop: (me
   });
   expect(response.status).toBe(200);
   const messages: any[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = "";
   try {
-    while (!stop(messages)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffered += decoder.decode(value, { stream: true });
-      for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-        const data = buffered
-          .slice(0, end)
-          .split("\n")
-          .filter((l) => l.startsWith("data: "));
-        buffered = buffered.slice(end + 2);
-        if (data.length > 0) messages.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
-      }
-    }
+    // Read until the server ends the stream, or `stop` holds (the abort ends the read).
+    await readSse(response.body!, (data) => {
+      messages.push(JSON.parse(data));
+      if (stop(messages)) aborter.abort();
+    });
   } finally {
     aborter.abort();
   }
@@ -186,7 +171,11 @@ describe("2026-07-28 with auth: a task belongs to the principal whose token crea
     const taskId = String(
       (await asPrincipal(url, owner, "tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" } }, "confirm_delete")).result!.taskId,
     );
-    await until(async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "input_required");
+    await until(
+      async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "input_required",
+      "the task to ask its question",
+      WAIT,
+    );
     const asked = (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result!;
     const key = Object.keys(asked.inputRequests)[0]!;
 
@@ -203,6 +192,7 @@ describe("2026-07-28 with auth: a task belongs to the principal whose token crea
     expect(refused[0].params.notifications).toEqual({});
 
     // The owner's task is as it was: still asking, not cancelled; the owner follows it, answers it, and it completes.
+    // (A pause first, for an intruder's request that was wrongly taken to show.)
     await sleep(100);
     expect((await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result).toMatchObject({
       status: "input_required",
@@ -213,7 +203,11 @@ describe("2026-07-28 with auth: a task belongs to the principal whose token crea
     expect(followed[1].params).toMatchObject({ taskId, status: "input_required" });
     const keep = { [key]: { action: "accept", content: { confirm: false } } };
     expect((await asPrincipal(url, owner, "tasks/update", { taskId, inputResponses: keep }, taskId)).result).toMatchObject({ resultType: "complete" });
-    await until(async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "completed");
+    await until(
+      async () => (await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result?.status === "completed",
+      "the answered task to complete",
+      WAIT,
+    );
     expect((await asPrincipal(url, owner, "tasks/get", { taskId }, taskId)).result!.result).toMatchObject({ content: [{ type: "text", text: "Kept a.txt" }] });
     // Tokens of the same principal reach it (a token is not the principal: its subject and client are).
     expect((await asPrincipal(url, await as.clientCredentials(RESOURCE, [SCOPE]), "tasks/get", { taskId }, taskId)).result).toMatchObject({
@@ -283,6 +277,8 @@ describe("2026-07-28 without auth: the task id is the capability", () => {
     // A thrown error is an isError result: the task completed.
     await until(
       async () => (await postModern(handle.url, "tasks/get", { taskId: ids[127]! }, { name: ids[127]!, capabilities: CAPS })).result?.status === "completed",
+      "the last failing task to complete",
+      WAIT,
     );
 
     // The failures were reported on stderr, without a task id.

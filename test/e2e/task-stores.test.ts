@@ -10,6 +10,7 @@ import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.
 import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
 import { redisTaskStore } from "@mcpgen/runtime/server/redis";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep, until, untilValue } from "../helpers/wait.js";
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -25,16 +26,8 @@ afterEach(async () => {
   closers = [];
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(get: () => T | Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await get();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value: ${JSON.stringify(value)}`);
-    await sleep(20);
-  }
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 /** Callers: the era and owner a request speaks for (the tasks below are created by them). */
 const legacy = (owner: string): TaskCaller => ({ era: "legacy", owner });
@@ -110,11 +103,12 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "o", {}, 300);
     expect((await b.get(live.id, legacy("o"))).ttlMs).toBe(300);
+    // Past the ttl of 300 ms: the task must be gone by now.
     await sleep(450);
     await expect(b.get(live.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
     expect(await b.list("o", undefined, 100)).toEqual({ tasks: [] });
     // The runner's ttl check (once a second) aborts the handler.
-    await until(() => live.controller.signal.aborted, Boolean, 3000);
+    await until(() => live.controller.signal.aborted, "the runner's ttl check to abort the handler", { timeout: 3_000 });
   });
 
   it("tasks/cancel on one replica aborts the handler on the one running it, and tells the owner's connection", async () => {
@@ -122,12 +116,9 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const sent: Record<string, unknown>[] = [];
     const live = await a.create("legacy", "session-1", {}, undefined, async (params) => void sent.push(params));
     expect(await b.cancel(live.id)).toMatchObject({ status: "cancelled" });
-    await until(() => live.controller.signal.aborted, Boolean);
+    await until(() => live.controller.signal.aborted, "the cancel to abort the handler on its runner", WAIT);
     expect(String(live.controller.signal.reason)).toContain("Cancelled by the client");
-    await until(
-      () => sent.length,
-      (n) => n > 0,
-    );
+    await until(() => sent.length > 0, "the status notification to the owner's connection", WAIT);
     expect(sent).toEqual([
       {
         taskId: live.id,
@@ -145,18 +136,22 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const [a, b] = await replicas(kind);
     const live: LiveTask = await a.create("modern", "o", { elicitation: {} });
     const answer = a.channel(live).ask({ method: "elicitation/create", params: FORM }, "who");
-    const asked = await until(
+    const asked = await untilValue(
       () => b.get(live.id, modern("o")),
       (t) => t.status === "input_required",
+      "the question on the other replica",
+      WAIT,
     );
     expect(b.modernView(asked, true).inputRequests).toEqual({ who: { method: "elicitation/create", params: FORM } });
     // An invalid answer is ignored; the valid one reaches the handler.
     await b.update(asked, { who: { action: "maybe" } });
     await b.update(asked, { who: { action: "accept", content: { name: "Ada" } } });
     expect(await answer).toEqual({ action: "accept", content: { name: "Ada" } });
-    const after = await until(
+    const after = await untilValue(
       () => b.get(live.id, modern("o")),
       (t) => t.status === "working",
+      "the answered task to work again",
+      WAIT,
     );
     expect(after.inputRequests).toBeUndefined();
   });
@@ -165,6 +160,7 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "o", {});
     const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
+    // Nothing outside shows when B has started to wait: a pause, so that the task ends while it waits (ending first would pass too, through another path).
     await sleep(50);
     await a.finish(live, { error: { code: -32603, message: "boom" } });
     expect(await waiting).toMatchObject({ status: "failed", outcome: { error: { code: -32603, message: "boom" } } });
@@ -175,7 +171,7 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     const live = await a.create("legacy", "o", {});
     const other = await b.create("legacy", "o", {});
     await sleep(400);
-    // Leases renewed: nothing lapsed while both run.
+    // Leases renewed: nothing lapsed while both run (the pause is over two leases long).
     expect((await b.get(live.id, legacy("o"))).status).toBe("working");
     const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
     // A stops renewing (as a killed process does): its tasks stay "working" until a reader looks.

@@ -15,6 +15,7 @@ import { redisTaskStore as generatedRedisStore, serveHttp } from "../../generate
 import { handlers } from "../../conformance/handlers.js";
 import { postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { untilValue } from "../helpers/wait.js";
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -29,15 +30,8 @@ afterEach(async () => {
   closers = [];
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(get: () => T | Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 250; i++) {
-    const value = await get();
-    if (done(value)) return value;
-    await sleep(20);
-  }
-  throw new Error("timed out");
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 const OWNER: TaskCaller = { era: "modern", owner: "o" };
 const FORM = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } };
@@ -79,9 +73,11 @@ describe.each(["memory", "redis"] as const)("tasks/update across replicas: %s", 
     const updates = () => heard.filter((e) => e.kind === "update");
     const live = await a.create("modern", "o", { elicitation: {} });
     const first = a.channel(live).ask({ method: "elicitation/create", params: FORM }, "first");
-    const asked = await until(
+    const asked = await untilValue(
       () => b.get(live.id, OWNER),
       (t) => t.status === "input_required",
+      "the task's question on the other replica",
+      WAIT,
     );
 
     // Keys not waiting, and an answer that does not fit its question: dropped here, nothing travels.
@@ -89,13 +85,15 @@ describe.each(["memory", "redis"] as const)("tasks/update across replicas: %s", 
     // The valid answer travels to the replica running the task (a sync point: events on one channel keep their order).
     await b.update(asked, { first: { action: "accept", content: { name: "Ada" } }, other: { action: "accept" } });
     expect(await first).toEqual({ action: "accept", content: { name: "Ada" } });
-    await until(updates, (u) => u.length === 1);
+    await untilValue(updates, (u) => u.length === 1, "the one update published", WAIT);
     expect(updates()).toEqual([{ kind: "update", taskId: live.id, responses: { first: { action: "accept", content: { name: "Ada" } } } }]);
 
     // Working again, with no question: an update is acknowledged and dropped.
-    const working = await until(
+    const working = await untilValue(
       () => b.get(live.id, OWNER),
       (t) => t.status === "working",
+      "the answered task to work again",
+      WAIT,
     );
     await b.update(working, { first: { action: "accept", content: { name: "Again" } } });
 
@@ -111,13 +109,15 @@ describe.each(["memory", "redis"] as const)("tasks/update across replicas: %s", 
     // A second task's answer, published after all of the above, is the next update anyone hears.
     const next = await a.create("modern", "o", { elicitation: {} });
     const second = a.channel(next).ask({ method: "elicitation/create", params: FORM }, "second");
-    const nextAsked = await until(
+    const nextAsked = await untilValue(
       () => b.get(next.id, OWNER),
       (t) => t.status === "input_required",
+      "the second task's question on the other replica",
+      WAIT,
     );
     await b.update(nextAsked, { second: { action: "decline" } });
     expect(await second).toEqual({ action: "decline" });
-    await until(updates, (u) => u.length === 2);
+    await untilValue(updates, (u) => u.length === 2, "the second task's update published", WAIT);
     expect(updates()[1]).toEqual({ kind: "update", taskId: next.id, responses: { second: { action: "decline" } } });
   });
 });
@@ -135,17 +135,21 @@ describe("tasks/update over Streamable HTTP on two replicas sharing Redis", () =
     const modern = (url: string, method: string, params: Record<string, unknown>, name: string) =>
       postModern(url, method, params, { name, capabilities: caps });
     const taskId = String((await modern(a, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } }, "confirm_delete")).result!.taskId);
-    const asked = await until(
+    const asked = await untilValue(
       () => modern(b, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "input_required",
+      "the task's question on replica B",
+      WAIT,
     );
     const key = Object.keys(asked.result!.inputRequests)[0]!;
     expect((await modern(b, "tasks/update", { taskId, inputResponses: { [key]: { action: "decline" } } }, taskId)).result).toMatchObject({
       resultType: "complete",
     });
-    await until(
+    await untilValue(
       () => modern(a, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "completed",
+      "the declined task to complete on replica A",
+      WAIT,
     );
     const late = await modern(b, "tasks/update", { taskId, inputResponses: { [key]: { action: "accept", content: { confirm: true } } } }, taskId);
     expect(late.error).toEqual({ code: -32602, message: "Cannot update task: already in terminal status 'completed'" });

@@ -8,6 +8,7 @@ import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-
 import { handlers } from "../../conformance/handlers.js";
 import { postModern } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep, untilValue } from "../helpers/wait.js";
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -23,21 +24,14 @@ afterEach(async () => {
 });
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One 2026-07-28 request to a replica (the client declares elicitation and the tasks extension). */
 function modern(url: string, method: string, params: Record<string, unknown>, name?: string) {
   return postModern(url, method, params, { ...(name === undefined ? {} : { name }), capabilities: { elicitation: {}, extensions: { [EXTENSION]: {} } } });
 }
 
-async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await get();
-    if (done(value)) return value;
-    await sleep(25);
-  }
-  throw new Error("timed out");
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 async function replica(prefix: string, leaseMs?: number) {
   const store = redisTaskStore({ url: redis.url, prefix, ...(leaseMs === undefined ? {} : { leaseMs }) });
@@ -52,9 +46,11 @@ describe("2026-07-28 tasks on two replicas sharing Redis", () => {
     const [a, b] = [await replica("r1:"), await replica("r1:")];
     const created = await modern(a.url, "tools/call", { name: "confirm_delete", arguments: { filename: "x.txt" } }, "confirm_delete");
     const taskId = String(created.result!.taskId);
-    const asked = await until(
+    const asked = await untilValue(
       () => modern(b.url, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "input_required",
+      "the task's question on replica B",
+      WAIT,
     );
     const keys = Object.keys(asked.result!.inputRequests);
     expect(keys).toHaveLength(1);
@@ -62,9 +58,11 @@ describe("2026-07-28 tasks on two replicas sharing Redis", () => {
     expect(
       (await modern(b.url, "tasks/update", { taskId, inputResponses: { [keys[0]!]: { action: "accept", content: { confirm: true } } } }, taskId)).result,
     ).toMatchObject({ resultType: "complete" });
-    const done = await until(
+    const done = await untilValue(
       () => modern(a.url, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "completed",
+      "the answered task to complete on replica A",
+      WAIT,
     );
     expect(done.result!.result).toMatchObject({ content: [{ type: "text", text: "Deleted x.txt" }] });
     expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({
@@ -83,12 +81,15 @@ describe("2026-07-28 tasks on two replicas sharing Redis", () => {
   it("a replica stopped mid-task leaves the task failed with -32603 once its lease lapses", async () => {
     const [a, b] = [await replica("r3:", 300), await replica("r3:", 300)];
     const taskId = String((await modern(a.url, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute")).result!.taskId);
+    // Longer than a lease: A renews it, so the task must still be working.
     await sleep(500);
     expect((await modern(b.url, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "working" });
     await a.close();
-    const failed = await until(
+    const failed = await untilValue(
       () => modern(b.url, "tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "failed",
+      "the stopped replica's task to fail once its lease lapses",
+      WAIT,
     );
     expect(failed.result).toMatchObject({
       status: "failed",

@@ -12,6 +12,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createServerFactory } from "../../generated/mcp-conformance-test-server/index.js";
 import { serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import { handlers } from "../../conformance/handlers.js";
+import { rpcAnswer } from "../helpers/sse.js";
+import { sleep, untilValue } from "../helpers/wait.js";
 import { envelope, rawSession, type RawResponse } from "../helpers/wire.js";
 
 let closers: (() => Promise<void>)[] = [];
@@ -22,16 +24,8 @@ afterEach(async () => {
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const RELATED = "io.modelcontextprotocol/related-task";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(get: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 200; i++) {
-    const value = await get();
-    if (done(value)) return value;
-    await sleep(25);
-  }
-  throw new Error("timed out");
-}
+/** Five seconds for each thing awaited here, the budget these polls have always had. */
+const WAIT = { timeout: 5_000 };
 
 describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
   async function session(capabilities: Record<string, unknown> = { elicitation: {} }) {
@@ -106,7 +100,7 @@ describe("tasks, 2025-11-25 (task-augmented tools/call)", () => {
     const s = await session();
     const created = await s.request("tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" }, task: {} });
     const taskId = (created.result!.task as { taskId: string }).taskId;
-    const question = await until(async () => s.received.find((m) => m.method === "elicitation/create"), Boolean);
+    const question = await untilValue(() => s.received.find((m) => m.method === "elicitation/create"), Boolean, "the task's elicitation/create request", WAIT);
     expect(question!.params._meta).toEqual({ [RELATED]: { taskId } });
     expect((await s.request("tasks/get", { taskId })).result).toMatchObject({ status: "input_required" });
     await s.send({ jsonrpc: "2.0", id: question!.id, result: { action: "accept", content: { confirm: true } } });
@@ -121,9 +115,11 @@ describe("tasks, 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () =
     return s;
   }
   const terminal = (s: Awaited<ReturnType<typeof session>>, taskId: unknown) =>
-    until(
+    untilValue(
       () => s.request("tasks/get", { taskId }),
       (r) => ["completed", "failed", "cancelled"].includes(String(r.result?.status)),
+      `task ${String(taskId)} to end`,
+      WAIT,
     );
 
   it("advertises the extension (not the 2025 tasks capability) and hides execution", async () => {
@@ -173,9 +169,11 @@ describe("tasks, 2026-07-28 (the io.modelcontextprotocol/tasks extension)", () =
     const s = await session();
     const created = await s.request("tools/call", { name: "multi_input", arguments: {} });
     const taskId = created.result!.taskId;
-    const parked = await until(
+    const parked = await untilValue(
       () => s.request("tasks/get", { taskId }),
       (r) => r.result?.status === "input_required",
+      "the task to park on its questions",
+      WAIT,
     );
     const keys = Object.keys(parked.result!.inputRequests as object);
     expect(keys).toEqual(["elicitation-1", "elicitation-2"]);
@@ -235,17 +233,7 @@ describe("tasks over Streamable HTTP, both eras on one server", () => {
         (res) => {
           let text = "";
           res.on("data", (d) => (text += d));
-          res.on("end", () => {
-            // JSON, or the last data: line of an SSE answer.
-            const data = text.trim().startsWith("{")
-              ? text
-              : text
-                  .split("\n")
-                  .filter((l) => l.startsWith("data: "))
-                  .pop()!
-                  .slice(6);
-            resolve(JSON.parse(data) as RawResponse);
-          });
+          res.on("end", () => resolve(rpcAnswer<RawResponse>(text)));
         },
       );
       req.on("error", reject);
@@ -267,9 +255,11 @@ describe("tasks over Streamable HTTP, both eras on one server", () => {
       );
     const created = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 0.1 } }, "slow_compute");
     const taskId = String(created.result!.taskId);
-    const done = await until(
+    const done = await untilValue(
       () => modern("tasks/get", { taskId }, taskId),
       (r) => r.result?.status === "completed",
+      "the 2026-07-28 task to complete",
+      WAIT,
     );
     expect(done.result).toMatchObject({ result: { content: [{ type: "text", text: "Computed result after 0.1s" }] } });
     const long = await modern("tools/call", { name: "slow_compute", arguments: { seconds: 60 } }, "slow_compute");
@@ -330,9 +320,11 @@ describe("tasks over stdio, in a process of its own", () => {
     const taskId = created.result!.taskId;
     expect(
       (
-        await until(
+        await untilValue(
           () => modern("tasks/get", { taskId, ...meta }),
           (r) => r.result?.status === "completed",
+          "the 2026-07-28 task to complete",
+          WAIT,
         )
       ).result,
     ).toMatchObject({ result: { content: [{ type: "text", text: "Computed result after 0.1s" }] } });
@@ -412,9 +404,11 @@ describe("a task handler that throws", () => {
     const modern = await rawSession(factory, { era: "modern", capabilities: { extensions: { [EXTENSION]: {} } } });
     closers.push(modern.close);
     const created = await modern.request("tools/call", { name: "boom", arguments: {} });
-    const done = await until(
+    const done = await untilValue(
       () => modern.request("tasks/get", { taskId: created.result!.taskId }),
       (r) => r.result?.status !== "working",
+      "the task whose handler threw to end",
+      WAIT,
     );
     expect(done.result).toMatchObject({ status: "completed", result: { isError: true, content: [{ type: "text", text: "Tool boom failed: disk full" }] } });
 

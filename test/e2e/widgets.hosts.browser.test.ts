@@ -17,6 +17,7 @@ import { launchChromium } from "../helpers/browser.js";
 import { connectInMemory } from "../helpers/connect.js";
 import { buildGiftWidget } from "../helpers/hosts/giftWidget.js";
 import { serveTestHosts, type PageOptions, type TestHosts } from "../helpers/hosts/server.js";
+import { sleep } from "../helpers/wait.js";
 import { giftHandlers } from "../servers/gift.js";
 
 const SDKS = ["mcpgen", "ext-apps"] as const;
@@ -143,8 +144,8 @@ describe.each(SDKS)("sdk: %s, window.openai with a null toolInput", (sdk) => {
     const frame = page.frameLocator("iframe").frameLocator("iframe");
     const view = await viewFrame(page);
     await expect.poll(() => frame.locator("h1").count(), { timeout: 10_000 }).toBe(1);
-    // Past the MCP Apps handshake's time limit (1 s): the widget is on window.openai by now.
-    await page.waitForTimeout(1_500);
+    // Past the MCP Apps handshake's time limit (1 s): the widget is on window.openai by now, and nothing may have changed the page meanwhile.
+    await sleep(1_500);
     expect(await frame.locator("h1").textContent()).toBe("Gift ideas");
     expect(console.filter((l) => /^(error|pageerror)/.test(l))).toEqual([]);
     // As ChatGPT does once the user approved the call: the globals change, the event names only those.

@@ -2,7 +2,8 @@
  * Raw HTTP to a protected server, with or without a bearer token, in either era: exactly the
  * request a test writes, the status, WWW-Authenticate and JSON-RPC answer as they came back.
  */
-import { envelope, httpAnswer, modernHeaders } from "./wire.js";
+import { envelope, modernHeaders } from "./wire.js";
+import { rpcAnswer } from "./sse.js";
 
 export interface AuthAnswer {
   status: number;
@@ -21,7 +22,7 @@ async function send(url: string, headers: Record<string, string>, body: unknown)
   const text = await res.text();
   let rpc: AuthAnswer["rpc"];
   try {
-    rpc = text ? httpAnswer(text) : undefined;
+    rpc = text ? rpcAnswer(text) : undefined;
   } catch {
     rpc = undefined;
   }

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, connect } from "node:net";
 import { started } from "./process.js";
 import { programPath } from "./programs.js";
+import { until } from "./wait.js";
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -41,13 +42,13 @@ export async function startRedis(options: { program?: string } = {}): Promise<Re
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     await exited;
   };
-  const deadline = Date.now() + 10_000;
-  while (!(await pings(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await stop();
-      throw new Error(`redis-server did not start on port ${port}: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    // A redis-server that exited will never answer: the wait ends there too.
+    await until(async () => child.exitCode !== null || (await pings(port)), `redis-server on port ${port} to answer PING`, { timeout: 10_000, every: 50 });
+    if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
+  } catch (error) {
+    await stop();
+    throw new Error(`redis-server did not start on port ${port} (${(error as Error).message}): ${output}`, { cause: error });
   }
   return { url: `redis://127.0.0.1:${port}`, port, process: child, stop };
 }

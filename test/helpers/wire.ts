@@ -7,6 +7,7 @@
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { Era, Factory } from "./connect.js";
+import { readSse, rpcAnswer } from "./sse.js";
 
 export interface RawResponse {
   jsonrpc: "2.0";
@@ -88,19 +89,6 @@ export function modernHeaders(method: string, name?: string): Record<string, str
   };
 }
 
-/** The JSON-RPC answer in an HTTP body: the body itself, or the last SSE data line that holds an answer. */
-export function httpAnswer<T = RawResponse>(body: string): T {
-  if (body.trimStart().startsWith("{")) return JSON.parse(body) as T;
-  const found = body
-    .split("\n")
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
-    .filter((m) => "result" in m || "error" in m)
-    .pop();
-  if (!found) throw new Error(`no JSON-RPC answer in: ${body}`);
-  return found as T;
-}
-
 let modernIds = 0;
 
 /** One 2026-07-28 request over Streamable HTTP with the `_meta` envelope of these client capabilities; its JSON-RPC answer. */
@@ -115,7 +103,7 @@ export async function postModern(
     headers: modernHeaders(method, options.name),
     body: JSON.stringify({ jsonrpc: "2.0", id: ++modernIds, method, params: { ...params, _meta: envelope(options.capabilities) } }),
   });
-  return httpAnswer(await response.text());
+  return rpcAnswer(await response.text());
 }
 
 /** A message of a listen stream. */
@@ -140,31 +128,13 @@ export async function openListen(
   });
   const received: ListenMessage[] = [];
   let ended = false;
-  if (response.headers.get("content-type")?.startsWith("text/event-stream")) {
-    void (async () => {
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let buffered = "";
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          buffered += decoder.decode(value, { stream: true });
-          for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-            const data = buffered
-              .slice(0, end)
-              .split("\n")
-              .filter((l) => l.startsWith("data: "));
-            buffered = buffered.slice(end + 2);
-            if (data.length > 0) received.push(JSON.parse(data.map((l) => l.slice(6)).join("\n")));
-          }
-        }
-      } catch {
-        // Aborted by the test.
-      }
-      ended = true;
-    })();
-  }
+  if (response.headers.get("content-type")?.startsWith("text/event-stream"))
+    // Read until the server ends the stream or the test aborts it (either is an end here).
+    void readSse(response.body!, (data) => received.push(JSON.parse(data) as ListenMessage))
+      .catch(() => undefined)
+      .finally(() => {
+        ended = true;
+      });
   return {
     response,
     received,

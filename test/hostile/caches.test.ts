@@ -12,14 +12,16 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { serveHttpWith } from "../helpers/runtime.js";
 import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
+import { sleep } from "../helpers/wait.js";
 import { postModern, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
+/** The heap after full collections, each followed by a pause for the finalizers it lets run (see exhaustion.test.ts). */
 async function heap(): Promise<number> {
   for (let i = 0; i < 4; i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
   return process.memoryUsage().heapUsed;
 }

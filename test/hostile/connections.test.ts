@@ -10,6 +10,7 @@ import type { ServerDefinition } from "../../packages/runtime/src/shared/definit
 import { serveHttpWith, type HttpOptions } from "../helpers/runtime.js";
 import { createManifestServerFactory } from "../helpers/runtime.js";
 import { open, post, type OpenResponse } from "../helpers/http.js";
+import { untilValue } from "../helpers/wait.js";
 import { envelope } from "../helpers/wire.js";
 
 const definition: ServerDefinition = {
@@ -130,13 +131,17 @@ describe("HTTP connections", () => {
     await new Promise((resolve) => reader.socket.once("readable", resolve));
     // While the answer is stuck, the session has a request in flight: the one place is busy.
     let refused = 0;
-    for (;;) {
-      const attempt = await post(url, INIT);
-      if (attempt.status === 200) break;
-      expect(attempt.status).toBe(503);
-      refused++;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const status = await untilValue(
+      async () => {
+        const attempt = await post(url, INIT);
+        if (attempt.status === 503) refused++;
+        return attempt.status;
+      },
+      (s) => s !== 503,
+      "initialize to stop being refused (the stalled answer cut, its session's place free)",
+      { timeout: 20_000, every: 100 },
+    );
+    expect(status).toBe(200);
     expect(refused).toBeGreaterThan(0);
     // The server closed the connection it could not write to.
     reader.socket.resume();
@@ -191,8 +196,12 @@ describe("standing streams", () => {
     });
     expect(ping.status).toBe(200);
     held[0]!.close();
-    await new Promise((r) => setTimeout(r, 50));
-    const after = await stream(url, "listen");
+    // Refused (503, the stream ended) until the server has seen the close.
+    const after = await untilValue(
+      () => stream(url, "listen"),
+      (s) => s.status !== 503,
+      "a listen to be accepted once a held stream is closed",
+    );
     expect(after.status).toBe(200);
     for (const s of [...held, after]) s.close();
   });

@@ -14,6 +14,7 @@ import { serveStdioWith } from "../helpers/runtime.js";
 import { PassThrough } from "node:stream";
 import { createManifestServerFactory, type ServerOptions, type ToolContext } from "../helpers/runtime.js";
 import { open, post, type OpenResponse } from "../helpers/http.js";
+import { sleep, until, untilValue } from "../helpers/wait.js";
 import { envelope, rawSession } from "../helpers/wire.js";
 
 setFlagsFromString("--expose-gc");
@@ -26,7 +27,7 @@ const gc = runInNewContext("gc") as () => void;
 async function heap(): Promise<number> {
   for (let i = 0; i < 4; i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
   return process.memoryUsage().heapUsed;
 }
@@ -82,7 +83,8 @@ describe("tasks", () => {
 
     const quick: string[] = [];
     for (let i = 0; i < 100; i++) quick.push((await s.request("tools/call", { name: "job", arguments: { n: i } })).result!.taskId as string);
-    await new Promise((r) => setTimeout(r, 20));
+    // Each call is answered once its task is made; its handler returns after.
+    await until(async () => (await s.request("tasks/get", { taskId: quick[99] })).result?.status === "completed", "the last quick task to complete");
     // 40 kept: the 5 running, the 35 that ended last; the cancelled one and the first quick ones are gone.
     expect((await s.request("tasks/get", { taskId: quick[0] })).error).toMatchObject({
       code: -32602,
@@ -109,7 +111,7 @@ describe("tasks", () => {
       });
     for (let i = 0; i < 20; i++)
       ids.push(((await s.request("tools/call", { name: "job", arguments: { n: i }, task: {} })).result!.task as { taskId: string }).taskId);
-    await new Promise((r) => setTimeout(r, 20));
+    await until(async () => (await s.request("tasks/get", { taskId: ids[19] })).result?.status === "completed", "the last task to complete");
     expect((await s.request("tasks/list")).result!.tasks).toHaveLength(10);
     expect((await s.request("tasks/result", { taskId: ids[19] })).result).toMatchObject({ content: [{ type: "text", text: "done 19" }] });
   });
@@ -210,7 +212,8 @@ describe("2025-era HTTP sessions", () => {
     // `kept` was used last but one: the next session closes the least recently used other one.
     await initialize(handle.url);
     expect((await ping(handle.url, kept)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2600));
+    // Left idle past sessionIdleTimeoutMs (1 s): a fixed pause, as polling it with pings would keep it in use.
+    await sleep(2600);
     expect((await ping(handle.url, kept)).status).toBe(404);
   });
 
@@ -227,8 +230,13 @@ describe("2025-era HTTP sessions", () => {
       message: "Service Unavailable: 2 sessions are busy (the server's maxSessions); retry later",
     });
     for (const c of calls) c.destroy();
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await post(handle.url, INIT)).status).toBe(200);
+    // Refused until the server has seen a call's client go away.
+    const status = await untilValue(
+      async () => (await post(handle.url, INIT)).status,
+      (s) => s !== 503,
+      "initialize to be served once the calls are gone",
+    );
+    expect(status).toBe(200);
   });
 
   it("maxSessions sessions each holding an unread GET stream do not lock out a new client: the least recently used goes", async () => {
@@ -264,16 +272,24 @@ describe("2025-era HTTP sessions", () => {
     const busyStream = await openStream(handle.url, busy);
     let quietEnded = false;
     void quietStream.ended.then(() => (quietEnded = true));
-    // Each task-augmented call sends its task's status on the session's GET stream.
-    for (let n = 0; !quietEnded; n++) {
-      const call = await post(
-        handle.url,
-        JSON.stringify({ jsonrpc: "2.0", id: 10 + n, method: "tools/call", params: { name: "job", arguments: { n }, task: {} } }),
-        { "mcp-session-id": busy, "mcp-protocol-version": "2025-11-25" },
-      );
-      expect(call.status).toBe(200);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    // Each task-augmented call sends its task's status on the session's GET stream: one every 100 ms
+    // keeps the busy stream well inside its idle limit while the quiet one reaches it.
+    const statuses: number[] = [];
+    await until(
+      async () => {
+        const n = statuses.length;
+        const call = await post(
+          handle.url,
+          JSON.stringify({ jsonrpc: "2.0", id: 10 + n, method: "tools/call", params: { name: "job", arguments: { n }, task: {} } }),
+          { "mcp-session-id": busy, "mcp-protocol-version": "2025-11-25" },
+        );
+        statuses.push(call.status);
+        return quietEnded;
+      },
+      "the quiet GET stream to be ended (nothing sent on it for standingStreamIdleTimeoutMs)",
+      { timeout: 20_000, every: 100 },
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect(busyStream.text()).toContain("notifications/tasks/status");
     expect(busyStream.done()).toBe(false);
     expect(quietStream.text()).not.toContain("event: message");
@@ -310,7 +326,7 @@ describe("stdio", () => {
     input.write(
       '\n{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n',
     );
-    for (let i = 0; i < 200 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => lines.length >= 2, "two answers: the dropped line's error, then initialize's", { every: 10 });
     expect(lines.map((l) => JSON.parse(l) as { id: unknown; error?: { code: number }; result?: unknown })).toMatchObject([
       { id: null, error: { code: -32600 } },
       { id: 1, result: { protocolVersion: "2025-11-25" } },

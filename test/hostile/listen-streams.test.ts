@@ -12,6 +12,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { readSse } from "../helpers/sse.js";
+import { sleep, until, type PollOptions } from "../helpers/wait.js";
 import { envelope, modernHeaders, postModern } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/listen-heap.ts", import.meta.url));
@@ -22,7 +24,8 @@ const SUB = "io.modelcontextprotocol/subscriptionId";
 const WATCHED = "test://watched";
 const MiB = 1024 * 1024;
 const RESULT_BYTES = MiB;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The budget of each wait below: 20 s, polled every 50 ms. */
+const POLL: PollOptions = { timeout: 20_000, every: 50 };
 
 interface Heap {
   heapUsed: number;
@@ -121,48 +124,19 @@ async function readingListen(url: string, id: string, taskIds: string[]) {
   });
   const tasks: { taskId: string; status: string; text: string; sub: unknown }[] = [];
   let updates = 0;
-  void (async () => {
-    const reader = response.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffered = "";
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffered += decoder.decode(value, { stream: true });
-        for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-          const data = buffered
-            .slice(0, end)
-            .split("\n")
-            .filter((l) => l.startsWith("data: "))
-            .map((l) => l.slice(6))
-            .join("\n");
-          buffered = buffered.slice(end + 2);
-          if (!data) continue;
-          const message = JSON.parse(data) as { method?: string; params?: any };
-          if (message.method === "notifications/tasks")
-            tasks.push({
-              taskId: message.params.taskId,
-              status: message.params.status,
-              text: message.params.result.content[0].text,
-              sub: message.params._meta[SUB],
-            });
-          if (message.method === "notifications/resources/updated") updates++;
-        }
-      }
-    } catch {
-      // Aborted by the test.
-    }
-  })();
+  // Read until the test aborts it (a stream cut short is an end here too).
+  void readSse(response.body!, (data) => {
+    const message = JSON.parse(data) as { method?: string; params?: any };
+    if (message.method === "notifications/tasks")
+      tasks.push({
+        taskId: message.params.taskId,
+        status: message.params.status,
+        text: message.params.result.content[0].text,
+        sub: message.params._meta[SUB],
+      });
+    if (message.method === "notifications/resources/updated") updates++;
+  }).catch(() => undefined);
   return { status: response.status, tasks, updates: () => updates, close: () => aborter.abort() };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 const closers: (() => unknown)[] = [];
@@ -179,10 +153,10 @@ describe("task listen streams whose clients do not read", () => {
 
     const taskIds: string[] = [];
     for (let n = 0; n < 100; n++) taskIds.push(String((await modern("tools/call", { name: "big", arguments: { n } }, "big")).result!.taskId));
-    await until(async () => (await modern("tasks/get", { taskId: taskIds[99] }, taskIds[99])).result?.status === "completed", "the tasks to end");
+    await until(async () => (await modern("tasks/get", { taskId: taskIds[99] }, taskIds[99])).result?.status === "completed", "the tasks to end", POLL);
     // Warm: a first listen read to its end (compiled code, the SDK's listen machinery).
     const warm = await readingListen(server.url, "warm", taskIds.slice(0, 2));
-    await until(() => warm.tasks.length === 2, "the warm-up listen");
+    await until(() => warm.tasks.length === 2, "the warm-up listen", POLL);
     warm.close();
     const before = await server.memory();
 
@@ -190,7 +164,7 @@ describe("task listen streams whose clients do not read", () => {
     const stalled = [0, 1, 2, 3].map((i) => stalledListen(server.url, `stalled-${i}`, [...taskIds.slice(i * 25), ...taskIds.slice(0, i * 25)]));
     closers.push(() => stalled.forEach((s) => s.destroy()));
     expect(Math.max(...stalled.map((s) => s.bytes))).toBeLessThan(4500);
-    // Given time to queue everything it would (it queued all of it at once before).
+    // Given time to queue everything it would (it queued all of it at once before): a fixed pause, as what it must not do has no event to wait for.
     await sleep(1500);
     const grown = (await server.memory()) - before;
     // Each stream holds about two results on their way out: about 8 MiB for the four (791 MiB before: a
@@ -200,6 +174,7 @@ describe("task listen streams whose clients do not read", () => {
     // Four more in the order of the first one: its results are queued once for all of them, not once per stream.
     const same = [0, 1, 2, 3].map((i) => stalledListen(server.url, `same-${i}`, [...taskIds]));
     closers.push(() => same.forEach((s) => s.destroy()));
+    // Again given time to queue what they would.
     await sleep(1000);
     expect((await server.memory()) - before - grown).toBeLessThan(3 * MiB);
 
@@ -207,7 +182,7 @@ describe("task listen streams whose clients do not read", () => {
     const reading = await readingListen(server.url, "reading", taskIds);
     closers.push(reading.close);
     expect(reading.status).toBe(200);
-    await until(() => reading.tasks.length === 100, "the reading listen's 100 notifications");
+    await until(() => reading.tasks.length === 100, "the reading listen's 100 notifications", POLL);
     expect(new Set(reading.tasks.map((t) => t.taskId))).toEqual(new Set(taskIds));
     for (const t of reading.tasks) {
       expect(t).toMatchObject({ status: "completed", sub: "reading" });
@@ -217,9 +192,9 @@ describe("task listen streams whose clients do not read", () => {
     // Resource updates pile up behind the unread streams: past 256 KiB of them, those streams are closed.
     // The reading client takes them all, and its stream stays open.
     expect((await modern("tools/call", { name: "touch", arguments: { times: 2500 } }, "touch")).result).toMatchObject({ content: [{ text: "touched" }] });
-    await until(() => reading.updates() === 2500, "the reading listen's 2,500 resource updates");
+    await until(() => reading.updates() === 2500, "the reading listen's 2,500 resource updates", POLL);
     for (const s of [...stalled, ...same]) s.resume();
-    await until(() => [...stalled, ...same].every((s) => s.ended()), "the unread streams to close");
+    await until(() => [...stalled, ...same].every((s) => s.ended()), "the unread streams to close", POLL);
     // Torn down, not ended: no subscriptions/listen result closes them.
     for (const s of [...stalled, ...same]) expect(s.text()).not.toMatch(/"result":\{"resultType":"complete"/);
 

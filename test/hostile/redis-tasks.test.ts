@@ -19,6 +19,7 @@ import { createManifestServerFactory, type ServerOptions, type ToolContext } fro
 import { redisTaskStore, type RedisTaskStoreOptions } from "@mcpgen/runtime/server/redis";
 import { CREATE, TRANSITION } from "../../packages/runtime/src/server/redis/redisRecords.js";
 import type { TaskRecord, TaskStore } from "@mcpgen/runtime/server/tasks";
+import { sleep, until, untilValue } from "../helpers/wait.js";
 import { rawSession } from "../helpers/wire.js";
 import { startRedis, type RedisServer } from "../helpers/redis.js";
 
@@ -90,12 +91,13 @@ async function startJob(session: Session, args: Record<string, unknown>, task: R
 
 /** Polls tasks/get until the task has ended; its status. */
 async function ended(session: Session, taskId: string): Promise<string> {
-  for (let i = 0; i < 500; i++) {
-    const status = (await session.request("tasks/get", { taskId })).result?.status as string | undefined;
-    if (status === "completed" || status === "failed" || status === "cancelled") return status;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`task ${taskId} did not end`);
+  const status = await untilValue(
+    async () => (await session.request("tasks/get", { taskId })).result?.status as string | undefined,
+    (s) => s === "completed" || s === "failed" || s === "cancelled",
+    `task ${taskId} to end`,
+    { every: 10 },
+  );
+  return status!;
 }
 
 /** Every key under `prefix`. */
@@ -160,7 +162,8 @@ describe("Redis keeps results bounded in bytes", () => {
     const { session } = await replica(prefix);
     for (let i = 0; i < 3; i++) await ended(session, await startJob(session, { bytes: 100_000 }, { ttl: 200 }));
     expect(Number(await admin.get(`${prefix}bytes`))).toBeGreaterThan(300_000);
-    await new Promise((r) => setTimeout(r, 300));
+    // Past their ttl of 200 ms: a fixed pause, as nothing but the next result trims them.
+    await sleep(300);
     // The next result ending trims the expired ones from the count.
     const taskId = await startJob(session, { bytes: 1000 });
     await ended(session, taskId);
@@ -183,11 +186,12 @@ describe("Redis scripts write nothing a failing step would orphan, and Redis's t
     expect(await admin.zScore(`${prefix}all`, task.taskId)).not.toBeNull();
 
     const tiny = await session.request("tools/call", { name: "job", arguments: {}, task: { ttl: 1.5 } });
-    expect((tiny.result!.task as { ttl: number }).ttl).toBe(2);
+    const tinyTask = tiny.result!.task as { taskId: string; ttl: number };
+    expect(tinyTask.ttl).toBe(2);
     expect(tiny.error).toBeUndefined();
 
-    // (The 2 ms task's hash is gone by now; nothing else changes below.)
-    await new Promise((r) => setTimeout(r, 20));
+    // Once the 2 ms task's hash is gone, its handler ending writes nothing (the transition finds no task): nothing else changes below.
+    await until(async () => (await admin.exists(`${prefix}task:${tinyTask.taskId}`)) === 0, "the 2 ms task's hash to expire");
     const keys = await keysOf(prefix);
     for (const ttl of ["1.5", { ms: 5 }, true]) {
       expect((await session.request("tools/call", { name: "job", arguments: {}, task: { ttl } })).error).toEqual({

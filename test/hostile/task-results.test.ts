@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { until, untilValue } from "../helpers/wait.js";
 import { postModern } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/task-results-http.ts", import.meta.url));
@@ -92,7 +93,7 @@ describe("tasks keep a bounded number of bytes in memory", () => {
       ids.push(String(answer.result!.taskId));
     }
     const last = ids[299]!;
-    for (let i = 0; (await get(child.url, last)).result?.status !== "completed"; i++) expect(i).toBeLessThan(500);
+    await until(async () => (await get(child.url, last)).result?.status === "completed", "the last task to complete", { every: 10 });
     const grown = (await child.heap()) - before;
     // 63 results of 1 MiB are kept, within the default 64 MiB (300 MiB without the bound: the process died).
     expect(grown).toBeGreaterThan(56 * MiB);
@@ -106,11 +107,12 @@ describe("tasks keep a bounded number of bytes in memory", () => {
   it("a result over maxTaskResultBytes fails its task with -32603 and is not kept", async () => {
     const child = await server(160, { maxTaskResultBytes: MiB });
     const taskId = String((await call(child.url, 2 * MiB)).result!.taskId);
-    let task: Record<string, any> = {};
-    for (let i = 0; task.status !== "failed"; i++) {
-      expect(i).toBeLessThan(500);
-      task = (await get(child.url, taskId)).result!;
-    }
+    const task = (await untilValue(
+      async () => (await get(child.url, taskId)).result,
+      (t) => t?.status === "failed",
+      "the task to fail",
+      { every: 10 },
+    ))!;
     expect(task).toMatchObject({
       status: "failed",
       statusMessage: expect.stringMatching(/^The task's result was too large to keep: 2097\d{3} bytes, more than the server's maxTaskResultBytes \(1048576\)$/),

@@ -8,6 +8,7 @@
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
 import { serveHttpWith } from "../helpers/runtime.js";
@@ -50,9 +51,10 @@ const factory = createManifestServerFactory(definition, handlers as never, { onE
 const handle = await serveHttpWith(factory, definition, { port: 0 });
 
 async function heap(): Promise<{ heapUsed: number; external: number }> {
+  // Collections alternate with pauses: finalizers free more after each (see test/hostile/exhaustion.test.ts).
   for (let i = 0; i < 4; i++) {
     gc();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
   const { heapUsed, external } = process.memoryUsage();
   return { heapUsed, external };

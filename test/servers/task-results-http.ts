@@ -6,6 +6,7 @@
  * full collections, in bytes.
  */
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { createManifestServerFactory, type ToolContext } from "../helpers/runtime.js";
 import { serveHttpWith } from "../helpers/runtime.js";
@@ -49,7 +50,7 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     // Collections alternate with pauses: finalizers free more after each (see test/hostile/exhaustion.test.ts).
     for (let i = 0; i < 4; i++) {
       gc();
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
     console.log(`heap ${process.memoryUsage().heapUsed}`);
   })();

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ListSwitch, MemoryListStateStore, disabledAtStart, type ListChange, type ListStateStore } from "../../src/server/engine/listSwitch.js";
 import type { ListKind } from "../../src/server/engine/lists.js";
 import { definition } from "./engine-test-kit.js";
+import { sleep } from "../../../../test/helpers/wait.js";
 
 const DEFINITION = definition({
   tools: [
@@ -14,8 +15,6 @@ const DEFINITION = definition({
   prompts: [{ prompt: { name: "p" } }],
   switches: { tools: { b: { enabled: false, tags: ["admin"] } }, resourceTemplates: { t: { enabled: true, tags: ["admin"] } } },
 });
-
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 function announced(lists: ListSwitch): string[] {
   const seen: string[] = [];
@@ -37,12 +36,13 @@ describe("ListSwitch", () => {
     lists.enableTag("admin"); // b on; t already on
     lists.disable("tools", "a");
     lists.disable("resourceTemplates", "t");
-    await settle();
+    // A burst is announced in a microtask: a macrotask later, it has been (and nothing more will be).
+    await sleep(0);
     expect(seen).toEqual(["tools", "resources"]);
     lists.enable("prompts", "p"); // already on
     lists.disable("prompts", "p");
     lists.enable("prompts", "p");
-    await settle();
+    await sleep(0);
     expect(seen).toEqual(["tools", "resources"]);
   });
 
@@ -81,7 +81,7 @@ describe("ListSwitch", () => {
     const lists = new ListSwitch(DEFINITION, shared);
     const seen = announced(lists);
     shared.remote([{ kind: "prompts", name: "p", enabled: false }]);
-    await settle();
+    await sleep(0);
     expect(seen).toEqual(["prompts"]);
     expect(lists.isEnabled("prompts", "p")).toBe(false);
     expect(listeners).toHaveLength(1);

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectAppsBridge, PROTOCOL_VERSION } from "../../src/widget/appsBridge.js";
 import { createWidget } from "../../src/widget/widget.js";
 import type { BridgeEvents } from "../../src/widget/types.js";
+import { sleep, until } from "../../../../test/helpers/wait.js";
 
 type Message = { jsonrpc: "2.0"; id?: number; method?: string; params?: unknown; result?: unknown };
 const scope = globalThis as unknown as { [key: string]: unknown };
@@ -120,7 +121,7 @@ describe("connectAppsBridge", () => {
     expect(bridge.hostContext()).toEqual({ theme: "dark", displayMode: "fullscreen" });
     send({ jsonrpc: "2.0", id: 50, method: "ui/resource-teardown", params: {} });
     send({ jsonrpc: "2.0", id: 51, method: "ping" });
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => posted.filter((m) => m.id === 50 || m.id === 51).length >= 2, "the answers to ui/resource-teardown and ping");
     expect(posted.filter((m) => m.id === 50 || m.id === 51)).toEqual([
       { jsonrpc: "2.0", id: 50, result: {} },
       { jsonrpc: "2.0", id: 51, result: {} },
@@ -176,7 +177,8 @@ describe("createWidget, bridge auto", () => {
     widget.onToolInput((input) => void inputs.push(input));
     await widget.connect();
     expect(widget.bridge).toBe("openai");
-    await new Promise((r) => setTimeout(r, 0));
+    // A macrotask later, an input would have been delivered (a microtask): none is.
+    await sleep(0);
     expect(inputs).toEqual([]);
     // The host has the input now: the event names the changed keys (read even before window.openai is updated), once.
     const changed = { detail: { globals: { toolInput: { occasion: "birthday" } } } };
@@ -198,7 +200,7 @@ describe("createWidget, bridge auto", () => {
     await widget.connect();
     expect(widget.bridge).toBe("openai");
     expect(posted.filter((m) => m.method === "ui/initialize")).toEqual([]);
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => inputs.length > 0, "the input window.openai holds");
     expect(inputs).toEqual([{ tool: "suggest_gifts", arguments: { occasion: "birthday" } }]);
   });
 

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RpcError } from "../../src/shared/errors.js";
 import { openWire, parseMessage, type JsonRpcMessage, type Wire } from "../../src/widget/wire.js";
+import { until } from "../../../../test/helpers/wait.js";
 
 /** A host window: what the view posted to it, and a way to post to the view as some source. */
 function channel() {
@@ -121,7 +122,7 @@ describe("openWire", () => {
     deliver({ jsonrpc: "2.0", id: 9, method: "tools/list" });
     deliver({ jsonrpc: "2.0", id: 10, method: "fails" });
     deliver({ jsonrpc: "2.0", id: 11, method: "crashes" });
-    await vi.waitFor(() => expect(sent).toHaveLength(5));
+    await until(() => sent.length === 5, "answers to the five requests", { timeout: 1000 });
     expect(sent).toEqual(
       expect.arrayContaining([
         { jsonrpc: "2.0", id: 7, result: {} },

@@ -11,6 +11,8 @@ import type { AccessRule, AuthDefinition, ServerDefinition } from "../../../src/
 import { createManifestServerFactory, type AuthContext, type RequestContext, type TokenVerifier } from "../../../../../test/helpers/runtime.js";
 import { serveHttpWith, type HttpOptions } from "../../../../../test/helpers/runtime.js";
 import { envelope, modernHeaders } from "../../../../../test/helpers/wire.js";
+import { bodyMessages } from "../../../../../test/helpers/sse.js";
+import { sleep } from "../../../../../test/helpers/wait.js";
 import { sign, signingKey, startJwks } from "./jwks-server.js";
 
 const RESOURCE = "https://gifts.example.test/mcp";
@@ -81,16 +83,12 @@ interface Answer {
 }
 async function answerOf(response: Response): Promise<Answer> {
   const text = await response.text();
-  const data = text
-    .split("\n")
-    .filter((l) => l.startsWith("data:"))
-    .map((l) => l.slice(5))
-    .pop();
   return {
     status: response.status,
     www: response.headers.get("www-authenticate"),
     headers: response.headers,
-    json: text === "" ? {} : JSON.parse(data ?? text),
+    // The body's last message (JSON, or an SSE stream's last event); {} for an empty body.
+    json: bodyMessages<Record<string, any>>(text).at(-1) ?? {},
   };
 }
 
@@ -352,7 +350,8 @@ describe("auth.jwt and auth.introspection behind HTTP", () => {
     const other = await modern(url, "tools/list", {}, await sign(key, { ...claims, aud: "https://other.example.test/mcp" }));
     expect(other.status).toBe(401);
     jwks.mode = "500";
-    await new Promise((r) => setTimeout(r, 150));
+    // Past jwksCooldownMs (100): the unknown kid below makes the verifier fetch the JWKS again.
+    await sleep(150);
     const rotated = await signingKey("k2");
     const down = await modern(url, "tools/list", {}, await sign(rotated, claims));
     jwks.mode = "up";

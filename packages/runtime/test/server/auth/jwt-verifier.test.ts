@@ -14,6 +14,7 @@ import { TokenCache } from "../../../src/server/auth/tokenCache.js";
 import { authContextOf } from "../../../src/server/engine/authInfo.js";
 import { bearerAuthChallengeResponse, verifyBearerToken } from "../../../src/server/engine/sdk.js";
 import { sign, signingKey, startJwks, type Jwks, type SigningKey } from "./jwks-server.js";
+import { sleep } from "../../../../../test/helpers/wait.js";
 
 const ISSUER = "https://auth.example.test";
 const RESOURCE = "https://gifts.example.test/mcp";
@@ -127,7 +128,7 @@ describe("auth.jwt verifier", () => {
 
   it("refetches the JWKS once for an unknown kid, then accepts the rotated key without a restart", async () => {
     const k2 = await signingKey("k2", "RS256");
-    await new Promise((r) => setTimeout(r, 250)); // past the cooldown
+    await sleep(250); // past the cooldown (jwksCooldownMs: 200): time to let pass, nothing to poll
     const before = jwks.hits;
     await expect401(await sign(k2, base()), /no applicable key|matching/i);
     expect(jwks.hits - before).toBe(1);
@@ -136,7 +137,7 @@ describe("auth.jwt verifier", () => {
     expect(jwks.hits - before).toBe(1);
     // The authorization server publishes k2: after the cooldown, one fetch and the token passes.
     jwks.keys = [k1, k2];
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
     expect(await answer(await sign(k2, base()))).toBe("ok");
     expect(jwks.hits - before).toBe(2);
     // Known keys verify from the cache.
@@ -148,7 +149,8 @@ describe("auth.jwt verifier", () => {
     const k3 = await signingKey("k3");
     for (const mode of ["500", "hang"] as const) {
       jwks.mode = mode;
-      await new Promise((r) => setTimeout(r, 250));
+      // Past the cooldown: the unknown kid makes the verifier fetch the JWKS again.
+      await sleep(250);
       const got = await answer(await sign(k3, base()));
       expect(got, mode).not.toBe("ok");
       if (got === "ok") continue;

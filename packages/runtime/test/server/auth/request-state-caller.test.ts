@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ServerDefinition } from "../../../src/shared/definition.js";
 import { createManifestServerFactory, type AuthContext, type RequestContext, type TokenVerifier } from "../../../../../test/helpers/runtime.js";
 import { serveHttpWith } from "../../../../../test/helpers/runtime.js";
-import { envelope, httpAnswer, modernHeaders } from "../../../../../test/helpers/wire.js";
+import { envelope, modernHeaders } from "../../../../../test/helpers/wire.js";
+import { rpcAnswer } from "../../../../../test/helpers/sse.js";
 
 const DEFINITION: ServerDefinition = {
   serverInfo: { name: "files", version: "1.0.0" },
@@ -71,7 +72,7 @@ async function call(token: string, params: Record<string, unknown>): Promise<{ r
       params: { name: "wipe", arguments: { folder: "/home" }, ...params, _meta: envelope({ elicitation: {} }) },
     }),
   });
-  return httpAnswer(await response.text());
+  return rpcAnswer(await response.text());
 }
 
 describe("a requestState on a server with auth", () => {

@@ -3,11 +3,13 @@
  * is ended when only keep-alive comments went out for idleMs, and a client that stops reading is
  * cut off after stallMs; either way the body is cancelled (the SDK frees what it holds for it).
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { send, type SendLimits } from "../../../src/server/node/httpIo.js";
+import { sseData } from "../../../../../test/helpers/sse.js";
+import { until } from "../../../../../test/helpers/wait.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -17,15 +19,17 @@ afterEach(async () => {
   }
 });
 
-/** A server answering every request with `body()` through send(); resolves with its port and what became of each send. */
+/** A server answering every request with `body()` through send(); resolves with its port, the responses, and what became of each send. */
 async function serving(body: () => ReadableStream<Uint8Array>, limits: SendLimits) {
   const sent: Promise<void>[] = [];
+  const responses: ServerResponse[] = [];
   const server = createServer((_req, res) => {
+    responses.push(res);
     sent.push(send(res, new Response(body(), { headers: { "content-type": "text/event-stream" } }), new AbortController(), limits));
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { port: (server.address() as AddressInfo).port, sent };
+  return { port: (server.address() as AddressInfo).port, responses, sent };
 }
 
 /** An SSE body writing `frame(i)` every `ms`, until it returns undefined; records its cancellation. */
@@ -74,7 +78,7 @@ describe("send", () => {
     const frame = (i: number) => (i < 30 ? `event: message\ndata: ${i}\n\n` : ": keepalive\n\n");
     const { port } = await serving(() => ticking(20, frame, cancelled), { stallMs: 60_000, idleMs: 300 });
     const text = await readAll(port);
-    expect(text.match(/event: message/g)).toHaveLength(30);
+    expect(sseData(text)).toHaveLength(30);
     expect(cancelled.value).toBe(true);
   });
 
@@ -87,7 +91,7 @@ describe("send", () => {
     socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     const closed = new Promise((r) => socket.on("close", r));
     socket.on("error", () => {});
-    while (sent.length === 0) await new Promise((r) => setTimeout(r, 10));
+    await until(() => sent.length > 0, "the server to take the request", { every: 10 });
     await sent[0];
     expect(cancelled.value).toBe(true);
     socket.resume();
@@ -97,13 +101,12 @@ describe("send", () => {
   it("returns when the client goes away while its writes wait to drain", async () => {
     const cancelled = { value: false };
     const chunk = new Uint8Array(1024 * 1024).fill(120);
-    const { port, sent } = await serving(() => ticking(1, () => new TextDecoder().decode(chunk), cancelled), { stallMs: 600_000 });
+    const { port, responses, sent } = await serving(() => ticking(1, () => new TextDecoder().decode(chunk), cancelled), { stallMs: 600_000 });
     const socket = connect(port, "127.0.0.1");
     socket.on("error", () => {});
     socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-    while (sent.length === 0) await new Promise((r) => setTimeout(r, 10));
-    // Wait until the server's buffers are full (a write waits for drain), then leave.
-    await new Promise((r) => setTimeout(r, 200));
+    // Wait until the server's buffers are full (a write of send() waits for drain: nothing runs between this check and the close), then leave.
+    await until(() => responses[0]?.writableNeedDrain === true, "the server's writes to wait for drain", { every: 10 });
     socket.destroy();
     // Before, this never settled: the drain it waited for never comes after a close.
     await sent[0];
