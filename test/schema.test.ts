@@ -10,6 +10,7 @@ import { configJsonSchema } from "../src/reference/schema/configSchema.js";
 import { manifestJsonSchema } from "../src/reference/schema/manifestSchema.js";
 import { metaValidatorsSource } from "../src/reference/schema/metaValidators.js";
 import { validateDraft07, validateDraft2020 } from "../src/generator/validate/metaSchemas.generated.js";
+import { propertyParameters } from "./helpers/properties.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const committed = JSON.parse(readFileSync(`${ROOT}/schema/manifest.schema.json`, "utf8"));
@@ -128,7 +129,7 @@ describe("src/generator/validate/metaSchemas.generated.ts (precompiled meta-sche
     }));
     fc.assert(
       fc.property(fc.dictionary(keyword, tree, { maxKeys: 5 }), (schema) => agree(JSON.parse(JSON.stringify(schema)))),
-      { numRuns: 300, seed: 20261202 },
+      propertyParameters(300, 20261202),
     );
   });
 });

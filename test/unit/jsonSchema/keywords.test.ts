@@ -1,5 +1,6 @@
 import { Ajv } from "ajv";
 import fc from "fast-check";
+import { propertyParameters } from "../../helpers/properties.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { planPatterns } from "../../../src/generator/model/patterns.js";
@@ -117,7 +118,7 @@ describe("the JSON Schema keyword tables agree", () => {
         const planned = Object.keys(planPatterns([{ wire: { inputSchema: schema } } as unknown as ToolModel]));
         expect([...compiled].filter((source) => /^\^q\d+\$$/.test(source) && !planned.includes(source))).toEqual([]);
       }),
-      { numRuns: 300 },
+      propertyParameters(150, 20261206),
     );
   });
 });

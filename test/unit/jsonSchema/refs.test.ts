@@ -1,6 +1,7 @@
 /** Schema traversal and bundling: which nodes are schemas, and the wire copy of a schema; how a `$ref` is read. */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
+import { propertyParameters } from "../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import { diffSchemas } from "../../../src/commands/diff/schemaDiff.js";
 import { refResolver } from "../../../src/generator/emit/schemaType.js";
@@ -132,7 +133,7 @@ describe("refToken", () => {
         expect(classifyRef(`#/$defs/${refToken(name)}`)).toEqual({ kind: "local", container: "$defs", name });
         expect(classifyRef(`#/defs/${refToken(name)}`)).toEqual({ kind: "def", name });
       }),
-      { numRuns: 300 },
+      propertyParameters(300, 20261206),
     );
   });
 });

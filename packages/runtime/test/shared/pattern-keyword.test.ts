@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planPattern } from "../../src/server/engine/patternPlans.js";
 import { AJV_OPTIONS, createAjv, runValidator } from "../../src/shared/validation.js";
+import { propertyParameters } from "../../../../test/helpers/properties.js";
 
 /** ajv's own keyword, JavaScript's RegExp: what the errors were. */
 const plain = new Ajv2020({ ...AJV_OPTIONS });
@@ -32,7 +33,7 @@ describe("the length-first pattern keyword", () => {
           expect(now.errors ?? [], JSON.stringify({ schema, text })).toEqual(expected);
         },
       ),
-      { numRuns: 400 },
+      propertyParameters(200, 20261207),
     );
   });
 

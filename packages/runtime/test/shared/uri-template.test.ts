@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseUriTemplate } from "../../src/shared/uriTemplate.js";
 import { uriTemplateProblems } from "../../../../src/generator/validate/uriTemplates.js";
+import { propertyParameters } from "../../../../test/helpers/properties.js";
 
 describe("URI templates (RFC 6570 level 1)", () => {
   const t = parseUriTemplate("notes://{folder}/notes/{id}.json");
@@ -47,7 +48,7 @@ describe("URI templates (RFC 6570 level 1)", () => {
             expect(parseUriTemplate(template).match(candidate), `${template} ${candidate}`).toEqual(backtracking(template, candidate));
         },
       ),
-      { numRuns: 500 },
+      propertyParameters(250, 20261207),
     );
   });
 

@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import fc from "fast-check";
+import { propertyParameters } from "../../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import { explainLog } from "../../../../src/commands/check/explain/run.js";
 import { checkLog } from "../../../../src/commands/check/run.js";
@@ -77,7 +78,7 @@ describe("check and explain on any log", () => {
         for (const f of result.findings) expect(f.line).toBeGreaterThan(0);
         await explainLog(file, () => {});
       }),
-      { numRuns: 300 },
+      propertyParameters(150, 20261206),
     );
   });
 });

@@ -10,6 +10,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
+import { propertyParameters } from "../../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import { classify, type Surface } from "../../../../src/commands/diff/classify.js";
 import type { Schema } from "../../../../src/commands/diff/difference.js";
@@ -324,7 +325,7 @@ describe("dialects on generated schemas (ajv as the judge)", () => {
           expect(findings.filter((f) => f.dialect)).toHaveLength(1);
         }
       }),
-      { numRuns: 400, seed: 20261204 },
+      propertyParameters(150, 20261204),
     );
   });
 
@@ -380,7 +381,7 @@ describe("dialects on generated schemas (ajv as the judge)", () => {
           if (!findings.some((f) => f.narrows)) provenNoNarrowing++;
         },
       ),
-      { numRuns: 600, seed: 20261205 },
+      propertyParameters(200, 20261205),
     );
     // Not vacuous: ajv found narrowings to check, and diff said "no narrowing" on others.
     expect(narrowingsSeen).toBeGreaterThan(30);

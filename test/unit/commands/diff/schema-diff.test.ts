@@ -6,6 +6,7 @@
  */
 import { Ajv } from "ajv";
 import fc from "fast-check";
+import { propertyParameters } from "../../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "../../../../src/commands/diff/difference.js";
 import { diffSchemas } from "../../../../src/commands/diff/schemaDiff.js";
@@ -307,7 +308,7 @@ describe("diffSchemas soundness on generated schema pairs (ajv as the judge)", (
             if (validB(v)) expect(validA(v), `${JSON.stringify(v)} valid for ${JSON.stringify(b)} but not for ${JSON.stringify(a)}`).toBe(true);
         }
       }),
-      { numRuns: 2000, seed: 20261203 },
+      propertyParameters(400, 20261203),
     );
     // The property would hold vacuously if every pair were said to change both ways.
     expect(checkedNarrow).toBeGreaterThan(100);

@@ -1,6 +1,7 @@
 /** The mock's value generator: values valid by ajv for random schemas of the supported subset, seeded and deterministic. */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
+import { propertyParameters } from "../../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import { Random, stableJson } from "../../../../src/commands/mock/random.js";
 import { formatString, patternString, UnmockablePattern } from "../../../../src/commands/mock/strings.js";
@@ -96,7 +97,7 @@ describe("generateValue", () => {
           validWithin(root, seed);
         },
       ),
-      { numRuns: 300 },
+      propertyParameters(150, 20261206),
     );
   });
 

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { propertyParameters } from "../../../helpers/properties.js";
 import { describe, expect, it } from "vitest";
 import { docComment, jsonLiteralType, jsonTemplate, propertyKey, safeJson, stringLiteral, typePropertyKey } from "../../../../src/generator/print/literal.js";
 
@@ -77,7 +78,7 @@ describe("jsonTemplate", () => {
         const json = JSON.stringify(value, null, pretty ? 1 : undefined);
         expect(evaluate(jsonTemplate(json))).toEqual(JSON.parse(json));
       }),
-      { numRuns: 500, seed: 20261202 },
+      propertyParameters(500, 20261202),
     );
   });
 });

@@ -9,6 +9,7 @@ import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/server/en
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine } from "../../../src/shared/patterns.js";
+import { propertyParameters } from "../../../../../test/helpers/properties.js";
 
 const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 
@@ -75,9 +76,9 @@ describe("patterns on the linear-time engine", () => {
         expect(plan, source).not.toHaveProperty("unchecked");
         for (const t of texts) expect(test(source, t), `${source} on ${JSON.stringify(t)}`).toBe(nativeTest(source, t));
       }),
-      { numRuns: 600 },
+      propertyParameters(250, 20261207),
     );
-    // 600 random patterns: seconds alone, several times that when other suites share the cores.
+    // A deep run (MCPGEN_PROPERTY_SCALE) takes seconds per hundred patterns, more when suites share the cores.
   }, 120_000);
 
   it.each([
@@ -185,7 +186,7 @@ describe("patterns on the linear-time engine", () => {
           expect(performance.now() - started, source).toBeLessThan(500);
         },
       ),
-      { numRuns: 300 },
+      propertyParameters(150, 20261207),
     );
     expect(native).toBeGreaterThan(50);
   });

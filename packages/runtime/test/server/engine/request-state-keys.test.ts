@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { RequestStateCodec, stateBinding } from "../../../src/server/engine/requestState.js";
 import { keyWeakness, requestStateKeys } from "../../../src/server/engine/requestStateKeys.js";
+import { propertyRuns } from "../../../../../test/helpers/properties.js";
 
 const OLD = randomBytes(32).toString("base64url");
 const NEW = randomBytes(32).toString("base64url");
@@ -100,7 +101,7 @@ describe("weak requestState keys", () => {
       () => randomUUID(),
     ];
     for (const make of makers)
-      for (let i = 0; i < 2_000; i++) {
+      for (let i = 0; i < propertyRuns(400); i++) {
         const key = make();
         expect([String(key), keyWeakness(typeof key === "string" ? new TextEncoder().encode(key) : key)]).toEqual([String(key), undefined]);
       }
