@@ -12,11 +12,11 @@ const NETWORK = [
   "test/e2e/published-servers.test.ts",
   "test/e2e/published-types.test.ts",
   "test/e2e/real-servers.test.ts",
-  // The MCP Inspector and a Node 22 to run it, installed into .cache/inspector once.
+  // The MCP Inspector, installed into .cache/inspector once, on the shared Node 22 (test/helpers/node22.ts).
   "test/e2e/auth-inspector.test.ts",
   // mcpgen trace between the MCP Inspector CLI and a published server.
   "test/e2e/trace-inspector.test.ts",
-  // The gift widget in the mcp-use Inspector (and a Node 22 to run it), installed into .cache/mcp-use-inspector once.
+  // The gift widget in the mcp-use Inspector, installed into .cache/mcp-use-inspector once, on the shared Node 22.
   "test/e2e/widgets.inspector.browser.test.ts",
 ];
 
@@ -28,6 +28,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: a child process started under a loaded machine
+    // takes longer than that to write its first file. A poll waits for an event, so its budget is
+    // generous; it returns as soon as the event is there.
+    expect: { poll: { timeout: 10_000 } },
     // Vitest's default on a 2-core machine is one worker; several suites spend most of their time
     // waiting on npm installs and child processes, so two files run side by side.
     maxWorkers: 2,

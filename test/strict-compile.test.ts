@@ -9,29 +9,16 @@
  * The two compilers are devDependencies of their own (test/typescript/<version>/package.json), so
  * their `tsc` bins never replace the project's own in node_modules/.bin.
  */
-import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
 import { linkNodeModules, linkPackages, tempProject } from "./helpers/tmp.js";
+import { STRICT_FLAGS, tsc, tscVersion, writeTsconfig, type Compiler } from "./helpers/tsc.js";
 
-/** What `strict` leaves out and many projects turn on (Vite's templates have the noUnused* pair). */
-const FLAGS = {
-  strict: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  noPropertyAccessFromIndexSignature: true,
-  verbatimModuleSyntax: true,
-  isolatedModules: true,
-};
-
-const COMPILERS = [
-  { folder: "test/typescript/5.4", major: "5.4", role: "the oldest mcpgen promises" },
-  { folder: "test/typescript/7", major: "7", role: "the native compiler" },
+const COMPILERS: { compiler: Compiler; role: string }[] = [
+  { compiler: "5.4", role: "the oldest mcpgen promises" },
+  { compiler: "7", role: "the native compiler" },
 ];
 
 /** Whether `dir` is an output folder: one of its folders is a server's, with a generated definition.ts. */
@@ -59,16 +46,6 @@ function goldenTrees(): string[] {
   return trees.sort();
 }
 
-function tsc(compiler: string, cwd: string, project: string): { ok: boolean; output: string } {
-  try {
-    execFileSync(process.execPath, [compiler, "-p", project, "--pretty", "false"], { cwd, encoding: "utf8", stdio: "pipe" });
-    return { ok: true, output: "" };
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}` };
-  }
-}
-
 /** A tree and, for an example project's output (`examples/<name>/generated`), the handlers its handlers.ts imports (`src/`). */
 const withHandlers = (tree: string): string[] => {
   const example = /^(examples\/[^/]+)\/generated$/.exec(tree);
@@ -79,22 +56,8 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 /** A project holding a copy of each golden tree, compiled as a project would: Node's types, the DOM for the widgets. */
 function goldenProject(trees: readonly string[]): string {
-  const dir = tempProject({
-    "package.json": '{"type":"module"}\n',
-    "tsconfig.json": json({
-      compilerOptions: {
-        target: "ES2022",
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        lib: ["ES2023", "DOM"],
-        types: ["node"],
-        skipLibCheck: true,
-        noEmit: true,
-        ...FLAGS,
-      },
-      include: [...trees.flatMap(withHandlers), "vendored", "gift/generated"],
-    }),
-  });
+  const dir = tempProject({ "package.json": '{"type":"module"}\n' });
+  writeTsconfig(dir, { include: [...trees.flatMap(withHandlers), "vendored", "gift/generated"], compilerOptions: { lib: ["ES2023", "DOM"] } });
   linkNodeModules(dir);
   for (const tree of trees.flatMap(withHandlers)) cpSync(path.join(ROOT, tree), path.join(dir, tree), { recursive: true });
   // The bundled manifests and the gift example's (its widget imports ../../generated/), in vendor mode: the runtime files they import, copied.
@@ -122,7 +85,7 @@ function initProject(parent: string, name: string, widget: boolean, auth = false
   linkPackages(dir, true);
   const projects = ["tsconfig.json", ...(widget ? ["manifests/widgets/tsconfig.json"] : [])].map((config) => {
     const strict = config.replace(/\.json$/, ".strict.json");
-    writeFileSync(path.join(dir, strict), json({ extends: `./${path.basename(config)}`, compilerOptions: { noEmit: true, ...FLAGS } }));
+    writeFileSync(path.join(dir, strict), json({ extends: `./${path.basename(config)}`, compilerOptions: { noEmit: true, ...STRICT_FLAGS } }));
     return strict;
   });
   return { dir, projects };
@@ -145,37 +108,34 @@ beforeAll(() => {
   inits = [initProject(parent, "plain", false), initProject(parent, "shop", true), initProject(parent, "guard", false, true)];
 }, 120_000);
 
-describe.each(COMPILERS)("strict flags with TypeScript $major ($role)", ({ folder, major }) => {
-  // The package's own `bin` (TypeScript 7 exports no ./bin/tsc subpath).
-  const pkgFile = createRequire(path.join(ROOT, folder, "package.json")).resolve("typescript/package.json");
-  const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { version: string; bin: { tsc: string } };
-  const compiler = path.join(path.dirname(pkgFile), pkg.bin.tsc);
-  const version = pkg.version;
+it("compiles under the flags docs/reference/generated-code.md promises, no fewer", () => {
+  const docs = readFileSync(path.join(ROOT, "docs/reference/generated-code.md"), "utf8");
+  const promised = /every strict setting teams turn on: (.*?) \(with `skipLibCheck`/.exec(docs);
+  expect(promised).not.toBeNull();
+  expect([...promised![1]!.matchAll(/`(\w+)`/g)].map((m) => m[1])).toEqual(Object.keys(STRICT_FLAGS));
+});
 
+describe.each(COMPILERS)("strict flags with TypeScript $compiler ($role)", ({ compiler }) => {
   it("is the version it says", () => {
-    expect(version.startsWith(`${major}.`)).toBe(true);
+    expect(tscVersion(compiler).startsWith(`${compiler}.`)).toBe(true);
     expect(trees).toContain("generated");
   });
 
   it("compiles every golden output tree", () => {
-    const result = tsc(compiler, golden, "tsconfig.json");
-    expect(result.output).toBe("");
-    expect(result.ok).toBe(true);
+    expect(tsc(golden, { compiler })).toEqual({ status: 0, output: "" });
   }, 180_000);
 
   it("compiles a new project from mcpgen init, with and without a widget, and with --auth (its handler stub, main.ts, harness and widget included)", () => {
     for (const { dir, projects } of inits) {
       for (const project of projects) {
-        const result = tsc(compiler, dir, project);
-        expect(result.output, `${path.basename(dir)}/${project}`).toBe("");
-        expect(result.ok).toBe(true);
+        expect(tsc(dir, { project, compiler }), `${path.basename(dir)}/${project}`).toEqual({ status: 0, output: "" });
       }
     }
   }, 180_000);
 
   it("fails on the same compile with one unused import added (the flags bite)", () => {
-    const result = tsc(compiler, bitten, "tsconfig.json");
-    expect(result.ok).toBe(false);
+    const result = tsc(bitten, { compiler });
+    expect(result.status).not.toBe(0);
     expect(result.output.trim()).toMatch(/^generated\/notes-server\/index\.ts\(3,\d+\): error TS6133: 'unused' is declared but its value is never read\.$/);
   }, 180_000);
 });

@@ -18,7 +18,7 @@ import {
   type ScopedTool,
   type ServedServer,
 } from "../helpers/authFixtures.js";
-import { INSPECTOR_CLI, installInspector, NODE22 } from "../helpers/inspector.js";
+import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
 import { tempProject } from "../helpers/tmp.js";
 
 let as: AuthServer;
@@ -26,9 +26,11 @@ let server: ServedServer;
 let narrow: ScopedTool;
 let wide: ScopedTool;
 let home: string;
+/** The Node 22 that runs the Inspector. */
+let node22: string;
 
 beforeAll(async () => {
-  installInspector();
+  node22 = installInspector();
   const fixture = readFixture("protected");
   as = await startAuthServer({ scopes: allScopes(fixture) });
   const manifest = pointedAt(fixture, as);
@@ -45,7 +47,7 @@ afterAll(async () => {
 function inspector(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
     execFile(
-      NODE22,
+      node22,
       [INSPECTOR_CLI, "--cli", server.url, "--transport", "http", ...args],
       { timeout: 60_000, env: { ...process.env, HOME: home } },
       (error, stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : error ? -1 : 0, stdout, stderr }),

