@@ -38,7 +38,10 @@ for (const entry of readdirSync(path.join(ROOT, "node_modules")))
   if (!entry.startsWith(".")) symlinkSync(path.join(ROOT, "node_modules", entry), path.join(DIR, "node_modules", entry), "dir");
 writeFileSync(path.join(DIR, "package.json"), '{ "type": "module" }\n');
 for (const [name, text] of manifests(100, 100, 42, true)) writeFileSync(path.join(DIR, "manifests", name), text);
-execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache", "--runtime", "vendor"], { cwd: DIR, stdio: "inherit" });
+execFileSync(process.execPath, [path.join(ROOT, "dist/cli/bin.js"), "generate", "--quiet", "--no-cache", "--runtime", "vendor"], {
+  cwd: DIR,
+  stdio: "inherit",
+});
 writeFileSync(
   path.join(DIR, "tsconfig.json"),
   JSON.stringify({
