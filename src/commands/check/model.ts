@@ -3,7 +3,7 @@
  * (read/), paired request with answer (pair/), judged by the rules (rules/), and the findings the
  * reports print (report/).
  */
-import type { ServerLogLine, TraceHttp } from "../trace/record.js";
+import type { ServerLogLine, TraceHttp, TraceNoteEvent } from "../trace/record.js";
 
 export type Side = "client" | "server";
 
@@ -41,6 +41,10 @@ export interface LoggedNote {
   text?: string;
   time?: number;
   http?: TraceHttp;
+  /** The side the note concerns, when the recorder said. */
+  from?: Side;
+  /** What the note means for pairing requests with answers (src/commands/trace/record.ts). */
+  event?: TraceNoteEvent;
 }
 
 export type LogEvent = LoggedMessage | LoggedServerLine | LoggedNote;

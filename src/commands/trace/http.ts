@@ -89,6 +89,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
       trace.note(answered ? "the client closed the connection before the end of the response" : "the client closed the connection before any response", {
         from: "client",
         http: base,
+        event: "client-closed",
       });
       upstreamRequest.destroy();
     });

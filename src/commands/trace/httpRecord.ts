@@ -17,7 +17,11 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 export function requestSide(trace: TraceSink, http: TraceHttp, headers: IncomingHttpHeaders, maxBytes = MAX_BODY_BYTES): SideStream {
   const body = collectBody(maxBytes, (bytes) => {
     if (!Buffer.isBuffer(bytes))
-      return trace.note(`a request body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, { from: "client", http });
+      return trace.note(`a request body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, {
+        from: "client",
+        http,
+        event: "not-recorded",
+      });
     if (bytes.length === 0) return trace.note(`${http.method} request`, { from: "client", http });
     recordJson(trace, "client", bytes, http, "a request body that is not JSON");
   });
@@ -43,7 +47,7 @@ export function responseSide(trace: TraceSink, http: TraceHttp, headers: Incomin
         } else trace.note("an event whose data is not JSON", { from: "server", text: noteText(Buffer.from(event.data)), http: { ...http, sse } });
       },
       onOverflow(size) {
-        trace.note(`an event of more than ${maxBytes} bytes (${size} so far): forwarded, not recorded`, { from: "server", http });
+        trace.note(`an event of more than ${maxBytes} bytes (${size} so far): forwarded, not recorded`, { from: "server", http, event: "not-recorded" });
       },
     });
     sink = {
@@ -56,7 +60,11 @@ export function responseSide(trace: TraceSink, http: TraceHttp, headers: Incomin
   } else {
     sink = collectBody(maxBytes, (bytes) => {
       if (!Buffer.isBuffer(bytes))
-        return trace.note(`a response body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, { from: "server", http });
+        return trace.note(`a response body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, {
+          from: "server",
+          http,
+          event: "not-recorded",
+        });
       if (bytes.length === 0) return trace.note(`HTTP ${http.status} without a body`, { from: "server", http });
       if (type === "application/json" || type.endsWith("+json"))
         return recordJson(trace, "server", bytes, http, `HTTP ${http.status}: a body that is not JSON`);

@@ -60,10 +60,22 @@ export interface TraceHttp {
   sse?: { id?: string; event?: string };
 }
 
+/**
+ * What a note means for the messages around it, when it means something a reader must act on
+ * (`check` pairs requests with answers by it):
+ * - `client-closed`: the client closed its side: on stdio its input (it will answer nothing more,
+ *   and waits for nothing more), over HTTP an exchange's connection (it waits for no more of that
+ *   exchange's answers).
+ * - `not-recorded`: a message went through but was too large to record; it may be an answer.
+ */
+export type TraceNoteEvent = "client-closed" | "not-recorded";
+
 /** Something the recorder saw that is not a message. */
 export interface TraceNote {
   time: string;
   note: string;
+  /** What the note means for pairing (written since mcpgen 0.2; older traces say it in `note` alone). */
+  event?: TraceNoteEvent;
   /** The side it concerns, when it concerns one. */
   from?: "client" | "server";
   /** A line or body that was not JSON (at most 64 KiB of it). */

@@ -55,7 +55,10 @@ export function traceStdio(options: StdioTraceOptions): Promise<number> {
         else trace.note("a line that is not JSON", { from, text: noteText(line) });
       },
       onOverflow(size) {
-        trace.note(`a line longer than ${options.maxLineBytes ?? MAX_LINE_BYTES} bytes (${size} so far): forwarded, not recorded`, { from });
+        trace.note(`a line longer than ${options.maxLineBytes ?? MAX_LINE_BYTES} bytes (${size} so far): forwarded, not recorded`, {
+          from,
+          event: "not-recorded",
+        });
       },
     });
   const fromClient = sideCopy("client");
@@ -74,7 +77,7 @@ export function traceStdio(options: StdioTraceOptions): Promise<number> {
   stdin.on("data", onStdin);
   stdin.once("end", () => {
     fromClient.end();
-    trace.note("the client closed its input: closing the server's", { from: "client" });
+    trace.note("the client closed its input: closing the server's", { from: "client", event: "client-closed" });
     child.stdin.end();
   });
   // A server that exits before reading everything: its stdin fails with EPIPE, which is not ours to report.

@@ -5,7 +5,7 @@
  * `MAX_PENDING_BYTES` drops lines (and says so once, in the log and on stderr) rather than grow.
  */
 import { createWriteStream, openSync, type WriteStream } from "node:fs";
-import type { TraceHttp, TraceLine, TraceMessage, TraceNote, TraceStart } from "./record.js";
+import type { TraceHttp, TraceLine, TraceMessage, TraceNote, TraceNoteEvent, TraceStart } from "./record.js";
 import { version } from "../../common/version.js";
 
 /** The most of a line or body that is not JSON that a note keeps. */
@@ -17,7 +17,7 @@ export type Side = "client" | "server";
 
 export interface TraceSink {
   message(from: Side, message: unknown, http?: TraceHttp): void;
-  note(note: string, extra?: { from?: Side; text?: string; http?: TraceHttp }): void;
+  note(note: string, extra?: { from?: Side; text?: string; http?: TraceHttp; event?: TraceNoteEvent }): void;
 }
 
 export interface TraceWriter extends TraceSink {

@@ -21,6 +21,11 @@ export function describe(p: Paired): string {
       return `notification ${shape.method}${shape.id === undefined ? "" : ` (with id ${showId(shape.id)}: notifications have none)`}${notificationDetail(shape.method, shape.params)}`;
     case "response": {
       const r = p.request;
+      if (!r && p.answersExchange) {
+        const asked = p.answersExchange.map((q) => `#${showId(q.id)} ${q.method} (line ${q.line})`).join(", ");
+        const e = isRecord(shape.error) ? shape.error : {};
+        return `an HTTP error with id null, answering ${asked} on its exchange: error ${String(e["code"])}: ${codeMeaning(e["code"])}${typeof e["message"] === "string" ? `: ${quote(e["message"])}` : ""}`;
+      }
       if (!r)
         return shape.id === undefined ? "a reply without an id: it answers no request" : `reply to #${showId(shape.id)}, which answers no pending request`;
       const took = p.durationMs === undefined ? "" : `, ${p.durationMs} ms`;

@@ -32,9 +32,10 @@ export async function explainLog(file: string, write: (e: Explained) => void, fo
   const log = await openLog(file, format);
   const pairer = new Pairer();
   for await (const event of log.events) {
-    if (event.kind === "note")
+    if (event.kind === "note") {
+      pairer.note(event);
       write({ line: event.line, text: `${event.unreadable ? "unreadable" : "note"}: ${event.note}${event.text ? `: ${event.text}` : ""}` });
-    else if (event.kind === "server-log") {
+    } else if (event.kind === "server-log") {
       const { log: l } = event;
       write({
         line: event.line,

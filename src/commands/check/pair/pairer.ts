@@ -1,17 +1,24 @@
 /**
- * Pairs each response with the request it answers (same id, sent by the other side), and keeps
+ * Pairs each response with the request it answers, as the transport does: ids are unique per
+ * connection (stdio, a plain log), per MCP session (Streamable HTTP with `Mcp-Session-Id`) or per
+ * HTTP exchange (without a session), and a response to a POST rides that POST's exchange. It keeps
  * what the flow rules need: an id reused while its request is pending, a response to no request
- * or to one already answered, the requests left unanswered. Memory is bounded: at most
- * MAX_PENDING requests wait (beyond, the oldest are dropped and counted), and the ids answered
- * are remembered for answered-twice only for the last MAX_ANSWERED.
+ * or to one already answered, the requests left unanswered, and the ones the log shows need no
+ * answer any more (cancelled, their client gone, answered by an HTTP error or by a message too
+ * large to record).
+ *
+ * Memory is bounded: at most MAX_PENDING requests wait (beyond, the oldest are dropped and
+ * counted), and the ids answered or released are remembered only for the last MAX_ANSWERED.
  */
 import type { TraceHttp } from "../../trace/record.js";
 import { NAME_HEADER_SOURCE, PROTOCOL_VERSION_META } from "../methods.js";
-import { isRecord, other, type LoggedMessage, type Side } from "../model.js";
+import { isRecord, other, type LoggedMessage, type LoggedNote, type Side } from "../model.js";
 import { classify, type Shape } from "./classify.js";
 
 export const MAX_PENDING = 100_000;
 const MAX_ANSWERED = 10_000;
+/** Exchanges remembered for their session and scope; beyond, the oldest are forgotten. */
+const MAX_EXCHANGES = 10_000;
 
 /** A request as remembered until its answer. */
 export interface PendingRequest {
@@ -23,12 +30,16 @@ export interface PendingRequest {
   name?: string;
   /** tools/call: the argument names, for explain. */
   argumentNames?: string[];
+  /** tasks/*: the task it names. */
+  taskId?: string;
   time?: number;
   http?: TraceHttp;
   /** The protocol revision the request names (`_meta`, or the MCP-Protocol-Version header). */
   revision?: string;
   /** Set by the rules: the arguments break the tool's inputSchema. */
   argsInvalid?: boolean;
+  /** Set by the rules: resources/read of a URI no listed resource has, judged by the answer (templates were not listed yet). */
+  uriUnlisted?: boolean;
 }
 
 export interface Paired {
@@ -38,13 +49,13 @@ export interface Paired {
   request?: PendingRequest;
   /** A response: milliseconds from its request, when both have a time. */
   durationMs?: number;
-  /** A request whose id is already pending from the same side: that request. */
+  /** A request whose id is already pending from the same side in the same scope: that request. */
   reusedId?: PendingRequest;
   /** A response whose id no pending request has: the line of an earlier answer, when remembered. */
   unmatched?: { answeredAt?: number };
+  /** An `id: null` error over HTTP: the requests of its exchange it answers. */
+  answersExchange?: PendingRequest[];
 }
-
-const keyOf = (from: Side, id: unknown) => `${from}|${JSON.stringify(id)}`;
 
 /** The revision a request names, in its `_meta` or its MCP-Protocol-Version header. */
 function revisionOf(params: unknown, http: TraceHttp | undefined): string | undefined {
@@ -53,66 +64,113 @@ function revisionOf(params: unknown, http: TraceHttp | undefined): string | unde
   return http?.headers["mcp-protocol-version"];
 }
 
+/** The connection of a log without HTTP: one stdio connection, or one plain log. */
+const CONNECTION = "c";
+
+/** A Map that forgets its oldest entry past `max`. */
+function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value!);
+}
+
 export class Pairer {
-  /** Per side and id, the pending requests: more than one when an id was reused (answered first come, first served). */
+  /** Per scope, side and id, the pending requests: more than one when an id was reused (answered first come, first served). */
   private readonly pending = new Map<string, PendingRequest[]>();
+  /** The keys of `pending` per side, oldest first. */
+  private readonly order: Record<Side, Set<string>> = { client: new Set(), server: new Set() };
+  /** Per HTTP exchange, the keys of the client requests it carries that wait. */
+  private readonly byExchange = new Map<number, Set<string>>();
+  /** Server requests sent outside any session, by id: the client answers them on an exchange of its own. */
+  private readonly sessionless = new Map<string, string>();
   private readonly answered = new Map<string, number>();
-  /** Requests cancelled by their sender, in case their answer still comes. */
-  private readonly cancelled = new Map<string, PendingRequest>();
+  /** Requests no longer waited for (cancelled by their sender, their client gone...), in case their answer still comes. */
+  private readonly released = new Map<string, PendingRequest>();
+  /** Per exchange: its MCP session, once a header named it. */
+  private readonly sessions = new Map<number, string>();
+  /** Per exchange: the scope of the client requests it carried, where its answers are looked up. */
+  private readonly exchangeScopes = new Map<number, string>();
+  /** The stdio client closed its input: it answers nothing more. */
+  private clientGone = false;
   /** Requests dropped from the pending map when it was full. */
   dropped = 0;
 
   add(event: LoggedMessage): Paired {
+    this.learnSession(event.http);
     const shape = classify(event.message);
     if (shape.kind === "request") {
       const request = this.remember(event, shape);
-      const key = keyOf(event.from, shape.id);
+      const scope = this.requestScope(event);
+      const key = `${scope}|${event.from}|${JSON.stringify(shape.id)}`;
+      if (event.http && event.from === "client") setBounded(this.exchangeScopes, event.http.exchange, scope, MAX_EXCHANGES);
+      // A server request the stdio client will never see answered: not waited for.
+      if (event.from === "server" && !event.http && this.clientGone) {
+        this.release(key, request);
+        return { event, shape, request };
+      }
       const waiting = this.pending.get(key);
       const reusedId = waiting?.[waiting.length - 1];
       if (waiting) waiting.push(request);
-      else this.pending.set(key, [request]);
-      this.answered.delete(key);
-      if (this.pending.size > MAX_PENDING) {
-        this.pending.delete(this.pending.keys().next().value!);
-        this.dropped++;
+      else {
+        this.pending.set(key, [request]);
+        this.order[event.from].add(key);
       }
+      this.answered.delete(key);
+      if (event.http && event.from === "client") this.index(event.http.exchange, key);
+      if (event.from === "server" && scope.startsWith("x:")) setBounded(this.sessionless, JSON.stringify(shape.id), key, MAX_ANSWERED);
+      if (this.pending.size > MAX_PENDING) this.dropOldest();
       return { event, shape, request, ...(reusedId ? { reusedId } : {}) };
     }
     if (shape.kind === "notification" && shape.method === "notifications/cancelled") this.cancel(event, shape.params);
     if (shape.kind !== "response") return { event, shape };
-    const key = keyOf(other(event.from), shape.id);
+    // An HTTP error with id null answers the request of its exchange (the server could not read its id).
+    if (shape.id === null && event.from === "server" && event.http) {
+      const answered = this.closeExchange(event.http.exchange);
+      return answered.length ? { event, shape, answersExchange: answered } : { event, shape };
+    }
+    const key = this.responseKey(event, shape.id);
     const waiting = this.pending.get(key);
-    const request = waiting?.shift() ?? this.takeCancelled(key);
+    const request = waiting?.shift() ?? this.takeReleased(key);
     if (!request) {
       const answeredAt = this.answered.get(key);
       return { event, shape, unmatched: answeredAt === undefined ? {} : { answeredAt } };
     }
-    if (waiting?.length === 0) this.pending.delete(key);
-    this.answered.set(key, event.line);
-    if (this.answered.size > MAX_ANSWERED) this.answered.delete(this.answered.keys().next().value!);
+    if (waiting?.length === 0) this.forget(key);
+    this.unindex(request, key);
+    setBounded(this.answered, key, event.line, MAX_ANSWERED);
     const durationMs = request.time !== undefined && event.time !== undefined ? event.time - request.time : undefined;
     return { event, shape, request, ...(durationMs === undefined ? {} : { durationMs }) };
   }
 
   /**
-   * notifications/cancelled: the request it names (of the same side) is no longer waited for; an
-   * answer may still come (MCP allows it), and pairs with it.
+   * A recorder's note: the client gone (stdio: every request stops waiting; HTTP: its exchange's),
+   * an HTTP error without a message (it answers its exchange's requests), or a message too large
+   * to record (taken as the answer of the oldest request of the other side that waits for one).
    */
-  private cancel(event: LoggedMessage, params: unknown): void {
-    if (!isRecord(params) || params["requestId"] === undefined) return;
-    const key = keyOf(event.from, params["requestId"]);
-    const waiting = this.pending.get(key);
-    const request = waiting?.shift();
-    if (!request) return;
-    if (waiting!.length === 0) this.pending.delete(key);
-    this.cancelled.set(key, request);
-    if (this.cancelled.size > MAX_ANSWERED) this.cancelled.delete(this.cancelled.keys().next().value!);
-  }
-
-  private takeCancelled(key: string): PendingRequest | undefined {
-    const request = this.cancelled.get(key);
-    this.cancelled.delete(key);
-    return request;
+  note(note: LoggedNote): void {
+    this.learnSession(note.http);
+    const http = note.http;
+    if (note.event === "client-closed") {
+      if (http) this.closeExchange(http.exchange);
+      else {
+        this.clientGone = true;
+        for (const [key, waiting] of this.pending) for (const request of waiting) this.release(key, request);
+        this.pending.clear();
+        this.order.client.clear();
+        this.order.server.clear();
+        this.byExchange.clear();
+      }
+    } else if (note.event === "not-recorded" && note.from) {
+      const asker = other(note.from);
+      const keys = http ? (asker === "client" ? (this.byExchange.get(http.exchange) ?? []) : []) : this.order[asker];
+      for (const key of keys) {
+        const request = this.pending.get(key)?.find((r) => r.from === asker);
+        if (request) {
+          this.take(key, request);
+          break;
+        }
+      }
+    } else if (http && note.from === "server" && http.status !== undefined && http.status >= 400) this.closeExchange(http.exchange);
   }
 
   /** The requests still waiting, oldest first (cancelled ones are not). */
@@ -120,11 +178,124 @@ export class Pairer {
     for (const waiting of this.pending.values()) yield* waiting;
   }
 
+  /**
+   * notifications/cancelled: the request it names (of the same side, in the same scope) is no
+   * longer waited for; an answer may still come (MCP allows it), and pairs with it.
+   */
+  private cancel(event: LoggedMessage, params: unknown): void {
+    if (!isRecord(params) || params["requestId"] === undefined) return;
+    const key = `${this.requestScope(event)}|${event.from}|${JSON.stringify(params["requestId"])}`;
+    const request = this.pending.get(key)?.[0];
+    if (request) this.take(key, request);
+  }
+
+  /** Stops waiting for one pending request; its answer, should it come, still pairs with it. */
+  private take(key: string, request: PendingRequest): void {
+    const waiting = this.pending.get(key);
+    if (!waiting) return;
+    const at = waiting.indexOf(request);
+    if (at !== -1) waiting.splice(at, 1);
+    if (waiting.length === 0) this.forget(key);
+    this.unindex(request, key);
+    this.release(key, request);
+  }
+
+  private release(key: string, request: PendingRequest): void {
+    setBounded(this.released, key, request, MAX_ANSWERED);
+  }
+
+  private takeReleased(key: string): PendingRequest | undefined {
+    const request = this.released.get(key);
+    this.released.delete(key);
+    return request;
+  }
+
+  /** Every client request of an exchange stops waiting (an HTTP error answered them, or their client left); they are returned. */
+  private closeExchange(exchange: number): PendingRequest[] {
+    const keys = this.byExchange.get(exchange);
+    if (!keys) return [];
+    const closed: PendingRequest[] = [];
+    for (const key of [...keys])
+      for (const request of [...(this.pending.get(key) ?? [])])
+        if (request.http?.exchange === exchange) {
+          this.take(key, request);
+          closed.push(request);
+        }
+    this.byExchange.delete(exchange);
+    return closed;
+  }
+
+  /** Where a request's id is unique: its connection, its MCP session, or its HTTP exchange. */
+  private requestScope(event: LoggedMessage): string {
+    const http = event.http;
+    if (!http) return CONNECTION;
+    const session = this.sessions.get(http.exchange);
+    if (session !== undefined) return `s:${session}`;
+    // A server message rides the exchange of the client request it belongs to.
+    if (event.from === "server") return this.exchangeScopes.get(http.exchange) ?? `x:${http.exchange}`;
+    return `x:${http.exchange}`;
+  }
+
+  /** The key of the request a response answers. */
+  private responseKey(event: LoggedMessage, id: unknown): string {
+    const asker = other(event.from);
+    const http = event.http;
+    const idKey = JSON.stringify(id);
+    if (!http) return `${CONNECTION}|${asker}|${idKey}`;
+    if (event.from === "server") {
+      // The answer to a POST rides its exchange; a resumed stream (GET, Last-Event-ID) its session.
+      const scope = this.exchangeScopes.get(http.exchange) ?? this.requestScope(event);
+      return `${scope}|${asker}|${idKey}`;
+    }
+    // The client answers a server request on an exchange of its own: in the server request's session, or outside any.
+    const session = this.sessions.get(http.exchange);
+    if (session !== undefined) return `s:${session}|${asker}|${idKey}`;
+    return this.sessionless.get(idKey) ?? `x:${http.exchange}|${asker}|${idKey}`;
+  }
+
+  /** The MCP session an exchange belongs to, from the first Mcp-Session-Id header seen on it. */
+  private learnSession(http: TraceHttp | undefined): void {
+    const session = http?.headers["mcp-session-id"];
+    if (http && session !== undefined && !this.sessions.has(http.exchange)) setBounded(this.sessions, http.exchange, session, MAX_EXCHANGES);
+  }
+
+  private forget(key: string): void {
+    this.pending.delete(key);
+    this.order.client.delete(key);
+    this.order.server.delete(key);
+  }
+
+  private index(exchange: number, key: string): void {
+    let keys = this.byExchange.get(exchange);
+    if (!keys) {
+      keys = new Set();
+      setBounded(this.byExchange, exchange, keys, MAX_EXCHANGES);
+    }
+    keys.add(key);
+  }
+
+  private unindex(request: PendingRequest, key: string): void {
+    const exchange = request.http?.exchange;
+    if (exchange === undefined || request.from !== "client") return;
+    const keys = this.byExchange.get(exchange);
+    if (!keys) return;
+    if (!(this.pending.get(key) ?? []).some((r) => r.http?.exchange === exchange)) keys.delete(key);
+    if (keys.size === 0) this.byExchange.delete(exchange);
+  }
+
+  private dropOldest(): void {
+    const [key, waiting] = this.pending.entries().next().value!;
+    this.forget(key);
+    for (const request of waiting) this.unindex(request, key);
+    this.dropped++;
+  }
+
   private remember(event: LoggedMessage, shape: Shape & { kind: "request" }): PendingRequest {
     const params = isRecord(shape.params) ? shape.params : {};
     const field = NAME_HEADER_SOURCE[shape.method];
     const name = field !== undefined && typeof params[field] === "string" ? params[field] : undefined;
     const args = params["arguments"];
+    const taskId = shape.method.startsWith("tasks/") && typeof params["taskId"] === "string" ? params["taskId"] : undefined;
     const revision = revisionOf(shape.params, event.http);
     return {
       line: event.line,
@@ -133,6 +304,7 @@ export class Pairer {
       method: shape.method,
       ...(name === undefined ? {} : { name }),
       ...(shape.method === "tools/call" && isRecord(args) ? { argumentNames: Object.keys(args) } : {}),
+      ...(taskId === undefined ? {} : { taskId }),
       ...(event.time === undefined ? {} : { time: event.time }),
       ...(event.http ? { http: event.http } : {}),
       ...(revision === undefined ? {} : { revision }),

@@ -3,7 +3,7 @@
  * messages (who sent each is inferred: direction.ts), and a generated server's own message log
  * (`ServerLogLine` lines among its other stderr output).
  */
-import type { TraceHttp, TraceLine } from "../../trace/record.js";
+import type { TraceHttp, TraceLine, TraceNoteEvent } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 import { DirectionGuesser } from "./direction.js";
 import { fileLines, parseJson } from "./lines.js";
@@ -41,6 +41,7 @@ export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
       for (const message of split(entry["message"]))
         yield { kind: "message", line, from: entry["from"] as Side, message, ...(time === undefined ? {} : { time }), ...(http ? { http } : {}) };
     } else if (typeof entry["note"] === "string") {
+      const event = noteEvent(entry["event"], entry["note"]);
       yield {
         kind: "note",
         line,
@@ -48,9 +49,23 @@ export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
         ...(typeof entry["text"] === "string" ? { text: entry["text"] } : {}),
         ...(time === undefined ? {} : { time }),
         ...(http ? { http } : {}),
+        ...(entry["from"] === "client" || entry["from"] === "server" ? { from: entry["from"] } : {}),
+        ...(event ? { event } : {}),
       };
     } else yield unreadable(line, text, "a line of the trace is neither a message (from, message) nor a note");
   }
+}
+
+/**
+ * What a note means for pairing: its `event`, or for a trace written before notes had one, the
+ * recorder's words for the same two events.
+ */
+function noteEvent(event: unknown, note: string): TraceNoteEvent | undefined {
+  if (event === "client-closed" || event === "not-recorded") return event;
+  if (event !== undefined) return undefined;
+  if (note.endsWith(": forwarded, not recorded")) return "not-recorded";
+  if (note.startsWith("the client closed its input") || note.startsWith("the client closed the connection before")) return "client-closed";
+  return undefined;
 }
 
 /** One raw JSON-RPC message (or batch) per line. */

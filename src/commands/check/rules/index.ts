@@ -13,7 +13,7 @@ import { checkEnvelope } from "./envelope.js";
 import { checkFlow, endFlow } from "./flow.js";
 import { checkHttp, Eras } from "./http.js";
 import { checkLoggedMethod, checkMethod } from "./methods.js";
-import { checkParams } from "./params.js";
+import { checkParams, checkUnlistedResource } from "./params.js";
 import { isBusinessFailure, ResultRules } from "./results.js";
 import { checkResultShape } from "./shapes.js";
 import { RULES, type RuleId } from "./table.js";
@@ -64,6 +64,7 @@ export class Checker {
   add(event: LogEvent): Paired | undefined {
     if (event.time !== undefined) this.lastTime = event.time;
     if (event.kind === "note") {
+      this.pairer.note(event);
       if (event.unreadable) this.ctx.report("unreadable-line", event.line, undefined, `${event.note}${event.text ? `: ${event.text}` : ""}`);
       return undefined;
     }
@@ -90,6 +91,7 @@ export class Checker {
     checkHttp(p, this.ctx, this.eras);
     if (p.shape.kind === "response" && p.request && LIST_METHODS.has(p.request.method) && p.shape.hasResult)
       this.ctx.catalog.learn(p.request.method, p.shape.result);
+    checkUnlistedResource(p, this.ctx);
     checkResultShape(p, this.ctx);
     this.results.check(p, this.ctx);
     return p;

@@ -27,6 +27,20 @@ describe("explain", () => {
     expect(lines).toHaveLength(29);
   });
 
+  it("says which request an HTTP error with id null answers: the one of its exchange", async () => {
+    const http = (status?: number) => ({ http: { exchange: 3, method: "POST", path: "/mcp", ...(status ? { status } : {}), headers: {} } });
+    const lines = await explain(
+      traceFile([
+        client({ id: 1, method: "tools/list" }, http()),
+        server({ id: null, error: { code: -32600, message: "Bad Request: no session" } }, http(400)),
+      ]),
+    );
+    expect(lines.slice(1)).toEqual([
+      "2     client → server  request #1 tools/list  [HTTP POST /mcp exchange 3]",
+      '3     server → client  an HTTP error with id null, answering #1 tools/list (line 2) on its exchange: error -32600: invalid request (not a JSON-RPC request): "Bad Request: no session"  [HTTP POST /mcp exchange 3, 400]',
+    ]);
+  });
+
   it("tells protocol errors from business failures, and names what is wrong in the mistakes trace", async () => {
     const lines = await explain(example("mistakes.jsonl"));
     expect(lines).toContain(

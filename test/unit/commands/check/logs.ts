@@ -3,7 +3,9 @@ import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { tempProject } from "../../../helpers/tmp.js";
 
-export type Entry = { from: "client" | "server"; message: unknown; http?: unknown; time?: string } | { note: string; text?: string };
+export type Entry =
+  | { from: "client" | "server"; message: unknown; http?: unknown; time?: string }
+  | { note: string; text?: string; from?: "client" | "server"; event?: string; http?: unknown };
 
 const rpc = (m: Record<string, unknown>) => ({ jsonrpc: "2.0", ...m });
 export const client = (m: Record<string, unknown>, extra: Record<string, unknown> = {}): Entry => ({ from: "client", message: rpc(m), ...extra });
