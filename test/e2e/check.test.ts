@@ -31,7 +31,7 @@ describe("mcpgen check", () => {
     expect(r.stderr).toBe("");
     const fromManifest = JSON.parse(r.stdout) as { rule: string; line: number; message: string }[];
     expect(fromManifest.map((f) => [f.rule, f.line])).toEqual(fromLog.map((f) => [f.rule, f.line]));
-    expect(fromManifest.find((f) => f.rule === "unknown-tool")!.message).toContain("tools of the manifests: suggest_gifts, gift_details");
+    expect(fromManifest.find((f) => f.rule === "unknown-tool")!.message).toContain("tools of the manifests and tools/list in the log: suggest_gifts, gift_details");
   });
 
   it("--fail-on: warnings fail only when asked", () => {

@@ -1,51 +1,72 @@
 /**
- * What the server offers, for the rules that name tools, resources and prompts: from the
- * manifests given (`--manifests`), else learnt from the server's own list answers in the log
- * (tools/list gives names and schemas). A kind is judged only once it is known: from a manifest,
- * or once a list answer without `nextCursor` (its last page) was seen.
+ * What the server offers, for the rules that name tools, resources and prompts: the manifests
+ * given (`--manifests`) joined with the server's own list answers in the log (tools/list gives
+ * names and schemas; a manifest's definition wins over the log's for the same name). A server may
+ * list more to one client than to another (to a client that declares capabilities, say, where
+ * `pull` declares none): what the log lists counts as offered. A kind is judged only once it is
+ * known: from a manifest, or once a list answer without `nextCursor` (its last page) was seen; a
+ * resource URI once both resources/list and resources/templates/list are known (it may match a
+ * template).
  */
 import type { ServerDefinition, WireTool } from "@mcpgen/runtime/shared";
 import { parseUriTemplate, type UriTemplate } from "@mcpgen/runtime/codegen";
 import { isRecord } from "../model.js";
 
 type Kind = "tools" | "resources" | "prompts";
+type Listed = Kind | "templates";
 
 export class Catalog {
   readonly tools = new Map<string, WireTool>();
   readonly resources = new Set<string>();
   readonly templates = new Map<string, UriTemplate>();
   readonly prompts = new Set<string>();
-  private readonly known = new Set<Kind>();
+  private readonly known = new Set<Listed>();
   private readonly fromManifest: boolean;
+  /** The tools the manifests define: the log's definitions do not replace them. */
+  private readonly manifestTools = new Set<string>();
+  /** The kinds the log listed. */
+  private readonly listed = new Set<Kind>();
 
   constructor(definitions: readonly ServerDefinition[] = []) {
     this.fromManifest = definitions.length > 0;
     for (const d of definitions) {
-      for (const t of d.tools) this.tools.set(t.name, t);
+      for (const t of d.tools) {
+        this.tools.set(t.name, t);
+        this.manifestTools.add(t.name);
+      }
       for (const r of d.resources) this.resources.add(r.resource.uri);
       for (const t of d.resourceTemplates) this.templates.set(t.uriTemplate, parseUriTemplate(t.uriTemplate));
       for (const p of d.prompts) this.prompts.add(p.prompt.name);
     }
-    if (this.fromManifest) for (const k of ["tools", "resources", "prompts"] as const) this.known.add(k);
+    if (this.fromManifest) for (const k of ["tools", "resources", "templates", "prompts"] as const) this.known.add(k);
   }
 
-  /** Where the names come from, for messages: `the manifest` or `tools/list in the log`. */
+  /** Where the names come from, for messages: `the manifests`, `tools/list in the log`, or both. */
   source(kind: Kind): string {
-    return this.fromManifest ? "the manifests" : `${kind}/list in the log`;
+    const log = `${kind}/list in the log`;
+    if (!this.fromManifest) return log;
+    return this.listed.has(kind) ? `the manifests and ${log}` : "the manifests";
+  }
+
+  /** resources/list is known (its last page seen, or the manifests), whatever the templates. */
+  resourcesListed(): boolean {
+    return this.known.has("resources");
   }
 
   isKnown(kind: Kind): boolean {
-    return this.known.has(kind);
+    return kind === "resources" ? this.known.has("resources") && this.known.has("templates") : this.known.has(kind);
   }
 
-  /** Takes what a list answer says, unless the manifests already say it. */
+  /** Takes what a list answer says (a tool the manifests define keeps their definition). */
   learn(method: string, result: unknown): void {
-    if (this.fromManifest || !isRecord(result)) return;
+    if (!isRecord(result)) return;
+    const kind = method === "resources/templates/list" ? "resources" : method.slice(0, method.indexOf("/"));
+    if (kind === "tools" || kind === "resources" || kind === "prompts") this.listed.add(kind);
     const last = result["nextCursor"] === undefined || result["nextCursor"] === null;
     const items = (key: string) => (Array.isArray(result[key]) ? (result[key] as unknown[]).filter(isRecord) : []);
     if (method === "tools/list") {
       for (const t of items("tools")) {
-        if (typeof t["name"] !== "string") continue;
+        if (typeof t["name"] !== "string" || this.manifestTools.has(t["name"])) continue;
         const before = this.tools.get(t["name"]);
         // Keep the object seen first when it is the same: validators are compiled per schema object.
         if (!before || JSON.stringify(before) !== JSON.stringify(t)) this.tools.set(t["name"], t as WireTool);
@@ -58,6 +79,7 @@ export class Catalog {
       for (const t of items("resourceTemplates"))
         if (typeof t["uriTemplate"] === "string" && !this.templates.has(t["uriTemplate"]))
           this.templates.set(t["uriTemplate"], parseUriTemplate(t["uriTemplate"]));
+      if (last) this.known.add("templates");
     } else if (method === "prompts/list") {
       for (const p of items("prompts")) if (typeof p["name"] === "string") this.prompts.add(p["name"]);
       if (last) this.known.add("prompts");

@@ -72,7 +72,8 @@ export function checkHttp(p: Paired, ctx: RuleContext, eras: Eras): void {
   if (shape.method === "tools/call" && typeof params["name"] === "string") {
     const tool = ctx.catalog.tools.get(params["name"]);
     if (tool) {
-      const problem = checkParamHeaders(paramHeaderDeclarations(tool.inputSchema), params["arguments"], { get: (name) => headers[name] ?? null });
+      // HTTP header names are case-insensitive: a trace keeps them lower-cased, a manifest declares them as written.
+      const problem = checkParamHeaders(paramHeaderDeclarations(tool.inputSchema), params["arguments"], { get: (name) => headers[name.toLowerCase()] ?? null });
       if (problem) problems.push(problem);
     }
   }

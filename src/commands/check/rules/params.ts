@@ -74,14 +74,27 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
       `prompts/get of unknown prompt ${JSON.stringify(params["name"])}${near ? ` (did you mean \`${near}\`?)` : ""}`,
       near ? `ask for \`${near}\`` : undefined,
     );
-  } else if (shape.method === "resources/read" && typeof params["uri"] === "string" && catalog.isKnown("resources") && !catalog.hasResource(params["uri"])) {
-    const near = didYouMean(params["uri"], catalog.resources);
-    ctx.report(
-      "unknown-resource",
-      event.line,
-      shape.id,
-      `resources/read of unknown resource ${JSON.stringify(params["uri"])}${near ? ` (did you mean \`${near}\`?)` : ""}: no resource of ${catalog.source("resources")} has it and no template matches`,
-      near ? `read \`${near}\`` : undefined,
-    );
+  } else if (shape.method === "resources/read" && typeof params["uri"] === "string" && !catalog.hasResource(params["uri"])) {
+    if (catalog.isKnown("resources")) unknownResource(params["uri"], event.line, shape.id, "no template matches", ctx);
+    // Resources listed, templates not yet: the URI may match a template; the server's answer tells.
+    else if (catalog.resourcesListed() && request) request.uriUnlisted = true;
   }
+}
+
+/** resources/read of a URI no listed resource has, before any template list: unknown when the server says it is not found. */
+export function checkUnlistedResource({ shape, request }: Paired, ctx: RuleContext): void {
+  if (shape.kind !== "response" || !request?.uriUnlisted || request.name === undefined || !isRecord(shape.error)) return;
+  const code = shape.error["code"];
+  if (code === -32002 || code === -32602) unknownResource(request.name, request.line, request.id, `the server answered ${code}`, ctx);
+}
+
+function unknownResource(uri: string, line: number, id: unknown, why: string, ctx: RuleContext): void {
+  const near = didYouMean(uri, ctx.catalog.resources);
+  ctx.report(
+    "unknown-resource",
+    line,
+    id,
+    `resources/read of unknown resource ${JSON.stringify(uri)}${near ? ` (did you mean \`${near}\`?)` : ""}: no resource of ${ctx.catalog.source("resources")} has it and ${why}`,
+    near ? `read \`${near}\`` : undefined,
+  );
 }

@@ -1,10 +1,13 @@
 /**
  * The server's answers to tools/call: structuredContent against the outputSchema, one shape per
- * tool, business failures sent as protocol errors, and malformed arguments answered two ways.
+ * tool, business failures sent as protocol errors, and malformed arguments answered two ways. A
+ * call answered with a task is judged when its result comes: by tasks/result (2025-11-25) or in a
+ * completed tasks/get (2026-07-28); an "ask me first" answer is not a result.
  */
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";
 import type { RuleContext } from "./context.js";
+import { checkShapeOf, isInterimResult } from "./shapes.js";
 import { problemsOf } from "./validate.js";
 
 /** JSON-RPC's own codes: the request itself was wrong. */
@@ -53,10 +56,14 @@ export class ResultRules {
   private readonly invalidParams = new Map<string, number>();
   /** Per tool: isError results to calls with malformed arguments. */
   private readonly argumentFailures = new Map<string, { line: number; id: unknown }[]>();
+  /** Per task a tools/call created: its tool. */
+  private readonly taskTools = new Map<string, string>();
 
   check(p: Paired, ctx: RuleContext): void {
     const { event, shape, request } = p;
-    if (shape.kind !== "response" || event.from !== "server" || request?.method !== "tools/call" || request.name === undefined) return;
+    if (shape.kind !== "response" || event.from !== "server" || !request) return;
+    if (request.method === "tasks/result" || request.method === "tasks/get") return this.checkTaskResult(p, ctx);
+    if (request.method !== "tools/call" || request.name === undefined) return;
     const tool = request.name;
     if (shape.hasError && !shape.hasResult && isRecord(shape.error)) {
       const code = shape.error["code"];
@@ -73,10 +80,41 @@ export class ResultRules {
     }
     if (!shape.hasResult || !isRecord(shape.result)) return;
     const result = shape.result;
+    if (isInterimResult("tools/call", result)) {
+      const task = isRecord(result["task"]) ? result["task"] : result;
+      if (typeof task["taskId"] === "string") {
+        // The newest tasks are the ones whose results are still to come: the oldest are forgotten first.
+        this.taskTools.set(task["taskId"], tool);
+        if (this.taskTools.size > MAX_REMEMBERED) this.taskTools.delete(this.taskTools.keys().next().value!);
+      }
+      return;
+    }
+    this.judge(tool, result, event.line, shape.id, request.argsInvalid === true, ctx);
+  }
+
+  /**
+   * A task's final result, judged as its tool's answer: tasks/result's result (2025-11-25), the
+   * `result` of a completed tasks/get (2026-07-28).
+   */
+  private checkTaskResult({ event, shape, request }: Paired, ctx: RuleContext): void {
+    if (shape.kind !== "response" || !shape.hasResult || !isRecord(shape.result) || request?.taskId === undefined) return;
+    const tool = this.taskTools.get(request.taskId);
+    if (tool === undefined) return;
+    const modern = request.method === "tasks/get";
+    const result = modern ? shape.result["result"] : shape.result;
+    if (modern && (shape.result["status"] !== "completed" || result === undefined)) return;
+    if (!isRecord(result)) return;
+    const shown = `${request.method} result (task ${request.taskId} of tools/call ${tool})`;
+    checkShapeOf("tools/call", shown, result, event.line, shape.id, ctx);
+    this.judge(tool, result, event.line, shape.id, false, ctx);
+  }
+
+  /** A tool's result: isError kept for mixed-argument-errors, structuredContent against the outputSchema, its shape against the tool's first. */
+  private judge(tool: string, result: Record<string, unknown>, line: number, id: unknown, argsInvalid: boolean, ctx: RuleContext): void {
     if (result["isError"] === true) {
-      if (request.argsInvalid || VALIDATION.test(firstText(result))) {
+      if (argsInvalid || VALIDATION.test(firstText(result))) {
         const list = this.argumentFailures.get(tool) ?? [];
-        if (list.length < 20) list.push({ line: event.line, id: shape.id });
+        if (list.length < 20) list.push({ line, id });
         if (!this.argumentFailures.has(tool) && this.argumentFailures.size < MAX_REMEMBERED) this.argumentFailures.set(tool, list);
       }
       return;
@@ -84,15 +122,14 @@ export class ResultRules {
     const definition = ctx.catalog.tools.get(tool);
     if (definition?.outputSchema) {
       const sc = result["structuredContent"];
-      if (sc === undefined)
-        ctx.report("invalid-structured-content", event.line, shape.id, `${tool} has an outputSchema, but its result has no structuredContent`);
+      if (sc === undefined) ctx.report("invalid-structured-content", line, id, `${tool} has an outputSchema, but its result has no structuredContent`);
       else {
         const problem = problemsOf(ctx, definition.outputSchema, sc);
         if (problem !== undefined)
           ctx.report(
             "invalid-structured-content",
-            event.line,
-            shape.id,
+            line,
+            id,
             `structuredContent of ${tool} breaks its outputSchema: ${problem.replace(/^Arguments /, "Output ")}`,
           );
       }
@@ -100,10 +137,10 @@ export class ResultRules {
     const now = shapeOf(result);
     const first = this.shapes.get(tool);
     if (!first) {
-      if (this.shapes.size < MAX_REMEMBERED) this.shapes.set(tool, { shape: now, line: event.line, reported: new Set() });
+      if (this.shapes.size < MAX_REMEMBERED) this.shapes.set(tool, { shape: now, line: line, reported: new Set() });
     } else if (first.shape !== now && !first.reported.has(now)) {
       first.reported.add(now);
-      ctx.report("unstable-result-shape", event.line, shape.id, `${tool} answered ${now}, where at line ${first.line} it answered ${first.shape}`);
+      ctx.report("unstable-result-shape", line, id, `${tool} answered ${now}, where at line ${first.line} it answered ${first.shape}`);
     }
   }
 

@@ -20,6 +20,17 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
 
 const ROLES = new Set(["user", "assistant"]);
 
+/**
+ * A result that stands for the one the method names, to come later: 2026-07-28's "ask me first"
+ * (`resultType: "input_required"`) and task (`resultType: "task"`), and 2025-11-25's task created
+ * for a task-augmented tools/call (`{task}`).
+ */
+export function isInterimResult(method: string, result: unknown): boolean {
+  if (!isRecord(result)) return false;
+  if (result["resultType"] === "input_required" || result["resultType"] === "task") return true;
+  return method === "tools/call" && isRecord(result["task"]) && !Object.hasOwn(result, "content");
+}
+
 export function checkResultShape({ event, shape, request }: Paired, ctx: RuleContext): void {
   if (shape.kind !== "response" || !shape.hasResult || shape.hasError || event.from !== "server" || !request) return;
   const result = shape.result;
@@ -29,10 +40,17 @@ export function checkResultShape({ event, shape, request }: Paired, ctx: RuleCon
     if (missing.length) ctx.report("result-shape", event.line, shape.id, `the initialize result has no ${missing.join(", ")}`);
     return;
   }
+  if (isInterimResult(method, result)) return;
+  checkShapeOf(method, method, result, event.line, shape.id, ctx);
+}
+
+/**
+ * The members `method`'s result must have (a task's final result is judged as its tool's:
+ * `shown` names where it came from, `tasks/result`).
+ */
+export function checkShapeOf(method: string, shown: string, result: unknown, line: number, id: unknown, ctx: RuleContext): void {
   const required = REQUIRED[method];
   if (!required) return;
-  // 2026-07-28: a request may be answered "ask me first" instead of its result.
-  if (isRecord(result) && result["resultType"] === "input_required") return;
   for (const key of required) {
     if (isRecord(result) && Array.isArray(result[key])) continue;
     const wrapped = isRecord(result)
@@ -40,11 +58,11 @@ export function checkResultShape({ event, shape, request }: Paired, ctx: RuleCon
       : undefined;
     ctx.report(
       "result-shape",
-      event.line,
-      shape.id,
+      line,
+      id,
       wrapped
-        ? `the ${method} result wraps \`${key}\` in \`${wrapped}\`: it belongs at the top of the result`
-        : `the ${method} result has no \`${key}\` array${
+        ? `the ${shown} result wraps \`${key}\` in \`${wrapped}\`: it belongs at the top of the result`
+        : `the ${shown} result has no \`${key}\` array${
             isRecord(result)
               ? ` (it has ${
                   Object.keys(result)
@@ -61,8 +79,8 @@ export function checkResultShape({ event, shape, request }: Paired, ctx: RuleCon
     if (roles.length)
       ctx.report(
         "result-shape",
-        event.line,
-        shape.id,
+        line,
+        id,
         `prompts/get messages with role ${roles.map((r) => JSON.stringify(r)).join(", ")}: MCP prompt messages are "user" or "assistant"`,
         'give each message role "user" or "assistant" (a system prompt is a user message, or the prompt\'s description)',
       );

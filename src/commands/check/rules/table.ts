@@ -41,7 +41,8 @@ export const RULES = {
   "duplicate-id": {
     severity: "error",
     title: "A request id reused while pending",
-    description: "A side sent a request with the id of one of its requests still unanswered: the answers cannot be told apart (mistake n°2 of the course).",
+    description:
+      "A side sent a request with the id of one of its requests still unanswered, on the same connection, MCP session or (without a session) HTTP exchange: the answers cannot be told apart (mistake n°2 of the course).",
     fix: "give every request an id unique among that side's pending requests (a counter); keep and log the id",
   },
   "unmatched-response": {
@@ -54,7 +55,7 @@ export const RULES = {
     severity: "warning",
     title: "A request never answered",
     description:
-      "A request still pending at the end of the log: the other side never answered, or the log was cut. A request its sender cancelled (notifications/cancelled) is not waited for; its answer, if one still comes, is no mistake.",
+      "A request still pending at the end of the log: the other side never answered, or the log was cut. A request is not waited for when its sender cancelled it (notifications/cancelled), when its client left (closed its input, or the HTTP exchange), when an HTTP error answered its exchange, or when a message too large to record may be its answer; an answer that still comes is no mistake.",
     fix: "answer every request, with a result or an error (a request that cannot be carried out gets an error)",
   },
   "notification-with-id": {

@@ -193,7 +193,203 @@ CASES.push(
   ["MCP-Protocol-Version missing", modern({ "mcp-method": "tools/call", "mcp-name": "gift_details" }), ["header-mismatch"]],
   [
     "a 2025-11-25 request without the headers",
-    [client({ id: 1, method: "ping" }, { http: { exchange: 1, method: "POST", path: "/mcp", headers: {} } }), server({ id: 1, result: {} })],
+    [
+      client({ id: 1, method: "ping" }, { http: { exchange: 1, method: "POST", path: "/mcp", headers: {} } }),
+      server({ id: 1, result: {} }, { http: { exchange: 1, method: "POST", path: "/mcp", status: 200, headers: {} } }),
+    ],
+    [],
+  ],
+);
+
+/** An HTTP exchange: `n`, its request headers (the session's, when given) and, on answers, a status. */
+const post = (exchange: number, session?: string, status?: number) => ({
+  http: {
+    exchange,
+    method: "POST",
+    path: "/mcp",
+    ...(status === undefined ? {} : { status }),
+    headers: session === undefined ? {} : { "mcp-session-id": session },
+  },
+});
+const get = (exchange: number, session: string) => ({ http: { exchange, method: "GET", path: "/mcp", headers: { "mcp-session-id": session } } });
+
+const REGION_TOOL = { name: "forecast", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } };
+const forecast = (headers: Record<string, string>) =>
+  [
+    client({ id: "l5", method: "tools/list" }),
+    server({ id: "l5", result: { tools: [REGION_TOOL] } }),
+    client(
+      {
+        id: 1,
+        method: "tools/call",
+        params: { name: "forecast", arguments: { region: "eu" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+      },
+      post(1),
+    ),
+    server({ id: 1, result: { content: [] } }, post(1, undefined, 200)),
+  ].map((e, i) => (i === 2 ? { ...e, http: { ...(e as { http: object }).http, headers } } : e)) as Entry[];
+CASES.push(
+  ["an Mcp-Param header, as a trace keeps it (lower-cased)", forecast({ ...HEADERS, "mcp-name": "forecast", "mcp-param-region": "eu" }), []],
+  ["an Mcp-Param header missing", forecast({ ...HEADERS, "mcp-name": "forecast" }), ["header-mismatch"]],
+);
+
+// Pairing as the transport does, and what the recorder's notes say (issue 38: false alarms on clean traffic).
+CASES.push(
+  [
+    "the same id in two sessions at once",
+    [
+      client({ id: 1, method: "ping" }, post(1, "A")),
+      client({ id: 1, method: "ping" }, post(2, "B")),
+      server({ id: 1, result: {} }, post(2, "B", 200)),
+      server({ id: 1, result: {} }, post(1, "A", 200)),
+    ],
+    [],
+  ],
+  [
+    "the same id on two exchanges of stateless HTTP",
+    [
+      client({ id: 0, method: "ping" }, post(1)),
+      client({ id: 0, method: "ping" }, post(2)),
+      server({ id: 0, result: {} }, post(1, undefined, 200)),
+      server({ id: 0, result: {} }, post(2, undefined, 200)),
+    ],
+    [],
+  ],
+  [
+    "an id reused while pending in one session",
+    [
+      client({ id: 1, method: "ping" }, post(1, "A")),
+      client({ id: 1, method: "ping" }, post(2, "A")),
+      server({ id: 1, result: {} }, post(1, "A", 200)),
+      server({ id: 1, result: {} }, post(2, "A", 200)),
+    ],
+    ["duplicate-id"],
+  ],
+  [
+    "the answer to initialize, which names the session",
+    [
+      client({ id: 0, method: "ping" }, post(1)),
+      server({ id: 0, result: {} }, { http: { exchange: 1, method: "POST", path: "/mcp", status: 200, headers: { "mcp-session-id": "A" } } }),
+    ],
+    [],
+  ],
+  [
+    "a server request on the GET stream, answered on a POST of the session",
+    [{ note: "GET request", ...get(3, "A") }, server({ id: 7, method: "roots/list" }, get(3, "A")), client({ id: 7, result: { roots: [] } }, post(4, "A"))],
+    [],
+  ],
+  [
+    "a server request in a POST's stream without a session, answered on another POST",
+    [
+      client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" } } }, post(1)),
+      server({ id: 9, method: "elicitation/create", params: { message: "?" } }, post(1, undefined, 200)),
+      client({ id: 9, result: { action: "decline" } }, post(2)),
+      server({ id: 1, result: { content: [] } }, post(1, undefined, 200)),
+    ],
+    [],
+  ],
+  [
+    "an HTTP error with id null answers its exchange's request",
+    [client({ id: 1, method: "ping" }, post(1)), server({ id: null, error: { code: -32600, message: "Bad Request" } }, post(1, undefined, 400))],
+    [],
+  ],
+  [
+    "an HTTP error without a message answers its exchange's request",
+    [client({ id: 1, method: "ping" }, post(1)), { note: "HTTP 404 without a message (text/plain)", from: "server", ...post(1, undefined, 404) }],
+    [],
+  ],
+  [
+    "an HTTP 202 without a body does not answer a request",
+    [client({ id: 1, method: "ping" }, post(1)), { note: "HTTP 202 without a body", from: "server", ...post(1, undefined, 202) }],
+    ["unanswered-request"],
+  ],
+  [
+    "a reply too large to record",
+    [
+      client({ id: 1, method: "ping" }),
+      { note: "a line longer than 67108864 bytes (67108865 so far): forwarded, not recorded", from: "server", event: "not-recorded" },
+    ],
+    [],
+  ],
+  [
+    "a reply too large to record, in a trace written before notes had an event",
+    [
+      client({ id: 1, method: "ping" }),
+      client({ id: 2, method: "ping" }),
+      { note: "a line longer than 67108864 bytes (67108865 so far): forwarded, not recorded", from: "server" },
+    ],
+    ["unanswered-request"],
+  ],
+  [
+    "a server request after the client closed its input",
+    [
+      client({ id: 1, method: "ping" }),
+      server({ id: 1, result: {} }),
+      { note: "the client closed its input: closing the server's", from: "client", event: "client-closed" },
+      server({ id: 5, method: "roots/list" }),
+    ],
+    [],
+  ],
+  [
+    "a request the client stopped waiting for over HTTP",
+    [
+      client({ id: 1, method: "ping" }, post(1)),
+      { note: "the client closed the connection before any response", from: "client", event: "client-closed", ...post(1) },
+    ],
+    [],
+  ],
+  [
+    "a 2025-11-25 task answer and its result",
+    [
+      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      server({ id: 1, result: { task: { taskId: "t1", status: "working", createdAt: "2025-12-05T16:00:00Z", ttl: 60000 } } }),
+      client({ id: 2, method: "tasks/result", params: { taskId: "t1" } }),
+      gifts(2),
+    ],
+    [],
+  ],
+  [
+    "a 2025-11-25 task result that breaks the tool's outputSchema",
+    [
+      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      server({ id: 1, result: { task: { taskId: "t1", status: "working" } } }),
+      client({ id: 2, method: "tasks/result", params: { taskId: "t1" } }),
+      server({ id: 2, result: { structuredContent: { gifts: 3 } } }),
+    ],
+    ["invalid-structured-content", "result-shape"],
+  ],
+  [
+    "a 2026-07-28 task answer, then tasks/get with its result",
+    [
+      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      server({ id: 1, result: { resultType: "task", taskId: "t2", status: "working" } }),
+      client({ id: 2, method: "tasks/get", params: { taskId: "t2" } }),
+      server({ id: 2, result: { resultType: "complete", taskId: "t2", status: "working" } }),
+      client({ id: 3, method: "tasks/get", params: { taskId: "t2" } }),
+      server({ id: 3, result: { resultType: "complete", taskId: "t2", status: "completed", result: { content: [], structuredContent: { gifts: [] } } } }),
+    ],
+    [],
+  ],
+  [
+    "a 2026-07-28 completed task whose result breaks the outputSchema",
+    [
+      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      server({ id: 1, result: { resultType: "task", taskId: "t2", status: "working" } }),
+      client({ id: 3, method: "tasks/get", params: { taskId: "t2" } }),
+      server({ id: 3, result: { resultType: "complete", taskId: "t2", status: "completed", result: { content: [], structuredContent: {} } } }),
+    ],
+    ["invalid-structured-content"],
+  ],
+  [
+    "input_required, then the result: one shape",
+    [
+      call(1, "gift_details", { name: "a" }),
+      server({ id: 1, result: { resultType: "input_required", inputRequests: {} } }),
+      call(2, "gift_details", { name: "a" }),
+      server({ id: 2, result: { resultType: "complete", content: [{ type: "text", text: "a" }] } }),
+      call(3, "gift_details", { name: "b" }),
+      server({ id: 3, result: { resultType: "complete", content: [{ type: "text", text: "b" }] } }),
+    ],
     [],
   ],
 );
@@ -215,6 +411,23 @@ describe("check rules", () => {
     const unknown = findings.find((f) => f.rule === "unknown-method")!;
     expect(unknown).toMatchObject({ line: LISTS.length + 2, id: 7, severity: "error", fix: "use `tools/call`" });
     expect(unknown.message).toBe('unknown method "tools/col" (did you mean `tools/call`?)');
+  });
+
+  it("judges a resource URI only once both resources/list and resources/templates/list are known", async () => {
+    const read = [
+      client({ id: 1, method: "resources/read", params: { uri: "doc://42" } }),
+      server({ id: 1, result: { contents: [{ uri: "doc://42", text: "x" }] } }),
+    ];
+    const resources = [client({ id: "r0", method: "resources/list" }), server({ id: "r0", result: { resources: [] } })];
+    const templates = [
+      client({ id: "t0", method: "resources/templates/list" }),
+      server({ id: "t0", result: { resourceTemplates: [{ uriTemplate: "doc://{id}", name: "doc" }] } }),
+    ];
+    const noTemplates = [client({ id: "t0", method: "resources/templates/list" }), server({ id: "t0", result: { resourceTemplates: [] } })];
+    expect((await checkLog(traceFile([...resources, ...read, ...templates]))).findings).toEqual([]);
+    expect((await checkLog(traceFile([...resources, ...templates, ...read]))).findings).toEqual([]);
+    const unknown = (await checkLog(traceFile([...resources, ...noTemplates, ...read]))).findings;
+    expect(unknown.map((f) => [f.rule, f.line])).toEqual([["unknown-resource", 6]]);
   });
 
   it("judges names only once the server listed them", async () => {
