@@ -15,8 +15,14 @@ export class Eras {
   private readonly exchanges = new Map<number, string>();
   /** The revision the client's last request named (logs without HTTP). */
   last: string | undefined;
+  /** The revision `initialize` settled on: its result's protocolVersion. */
+  negotiated: string | undefined;
 
   note(p: Paired): void {
+    if (p.shape.kind === "response" && p.request?.method === "initialize" && isRecord(p.shape.result)) {
+      const version = p.shape.result["protocolVersion"];
+      if (typeof version === "string") this.negotiated = version;
+    }
     if (p.shape.kind !== "request" || p.event.from !== "client" || !p.request?.revision) return;
     this.last = p.request.revision;
     const exchange = p.event.http?.exchange;
@@ -24,6 +30,16 @@ export class Eras {
       this.exchanges.set(exchange, p.request.revision);
       if (this.exchanges.size > 10_000) this.exchanges.delete(this.exchanges.keys().next().value!);
     }
+  }
+
+  /**
+   * The revision a message is judged by: the one its request names (`_meta`, header), else the
+   * exchange's, else what `initialize` settled on; undefined when the log does not say.
+   */
+  specRevisionOf(p: Paired): string | undefined {
+    if (p.shape.kind === "response" && p.request) return p.request.revision ?? (p.request.method === "initialize" ? undefined : this.negotiated);
+    if (p.shape.kind === "request" && p.event.from === "client") return p.request?.revision ?? (p.shape.method === "initialize" ? undefined : this.negotiated);
+    return this.revisionOf(p) ?? this.negotiated;
   }
 
   revisionOf(p: Paired): string | undefined {

@@ -16,9 +16,22 @@ import { checkLoggedMethod, checkMethod } from "./methods.js";
 import { checkParams, checkUnlistedResource } from "./params.js";
 import { isBusinessFailure, ResultRules } from "./results.js";
 import { checkResultShape } from "./shapes.js";
+import { checkSpecShape } from "./spec.js";
 import { RULES, type RuleId } from "./table.js";
 
 export const MAX_KEPT_PER_RULE = 1000;
+
+/** Rules that already say what is wrong with a message's shape: when one fires, the spec-shape finding would repeat it. */
+const SHAPE_RULES: ReadonlySet<RuleId> = new Set([
+  "unreadable-line",
+  "jsonrpc-version",
+  "response-shape",
+  "error-object",
+  "notification-with-id",
+  "misnamed-param",
+  "result-shape",
+  "result-as-notification",
+]);
 
 const LIST_METHODS = new Set(["tools/list", "resources/list", "resources/templates/list", "prompts/list"]);
 
@@ -32,6 +45,8 @@ export class Checker {
   private readonly results = new ResultRules();
   private readonly ctx: RuleContext;
   private lastTime: number | undefined;
+  /** The rules that fired on the message being judged. */
+  private readonly fired = new Set<RuleId>();
 
   constructor(
     private readonly file: string,
@@ -43,6 +58,7 @@ export class Checker {
       catalog,
       validators,
       report: (rule, line, id, message, fix) => {
+        this.fired.add(rule);
         const count = (this.counts.get(rule) ?? 0) + 1;
         this.counts.set(rule, count);
         if (count > MAX_KEPT_PER_RULE) return;
@@ -82,6 +98,7 @@ export class Checker {
       return undefined;
     }
     this.messages++;
+    this.fired.clear();
     const p = this.pairer.add(event);
     this.eras.note(p);
     checkEnvelope(p, this.ctx);
@@ -94,6 +111,7 @@ export class Checker {
     checkUnlistedResource(p, this.ctx);
     checkResultShape(p, this.ctx);
     this.results.check(p, this.ctx);
+    if (![...this.fired].some((rule) => SHAPE_RULES.has(rule))) checkSpecShape(p, this.eras.specRevisionOf(p), this.ctx);
     return p;
   }
 

@@ -77,6 +77,13 @@ export const RULES = {
       "A notification that carries a tool's output (`content`, `structuredContent`, `result` in its params) or has a made-up method such as `notifications/tool_result`: notifications are events, not a second reply channel (mistake n°5); no client takes them as the answer to a call.",
     fix: "return the output as the result of the request (same id); keep notifications for events: progress, list_changed, log messages",
   },
+  "spec-shape": {
+    severity: "error",
+    title: "Not in the shape MCP's schema gives it",
+    description:
+      "A request, notification or result that the JSON Schema the MCP specification publishes for its revision rejects (schema/2025-11-25/schema.json, schema/2026-07-28/schema.json): `params` that is an array, tools/call without `name`, a content block or resource contents not in MCP's shape, a tool listed without `inputSchema`, a prompt argument that is not a string, a log level MCP does not have, a 2026-07-28 result without `resultType`... The revision is the one the message names, or the one `initialize` settled on; when the log does not say, either revision's schema may accept it.",
+    fix: "give the message the shape of its definition in MCP's schema",
+  },
   "header-mismatch": {
     severity: "error",
     title: "HTTP headers that disagree with the body (2026-07-28)",

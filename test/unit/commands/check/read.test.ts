@@ -37,7 +37,11 @@ const HAR = {
               jsonrpc: "2.0",
               id: 1,
               method: "tools/call",
-              params: { name: "suggest_gifts", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+              params: {
+                name: "suggest_gifts",
+                arguments: {},
+                _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+              },
             }),
           },
         },
@@ -46,7 +50,7 @@ const HAR = {
           headers: [{ name: "Content-Type", value: "text/event-stream" }],
           content: {
             mimeType: "text/event-stream",
-            text: `id: e1\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\nid: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { content: [] } })}\n\n`,
+            text: `id: e1\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\nid: e2\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: 1, result: { resultType: "complete", content: [] } })}\n\n`,
           },
         },
       },
@@ -93,11 +97,11 @@ describe("reading logs", () => {
     const file = rawFile(
       [
         '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
-        '{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{}}',
-        '{"jsonrpc":"2.0","id":7,"result":{"model":"m"}}',
+        '{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}',
+        '{"jsonrpc":"2.0","id":7,"result":{"model":"m","role":"assistant","content":{"type":"text","text":"hi"}}}',
         '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}',
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}',
+        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}',
       ],
       "raw.jsonl",
     );

@@ -7,6 +7,9 @@ import { checkLog } from "../../../../src/commands/check/run.js";
 import { RULE_IDS } from "../../../../src/commands/check/rules/table.js";
 import { client, LISTS, rawFile, server, traceFile, type Entry } from "./logs.js";
 
+/** What a 2026-07-28 request carries in `_meta`: its revision and the client's capabilities. */
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const modernCall = (id: unknown, name: string, args: unknown) => client({ id, method: "tools/call", params: { name, arguments: args, _meta: MODERN_META } });
 const call = (id: unknown, name: string, args: unknown, extra: Record<string, unknown> = {}) =>
   client({ id, method: "tools/call", params: { name, arguments: args } }, extra);
 const gifts = (id: unknown, sc: unknown = { gifts: [] }) => server({ id, result: { content: [{ type: "text", text: "ok" }], structuredContent: sc } });
@@ -152,7 +155,10 @@ const CASES: [string, Entry[], string[]][] = [
   ["a tools/call result without content", [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { structuredContent: {} } })], ["result-shape"]],
   [
     "an initialize result without serverInfo",
-    [client({ id: 1, method: "initialize", params: {} }), server({ id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } })],
+    [
+      client({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+      server({ id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } }),
+    ],
     ["result-shape"],
   ],
   [
@@ -167,22 +173,19 @@ const CASES: [string, Entry[], string[]][] = [
       client({
         id: 1,
         method: "tools/call",
-        params: { name: "gift_details", arguments: { name: "a" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+        params: { name: "gift_details", arguments: { name: "a" }, _meta: MODERN_META },
       }),
-      server({ id: 2, method: "elicitation/create", params: { message: "?" } }),
+      server({ id: 2, method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } }),
       client({ id: 2, result: { action: "accept" } }),
-      server({ id: 1, result: { content: [] } }),
+      server({ id: 1, result: { resultType: "complete", content: [] } }),
     ],
     ["server-request-2026"],
   ],
 ];
 
 const modern = (headers: Record<string, string>, params: Record<string, unknown> = { name: "gift_details", arguments: { name: "a" } }) => [
-  client(
-    { id: 1, method: "tools/call", params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } },
-    { http: { exchange: 1, method: "POST", path: "/mcp", headers } },
-  ),
-  server({ id: 1, result: { content: [] } }, { http: { exchange: 1, method: "POST", path: "/mcp", status: 200, headers: {} } }),
+  client({ id: 1, method: "tools/call", params: { ...params, _meta: MODERN_META } }, { http: { exchange: 1, method: "POST", path: "/mcp", headers } }),
+  server({ id: 1, result: { resultType: "complete", content: [] } }, { http: { exchange: 1, method: "POST", path: "/mcp", status: 200, headers: {} } }),
 ];
 const HEADERS = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "gift_details" };
 CASES.push(
@@ -200,6 +203,9 @@ CASES.push(
     [],
   ],
 );
+
+/** A 2025-11-25 Task, as a task-augmented tools/call answers it. */
+const TASK = { taskId: "t1", status: "working", createdAt: "2025-12-05T16:00:00Z", lastUpdatedAt: "2025-12-05T16:00:00Z", ttl: 60000 };
 
 /** An HTTP exchange: `n`, its request headers (the session's, when given) and, on answers, a status. */
 const post = (exchange: number, session?: string, status?: number) => ({
@@ -222,15 +228,68 @@ const forecast = (headers: Record<string, string>) =>
       {
         id: 1,
         method: "tools/call",
-        params: { name: "forecast", arguments: { region: "eu" }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+        params: { name: "forecast", arguments: { region: "eu" }, _meta: MODERN_META },
       },
       post(1),
     ),
-    server({ id: 1, result: { content: [] } }, post(1, undefined, 200)),
+    server({ id: 1, result: { resultType: "complete", content: [] } }, post(1, undefined, 200)),
   ].map((e, i) => (i === 2 ? { ...e, http: { ...(e as { http: object }).http, headers } } : e)) as Entry[];
 CASES.push(
   ["an Mcp-Param header, as a trace keeps it (lower-cased)", forecast({ ...HEADERS, "mcp-name": "forecast", "mcp-param-region": "eu" }), []],
   ["an Mcp-Param header missing", forecast({ ...HEADERS, "mcp-name": "forecast" }), ["header-mismatch"]],
+);
+
+// Shapes judged by MCP's own schema (vendor/mcp-spec/): the course's mistakes no hand-written rule caught.
+CASES.push(
+  [
+    "params as an array",
+    [client({ id: 1, method: "tools/call", params: ["suggest_gifts", {}] }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["spec-shape"],
+  ],
+  [
+    "tools/call without name",
+    [client({ id: 1, method: "tools/call", params: { arguments: {} } }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["spec-shape"],
+  ],
+  [
+    "resources/read by name",
+    [client({ id: 1, method: "resources/read", params: { name: "gift_catalog" } }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["spec-shape"],
+  ],
+  ["a request with id null", [client({ id: null, method: "ping" })], ["spec-shape", "unanswered-request"]],
+  [
+    "a content block not in MCP's shape",
+    [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { content: [{ type: "text", value: "Kite" }] } })],
+    ["spec-shape"],
+  ],
+  [
+    "resource contents without uri",
+    [
+      client({ id: 1, method: "resources/read", params: { uri: "gift://1" } }),
+      server({ id: 1, result: { contents: [{ mimeType: "text/plain", text: "x" }] } }),
+    ],
+    ["spec-shape"],
+  ],
+  ["a tool listed without inputSchema", [client({ id: 9, method: "tools/list" }), server({ id: 9, result: { tools: [{ name: "x" }] } })], ["spec-shape"]],
+  [
+    "a prompt argument that is not a string",
+    [
+      client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style", arguments: { age: 7 } } }),
+      server({ id: 1, result: { messages: [{ role: "user", content: { type: "text", text: "x" } }] } }),
+    ],
+    ["spec-shape"],
+  ],
+  ["a log level MCP does not have", [server({ method: "notifications/message", params: { level: "verbose", data: "x" } })], ["spec-shape"]],
+  [
+    "a 2026-07-28 result without resultType",
+    modern(HEADERS).map((e, i) => (i === 1 ? server({ id: 1, result: { content: [] } }, { http: (e as { http: unknown }).http }) : e)),
+    ["spec-shape"],
+  ],
+  [
+    "a result in two wrong ways, said once",
+    [client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style" } }), server({ id: 1, result: { prompt: { messages: [] } } })],
+    ["result-shape"],
+  ],
 );
 
 // Pairing as the transport does, and what the recorder's notes say (issue 38: false alarms on clean traffic).
@@ -282,7 +341,7 @@ CASES.push(
     "a server request in a POST's stream without a session, answered on another POST",
     [
       client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" } } }, post(1)),
-      server({ id: 9, method: "elicitation/create", params: { message: "?" } }, post(1, undefined, 200)),
+      server({ id: 9, method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } }, post(1, undefined, 200)),
       client({ id: 9, result: { action: "decline" } }, post(2)),
       server({ id: 1, result: { content: [] } }, post(1, undefined, 200)),
     ],
@@ -342,7 +401,7 @@ CASES.push(
     "a 2025-11-25 task answer and its result",
     [
       call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
-      server({ id: 1, result: { task: { taskId: "t1", status: "working", createdAt: "2025-12-05T16:00:00Z", ttl: 60000 } } }),
+      server({ id: 1, result: { task: TASK } }),
       client({ id: 2, method: "tasks/result", params: { taskId: "t1" } }),
       gifts(2),
     ],
@@ -352,7 +411,7 @@ CASES.push(
     "a 2025-11-25 task result that breaks the tool's outputSchema",
     [
       call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
-      server({ id: 1, result: { task: { taskId: "t1", status: "working" } } }),
+      server({ id: 1, result: { task: TASK } }),
       client({ id: 2, method: "tasks/result", params: { taskId: "t1" } }),
       server({ id: 2, result: { structuredContent: { gifts: 3 } } }),
     ],
@@ -361,11 +420,11 @@ CASES.push(
   [
     "a 2026-07-28 task answer, then tasks/get with its result",
     [
-      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      modernCall(1, "suggest_gifts", { occasion: "x", budget: 1 }),
       server({ id: 1, result: { resultType: "task", taskId: "t2", status: "working" } }),
-      client({ id: 2, method: "tasks/get", params: { taskId: "t2" } }),
+      client({ id: 2, method: "tasks/get", params: { taskId: "t2", _meta: MODERN_META } }),
       server({ id: 2, result: { resultType: "complete", taskId: "t2", status: "working" } }),
-      client({ id: 3, method: "tasks/get", params: { taskId: "t2" } }),
+      client({ id: 3, method: "tasks/get", params: { taskId: "t2", _meta: MODERN_META } }),
       server({ id: 3, result: { resultType: "complete", taskId: "t2", status: "completed", result: { content: [], structuredContent: { gifts: [] } } } }),
     ],
     [],
@@ -373,9 +432,9 @@ CASES.push(
   [
     "a 2026-07-28 completed task whose result breaks the outputSchema",
     [
-      call(1, "suggest_gifts", { occasion: "x", budget: 1 }),
+      modernCall(1, "suggest_gifts", { occasion: "x", budget: 1 }),
       server({ id: 1, result: { resultType: "task", taskId: "t2", status: "working" } }),
-      client({ id: 3, method: "tasks/get", params: { taskId: "t2" } }),
+      client({ id: 3, method: "tasks/get", params: { taskId: "t2", _meta: MODERN_META } }),
       server({ id: 3, result: { resultType: "complete", taskId: "t2", status: "completed", result: { content: [], structuredContent: {} } } }),
     ],
     ["invalid-structured-content"],
