@@ -81,6 +81,14 @@ export function senderOf(method: string, isRequest: boolean): Side {
   return method.startsWith("notifications/") ? "server" : "client";
 }
 
+/** Who may send a method: one side, both, or undefined for a method MCP does not have. */
+export function sentBy(method: string, isRequest: boolean): Side | "both" | undefined {
+  const [client, server] = isRequest ? [CLIENT_REQUESTS, SERVER_REQUESTS] : [CLIENT_NOTIFICATIONS, SERVER_NOTIFICATIONS];
+  const byClient = client.includes(method);
+  const byServer = server.includes(method);
+  return byClient && byServer ? "both" : byClient ? "client" : byServer ? "server" : undefined;
+}
+
 /** The revision whose requests carry their version in `_meta` and whose server sends no requests. */
 export const STATELESS_REVISION = "2026-07-28";
 

@@ -21,6 +21,10 @@ export interface LoggedMessage {
   http?: TraceHttp;
   /** HAR: the entry's index (0-based) in log.entries. */
   entry?: number;
+  /** The message came in a JSON-RPC batch (an array). */
+  batch?: boolean;
+  /** Who sent it is inferred (plain JSONL), not recorded. */
+  inferred?: boolean;
 }
 
 /** A line of a generated server's own log: a request and how it ended, or a notification. */

@@ -32,6 +32,8 @@ export interface PendingRequest {
   argumentNames?: string[];
   /** tasks/*: the task it names. */
   taskId?: string;
+  /** The progress token the request carries (`params._meta.progressToken`). */
+  progressToken?: string | number;
   time?: number;
   http?: TraceHttp;
   /** The protocol revision the request names (`_meta`, or the MCP-Protocol-Version header). */
@@ -40,6 +42,8 @@ export interface PendingRequest {
   argsInvalid?: boolean;
   /** Set by the rules: resources/read of a URI no listed resource has, judged by the answer (templates were not listed yet). */
   uriUnlisted?: boolean;
+  /** Set by the rules: the tool or resource it names is unknown (the answer is judged too). */
+  unknownName?: "tool" | "resource";
 }
 
 export interface Paired {
@@ -55,6 +59,8 @@ export interface Paired {
   unmatched?: { answeredAt?: number };
   /** An `id: null` error over HTTP: the requests of its exchange it answers. */
   answersExchange?: PendingRequest[];
+  /** notifications/cancelled naming an id its sender never used (neither waiting, answered nor released). */
+  cancelsUnknown?: boolean;
 }
 
 /** The revision a request names, in its `_meta` or its MCP-Protocol-Version header. */
@@ -121,7 +127,8 @@ export class Pairer {
       if (this.pending.size > MAX_PENDING) this.dropOldest();
       return { event, shape, request, ...(reusedId ? { reusedId } : {}) };
     }
-    if (shape.kind === "notification" && shape.method === "notifications/cancelled") this.cancel(event, shape.params);
+    if (shape.kind === "notification" && shape.method === "notifications/cancelled")
+      return this.cancel(event, shape.params) ? { event, shape } : { event, shape, cancelsUnknown: true };
     if (shape.kind !== "response") return { event, shape };
     // An HTTP error with id null answers the request of its exchange (the server could not read its id).
     if (shape.id === null && event.from === "server" && event.http) {
@@ -182,11 +189,13 @@ export class Pairer {
    * notifications/cancelled: the request it names (of the same side, in the same scope) is no
    * longer waited for; an answer may still come (MCP allows it), and pairs with it.
    */
-  private cancel(event: LoggedMessage, params: unknown): void {
-    if (!isRecord(params) || params["requestId"] === undefined) return;
+  private cancel(event: LoggedMessage, params: unknown): boolean {
+    if (!isRecord(params) || params["requestId"] === undefined) return true;
     const key = `${this.requestScope(event)}|${event.from}|${JSON.stringify(params["requestId"])}`;
     const request = this.pending.get(key)?.[0];
     if (request) this.take(key, request);
+    // Known: waiting, answered (a cancellation that crossed its answer) or already released.
+    return request !== undefined || this.answered.has(key) || this.released.has(key);
   }
 
   /** Stops waiting for one pending request; its answer, should it come, still pairs with it. */
@@ -296,6 +305,7 @@ export class Pairer {
     const name = field !== undefined && typeof params[field] === "string" ? params[field] : undefined;
     const args = params["arguments"];
     const taskId = shape.method.startsWith("tasks/") && typeof params["taskId"] === "string" ? params["taskId"] : undefined;
+    const token = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
     const revision = revisionOf(shape.params, event.http);
     return {
       line: event.line,
@@ -305,6 +315,7 @@ export class Pairer {
       ...(name === undefined ? {} : { name }),
       ...(shape.method === "tools/call" && isRecord(args) ? { argumentNames: Object.keys(args) } : {}),
       ...(taskId === undefined ? {} : { taskId }),
+      ...(typeof token === "string" || typeof token === "number" ? { progressToken: token } : {}),
       ...(event.time === undefined ? {} : { time: event.time }),
       ...(event.http ? { http: event.http } : {}),
       ...(revision === undefined ? {} : { revision }),

@@ -29,18 +29,18 @@ function keptHeaders(list: unknown): Record<string, string> {
 }
 
 /** The messages of a body: JSON (a message or a batch), or server-sent events whose data is JSON. */
-function bodyMessages(text: string): { message: unknown; sse?: { id?: string; event?: string } }[] | undefined {
+function bodyMessages(text: string): { message: unknown; sse?: { id?: string; event?: string }; batch?: true }[] | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return [];
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
       const value: unknown = JSON.parse(trimmed);
-      return (Array.isArray(value) ? value : [value]).map((message) => ({ message }));
+      return Array.isArray(value) ? value.map((message) => ({ message, batch: true as const })) : [{ message: value }];
     } catch {
       return undefined;
     }
   }
-  const out: { message: unknown; sse?: { id?: string; event?: string } }[] = [];
+  const out: { message: unknown; sse?: { id?: string; event?: string }; batch?: true }[] = [];
   for (const block of trimmed.split(/\r?\n\r?\n/)) {
     let data = "";
     const sse: { id?: string; event?: string } = {};
@@ -53,7 +53,8 @@ function bodyMessages(text: string): { message: unknown; sse?: { id?: string; ev
     if (data.trim() === "") continue;
     try {
       const value: unknown = JSON.parse(data);
-      for (const message of Array.isArray(value) ? value : [value]) out.push({ message, sse });
+      if (Array.isArray(value)) for (const message of value) out.push({ message, sse, batch: true });
+      else out.push({ message: value, sse });
     } catch {
       return undefined;
     }
@@ -147,7 +148,8 @@ export async function* readHar(file: string): AsyncGenerator<LogEvent> {
         };
         continue;
       }
-      for (const { message, sse } of messages) yield { kind: "message", ...at, from, message, http: sse && Object.keys(sse).length ? { ...http, sse } : http };
+      for (const { message, sse, batch } of messages)
+        yield { kind: "message", ...at, from, message, ...(batch ? { batch } : {}), http: sse && Object.keys(sse).length ? { ...http, sse } : http };
     }
   }
 }

@@ -14,10 +14,10 @@ function unreadable(line: number, text: string, why: string): LogEvent {
   return { kind: "note", line, note: why, unreadable: true, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
 }
 
-/** A message as sent: a batch is its messages, in order, all at the same line. */
-function* split(message: unknown): Generator<unknown> {
-  if (Array.isArray(message)) yield* message;
-  else yield message;
+/** A message as sent: a batch is its messages, in order, all at the same line (marked as a batch's). */
+function* split(message: unknown): Generator<{ message: unknown; batch?: true }> {
+  if (Array.isArray(message)) for (const m of message) yield { message: m, batch: true };
+  else yield { message };
 }
 
 /** mcpgen's trace: a TraceStart, then TraceMessage and TraceNote lines. */
@@ -38,8 +38,16 @@ export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
     const time = parseTime(entry["time"]);
     const http = isRecord(entry["http"]) ? (entry["http"] as unknown as TraceHttp) : undefined;
     if (Object.hasOwn(entry, "message") && (entry["from"] === "client" || entry["from"] === "server")) {
-      for (const message of split(entry["message"]))
-        yield { kind: "message", line, from: entry["from"] as Side, message, ...(time === undefined ? {} : { time }), ...(http ? { http } : {}) };
+      for (const { message, batch } of split(entry["message"]))
+        yield {
+          kind: "message",
+          line,
+          from: entry["from"] as Side,
+          message,
+          ...(batch ? { batch } : {}),
+          ...(time === undefined ? {} : { time }),
+          ...(http ? { http } : {}),
+        };
     } else if (typeof entry["note"] === "string") {
       const event = noteEvent(entry["event"], entry["note"]);
       yield {
@@ -78,7 +86,8 @@ export async function* readPlainJsonl(file: string): AsyncGenerator<LogEvent> {
       yield unreadable(line, text, "the line is not JSON");
       continue;
     }
-    for (const message of split(parsed.value)) yield { kind: "message", line, from: guesser.guess(message), message };
+    for (const { message, batch } of split(parsed.value))
+      yield { kind: "message", line, from: guesser.guess(message), message, inferred: true, ...(batch ? { batch } : {}) };
   }
 }
 

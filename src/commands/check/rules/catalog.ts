@@ -20,6 +20,8 @@ export class Catalog {
   readonly resources = new Set<string>();
   readonly templates = new Map<string, UriTemplate>();
   readonly prompts = new Set<string>();
+  /** Per prompt, the names of the arguments it declares (bounded as the lists are: by what the server lists). */
+  readonly promptArguments = new Map<string, string[]>();
   private readonly known = new Set<Listed>();
   private readonly fromManifest: boolean;
   /** The tools the manifests define: the log's definitions do not replace them. */
@@ -36,7 +38,7 @@ export class Catalog {
       }
       for (const r of d.resources) this.resources.add(r.resource.uri);
       for (const t of d.resourceTemplates) this.templates.set(t.uriTemplate, parseUriTemplate(t.uriTemplate));
-      for (const p of d.prompts) this.prompts.add(p.prompt.name);
+      for (const p of d.prompts) this.addPrompt(p.prompt as unknown as Record<string, unknown>);
     }
     if (this.fromManifest) for (const k of ["tools", "resources", "templates", "prompts"] as const) this.known.add(k);
   }
@@ -81,9 +83,20 @@ export class Catalog {
           this.templates.set(t["uriTemplate"], parseUriTemplate(t["uriTemplate"]));
       if (last) this.known.add("templates");
     } else if (method === "prompts/list") {
-      for (const p of items("prompts")) if (typeof p["name"] === "string") this.prompts.add(p["name"]);
+      for (const p of items("prompts")) this.addPrompt(p);
       if (last) this.known.add("prompts");
     }
+  }
+
+  private addPrompt(prompt: Record<string, unknown>): void {
+    const name = prompt["name"];
+    if (typeof name !== "string") return;
+    this.prompts.add(name);
+    const args = Array.isArray(prompt["arguments"]) ? prompt["arguments"] : [];
+    this.promptArguments.set(
+      name,
+      args.flatMap((a) => (isRecord(a) && typeof a["name"] === "string" ? [a["name"]] : [])),
+    );
   }
 
   hasResource(uri: string): boolean {

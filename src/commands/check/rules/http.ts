@@ -37,8 +37,12 @@ export class Eras {
    * exchange's, else what `initialize` settled on; undefined when the log does not say.
    */
   specRevisionOf(p: Paired): string | undefined {
-    if (p.shape.kind === "response" && p.request) return p.request.revision ?? (p.request.method === "initialize" ? undefined : this.negotiated);
-    if (p.shape.kind === "request" && p.event.from === "client") return p.request?.revision ?? (p.shape.method === "initialize" ? undefined : this.negotiated);
+    // One connection (no HTTP): a request that names no revision speaks the one its client's requests name.
+    const connection = p.event.http ? undefined : this.last;
+    if (p.shape.kind === "response" && p.request)
+      return p.request.revision ?? (p.request.method === "initialize" ? undefined : (this.negotiated ?? connection));
+    if (p.shape.kind === "request" && p.event.from === "client")
+      return p.request?.revision ?? (p.shape.method === "initialize" ? undefined : (this.negotiated ?? connection));
     return this.revisionOf(p) ?? this.negotiated;
   }
 

@@ -14,6 +14,7 @@ import { checkFlow, endFlow } from "./flow.js";
 import { checkHttp, Eras } from "./http.js";
 import { checkLoggedMethod, checkMethod } from "./methods.js";
 import { checkParams, checkUnlistedResource } from "./params.js";
+import { ProtocolRules } from "./protocol.js";
 import { isBusinessFailure, ResultRules } from "./results.js";
 import { checkResultShape } from "./shapes.js";
 import { checkSpecShape } from "./spec.js";
@@ -43,6 +44,7 @@ export class Checker {
   private readonly pairer = new Pairer();
   private readonly eras = new Eras();
   private readonly results = new ResultRules();
+  private readonly protocol = new ProtocolRules();
   private readonly ctx: RuleContext;
   private lastTime: number | undefined;
   /** The rules that fired on the message being judged. */
@@ -106,12 +108,15 @@ export class Checker {
     checkMethod(p, this.ctx);
     checkParams(p, this.ctx);
     checkHttp(p, this.ctx, this.eras);
+    const revision = this.eras.specRevisionOf(p);
+    this.protocol.check(p, revision, this.ctx);
+    this.protocol.cancelled(p, this.ctx);
     if (p.shape.kind === "response" && p.request && LIST_METHODS.has(p.request.method) && p.shape.hasResult)
       this.ctx.catalog.learn(p.request.method, p.shape.result);
     checkUnlistedResource(p, this.ctx);
     checkResultShape(p, this.ctx);
     this.results.check(p, this.ctx);
-    if (![...this.fired].some((rule) => SHAPE_RULES.has(rule))) checkSpecShape(p, this.eras.specRevisionOf(p), this.ctx);
+    if (![...this.fired].some((rule) => SHAPE_RULES.has(rule))) checkSpecShape(p, revision, this.ctx);
     return p;
   }
 

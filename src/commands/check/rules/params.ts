@@ -7,6 +7,7 @@ import { didYouMean } from "../../../common/didYouMean.js";
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";
 import type { RuleContext } from "./context.js";
+import { unknownNames } from "./arguments.js";
 import { problemsOf } from "./validate.js";
 
 /** Per method, the names people write for a field, and the field MCP names. */
@@ -50,6 +51,7 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
     const name = params["name"];
     const tool = catalog.tools.get(name);
     if (!tool) {
+      if (request) request.unknownName = "tool";
       const near = didYouMean(name, catalog.tools.keys());
       ctx.report(
         "unknown-tool",
@@ -65,6 +67,27 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
       if (request) request.argsInvalid = true;
       ctx.report("invalid-arguments", event.line, shape.id, `arguments of ${name} break its inputSchema: ${problem}`);
     }
+    for (const unknown of unknownNames(tool.inputSchema, params["arguments"]))
+      ctx.report(
+        "unknown-argument",
+        event.line,
+        shape.id,
+        `argument \`${unknown.name}\` of ${name} (at ${unknown.at}) is not in its inputSchema${unknown.near ? ` (did you mean \`${unknown.near}\`?)` : ""}`,
+        unknown.near ? `rename \`${unknown.name}\` to \`${unknown.near}\`` : undefined,
+      );
+  } else if (shape.method === "prompts/get" && typeof params["name"] === "string" && catalog.prompts.has(params["name"])) {
+    const declared = catalog.promptArguments.get(params["name"]) ?? [];
+    const args = isRecord(params["arguments"]) ? Object.keys(params["arguments"]) : [];
+    for (const arg of args.filter((a) => !declared.includes(a)).slice(0, 20)) {
+      const near = didYouMean(arg, declared);
+      ctx.report(
+        "unknown-argument",
+        event.line,
+        shape.id,
+        `argument \`${arg}\` of prompt ${params["name"]} is not one it declares (${declared.map((d) => `\`${d}\``).join(", ") || "none"})${near ? `: did you mean \`${near}\`?` : ""}`,
+        near ? `rename \`${arg}\` to \`${near}\`` : undefined,
+      );
+    }
   } else if (shape.method === "prompts/get" && typeof params["name"] === "string" && catalog.isKnown("prompts") && !catalog.prompts.has(params["name"])) {
     const near = didYouMean(params["name"], catalog.prompts);
     ctx.report(
@@ -75,7 +98,10 @@ export function checkParams({ event, shape, request }: Paired, ctx: RuleContext)
       near ? `ask for \`${near}\`` : undefined,
     );
   } else if (shape.method === "resources/read" && typeof params["uri"] === "string" && !catalog.hasResource(params["uri"])) {
-    if (catalog.isKnown("resources")) unknownResource(params["uri"], event.line, shape.id, "no template matches", ctx);
+    if (catalog.isKnown("resources")) {
+      if (request) request.unknownName = "resource";
+      unknownResource(params["uri"], event.line, shape.id, "no template matches", ctx);
+    }
     // Resources listed, templates not yet: the URI may match a template; the server's answer tells.
     else if (catalog.resourcesListed() && request) request.uriUnlisted = true;
   }

@@ -84,6 +84,47 @@ export const RULES = {
       "A request, notification or result that the JSON Schema the MCP specification publishes for its revision rejects (schema/2025-11-25/schema.json, schema/2026-07-28/schema.json): `params` that is an array, tools/call without `name`, a content block or resource contents not in MCP's shape, a tool listed without `inputSchema`, a prompt argument that is not a string, a log level MCP does not have, a 2026-07-28 result without `resultType`... The revision is the one the message names, or the one `initialize` settled on; when the log does not say, either revision's schema may accept it.",
     fix: "give the message the shape of its definition in MCP's schema",
   },
+  lifecycle: {
+    severity: "error",
+    title: "A request out of MCP's lifecycle",
+    description:
+      "On one connection (stdio, a plain log): `initialize` sent a second time, or a request other than `ping` sent before `initialize`. In 2026-07-28, which has no handshake: `initialize` or `ping` (ask `server/discover`). A 2026-07-28 request without its `_meta` envelope is a spec-shape finding.",
+    fix: "initialize once, first, on each connection (2025 revisions); in 2026-07-28 send neither initialize nor ping",
+  },
+  batch: {
+    severity: "error",
+    title: "A JSON-RPC batch",
+    description: "An array of messages sent as one: MCP removed JSON-RPC batching in 2025-06-18; only 2025-03-26 had it.",
+    fix: "send each message on its own (one line on stdio, one POST body over HTTP)",
+  },
+  "wrong-direction": {
+    severity: "error",
+    title: "A method sent by the wrong side",
+    description:
+      "A request or notification that only the other side sends: a client sending `sampling/createMessage`, `elicitation/create`, `roots/list` or `notifications/message`; a server sending `tools/call`, `initialize` or `notifications/initialized`. Logs without sides (plain JSONL) are not judged.",
+    fix: "send each method from the side MCP gives it to",
+  },
+  "missing-capability": {
+    severity: "error",
+    title: "A feature used without its capability",
+    description:
+      "On a 2025 connection whose `initialize` the log holds: the server sending `notifications/<kind>/list_changed` without `listChanged`, log messages without `logging`, or `sampling/createMessage`, `elicitation/create`, `roots/list` to a client that did not declare `sampling`, `elicitation`, `roots`; the client asking `resources/subscribe`, `completion/complete` or `logging/setLevel` of a server that did not declare them.",
+    fix: "declare the capability in initialize, or do not use the feature",
+  },
+  progress: {
+    severity: "error",
+    title: "Progress that follows no request",
+    description:
+      "A `notifications/progress` whose token no request of the other side carried (`params._meta.progressToken`), one sent after the request was answered (a task's progress may go on), or one whose `progress` does not increase.",
+    fix: "send progress only for a token the request carried, before its answer, with a `progress` that grows each time",
+  },
+  "cancel-unknown": {
+    severity: "warning",
+    title: "A cancellation of a request never sent",
+    description:
+      "A `notifications/cancelled` naming a request id its sender never used on this connection (a cancellation of a request already answered is a normal race, and no finding).",
+    fix: "cancel only requests you sent, by their id",
+  },
   "header-mismatch": {
     severity: "error",
     title: "HTTP headers that disagree with the body (2026-07-28)",
@@ -129,6 +170,20 @@ export const RULES = {
     title: "A prompt the server does not have",
     description: "prompts/get naming no prompt of the manifest (or of prompts/list in the log), with the nearest name.",
     fix: "ask for a prompt by the exact name prompts/list gives",
+  },
+  "unknown-name-answer": {
+    severity: "error",
+    title: "An unknown tool or resource answered the wrong way",
+    description:
+      "The server's half of a call to a tool or a read of a resource it does not have: MCP answers an unknown tool with the protocol error -32602 (not -32601, which is for unknown methods, nor an `isError` result, which is for a tool that ran and failed), and an unknown resource with -32002 in 2025-11-25, -32602 in 2026-07-28 (not -32603 nor `isError`).",
+    fix: "answer an unknown tool with error -32602, an unknown resource with -32002 (2025-11-25) or -32602 (2026-07-28)",
+  },
+  "unknown-argument": {
+    severity: "warning",
+    title: "An argument the schema does not name",
+    description:
+      "A tools/call argument, at any depth, that its inputSchema does not name (even where the schema allows other properties: `tag` for `tags`, `birth` for `born`), with the nearest name; a prompts/get argument the prompt does not declare. A misspelled optional argument is silently ignored by the server.",
+    fix: "use the argument names the tool's inputSchema (or the prompt's arguments) gives",
   },
   "invalid-arguments": {
     severity: "error",

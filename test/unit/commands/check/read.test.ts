@@ -40,7 +40,7 @@ const HAR = {
               params: {
                 name: "suggest_gifts",
                 arguments: {},
-                _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+                _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, progressToken: 1 },
               },
             }),
           },
@@ -96,17 +96,17 @@ describe("reading logs", () => {
   it("infers who sent each message of plain JSONL", async () => {
     const file = rawFile(
       [
-        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"progressToken":1}}}',
         '{"jsonrpc":"2.0","id":7,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":10}}',
         '{"jsonrpc":"2.0","id":7,"result":{"model":"m","role":"assistant","content":{"type":"text","text":"hi"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}',
         '{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}',
         '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-        '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}',
       ],
       "raw.jsonl",
     );
     const sides = (await events(file)).map((e) => (e.kind === "message" ? e.from : e.kind));
-    expect(sides).toEqual(["client", "server", "client", "server", "client", "server"]);
+    expect(sides).toEqual(["client", "server", "client", "server", "server", "client"]);
     expect((await checkLog(file)).findings).toEqual([]);
   });
 

@@ -63,7 +63,11 @@ const CASES: [string, Entry[], string[]][] = [
   ["a result as a notification", [server({ method: "notifications/tool_result", params: { result: {} } })], ["result-as-notification"]],
   [
     "structuredContent in a progress notification",
-    [server({ method: "notifications/progress", params: { progressToken: 1, progress: 1, structuredContent: {} } })],
+    [
+      client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" }, _meta: { progressToken: 1 } } }),
+      server({ method: "notifications/progress", params: { progressToken: 1, progress: 1, structuredContent: {} } }),
+      server({ id: 1, result: { content: [] } }),
+    ],
     ["result-as-notification"],
   ],
   ["a made-up notifications/ method", [server({ method: "notifications/gift_response" })], ["result-as-notification"]],
@@ -153,14 +157,6 @@ const CASES: [string, Entry[], string[]][] = [
     ["result-shape", "result-shape"],
   ],
   ["a tools/call result without content", [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { structuredContent: {} } })], ["result-shape"]],
-  [
-    "an initialize result without serverInfo",
-    [
-      client({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
-      server({ id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } }),
-    ],
-    ["result-shape"],
-  ],
   [
     "an input-required result (2026-07-28)",
     [call(1, "gift_details", { name: "a" }), server({ id: 1, result: { resultType: "input_required", inputRequests: {} } })],
@@ -277,7 +273,7 @@ CASES.push(
       client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style", arguments: { age: 7 } } }),
       server({ id: 1, result: { messages: [{ role: "user", content: { type: "text", text: "x" } }] } }),
     ],
-    ["spec-shape"],
+    ["spec-shape", "unknown-argument"],
   ],
   ["a log level MCP does not have", [server({ method: "notifications/message", params: { level: "verbose", data: "x" } })], ["spec-shape"]],
   [
@@ -289,6 +285,111 @@ CASES.push(
     "a result in two wrong ways, said once",
     [client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style" } }), server({ id: 1, result: { prompt: { messages: [] } } })],
     ["result-shape"],
+  ],
+);
+
+const PLAN_TOOL = {
+  name: "plan",
+  inputSchema: {
+    type: "object",
+    properties: { who: { $ref: "#/$defs/person" }, tags: { type: "array" } },
+    $defs: { person: { type: "object", properties: { born: { type: "string" } } } },
+  },
+};
+const listPlan = [client({ id: "l6", method: "tools/list" }), server({ id: "l6", result: { tools: [PLAN_TOOL] } })];
+
+// Who may send what, and when (issue 38: the course's mistakes no rule caught).
+CASES.push(
+  ["ping on 2026-07-28", [client({ id: 1, method: "ping", params: { _meta: MODERN_META } }), server({ id: 1, result: {} })], ["lifecycle"]],
+  [
+    "a batch",
+    [
+      {
+        from: "client",
+        message: [
+          { jsonrpc: "2.0", id: 1, method: "ping" },
+          { jsonrpc: "2.0", id: 2, method: "ping" },
+        ],
+      },
+      server({ id: 1, result: {} }),
+      server({ id: 2, result: {} }),
+    ],
+    ["batch"],
+  ],
+  [
+    "a client sending a server's request",
+    [client({ id: 1, method: "roots/list" }), server({ id: 1, error: { code: -32601, message: "Method not found" } })],
+    ["wrong-direction"],
+  ],
+  ["a server sending a client's notification", [server({ method: "notifications/initialized" })], ["wrong-direction"]],
+  ["progress for a token no request carried", [server({ method: "notifications/progress", params: { progressToken: "zz", progress: 1 } })], ["progress"]],
+  [
+    "progress after the answer, and progress going down",
+    [
+      client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" }, _meta: { progressToken: "t" } } }),
+      server({ method: "notifications/progress", params: { progressToken: "t", progress: 2 } }),
+      server({ method: "notifications/progress", params: { progressToken: "t", progress: 1 } }),
+      server({ id: 1, result: { content: [] } }),
+      server({ method: "notifications/progress", params: { progressToken: "t", progress: 3 } }),
+    ],
+    ["progress", "progress"],
+  ],
+  [
+    "progress of a task after the call answered with it",
+    [
+      client({ id: 1, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" }, task: {}, _meta: { progressToken: "t" } } }),
+      server({ id: 1, result: { task: TASK } }),
+      server({ method: "notifications/progress", params: { progressToken: "t", progress: 1 } }),
+    ],
+    [],
+  ],
+  ["a cancellation of a request never sent", [client({ method: "notifications/cancelled", params: { requestId: 99 } })], ["cancel-unknown"]],
+  [
+    "a cancellation that crosses its answer",
+    [client({ id: 1, method: "ping" }), server({ id: 1, result: {} }), client({ method: "notifications/cancelled", params: { requestId: 1 } })],
+    [],
+  ],
+  [
+    "an unknown tool answered with isError",
+    [call(1, "suggest_gift", {}), server({ id: 1, result: { content: [{ type: "text", text: "Unknown tool" }], isError: true } })],
+    ["unknown-tool", "unknown-name-answer"],
+  ],
+  [
+    "an unknown tool answered -32601",
+    [call(1, "suggest_gift", {}), server({ id: 1, error: { code: -32601, message: "Method not found" } })],
+    ["unknown-tool", "unknown-name-answer"],
+  ],
+  [
+    "an unknown resource answered -32603",
+    [client({ id: 1, method: "resources/read", params: { uri: "mcp://nope" } }), server({ id: 1, error: { code: -32603, message: "Internal error" } })],
+    ["unknown-resource", "unknown-name-answer"],
+  ],
+  [
+    "an unknown resource answered -32002 on 2026-07-28",
+    [
+      client({ id: 1, method: "resources/read", params: { uri: "mcp://nope", _meta: MODERN_META } }),
+      server({ id: 1, error: { code: -32002, message: "Resource not found" } }),
+    ],
+    ["unknown-resource", "unknown-name-answer"],
+  ],
+  ["a misspelled optional argument", [call(1, "suggest_gifts", { occasion: "x", budget: 1, recipent: "Ada" }), gifts(1)], ["unknown-argument"]],
+  [
+    "a misspelled argument in a nested object, through $ref",
+    [...listPlan, call(1, "plan", { who: { birth: "1990" }, tags: [] }), server({ id: 1, result: { content: [] } })],
+    ["unknown-argument"],
+  ],
+  [
+    "a misspelled required argument: missing, and did you mean",
+    [call(1, "gift_details", { nmae: "Kite" }), server({ id: 1, error: { code: -32602, message: "x" } })],
+    ["invalid-arguments", "unknown-argument"],
+  ],
+  [
+    "an argument the prompt does not declare",
+    [
+      client({ id: 1, method: "prompts/get", params: { name: "gift_congrats_style", arguments: { tone: "warm" } } }),
+      server({ id: 1, result: { messages: [{ role: "user", content: { type: "text", text: "x" } }] } }),
+    ],
+    ["unknown-argument"],
   ],
 );
 
@@ -461,8 +562,9 @@ describe("check rules", () => {
 
   it("every rule has a case that fires it", () => {
     const fired = new Set(CASES.flatMap(([, , rules]) => rules));
-    // trace-limit needs 100,000 pending requests: bench/check.ts reaches it.
-    expect(RULE_IDS.filter((r) => !fired.has(r) && r !== "trace-limit")).toEqual([]);
+    // trace-limit needs 100,000 pending requests: bench/check.ts reaches it. missing-capability needs
+    // a connection's initialize first: "follows one connection's lifecycle and capabilities" fires it.
+    expect(RULE_IDS.filter((r) => !fired.has(r) && r !== "trace-limit" && r !== "missing-capability")).toEqual([]);
   });
 
   it("locates findings at the message's line, with its id, and gives a fix", async () => {
@@ -470,6 +572,68 @@ describe("check rules", () => {
     const unknown = findings.find((f) => f.rule === "unknown-method")!;
     expect(unknown).toMatchObject({ line: LISTS.length + 2, id: 7, severity: "error", fix: "use `tools/call`" });
     expect(unknown.message).toBe('unknown method "tools/col" (did you mean `tools/call`?)');
+  });
+
+  it("follows one connection's lifecycle and capabilities", async () => {
+    const init = (id: number, capabilities: object) =>
+      client({ id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "c", version: "1" } } });
+    const ready = (id: number, capabilities: object) =>
+      server({ id, result: { protocolVersion: "2025-11-25", capabilities, serverInfo: { name: "s", version: "1" } } });
+    const rules = async (entries: Entry[]) => (await checkLog(traceFile(entries))).findings.map((f) => [f.rule, f.line]);
+    // A request before initialize (ping may come first), and initialize twice.
+    expect(
+      await rules([
+        client({ id: 1, method: "ping" }),
+        server({ id: 1, result: {} }),
+        client({ id: 2, method: "tools/list" }),
+        server({ id: 2, result: { tools: [] } }),
+        init(3, {}),
+        ready(3, {}),
+        init(4, {}),
+        ready(4, {}),
+      ]),
+    ).toEqual([
+      ["lifecycle", 4],
+      ["lifecycle", 8],
+    ]);
+    // Features used without the capability each needs.
+    expect(
+      await rules([
+        init(1, {}),
+        ready(1, { tools: {} }),
+        server({ id: 9, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } }),
+        client({ id: 9, error: { code: -32601, message: "no" } }),
+        server({ method: "notifications/tools/list_changed" }),
+        client({ id: 2, method: "resources/subscribe", params: { uri: "gift://1" } }),
+        server({ id: 2, error: { code: -32601, message: "no" } }),
+      ]),
+    ).toEqual([
+      ["missing-capability", 4],
+      ["missing-capability", 6],
+      ["missing-capability", 7],
+    ]);
+    // Declared: no finding.
+    expect(
+      await rules([
+        init(1, { sampling: {} }),
+        ready(1, { tools: { listChanged: true }, resources: { subscribe: true } }),
+        server({ id: 9, method: "sampling/createMessage", params: { messages: [], maxTokens: 5 } }),
+        client({ id: 9, result: { model: "m", role: "assistant", content: { type: "text", text: "x" } } }),
+        server({ method: "notifications/tools/list_changed" }),
+        client({ id: 2, method: "resources/subscribe", params: { uri: "gift://1" } }),
+        server({ id: 2, result: {} }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("says an initialize result without serverInfo", async () => {
+    const { findings } = await checkLog(
+      traceFile([
+        client({ id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+        server({ id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } }),
+      ]),
+    );
+    expect(findings.map((f) => [f.rule, f.line, f.message])).toEqual([["result-shape", 3, "the initialize result has no serverInfo"]]);
   });
 
   it("judges a resource URI only once both resources/list and resources/templates/list are known", async () => {
@@ -486,7 +650,11 @@ describe("check rules", () => {
     expect((await checkLog(traceFile([...resources, ...read, ...templates]))).findings).toEqual([]);
     expect((await checkLog(traceFile([...resources, ...templates, ...read]))).findings).toEqual([]);
     const unknown = (await checkLog(traceFile([...resources, ...noTemplates, ...read]))).findings;
-    expect(unknown.map((f) => [f.rule, f.line])).toEqual([["unknown-resource", 6]]);
+    // The server read it anyway: its answer is wrong too.
+    expect(unknown.map((f) => [f.rule, f.line])).toEqual([
+      ["unknown-resource", 6],
+      ["unknown-name-answer", 7],
+    ]);
   });
 
   it("judges names only once the server listed them", async () => {
