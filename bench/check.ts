@@ -123,7 +123,7 @@ function runCheck(file: string): { seconds: number; maxRssMiB: number; findings:
   const seconds = Number(process.hrtime.bigint() - began) / 1e9;
   const bench = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
   if (!bench || (r.status !== 0 && r.status !== 1)) throw new Error(`check ${file} failed (${r.status}):\n${r.stderr}`);
-  const findings = JSON.parse(r.stdout) as { rule: string }[];
+  const { findings } = JSON.parse(r.stdout) as { findings: { rule: string }[] };
   const rules: Record<string, number> = {};
   for (const f of findings) rules[f.rule] = (rules[f.rule] ?? 0) + 1;
   return {

@@ -26,12 +26,15 @@ describe("mcpgen check", () => {
   });
 
   it("judges against the manifests when given: the same findings", () => {
-    const fromLog = JSON.parse(mcpgen(["check", "mistakes.jsonl", "--format", "json"], TRACES).stdout) as { rule: string; line: number }[];
+    const fromLog = (JSON.parse(mcpgen(["check", "mistakes.jsonl", "--format", "json"], TRACES).stdout) as { findings: { rule: string; line: number }[] })
+      .findings;
     const r = mcpgen(["check", "mistakes.jsonl", "--format", "json", "--manifests", MANIFESTS], TRACES);
     expect(r.stderr).toBe("");
-    const fromManifest = JSON.parse(r.stdout) as { rule: string; line: number; message: string }[];
+    const fromManifest = (JSON.parse(r.stdout) as { findings: { rule: string; line: number; message: string }[] }).findings;
     expect(fromManifest.map((f) => [f.rule, f.line])).toEqual(fromLog.map((f) => [f.rule, f.line]));
-    expect(fromManifest.find((f) => f.rule === "unknown-tool")!.message).toContain("tools of the manifests and tools/list in the log: suggest_gifts, gift_details");
+    expect(fromManifest.find((f) => f.rule === "unknown-tool")!.message).toContain(
+      "tools of the manifests and tools/list in the log: suggest_gifts, gift_details",
+    );
   });
 
   it("--fail-on: warnings fail only when asked", () => {
@@ -59,7 +62,7 @@ describe("mcpgen check", () => {
     [["check", "mistakes.jsonl", "--fail-on", "note"], '--fail-on takes error or warning, not "note"'],
     [["check", "mistakes.jsonl", "--input", "pcap"], '--input takes mcpgen, jsonl, har, server-log, not "pcap"'],
     [["check", "nothing.jsonl"], "nothing.jsonl: no such file"],
-    [["explain", "nothing.jsonl"], "nothing.jsonl: no such file"],
+    [["explain", "nothing.jsonl"], "nothing.jsonl: no such file, nor a rule of mcpgen check or a JSON-RPC error code"],
   ])("usage error: mcpgen %j exits 2", (args, message) => {
     const r = mcpgen(args, TRACES);
     expect(r.code).toBe(2);
@@ -148,6 +151,22 @@ describe("mcpgen explain", () => {
     expect(lines).toContain(
       `32    server → client  notification notifications/tool_result: carries a result {requestId: 13, structuredContent: {…}}, answering no request`,
     );
+  });
+
+  it("explains a rule of check, or an error code, when given one instead of a log", () => {
+    const rule = mcpgen(["explain", "misnamed-param"], TRACES);
+    expect(rule.code).toBe(0);
+    expect(rule.stdout).toMatch(/^misnamed-param \(error\): A params field under another name\n\ntools\/call with `tool`/);
+    expect(rule.stdout).toMatch(
+      /\nFix: rename the field as the specification names it: .*\n\nMore: https:\/\/unpkg\.com\/mcpgen@[^/]+\/docs\/reference\/check-rules\.md#misnamed-param\n$/,
+    );
+    const code = mcpgen(["explain", "--", "-32602"], TRACES);
+    expect([code.code, code.stdout.split("\n")[0]]).toEqual([0, "-32602 Invalid params: the request's params are wrong."]);
+    expect(mcpgen(["explain", "--", "-32002"], TRACES).stdout).toContain("2026-07-28 replaced it with -32602");
+    expect(mcpgen(["explain", "--", "-32005"], TRACES).stdout).toBe(
+      "-32005: an implementation's own error (JSON-RPC's server-error range; MCP never defines codes from -32000 to -32019).\n",
+    );
+    expect(mcpgen(["explain", "--", "42"], TRACES).stdout).toContain("an application's own error code");
   });
 
   it("--format jsonl: one JSON object per message", () => {

@@ -8,7 +8,7 @@ export function checkRulesPage(): string {
     "# `mcpgen check` rules",
     [
       "Each finding of `mcpgen check` names its rule, at the line of the log where the message is (in a HAR, where its entry starts), with the message's JSON-RPC id and the fix.",
-      "The same table gives SARIF's `tool.driver.rules` and JUnit's test cases (one per rule). See [the traffic guide](../guides/traffic.md#checking-mcpgen-check) for the inputs and formats.",
+      "The same table gives SARIF's `tool.driver.rules`, the names of JUnit's test cases, and `mcpgen explain RULE`. See [the traffic guide](../guides/traffic.md#checking-mcpgen-check) for the inputs and formats.",
     ].join(" "),
     block(
       [

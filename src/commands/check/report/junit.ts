@@ -1,9 +1,11 @@
 /**
- * `--format junit`: JUnit XML for CI test reports: one test case per rule of the table, failed by
- * each of its findings (a rule without findings passes).
+ * `--format junit`: JUnit XML for CI test reports: one failed test case per finding (named by its
+ * rule and line: common readers keep one `<failure>` per case), one passed case per rule without
+ * findings, and one failed case per rule whose findings were not all listed, saying how many.
  */
 import type { CheckResult } from "../run.js";
 import { RULE_IDS, RULES } from "../rules/table.js";
+import { MAX_KEPT_PER_RULE } from "../rules/index.js";
 import { formatFinding } from "./text.js";
 
 /** Text as XML character data or attribute value; characters XML 1.0 cannot hold are dropped. */
@@ -18,17 +20,32 @@ export function xmlEscape(text: string): string {
 }
 
 export function junitReport(result: CheckResult): string {
-  const cases = RULE_IDS.map((id) => {
+  const cases: string[] = [];
+  let failures = 0;
+  const testcase = (classname: string, name: string, failure?: { type: string; message: string; text: string }) => {
+    if (!failure) return `    <testcase classname="${xmlEscape(classname)}" name="${xmlEscape(name)}"/>`;
+    failures++;
+    return [
+      `    <testcase classname="${xmlEscape(classname)}" name="${xmlEscape(name)}">`,
+      `      <failure type="${failure.type}" message="${xmlEscape(failure.message)}">${xmlEscape(failure.text)}</failure>`,
+      "    </testcase>",
+    ].join("\n");
+  };
+  for (const id of RULE_IDS) {
+    const classname = `mcpgen.check.${id}`;
     const found = result.findings.filter((f) => f.rule === id);
-    const name = `${id}: ${RULES[id].title}`;
-    if (found.length === 0) return `    <testcase classname="mcpgen.check" name="${xmlEscape(name)}"/>`;
-    const failures = found.map(
-      (f) => `      <failure type="${f.severity}" message="${xmlEscape(`${f.file}:${f.line}: ${f.message}`)}">${xmlEscape(formatFinding(f))}</failure>`,
-    );
-    return [`    <testcase classname="mcpgen.check" name="${xmlEscape(name)}">`, ...failures, "    </testcase>"].join("\n");
-  });
-  const failed = RULE_IDS.filter((id) => result.findings.some((f) => f.rule === id)).length;
-  const suite = `name="${xmlEscape(`mcpgen check ${result.file}`)}" tests="${RULE_IDS.length}" failures="${failed}" errors="0"`;
+    if (found.length === 0) cases.push(testcase(classname, `${id}: ${RULES[id].title}`));
+    for (const f of found)
+      cases.push(
+        testcase(classname, `${id} at ${f.file}:${f.line}`, { type: f.severity, message: `${f.file}:${f.line}: ${f.message}`, text: formatFinding(f) }),
+      );
+    const hidden = (result.counts.get(id) ?? 0) - MAX_KEPT_PER_RULE;
+    if (hidden > 0) {
+      const text = `${hidden} more findings of ${id} were not listed (at most ${MAX_KEPT_PER_RULE} per rule)`;
+      cases.push(testcase(classname, `${id}: ${hidden} more findings`, { type: RULES[id].severity, message: text, text }));
+    }
+  }
+  const suite = `name="${xmlEscape(`mcpgen check ${result.file}`)}" tests="${cases.length}" failures="${failures}" errors="0"`;
   return [`<?xml version="1.0" encoding="UTF-8"?>`, `<testsuites ${suite}>`, `  <testsuite ${suite}>`, ...cases, "  </testsuite>", "</testsuites>", ""].join(
     "\n",
   );
