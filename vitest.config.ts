@@ -16,6 +16,8 @@ const NETWORK = [
   "test/e2e/auth-inspector.test.ts",
   // mcpgen trace between the MCP Inspector CLI and a published server.
   "test/e2e/trace-inspector.test.ts",
+  // mcpgen check on traces of the SDK's Clients and the Inspector CLI with the reference servers.
+  "test/e2e/check-corpus.test.ts",
   // The gift widget in the mcp-use Inspector, installed into .cache/mcp-use-inspector once, on the shared Node 22.
   "test/e2e/widgets.inspector.browser.test.ts",
 ];

@@ -9,12 +9,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpgen } from "../helpers/cli.js";
-import { appFolder, binCommand, installPackages, NPM_FREE_ENV as env, workFolder } from "../helpers/published.js";
+import { appFolder, binCommand, NPM_FREE_ENV as env, referenceServers, workFolder } from "../helpers/published.js";
 import { tsc, writeTsconfig } from "../helpers/tsc.js";
 
-const VERSION = "2026.8.31";
 const work = workFolder("mcpgen-real-");
-const servers = path.join(work, "servers");
+let servers: string;
 const app = path.join(work, "app");
 const memoryFile = path.join(work, "memory.jsonl");
 const shared = path.join(work, "shared");
@@ -33,10 +32,7 @@ const PULLS = {
 beforeAll(() => {
   mkdirSync(shared);
   writeFileSync(path.join(shared, "hello.txt"), "hello from a real server\n");
-  installPackages(
-    servers,
-    ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${VERSION}`),
-  );
+  servers = referenceServers();
   appFolder(app);
 }, 300_000);
 

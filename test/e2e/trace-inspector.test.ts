@@ -9,12 +9,10 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
-import { binCommand, installPackages, workFolder } from "../helpers/published.js";
+import { binCommand, referenceServers } from "../helpers/published.js";
 import { tempProject } from "../helpers/tmp.js";
 import { BIN, readTrace } from "../helpers/trace.js";
 
-const SERVER = "@modelcontextprotocol/server-memory@2026.8.31";
-const work = workFolder("mcpgen-trace-inspector-");
 let server: string[];
 let home: string;
 /** The Node 22 that runs the Inspector. */
@@ -22,8 +20,7 @@ let node22: string;
 
 beforeAll(() => {
   node22 = installInspector();
-  installPackages(work, [SERVER]);
-  server = binCommand(work, "@modelcontextprotocol/server-memory");
+  server = binCommand(referenceServers(), "@modelcontextprotocol/server-memory");
   // The Inspector keeps state in ~/.mcp-inspector; the memory server its graph in MEMORY_FILE_PATH.
   home = tempProject();
 }, 360_000);

@@ -1,9 +1,10 @@
 /** Published packages installed from npm into a temporary folder, for the e2e suites that run real servers. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll } from "vitest";
+import { ROOT } from "./cli.js";
 import { linkNodeModules } from "./tmp.js";
 
 /** This process's environment without npm's own variables (a test may run under `npm test`). */
@@ -47,4 +48,27 @@ export function binCommand(dir: string, pkg: string): string[] {
   const home = path.join(dir, "node_modules", pkg);
   const { bin } = JSON.parse(readFileSync(path.join(home, "package.json"), "utf8")) as { bin: string | Record<string, string> };
   return [process.execPath, path.join(home, typeof bin === "string" ? bin : Object.values(bin)[0]!)];
+}
+
+/** The version of the reference servers (@modelcontextprotocol/server-everything, -filesystem, -memory) the network suites run. */
+export const REFERENCE_SERVERS_VERSION = "2026.8.31";
+const REFERENCE_CACHE = path.join(ROOT, ".cache", "reference-servers", REFERENCE_SERVERS_VERSION);
+
+/**
+ * The reference servers, installed from npm into .cache/reference-servers/<version> once and
+ * shared by the suites that run them (each only reads the packages); the folder that holds their
+ * node_modules, for binCommand. Two suites asking at once: flock makes the second wait for the
+ * first's install, then find it done.
+ */
+export function referenceServers(): string {
+  mkdirSync(REFERENCE_CACHE, { recursive: true });
+  const lock = path.join(REFERENCE_CACHE, ".install.lock");
+  const done = path.join(REFERENCE_CACHE, ".installed");
+  execFileSync("flock", [lock, "true"], { stdio: "ignore" });
+  if (existsSync(done)) return REFERENCE_CACHE;
+  const specs = ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${REFERENCE_SERVERS_VERSION}`);
+  writeFileSync(path.join(REFERENCE_CACHE, "package.json"), JSON.stringify({ name: "reference-servers", private: true }));
+  const install = [NPM, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", ...specs];
+  execFileSync("flock", [lock, "sh", "-c", `"$@" && touch .installed`, "install", ...install], { cwd: REFERENCE_CACHE, env: NPM_FREE_ENV, stdio: "ignore", timeout: 300_000 });
+  return REFERENCE_CACHE;
 }

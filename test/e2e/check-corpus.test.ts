@@ -1,0 +1,199 @@
+/**
+ * `mcpgen check` on traffic nobody on the project wrote: the official SDK's Clients (1.x and v2)
+ * and the MCP Inspector CLI talk to the reference servers from npm (server-everything, -memory,
+ * -filesystem) through `mcpgen trace` over stdio, each session doing what a client does (list,
+ * call, read, get a prompt, with progress where a tool reports it). A checker that cries wolf on
+ * clean traffic gets turned off: every trace must check clean. In the `network` project: the
+ * servers and the Inspector come from the npm registry.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import * as path from "node:path";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { checkLog } from "../../src/commands/check/run.js";
+import { traceHttp } from "../../src/commands/trace/http.js";
+import { openTrace } from "../../src/commands/trace/writer.js";
+import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
+import { binCommand, referenceServers, workFolder } from "../helpers/published.js";
+import { tempProject } from "../helpers/tmp.js";
+import { BIN } from "../helpers/trace.js";
+
+const work = workFolder("mcpgen-check-corpus-");
+let servers: string;
+const shared = path.join(work, "shared");
+let node22: string;
+
+/** Each server: its command, and the calls a session makes of it (tool, arguments). */
+const SERVERS: Record<string, { command: () => string[]; env?: Record<string, string>; calls: [string, Record<string, unknown>][] }> = {
+  everything: {
+    command: () => binCommand(servers, "@modelcontextprotocol/server-everything"),
+    calls: [
+      ["echo", { message: "hello" }],
+      ["get-sum", { a: 2, b: 3 }],
+      ["trigger-long-running-operation", { duration: 1, steps: 2 }],
+      ["get-structured-content", { location: "Chicago" }],
+    ],
+  },
+  memory: {
+    command: () => binCommand(servers, "@modelcontextprotocol/server-memory"),
+    env: { MEMORY_FILE_PATH: path.join(work, "memory.jsonl") },
+    calls: [
+      ["create_entities", { entities: [{ name: "Ada", entityType: "person", observations: ["likes green"] }] }],
+      ["read_graph", {}],
+      ["search_nodes", { query: "Ada" }],
+    ],
+  },
+  filesystem: {
+    command: () => [...binCommand(servers, "@modelcontextprotocol/server-filesystem"), shared],
+    calls: [
+      ["list_allowed_directories", {}],
+      ["read_text_file", { path: path.join(shared, "hello.txt") }],
+      ["list_directory", { path: shared }],
+    ],
+  },
+};
+
+beforeAll(() => {
+  mkdirSync(shared);
+  writeFileSync(path.join(shared, "hello.txt"), "hello from a real server\n");
+  servers = referenceServers();
+  node22 = installInspector();
+}, 360_000);
+
+/** `mcpgen trace -o FILE -- <server>`: what a client starts in place of the server. */
+function traced(server: string, file: string): { command: string; args: string[]; env: Record<string, string> } {
+  const [command, ...args] = SERVERS[server]!.command();
+  return {
+    command: process.execPath,
+    args: [BIN, "trace", "-o", file, "--", command!, ...args],
+    env: { ...(process.env as Record<string, string>), ...SERVERS[server]!.env },
+  };
+}
+
+/** What the findings say, for a failure that reads; and that the trace holds a session's worth of messages. */
+async function findings(file: string, atLeast = 5): Promise<string[]> {
+  const { findings: list, messages } = await checkLog(file);
+  expect(messages, `${file}: messages checked`).toBeGreaterThanOrEqual(atLeast);
+  return list.map((f) => `${path.basename(file)}:${f.line} ${f.rule}: ${f.message}`);
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  if (typeof address !== "object" || address === null) throw new Error("no port");
+  return address.port;
+}
+
+/** A session as the SDK's examples run one: list everything, call, read, get a prompt. */
+async function session(client: ClientV1 | ClientV2, server: string): Promise<void> {
+  const capabilities = client.getServerCapabilities() ?? {};
+  const { tools } = await client.listTools();
+  expect(tools.length).toBeGreaterThan(0);
+  for (const [name, args] of SERVERS[server]!.calls) {
+    const known = tools.some((t) => t.name === name);
+    expect(known, `${server} has no tool ${name}: ${tools.map((t) => t.name).join(", ")}`).toBe(true);
+    await client.callTool({ name, arguments: args }, undefined, { onprogress: () => {}, timeout: 30_000 });
+  }
+  if (capabilities.resources) {
+    const { resources } = await client.listResources();
+    await client.listResourceTemplates();
+    if (resources[0]) await client.readResource({ uri: resources[0].uri });
+  }
+  if (capabilities.prompts) {
+    const { prompts } = await client.listPrompts();
+    const simple = prompts.find((p) => !(p.arguments ?? []).some((a) => a.required));
+    if (simple) await client.getPrompt({ name: simple.name });
+  }
+}
+
+describe("check on real traffic finds nothing", () => {
+  for (const server of Object.keys(SERVERS)) {
+    it(`SDK 1.x Client and ${server} over stdio`, async () => {
+      const file = path.join(tempProject(), `sdk1-${server}.jsonl`);
+      const client = new ClientV1({ name: "corpus-sdk1", version: "1.0.0" });
+      await client.connect(new StdioV1({ ...traced(server, file), stderr: "ignore" }));
+      await session(client, server);
+      await client.close();
+      // initialize and its answer, tools/list and its answer, then each call and its answer at least.
+      expect(await findings(file, 4 + 2 * SERVERS[server]!.calls.length)).toEqual([]);
+    }, 120_000);
+
+    it(`SDK v2 Client and ${server} over stdio`, async () => {
+      const file = path.join(tempProject(), `sdk2-${server}.jsonl`);
+      const client = new ClientV2({ name: "corpus-sdk2", version: "1.0.0" });
+      await client.connect(new StdioV2({ ...traced(server, file), stderr: "ignore" }));
+      await session(client, server);
+      await client.close();
+      expect(await findings(file, 4 + 2 * SERVERS[server]!.calls.length)).toEqual([]);
+    }, 120_000);
+  }
+
+  it("three concurrent sessions of SDK 1.x and v2 Clients with server-everything over Streamable HTTP", async () => {
+    const port = await freePort();
+    const [command, ...args] = binCommand(servers, "@modelcontextprotocol/server-everything");
+    const upstream = spawn(command!, [...args, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let said = "";
+        upstream.stderr.on("data", (chunk: Buffer) => {
+          said += chunk.toString();
+          if (said.includes("listening on port")) resolve();
+        });
+        upstream.once("exit", (code) => reject(new Error(`server-everything exited with ${code}: ${said}`)));
+      });
+      const file = path.join(tempProject(), "http.jsonl");
+      const trace = openTrace(file, { transport: "http", upstream: `http://127.0.0.1:${port}/mcp` });
+      const proxy = await traceHttp({ upstream: new URL(`http://127.0.0.1:${port}/mcp`), host: "127.0.0.1", port: 0, trace });
+      // Ids start at 0 in every session: only pairing per session tells their answers apart.
+      const clients = [
+        new ClientV1({ name: "corpus-sdk1", version: "1.0.0" }),
+        new ClientV2({ name: "corpus-sdk2", version: "1.0.0" }),
+        new ClientV2({ name: "corpus-sdk2b", version: "1.0.0" }),
+      ];
+      await Promise.all(
+        clients.map(async (client) => {
+          if (client instanceof ClientV1) await client.connect(new HttpV1(new URL(proxy.url)));
+          else await client.connect(new HttpV2(new URL(proxy.url)));
+          await session(client, "everything");
+          await client.close();
+        }),
+      );
+      await proxy.close();
+      await trace.close();
+      expect(await findings(file, 60)).toEqual([]);
+    } finally {
+      upstream.kill();
+    }
+  }, 120_000);
+
+  it("the MCP Inspector CLI and server-everything over stdio", async () => {
+    const dir = tempProject();
+    const home = tempProject();
+    const run = (method: string[], file: string) =>
+      new Promise<number>((resolve) => {
+        const { command, args } = traced("everything", file);
+        execFile(node22, [INSPECTOR_CLI, "--cli", command, ...args, ...method], { timeout: 60_000, env: { ...process.env, HOME: home } }, (error) =>
+          resolve(typeof error?.code === "number" ? error.code : error ? -1 : 0),
+        );
+      });
+    const sessions: [string, string[]][] = [
+      ["tools-list", ["--method", "tools/list"]],
+      ["tools-call", ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"]],
+      ["resources-list", ["--method", "resources/list"]],
+      ["prompts-list", ["--method", "prompts/list"]],
+    ];
+    for (const [name, method] of sessions) {
+      const file = path.join(dir, `inspector-${name}.jsonl`);
+      expect(await run(method, file), name).toBe(0);
+      expect(await findings(file)).toEqual([]);
+    }
+  }, 240_000);
+});
