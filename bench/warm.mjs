@@ -2,7 +2,7 @@
 // 100 ms debounce): the median time of one changed tool with the pipeline loaded and warm.
 // For bench/run.ts; run in a bench project folder.
 import { readFileSync, writeFileSync } from "node:fs";
-import { runPipeline } from "../dist/generate.js";
+import { runPipeline } from "../dist/generator/pipeline.js";
 
 const options = { manifests: ["manifests"], out: "generated", cwd: process.cwd(), mode: "write" };
 await runPipeline(options);

@@ -46,8 +46,11 @@ async function build({ sdk, react }: (typeof BUILDS)[number]): Promise<string> {
   const run = await runPipeline({ manifests: [path.join(dir, "manifests")], out: path.join(dir, "generated"), cwd: dir, mode: "write", cache: false });
   const errors = run.diagnostics.filter((d) => d.severity === "error");
   if (errors.length) throw new Error(`bench/widget.ts: ${dir}: ${errors.map((d) => d.message).join("\n")}`);
-  const content = run.models[0]?.resources.find((r) => r.uri === "ui://widget/gifts.html")?.content;
-  const html = content && "text" in content ? content.text : undefined;
+  // The bundled HTML is served from the generated definition: one JSON line per resource entry.
+  const definition = readFileSync(path.join(dir, "generated", "gift-server", "definition.ts"), "utf8");
+  const line = definition.split("\n").find((l) => l.startsWith('{"resource":{"uri":"ui://widget/gifts.html"'));
+  const served = line === undefined ? undefined : (JSON.parse(line.replace(/,$/, "")) as { content?: { text?: string } });
+  const html = served?.content?.text;
   if (html === undefined) throw new Error(`bench/widget.ts: ${dir}: no HTML for ui://widget/gifts.html`);
   return html;
 }
