@@ -18,6 +18,8 @@ const NETWORK = [
   "test/e2e/trace-inspector.test.ts",
   // mcpgen check on traces of the SDK's Clients and the Inspector CLI with the reference servers.
   "test/e2e/check-corpus.test.ts",
+  // check's SARIF through Microsoft's SARIF Multitool, installed into .cache/sarif-multitool once.
+  "test/e2e/sarif-multitool.test.ts",
   // The gift widget in the mcp-use Inspector, installed into .cache/mcp-use-inspector once, on the shared Node 22.
   "test/e2e/widgets.inspector.browser.test.ts",
 ];

@@ -56,7 +56,8 @@ function fingerprint(f: Finding, uri: string): string {
 export function sarifReport(result: CheckResult, cwd = process.cwd()): string {
   const rules = RULE_IDS.map((id) => ({
     id,
-    name: id.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase()),
+    // SARIF's readable name (MisnamedParam); omitted where it would only repeat the id (batch).
+    ...(id.includes("-") ? { name: id.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase()) } : {}),
     shortDescription: { text: RULES[id].title },
     fullDescription: { text: RULES[id].description },
     helpUri: rulesPageUrl(id),
