@@ -20,6 +20,8 @@ const NETWORK = [
   "test/e2e/check-corpus.test.ts",
   // check's SARIF through Microsoft's SARIF Multitool, installed into .cache/sarif-multitool once.
   "test/e2e/sarif-multitool.test.ts",
+  // check on the official conformance suite's traffic, through mcpgen trace (the suite into .cache/conformance once).
+  "test/e2e/check-conformance.test.ts",
   // The gift widget in the mcp-use Inspector, installed into .cache/mcp-use-inspector once, on the shared Node 22.
   "test/e2e/widgets.inspector.browser.test.ts",
 ];
