@@ -51,7 +51,7 @@ export function binCommand(dir: string, pkg: string): string[] {
 }
 
 /** The version of the reference servers (@modelcontextprotocol/server-everything, -filesystem, -memory) the network suites run. */
-export const REFERENCE_SERVERS_VERSION = "2026.8.31";
+const REFERENCE_SERVERS_VERSION = "2026.8.31";
 const REFERENCE_CACHE = path.join(ROOT, ".cache", "reference-servers", REFERENCE_SERVERS_VERSION);
 
 /**
@@ -69,6 +69,11 @@ export function referenceServers(): string {
   const specs = ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${REFERENCE_SERVERS_VERSION}`);
   writeFileSync(path.join(REFERENCE_CACHE, "package.json"), JSON.stringify({ name: "reference-servers", private: true }));
   const install = [NPM, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", ...specs];
-  execFileSync("flock", [lock, "sh", "-c", `"$@" && touch .installed`, "install", ...install], { cwd: REFERENCE_CACHE, env: NPM_FREE_ENV, stdio: "ignore", timeout: 300_000 });
+  execFileSync("flock", [lock, "sh", "-c", `"$@" && touch .installed`, "install", ...install], {
+    cwd: REFERENCE_CACHE,
+    env: NPM_FREE_ENV,
+    stdio: "ignore",
+    timeout: 300_000,
+  });
   return REFERENCE_CACHE;
 }
