@@ -191,7 +191,11 @@ export class Pairer {
    */
   private cancel(event: LoggedMessage, params: unknown): boolean {
     if (!isRecord(params) || params["requestId"] === undefined) return true;
-    const key = `${this.requestScope(event)}|${event.from}|${JSON.stringify(params["requestId"])}`;
+    const scope = this.requestScope(event);
+    const key = `${scope}|${event.from}|${JSON.stringify(params["requestId"])}`;
+    // Over HTTP without a session the cancellation rides an exchange of its own: which request it
+    // names cannot be told, so it is not judged unknown (and releases nothing).
+    if (scope.startsWith("x:")) return true;
     const request = this.pending.get(key)?.[0];
     if (request) this.take(key, request);
     // Known: waiting, answered (a cancellation that crossed its answer) or already released.

@@ -7,6 +7,7 @@
  * Streamable HTTP every session has its own, and the log does not always say which. Memory stays
  * bounded: at most MAX_TOKENS progress tokens are followed (the oldest are forgotten).
  */
+import type { TraceHttp } from "../../trace/record.js";
 import { sentBy, STATELESS_REVISION } from "../methods.js";
 import { isRecord, other, type Side } from "../model.js";
 import { showId } from "../pair/classify.js";
@@ -52,9 +53,16 @@ export class ProtocolRules {
   /** Progress tokens of requests, per side that sent the request. */
   private readonly tokens = new Map<string, Token>();
   private lastBatchLine: number | undefined;
+  /** Per HTTP exchange, the MCP session its client request named. */
+  private readonly exchangeSessions = new Map<number, string>();
 
   check(p: Paired, revision: string | undefined, ctx: RuleContext): void {
     const { event, shape } = p;
+    const session = event.from === "client" ? event.http?.headers["mcp-session-id"] : undefined;
+    if (event.http && session !== undefined) {
+      this.exchangeSessions.set(event.http.exchange, session);
+      if (this.exchangeSessions.size > MAX_TOKENS) this.exchangeSessions.delete(this.exchangeSessions.keys().next().value!);
+    }
     if (event.batch && event.line !== this.lastBatchLine && (revision === undefined || !BATCH_REVISIONS.has(revision))) {
       this.lastBatchLine = event.line;
       ctx.report(
@@ -86,7 +94,7 @@ export class ProtocolRules {
   private request(p: Paired, method: string, revision: string | undefined, ctx: RuleContext): void {
     const { event, request } = p;
     const id = p.shape.kind === "request" ? p.shape.id : undefined;
-    if (request?.progressToken !== undefined) this.remember(`${event.from}|${JSON.stringify(request.progressToken)}`, { line: event.line });
+    if (request?.progressToken !== undefined) this.remember(this.tokenKey(event.http, event.from, request.progressToken), { line: event.line });
     if (event.from !== "client") {
       const needed = CLIENT_NEEDS[method];
       const client = this.declared.client;
@@ -143,8 +151,9 @@ export class ProtocolRules {
     );
   }
 
-  private notification({ event }: Paired, method: string, params: unknown, ctx: RuleContext): void {
-    if (method === "notifications/progress") return this.progress(event.line, event.from, params, ctx);
+  private notification(p: Paired, method: string, params: unknown, ctx: RuleContext): void {
+    const { event } = p;
+    if (method === "notifications/progress") return this.progress(p, params, ctx);
     const needed = SERVER_NEEDS[method];
     const server = event.http ? undefined : this.declared.server;
     if (event.from !== "server" || !needed || !server) return;
@@ -153,15 +162,17 @@ export class ProtocolRules {
     ctx.report("missing-capability", event.line, undefined, `the server sends ${method}, but declared no ${capabilityName(needed)} capability in initialize`);
   }
 
-  private progress(line: number, from: Side, params: unknown, ctx: RuleContext): void {
+  private progress(p: Paired, params: unknown, ctx: RuleContext): void {
+    const { line, from, http } = p.event;
     if (!isRecord(params)) return;
     const token = params["progressToken"];
     if (typeof token !== "string" && typeof token !== "number") return;
     const asker = other(from);
-    const state = this.tokens.get(`${asker}|${JSON.stringify(token)}`);
+    const state = this.tokens.get(this.tokenKey(http, asker, token));
     const shown = showId(token);
     if (!state) {
-      ctx.report("progress", line, undefined, `progress for token ${shown}, which no ${asker} request carried`);
+      // Over HTTP progress may come on a stream of its own (GET), whose request the log cannot tell.
+      if (!http) ctx.report("progress", line, undefined, `progress for token ${shown}, which no ${asker} request carried`);
       return;
     }
     if (state.answered !== undefined) {
@@ -178,12 +189,21 @@ export class ProtocolRules {
   private response({ event, shape, request }: Paired, revision: string | undefined, ctx: RuleContext): void {
     if (shape.kind !== "response" || !request) return;
     if (request.progressToken !== undefined && !(shape.hasResult && isInterimResult(request.method, shape.result))) {
-      const state = this.tokens.get(`${request.from}|${JSON.stringify(request.progressToken)}`);
+      const state = this.tokens.get(this.tokenKey(request.http, request.from, request.progressToken));
       if (state) state.answered = event.line;
     }
     if (request.method === "initialize" && shape.hasResult && isRecord(shape.result) && isRecord(shape.result["capabilities"]) && !event.http)
       this.declared.server = shape.result["capabilities"];
     if (request.unknownName) unknownNameAnswer(request.unknownName, request.name ?? "", shape, revision ?? request.revision, event.line, ctx);
+  }
+
+  /**
+   * Where a progress token is unique: the connection, or over HTTP the MCP session of the exchange
+   * (an SDK uses its request ids as tokens: they start again in every session), else the exchange.
+   */
+  private tokenKey(http: TraceHttp | undefined, asker: Side, token: string | number): string {
+    const scope = http ? (http.headers["mcp-session-id"] ?? this.exchangeSessions.get(http.exchange) ?? `x${http.exchange}`) : "";
+    return `${scope}|${asker}|${JSON.stringify(token)}`;
   }
 
   private remember(key: string, token: Token): void {

@@ -449,6 +449,26 @@ CASES.push(
     [],
   ],
   [
+    "the same progress token in two sessions, one answered before the other's progress",
+    [
+      client({ id: 0, method: "tools/call", params: { name: "gift_details", arguments: { name: "a" }, _meta: { progressToken: 0 } } }, post(1, "A")),
+      client({ id: 0, method: "tools/call", params: { name: "gift_details", arguments: { name: "b" }, _meta: { progressToken: 0 } } }, post(2, "B")),
+      server({ id: 0, result: { content: [] } }, post(1, "A", 200)),
+      server({ method: "notifications/progress", params: { progressToken: 0, progress: 1 } }, post(2, undefined, 200)),
+      server({ id: 0, result: { content: [] } }, post(2, "B", 200)),
+    ],
+    [],
+  ],
+  [
+    "a cancellation on an exchange of its own, without a session",
+    [
+      client({ id: 3, method: "ping" }, post(1)),
+      client({ method: "notifications/cancelled", params: { requestId: 3 } }, post(2)),
+      server({ id: 3, result: {} }, post(1, undefined, 200)),
+    ],
+    [],
+  ],
+  [
     "an HTTP error with id null answers its exchange's request",
     [client({ id: 1, method: "ping" }, post(1)), server({ id: null, error: { code: -32600, message: "Bad Request" } }, post(1, undefined, 400))],
     [],
