@@ -64,20 +64,44 @@ export function unknownNames(schema: unknown, value: unknown, root: unknown = sc
   return found;
 }
 
+/** What a schema level says of names, worked out once per schema object (every call of a tool walks the same schema). */
+interface Level {
+  items?: Record<string, unknown>;
+  /** The `properties` objects of the level and its branches; undefined when names are not judged here. */
+  properties?: Record<string, unknown>[];
+  names: string[];
+}
+
+const LEVELS = new WeakMap<object, Level>();
+
+function levelOf(resolved: Record<string, unknown>, root: unknown): Level {
+  let level = LEVELS.get(resolved);
+  if (level) return level;
+  const all = levels(resolved, root);
+  const items = all.map((s) => s["items"]).find((i) => isRecord(i));
+  const properties = all.map((s) => s["properties"]).filter(isRecord);
+  // No names at this level (a free-form object), or a schema that means other names (a map): nothing to judge.
+  const judged = properties.length > 0 && !all.some((s) => isRecord(s["additionalProperties"]) || isRecord(s["patternProperties"]));
+  level = {
+    ...(isRecord(items) ? { items } : {}),
+    ...(judged ? { properties } : {}),
+    names: judged ? [...new Set(properties.flatMap((p) => Object.keys(p)))] : [],
+  };
+  LEVELS.set(resolved, level);
+  return level;
+}
+
 function walk(schema: unknown, value: unknown, root: unknown, at: string, depth: number, found: UnknownName[]): void {
   const resolved = resolve(schema, root);
   if (!resolved || depth > MAX_DEPTH || found.length >= MAX_FOUND) return;
-  const all = levels(resolved, root);
+  const level = levelOf(resolved, root);
   if (Array.isArray(value)) {
-    const items = all.map((s) => s["items"]).find((i) => isRecord(i));
+    const items = level.items;
     if (items) value.slice(0, MAX_ITEMS).forEach((item, i) => walk(items, item, root, `${at}/${i}`, depth + 1, found));
     return;
   }
-  if (!isRecord(value)) return;
-  const properties = all.map((s) => s["properties"]).filter(isRecord);
-  // No names at this level (a free-form object), or a schema that means other names (a map): nothing to judge.
-  if (properties.length === 0 || all.some((s) => isRecord(s["additionalProperties"]) || isRecord(s["patternProperties"]))) return;
-  const names = [...new Set(properties.flatMap((p) => Object.keys(p)))];
+  const { properties, names } = level;
+  if (!isRecord(value) || !properties) return;
   for (const key of Object.keys(value)) {
     if (found.length >= MAX_FOUND) return;
     const pointer = `${at}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
