@@ -18,6 +18,9 @@ import type { TraceSink } from "./writer.js";
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1): never forwarded. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade", "proxy-authenticate"]);
 
+/** How long closing the proxy waits for the answers under way to end. */
+const CLOSE_GRACE_MS = 2_000;
+
 export interface HttpTraceOptions {
   upstream: URL;
   host: string;
@@ -37,9 +40,15 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
   const sessions = new SessionNames();
   const client = upstream.protocol === "https:" ? https : http;
   let exchanges = 0;
+  /** Exchanges whose answer is still going through (and being recorded): close waits for them. */
+  const inFlight = new Set<Promise<void>>();
 
   const server = http.createServer((req, res) => {
     const exchange = ++exchanges;
+    // Done once the answer went out whole (its copy recorded first) or the connection closed.
+    const finished = new Promise<void>((resolve) => res.once("close", resolve));
+    inFlight.add(finished);
+    void finished.then(() => inFlight.delete(finished));
     const pathAndQuery = req.url ?? "/";
     const base: TraceHttp = { exchange, method: req.method ?? "GET", path: redactPath(pathAndQuery), headers: {} };
     const requestCopy = requestSide(trace, { ...base, headers: redactHeaders(req.headers, sessions) }, req.headers, options.maxBodyBytes);
@@ -107,10 +116,18 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${upstream.pathname}`,
+    // New connections are refused at once; the answers under way get CLOSE_GRACE_MS to end (a client may
+    // have its answer's bytes before the upstream's end, whose copy is recorded then), and the rest
+    // (an event stream left open) is cut.
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        const cut = () => server.closeAllConnections();
+        const grace = setTimeout(cut, CLOSE_GRACE_MS);
+        void Promise.all(inFlight).then(() => {
+          clearTimeout(grace);
+          cut();
+        });
       }),
   };
 }
