@@ -8,7 +8,6 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import * as path from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
@@ -23,6 +22,7 @@ import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
 import { binCommand, referenceServers, workFolder } from "../helpers/published.js";
 import { tempProject } from "../helpers/tmp.js";
 import { BIN } from "../helpers/trace.js";
+import { freePort } from "../helpers/ports.js";
 
 const work = workFolder("mcpgen-check-corpus-");
 let servers: string;
@@ -81,15 +81,6 @@ async function findings(file: string, atLeast = 5): Promise<string[]> {
   const { findings: list, messages } = await checkLog(file);
   expect(messages, `${file}: messages checked`).toBeGreaterThanOrEqual(atLeast);
   return list.map((f) => `${path.basename(file)}:${f.line} ${f.rule}: ${f.message}`);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
 }
 
 /** A session as the SDK's examples run one: list everything, call, read, get a prompt. */

@@ -7,13 +7,13 @@
  * protected resource metadata names the URL clients connect to (the SDK client refuses any other).
  */
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse, stringify } from "yaml";
 import type { AuthServer } from "./authServer.js";
 import { mcpgen, ROOT } from "./cli.js";
 import { linkNodeModules, tempProject } from "./tmp.js";
+import { freePort } from "./ports.js";
 
 export type AccessRule = readonly string[] | "none";
 
@@ -112,16 +112,6 @@ export interface ServedServer {
   /** The generated module (index.ts): createClient, types. */
   generated: Record<string, unknown> & { createClient: (sdk: unknown) => Record<string, (...args: unknown[]) => Promise<unknown>> };
   close(): Promise<void>;
-}
-
-/** A free loopback port (the server must know its URL before it listens, for MCP_AUTH_RESOURCE). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  if (typeof address !== "object" || address === null) throw new Error("no port");
-  return address.port;
 }
 
 /** The answer every test handler gives: which entry ran and the ctx.auth it got. */

@@ -5,10 +5,11 @@
  * and permitted); when there is none, startRedis() rejects at once with the setup's message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { started } from "./process.js";
 import { programPath } from "./programs.js";
 import { until } from "./wait.js";
+import { freePort } from "./ports.js";
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -68,19 +69,6 @@ function pings(port: number): Promise<boolean> {
     socket.on("data", (chunk) => {
       answer += chunk.toString();
       if (answer.includes("\r\n")) done(answer.startsWith("+PONG"));
-    });
-  });
-}
-
-/** A loopback port nobody listens on (now). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
     });
   });
 }

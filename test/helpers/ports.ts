@@ -1,0 +1,15 @@
+/** A free loopback port, for suites whose servers must know their URL before they listen. */
+import { createServer } from "node:net";
+
+/** A loopback port nobody listens on (now). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
