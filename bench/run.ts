@@ -8,7 +8,9 @@
  * (the gift widget's HTML with sdk: mcpgen and sdk: ext-apps, bench/widget.ts: the `widget` key), or
  * --only check (`mcpgen check` on a 100 MB trace, seconds and peak RSS, bench/check.ts: the `check` key), or
  * --only lists (tools/list and tools/call per second with lists switched, filtered, or neither, against
- * mcpgen before lists could change, bench/lists.ts: the `lists` key; --runs sets its rounds).
+ * mcpgen before lists could change, bench/lists.ts: the `lists` key; --runs sets its rounds), or
+ * --only recorder (`mcpgen trace` on one 50 MB reply, peak RSS and seconds, against mcpgen before the
+ * recorder streamed, bench/recorder.ts: the `recorder` key; --runs sets its runs).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpus, totalmem } from "node:os";
@@ -30,8 +32,8 @@ const SIZES = (arg("--sizes") ?? "10,100,500,1000,5000").split(",").map(Number);
 const RUNS = Number(arg("--runs") ?? 5);
 const TASK_RUNS = Number(arg("--task-runs") ?? 3);
 const ONLY = arg("--only");
-if (ONLY !== undefined && !["tasks", "auth", "widget", "check", "lists"].includes(ONLY))
-  throw new Error(`--only takes "tasks", "auth", "widget", "check" or "lists", not ${JSON.stringify(ONLY)}`);
+if (ONLY !== undefined && !["tasks", "auth", "widget", "check", "lists", "recorder"].includes(ONLY))
+  throw new Error(`--only takes "tasks", "auth", "widget", "check", "lists" or "recorder", not ${JSON.stringify(ONLY)}`);
 const RESULTS = path.join(ROOT, "bench", "results.json");
 const machine = {
   cpus: cpus().length,
@@ -96,6 +98,25 @@ if (ONLY === "check") {
   writeFileSync(RESULTS, `${JSON.stringify({ ...previous, check }, null, 2)}\n`);
   process.stdout.write(
     `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key check)\n`,
+  );
+  process.exit(0);
+}
+
+if (ONLY === "recorder") {
+  // The recorder on one large reply alone (bench/recorder.ts, on the built CLI): the other figures stay as they were.
+  execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "recorder.ts"), String(arg("--runs") ?? 3)], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
+  if (r.status !== 0 || !line) throw new Error(`bench/recorder.ts failed (${r.status}):\n${r.stderr}`);
+  const recorder = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, recorder }, null, 2)}\n`);
+  process.stdout.write(
+    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key recorder)\n`,
   );
   process.exit(0);
 }

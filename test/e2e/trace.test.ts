@@ -2,17 +2,20 @@
  * `mcpgen trace` on stdio: the official SDK v2 Client launching the recorder in place of the gift
  * server gets the same answers as from the server itself, in both protocol eras; the bytes a client
  * receives are the server's bytes exactly; the trace holds every message in order; a recorder
- * that is killed ends the client's pending request (no hang) and takes the server down with it.
+ * that is killed ends the client's pending request (no hang) and takes the server down with it;
+ * messages too large to hold (over stdio and HTTP, a body or an event) are recorded whole.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ERAS, type Era } from "../helpers/connect.js";
 import { tempProject } from "../helpers/tmp.js";
-import { BIN, GIFT_STDIO, readTrace } from "../helpers/trace.js";
+import { BIN, GIFT_STDIO, readTrace, startHttpTrace } from "../helpers/trace.js";
 import { envelope } from "../helpers/wire.js";
 
 async function connect(era: Era, command: string[]): Promise<{ sdk: Client; transport: StdioClientTransport }> {
@@ -74,9 +77,9 @@ describe.each(ERAS)("mcpgen trace on stdio (%s era)", (era: Era) => {
 });
 
 /** Runs `command` with `input` written to its stdin, then closed; gives its stdout bytes and exit code. */
-function run(command: string[], input: string): Promise<{ stdout: Buffer; code: number | null }> {
+function run(command: string[], input: string, env?: NodeJS.ProcessEnv): Promise<{ stdout: Buffer; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(command[0]!, command.slice(1), { stdio: ["pipe", "pipe", "ignore"], ...(env ? { env } : {}) });
     const chunks: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => chunks.push(d));
     child.on("error", reject);
@@ -219,4 +222,80 @@ describe("mcpgen trace --print", () => {
       ]),
     );
   });
+});
+
+describe("mcpgen trace on a message too large to hold", () => {
+  // 3 MB: past the 1 MiB the recorder holds, so spooled to disk and copied into the log.
+  const big = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "line\nof text ".repeat(250_000) }] } };
+  const request = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "big", arguments: { blob: "z".repeat(2_000_000) } } };
+
+  it("records a large line over stdio whole, forwards it byte for byte, and leaves no spool behind", async () => {
+    const dir = tempProject();
+    const file = path.join(dir, "large.jsonl");
+    const spools = path.join(dir, "tmp");
+    mkdirSync(spools);
+    // Two large messages, then a large line that is not JSON (spooled, then found not JSON: a note with its head).
+    const text = `${JSON.stringify(request)}\n${JSON.stringify(big)}\n{"broken": ${"1,".repeat(1_000_000)}\n`;
+    const echoed = await run([process.execPath, BIN, "trace", "-o", file, "--", "cat"], text, { ...process.env, TMPDIR: spools });
+    expect(echoed.stdout.equals(Buffer.from(text))).toBe(true);
+    const trace = readTrace(file);
+    expect(trace.messages.filter((m) => m.from === "server").map((m) => m.message)).toEqual([request, big]);
+    expect(trace.messages.filter((m) => m.from === "client").map((m) => m.message)).toEqual([request, big]);
+    const notJson = trace.notes.filter((n) => n.note === "a line that is not JSON");
+    expect(notJson.map((n) => [n.from, n.text?.length])).toEqual([
+      ["client", 64 * 1024],
+      ["server", 64 * 1024],
+    ]);
+    // The spool folder was made, and removed.
+    expect(readdirSync(spools)).toEqual([]);
+  }, 60_000);
+
+  it("records a large JSON body and a large event of many data lines over HTTP", async () => {
+    const events = JSON.stringify(big, null, 1)
+      .split("\n")
+      .map((l) => `data: ${l}`)
+      .join("\n");
+    const upstream = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        if (req.url === "/json") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(big));
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        // Written in small pieces, as a server streams it.
+        const bytes = Buffer.from(`id: 1\n${events}\n\n`);
+        let at = 0;
+        const more = () => {
+          while (at < bytes.length) {
+            const piece = bytes.subarray(at, (at += 7_000));
+            if (!res.write(piece)) return void res.once("drain", more);
+          }
+          res.end();
+        };
+        more();
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const file = path.join(tempProject(), "large-http.jsonl");
+    const proxy = await startHttpTrace(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`, file);
+    try {
+      for (const route of ["json", "sse"]) {
+        const response = await fetch(proxy.url.replace(/\/mcp$/, `/${route}`), {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify(request),
+        });
+        expect((await response.text()).length).toBeGreaterThan(3_000_000);
+      }
+      await proxy.stop();
+      const trace = readTrace(file);
+      expect(trace.messages.map((m) => [m.from, m.http?.exchange, m.http?.sse?.id, m.message])).toEqual([
+        ["client", 1, undefined, request],
+        ["server", 1, undefined, big],
+        ["client", 2, undefined, request],
+        ["server", 2, "1", big],
+      ]);
+    } finally {
+      await proxy.stop();
+      await new Promise((resolve) => upstream.close(resolve));
+    }
+  }, 60_000);
 });

@@ -6,25 +6,24 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { TraceHttp } from "./record.js";
-import { collectBody, decodedSide, type SideStream } from "./sideStream.js";
+import { rmSync } from "node:fs";
+import type { CopyOptions } from "./copy.js";
+import { bodyCopy, decodedSide, type SideStream } from "./sideStream.js";
 import { SseParser } from "./sse.js";
-import { noteText, parseJson, type Side, type TraceSink } from "./writer.js";
+import { noteText, recordCopied, type Side, type TraceSink } from "./writer.js";
 
-/** The largest body (or server-sent event) the side copy keeps: past it, noted and forwarded unrecorded. */
+/** The largest body (or server-sent event) recorded: past it, noted and forwarded unrecorded. Past 1 MiB it is spooled to disk, not held. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /** The side copy of a request body: the message recorded when the body ends. */
 export function requestSide(trace: TraceSink, http: TraceHttp, headers: IncomingHttpHeaders, maxBytes = MAX_BODY_BYTES): SideStream {
-  const body = collectBody(maxBytes, (bytes) => {
-    if (!Buffer.isBuffer(bytes))
-      return trace.note(`a request body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, {
-        from: "client",
-        http,
-        event: "not-recorded",
-      });
-    if (bytes.length === 0) return trace.note(`${http.method} request`, { from: "client", http });
-    recordJson(trace, "client", bytes, http, "a request body that is not JSON");
-  });
+  const body = bodyCopy(
+    copyOptions(trace, maxBytes, (size) => tooLong(trace, "client", `a request body of more than ${maxBytes} bytes (${size} so far)`, http)),
+    (copied, size) => {
+      if (size === 0 || copied.kind === "empty") return trace.note(`${http.method} request`, { from: "client", http });
+      recordCopied(trace, "client", copied, "a request body that is not JSON", http);
+    },
+  );
   return decodedSide(header(headers, "content-encoding"), body, (reason) => trace.note(reason, { from: "client", http }));
 }
 
@@ -35,19 +34,10 @@ export function responseSide(trace: TraceSink, http: TraceHttp, headers: Incomin
   if (type === "text/event-stream") {
     let events = 0;
     const parser = new SseParser({
-      maxEventBytes: maxBytes,
+      ...copyOptions(trace, maxBytes, (size) => tooLong(trace, "server", `an event of more than ${maxBytes} bytes (${size} so far)`, http)),
       onEvent(event) {
         const sse = { ...(event.id !== undefined ? { id: event.id } : {}), ...(event.event !== undefined ? { event: event.event } : {}) };
-        // An event without data (the priming event of a resumable stream) carries no message.
-        if (event.data === "") return;
-        const parsed = parseJson(Buffer.from(event.data));
-        if (parsed) {
-          events++;
-          trace.message("server", parsed.value, { ...http, sse });
-        } else trace.note("an event whose data is not JSON", { from: "server", text: noteText(Buffer.from(event.data)), http: { ...http, sse } });
-      },
-      onOverflow(size) {
-        trace.note(`an event of more than ${maxBytes} bytes (${size} so far): forwarded, not recorded`, { from: "server", http, event: "not-recorded" });
+        if (recordCopied(trace, "server", event.data, "an event whose data is not JSON", { ...http, sse })) events++;
       },
     });
     sink = {
@@ -58,26 +48,27 @@ export function responseSide(trace: TraceSink, http: TraceHttp, headers: Incomin
       },
     };
   } else {
-    sink = collectBody(maxBytes, (bytes) => {
-      if (!Buffer.isBuffer(bytes))
-        return trace.note(`a response body of ${bytes.tooLong} bytes, more than ${maxBytes}: forwarded, not recorded`, {
-          from: "server",
-          http,
-          event: "not-recorded",
-        });
-      if (bytes.length === 0) return trace.note(`HTTP ${http.status} without a body`, { from: "server", http });
-      if (type === "application/json" || type.endsWith("+json"))
-        return recordJson(trace, "server", bytes, http, `HTTP ${http.status}: a body that is not JSON`);
-      trace.note(`HTTP ${http.status} without a message (${type || "no content type"})`, { from: "server", text: noteText(bytes), http });
-    });
+    const json = type === "application/json" || type.endsWith("+json");
+    sink = bodyCopy(
+      copyOptions(trace, maxBytes, (size) => tooLong(trace, "server", `a response body of more than ${maxBytes} bytes (${size} so far)`, http)),
+      (copied, size) => {
+        if (size === 0 || copied.kind === "empty") return trace.note(`HTTP ${http.status} without a body`, { from: "server", http });
+        if (json) return recordCopied(trace, "server", copied, `HTTP ${http.status}: a body that is not JSON`, http);
+        if (copied.kind === "spooled") rmSync(copied.spooled.file, { force: true });
+        const text = copied.kind === "bytes" ? noteText(copied.bytes) : copied.kind === "not-json" ? noteText(copied.head) : undefined;
+        trace.note(`HTTP ${http.status} without a message (${type || "no content type"})`, { from: "server", ...(text !== undefined ? { text } : {}), http });
+      },
+    );
   }
   return decodedSide(header(headers, "content-encoding"), sink, (reason) => trace.note(reason, { from: "server", http }));
 }
 
-function recordJson(trace: TraceSink, from: Side, bytes: Buffer, http: TraceHttp, otherwise: string): void {
-  const parsed = parseJson(bytes);
-  if (parsed) trace.message(from, parsed.value, http);
-  else trace.note(otherwise, { from, text: noteText(bytes), http });
+function copyOptions(trace: TraceSink, maxBytes: number, onOverflow: (size: number) => void): CopyOptions {
+  return { maxBytes, onOverflow, spoolPath: () => trace.spoolPath() };
+}
+
+function tooLong(trace: TraceSink, from: Side, what: string, http: TraceHttp): void {
+  trace.note(`${what}: forwarded, not recorded`, { from, http, event: "not-recorded" });
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {

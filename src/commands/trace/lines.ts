@@ -1,19 +1,17 @@
 /**
- * The side copy of a newline-delimited stream (MCP stdio): chunks in, complete lines out. The
- * forwarded bytes never pass through here; this only sees a copy. A line longer than `maxLineBytes`
- * is not kept: `onOverflow` is told once for it, and the copy starts again after its newline.
+ * The side copy of a newline-delimited stream (MCP stdio): chunks in, one message copy per line
+ * (copy.ts) out. The forwarded bytes never pass through here; this only sees a copy. A line is
+ * never held whole past the copy's memory bound, and past its `maxBytes` it is only counted (the
+ * copy reports it once) up to its newline.
  */
-export interface LineSplitterOptions {
-  maxLineBytes: number;
-  onLine(line: Buffer): void;
-  onOverflow(bytesSoFar: number): void;
+import { MessageCopy, type Copied, type CopyOptions } from "./copy.js";
+
+export interface LineSplitterOptions extends CopyOptions {
+  onLine(line: Copied): void;
 }
 
 export class LineSplitter {
-  private parts: Buffer[] = [];
-  private size = 0;
-  /** Inside a line already over the limit: skip to its newline. */
-  private skipping = false;
+  private line: MessageCopy | undefined;
 
   constructor(private readonly options: LineSplitterOptions) {}
 
@@ -22,10 +20,10 @@ export class LineSplitter {
     for (;;) {
       const newline = chunk.indexOf(10, start);
       if (newline === -1) {
-        this.keep(chunk.subarray(start));
+        if (start < chunk.length) this.current().write(chunk.subarray(start));
         return;
       }
-      this.keep(chunk.subarray(start, newline));
+      if (newline > start) this.current().write(chunk.subarray(start, newline));
       this.finishLine();
       start = newline + 1;
     }
@@ -33,35 +31,22 @@ export class LineSplitter {
 
   /** The end of the stream: a last line without a newline counts as a line. */
   end(): void {
-    if (this.size > 0 && !this.skipping) this.finishLine();
-    this.parts = [];
-    this.size = 0;
-    this.skipping = false;
+    this.finishLine();
   }
 
-  private keep(piece: Buffer): void {
-    if (piece.length === 0 || this.skipping) return;
-    if (this.size + piece.length > this.options.maxLineBytes) {
-      this.options.onOverflow(this.size + piece.length);
-      this.parts = [];
-      this.size = 0;
-      this.skipping = true;
-      return;
-    }
-    // A copy: the stream may reuse its buffer once the handler returns.
-    this.parts.push(Buffer.from(piece));
-    this.size += piece.length;
+  private current(): MessageCopy {
+    return (this.line ??= new MessageCopy(this.options));
   }
 
   private finishLine(): void {
-    if (this.skipping) {
-      this.skipping = false;
-      return;
-    }
-    let line = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    this.parts = [];
-    this.size = 0;
-    if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
-    if (line.length > 0) this.options.onLine(line);
+    const line = this.line;
+    this.line = undefined;
+    if (!line) return;
+    const copied = line.end();
+    if (copied.kind === "empty" || copied.kind === "too-long") return;
+    // A CRLF line: the CR is not part of the message.
+    const { bytes } = copied.kind === "bytes" ? copied : { bytes: undefined };
+    if (bytes && bytes[bytes.length - 1] === 13) this.options.onLine({ kind: "bytes", bytes: bytes.subarray(0, -1) });
+    else this.options.onLine(copied);
   }
 }

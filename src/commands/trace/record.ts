@@ -34,7 +34,11 @@ export interface TraceMessage {
   time: string;
   /** Who sent it. */
   from: "client" | "server";
-  /** The message, parsed from the bytes sent (a JSON-RPC message, or an array for a batch). */
+  /**
+   * The message (a JSON-RPC message, or an array for a batch). Up to 1 MiB it is written as parsed
+   * from the bytes sent; a larger one as sent, its line breaks made spaces (the same value), and
+   * last in its line.
+   */
   message: unknown;
   /** HTTP only: the exchange it rode on. */
   http?: TraceHttp;

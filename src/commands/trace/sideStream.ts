@@ -1,10 +1,11 @@
 /**
  * The side copy of an HTTP body, as the recorder reads it: decoded when the body is compressed
- * (gzip, deflate, br), bounded (`maxBytes`; past it the copy stops and says how far it got), and
- * never in the way of the forwarded bytes, which do not pass through here.
+ * (gzip, deflate, br), copied as a message (copy.ts: held when small, spooled when large, bounded
+ * by `maxBytes`), and never in the way of the forwarded bytes, which do not pass through here.
  */
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Transform } from "node:stream";
+import { MessageCopy, type Copied, type CopyOptions } from "./copy.js";
 
 export interface SideStream {
   write(chunk: Buffer): void;
@@ -45,18 +46,17 @@ export function decodedSide(encoding: string | undefined, sink: SideStream, onUn
   };
 }
 
-/** Collects a whole body, at most `maxBytes` of it; `done` gets the bytes, or how many were seen past the limit. */
-export function collectBody(maxBytes: number, done: (body: Buffer | { tooLong: number }) => void): SideStream {
-  let parts: Buffer[] = [];
+/** The copy of a whole body as one message (copy.ts); `done` gets what it came to when the body ends. */
+export function bodyCopy(options: CopyOptions, done: (copied: Copied, size: number) => void): SideStream {
+  const copy = new MessageCopy(options);
   let size = 0;
   return {
     write(chunk) {
       size += chunk.length;
-      if (size > maxBytes) parts = [];
-      else parts.push(Buffer.from(chunk));
+      copy.write(chunk);
     },
     end() {
-      done(size > maxBytes ? { tooLong: size } : Buffer.concat(parts, size));
+      done(copy.end(), size);
     },
   };
 }

@@ -11,9 +11,9 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { LineSplitter } from "./lines.js";
-import { noteText, parseJson, type Side, type TraceWriter } from "./writer.js";
+import { recordCopied, type Side, type TraceWriter } from "./writer.js";
 
-/** The longest line the side copy keeps (the forwarding has no limit). */
+/** The longest line recorded (the forwarding has no limit; past 1 MiB a line is spooled to disk, not held). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export interface StdioTraceOptions {
@@ -48,12 +48,9 @@ export function traceStdio(options: StdioTraceOptions): Promise<number> {
 
   const sideCopy = (from: Side) =>
     new LineSplitter({
-      maxLineBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
-      onLine(line) {
-        const parsed = parseJson(line);
-        if (parsed) trace.message(from, parsed.value);
-        else trace.note("a line that is not JSON", { from, text: noteText(line) });
-      },
+      maxBytes: options.maxLineBytes ?? MAX_LINE_BYTES,
+      spoolPath: () => trace.spoolPath(),
+      onLine: (line) => void recordCopied(trace, from, line, "a line that is not JSON"),
       onOverflow(size) {
         trace.note(`a line longer than ${options.maxLineBytes ?? MAX_LINE_BYTES} bytes (${size} so far): forwarded, not recorded`, {
           from,
