@@ -42,6 +42,7 @@ describe("mcpgen pull", () => {
     const text = readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8");
     expect(text).toBe(`# Pulled by mcpgen from \`${node} ${RAW}\` (MCP 2025-11-25).
 # Update it with: mcpgen pull -o manifests/raw-server.yaml -- ${node} ${RAW}
+# Listed to a client declaring the capabilities {} (a server may list more to a client that declares more).
 # Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).
 server:
   name: Raw Server

@@ -81,6 +81,7 @@ async function runCheck(args: CheckArgs, cwd: string): Promise<number> {
   const { checkLog } = await import("../commands/check/run.js");
   const { report } = await import("../commands/check/report/index.js");
   let definitions;
+  let pulledWith;
   if (args.manifests.length) {
     const { loadDefinitions } = await import("../commands/check/manifests.js");
     const loaded = await loadDefinitions(args.manifests, cwd);
@@ -90,11 +91,17 @@ async function runCheck(args: CheckArgs, cwd: string): Promise<number> {
       return 1;
     }
     definitions = loaded.definitions;
+    pulledWith = loaded.pulledWith;
   }
   const { UnreadableHar } = await import("../commands/check/read/index.js");
   let result;
   try {
-    result = await checkLog(where.file, { display: args.log, ...(definitions ? { definitions } : {}), ...(args.input ? { format: args.input } : {}) });
+    result = await checkLog(where.file, {
+      display: args.log,
+      ...(definitions ? { definitions } : {}),
+      ...(pulledWith ? { pulledWith } : {}),
+      ...(args.input ? { format: args.input } : {}),
+    });
   } catch (error) {
     if (!(error instanceof UnreadableHar || error instanceof SyntaxError)) throw error;
     process.stderr.write(`mcpgen: ${args.log}: ${error instanceof SyntaxError ? `not a HAR (${error.message})` : error.message}\n`);

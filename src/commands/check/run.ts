@@ -17,11 +17,11 @@ export interface CheckResult {
 /** `display`: how findings name the file (as typed on the command line). */
 export async function checkLog(
   file: string,
-  options: { display?: string; definitions?: readonly ServerDefinition[]; format?: LogFormat } = {},
+  options: { display?: string; definitions?: readonly ServerDefinition[]; pulledWith?: Record<string, unknown>; format?: LogFormat } = {},
 ): Promise<CheckResult> {
   const display = options.display ?? file;
   const { format, events } = await openLog(file, options.format);
-  const checker = new Checker(display, options.definitions);
+  const checker = new Checker(display, options.definitions, options.pulledWith);
   for await (const event of events) checker.add(event);
   const findings = checker.end();
   return { file: display, format, findings, counts: checker.counts, messages: checker.messages };

@@ -60,13 +60,19 @@ const METHOD_NOT_FOUND = -32601;
 /** What each list holds, for messages. */
 const NOUNS: Record<string, string> = { tools: "tools", resources: "resources", resourceTemplates: "resource templates", prompts: "prompts" };
 
+/**
+ * The client capabilities pull declares: none. Written in the manifest's header, since a server may
+ * list more to a client that declares more (`check` reads it).
+ */
+export const PULL_CLIENT_CAPABILITIES = {};
+
 /** More pages than this is a server that never stops paging. */
 const MAX_PAGES = 1000;
 
 export async function fetchServer(target: PullTarget, options: PullOptions): Promise<PulledServer> {
   const { Client, StreamableHTTPClientTransport, deserializeMessage } = await import("@modelcontextprotocol/client");
   const negotiation = options.era === "auto" ? { mode: "auto" } : options.era === "modern" ? { mode: { pin: "2026-07-28" } } : { mode: "legacy" };
-  const client = new Client({ name: "mcpgen-pull", version: "1.0.0" }, { versionNegotiation: negotiation as never });
+  const client = new Client({ name: "mcpgen-pull", version: "1.0.0" }, { capabilities: PULL_CLIENT_CAPABILITIES, versionNegotiation: negotiation as never });
   // A limit passed inside a transport may only reach the SDK's error handler (an SSE stream that
   // breaks is retried, a closed stdio pipe fails the request as "Connection closed"): every step
   // below also races `stopped`, which fails as soon as any limit is passed, with its message.

@@ -6,8 +6,8 @@
 import { Document } from "yaml";
 import type { JsonObject } from "../../common/objects.js";
 import { SERVER_NAME } from "../../generator/validate/fields.js";
-import type { PulledServer } from "./fetch.js";
-import { PULLED_MARK } from "../../generator/load/loadManifest.js";
+import { PULL_CLIENT_CAPABILITIES, type PulledServer } from "./fetch.js";
+import { PULLED_CAPABILITIES_MARK, PULLED_MARK } from "../../generator/load/loadManifest.js";
 import { isPlainObject, setOwn } from "../../common/objects.js";
 
 /** The manifest text for `server`, whose source is described as `source` (a command or a URL). */
@@ -46,6 +46,7 @@ export function manifestText(server: PulledServer, source: string, again: string
   const header = [
     `${PULLED_MARK}${source} (MCP ${server.protocolVersion || "2025-11-25"}).`,
     `# Update it with: ${again}`,
+    `${PULLED_CAPABILITIES_MARK}${JSON.stringify(PULL_CLIENT_CAPABILITIES)} (a server may list more to a client that declares more).`,
     "# Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).",
   ];
   // Comment lines stay comment lines, whatever the source text holds.

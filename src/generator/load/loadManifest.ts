@@ -12,6 +12,31 @@ import { syntaxHint } from "./syntaxHints.js";
 
 /** The first line of a manifest `mcpgen pull` wrote: a server you do not own, whose schema problems are warnings (and `pull --force` is needed to overwrite a file without it). */
 export const PULLED_MARK = "# Pulled by mcpgen from ";
+/**
+ * The header line of a pulled manifest that says which client capabilities pull declared: the
+ * lists are what the server showed such a client (a server may list more to a client that declares
+ * more). JSON follows the mark, to the end of the line.
+ */
+export const PULLED_CAPABILITIES_MARK = "# Listed to a client declaring the capabilities ";
+
+/**
+ * The client capabilities a pulled manifest was listed to, from its header: `{}` for a manifest
+ * pulled before the header said so (pull declared none then); undefined for one not pulled.
+ */
+export function pulledClientCapabilities(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith(PULLED_MARK)) return undefined;
+  for (const line of text.split("\n", 8)) {
+    if (!line.startsWith(PULLED_CAPABILITIES_MARK)) continue;
+    const json = /^(\{.*\})/.exec(line.slice(PULLED_CAPABILITIES_MARK.length))?.[1];
+    try {
+      const value = JSON.parse(json ?? "") as unknown;
+      if (typeof value === "object" && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // A header edited by hand: read as pull's own default.
+    }
+  }
+  return {};
+}
 
 // The parsers load on first use: a run with nothing to parse (no-op) loads neither, and the `yaml`
 // package (positions, exact diagnostics) only when a manifest needs the full parser or a

@@ -7,6 +7,11 @@
  * known: from a manifest, or once a list answer without `nextCursor` (its last page) was seen; a
  * resource URI once both resources/list and resources/templates/list are known (it may match a
  * template).
+ *
+ * Manifests written by `pull` are what the server listed to a client declaring the capabilities
+ * their header names (`pulledWith`). Once a client in the log declares a capability pull did not
+ * (in initialize, or 2026-07-28's per-request envelope), the server may list more to it: the
+ * pulled manifests no longer make a kind known, only the log's own lists do.
  */
 import type { ServerDefinition, WireTool } from "@mcpgen/runtime/shared";
 import { parseUriTemplate, type UriTemplate } from "@mcpgen/runtime/codegen";
@@ -28,8 +33,15 @@ export class Catalog {
   private readonly manifestTools = new Set<string>();
   /** The kinds the log listed. */
   private readonly listed = new Set<Kind>();
+  /** The kinds whose last page the log listed. */
+  private readonly knownFromLog = new Set<Listed>();
+  /** A client in the log declared a capability pull did not: the pulled manifests may lack what it is shown. */
+  private pulledForOthers = false;
 
-  constructor(definitions: readonly ServerDefinition[] = []) {
+  constructor(
+    definitions: readonly ServerDefinition[] = [],
+    private readonly pulledWith?: Record<string, unknown>,
+  ) {
     this.fromManifest = definitions.length > 0;
     for (const d of definitions) {
       for (const t of d.tools) {
@@ -52,11 +64,24 @@ export class Catalog {
 
   /** resources/list is known (its last page seen, or the manifests), whatever the templates. */
   resourcesListed(): boolean {
-    return this.known.has("resources");
+    return this.has("resources");
   }
 
   isKnown(kind: Kind): boolean {
-    return kind === "resources" ? this.known.has("resources") && this.known.has("templates") : this.known.has(kind);
+    return kind === "resources" ? this.has("resources") && this.has("templates") : this.has(kind);
+  }
+
+  private has(kind: Listed): boolean {
+    return this.knownFromLog.has(kind) || (this.known.has(kind) && !this.pulledForOthers);
+  }
+
+  /** A client's request: the capabilities it declares, against those the pulled manifests were listed to. */
+  clientRequest(method: string, params: unknown): void {
+    if (!this.pulledWith || this.pulledForOthers || !isRecord(params)) return;
+    const meta = isRecord(params["_meta"]) ? params["_meta"] : undefined;
+    const declared = method === "initialize" ? params["capabilities"] : meta?.["io.modelcontextprotocol/clientCapabilities"];
+    if (!isRecord(declared)) return;
+    this.pulledForOthers = Object.keys(declared).some((key) => !Object.hasOwn(this.pulledWith!, key));
   }
 
   /** Takes what a list answer says (a tool the manifests define keeps their definition). */
@@ -73,18 +98,18 @@ export class Catalog {
         // Keep the object seen first when it is the same: validators are compiled per schema object.
         if (!before || JSON.stringify(before) !== JSON.stringify(t)) this.tools.set(t["name"], t as WireTool);
       }
-      if (last) this.known.add("tools");
+      if (last) this.knownFromLog.add("tools");
     } else if (method === "resources/list") {
       for (const r of items("resources")) if (typeof r["uri"] === "string") this.resources.add(r["uri"]);
-      if (last) this.known.add("resources");
+      if (last) this.knownFromLog.add("resources");
     } else if (method === "resources/templates/list") {
       for (const t of items("resourceTemplates"))
         if (typeof t["uriTemplate"] === "string" && !this.templates.has(t["uriTemplate"]))
           this.templates.set(t["uriTemplate"], parseUriTemplate(t["uriTemplate"]));
-      if (last) this.known.add("templates");
+      if (last) this.knownFromLog.add("templates");
     } else if (method === "prompts/list") {
       for (const p of items("prompts")) this.addPrompt(p);
-      if (last) this.known.add("prompts");
+      if (last) this.knownFromLog.add("prompts");
     }
   }
 

@@ -53,8 +53,10 @@ export class Checker {
   constructor(
     private readonly file: string,
     definitions: readonly ServerDefinition[] = [],
+    /** The client capabilities `pull` declared, when every manifest was pulled (manifests.ts). */
+    pulledWith?: Record<string, unknown>,
   ) {
-    const catalog = new Catalog(definitions);
+    const catalog = new Catalog(definitions, pulledWith);
     const validators = new SchemaValidators(definitions.find((d) => d.patterns)?.patterns);
     this.ctx = {
       catalog,
@@ -103,6 +105,7 @@ export class Checker {
     this.fired.clear();
     const p = this.pairer.add(event);
     this.eras.note(p);
+    if (p.shape.kind === "request" && event.from === "client") this.ctx.catalog.clientRequest(p.shape.method, p.shape.params);
     checkEnvelope(p, this.ctx);
     checkFlow(p, this.ctx);
     checkMethod(p, this.ctx);

@@ -3,6 +3,7 @@
  * findings' rules compared whole; and the clean example trace has none.
  */
 import { describe, expect, it } from "vitest";
+import type { ServerDefinition } from "@mcpgen/runtime/shared";
 import { checkLog } from "../../../../src/commands/check/run.js";
 import { RULE_IDS } from "../../../../src/commands/check/rules/table.js";
 import { client, LISTS, rawFile, server, traceFile, type Entry } from "./logs.js";
@@ -680,6 +681,42 @@ describe("check rules", () => {
   it("judges names only once the server listed them", async () => {
     const { findings } = await checkLog(traceFile([call(1, "anything", {}), server({ id: 1, result: { content: [] } })]));
     expect(findings).toEqual([]);
+  });
+
+  it("takes a pulled manifest's tools as the server's only for a client declaring what pull declared", async () => {
+    const pulled = {
+      tools: [{ name: "echo", inputSchema: { type: "object" } }],
+      resources: [],
+      resourceTemplates: [],
+      prompts: [],
+    } as unknown as ServerDefinition;
+    const init = (capabilities: Record<string, unknown>) => [
+      client({ id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "c", version: "1" } } }),
+      server({ id: 0, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }),
+      client({ method: "notifications/initialized" }),
+    ];
+    const callHidden = [call(1, "sampleLLM", {}), server({ id: 1, result: { content: [{ type: "text", text: "ok" }] } })];
+    const rules = async (entries: Entry[], pulledWith?: Record<string, unknown>) =>
+      (await checkLog(traceFile(entries), { definitions: [pulled], ...(pulledWith ? { pulledWith } : {}) })).findings.map((f) => f.rule);
+    // A client declaring what pull declared: the manifest is what it is shown.
+    expect(await rules([...init({}), ...callHidden], {})).toEqual(["unknown-tool", "unknown-name-answer"]);
+    // One declaring sampling may be shown tools pull was not: not judged from the manifest...
+    expect(await rules([...init({ sampling: {} }), ...callHidden], {})).toEqual([]);
+    // ... nor on 2026-07-28, where each request declares the client's capabilities.
+    const modernHidden = [
+      client({
+        id: 1,
+        method: "tools/call",
+        params: { name: "sampleLLM", arguments: {}, _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } },
+      }),
+      server({ id: 1, result: { resultType: "complete", content: [{ type: "text", text: "ok" }] } }),
+    ];
+    expect(await rules(modernHidden, {})).toEqual([]);
+    // ... but by its own tools/list, when the log has it.
+    const listed = [client({ id: 5, method: "tools/list" }), server({ id: 5, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } })];
+    expect(await rules([...init({ sampling: {} }), ...listed, ...callHidden], {})).toEqual(["unknown-tool", "unknown-name-answer"]);
+    // A manifest written by hand is the server's truth whatever the client declares.
+    expect(await rules([...init({ sampling: {} }), ...callHidden])).toEqual(["unknown-tool", "unknown-name-answer"]);
   });
 
   it("says a line of plain JSONL is not JSON", async () => {
