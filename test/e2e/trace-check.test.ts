@@ -4,7 +4,8 @@
  * over Streamable HTTP) through `mcpgen trace --http`, in both protocol eras, as a well-behaved
  * client does; `mcpgen check` of that trace finds nothing, with the manifest or without it, and
  * `mcpgen explain` pairs every request with its reply. One deliberate mistake (an unknown tool)
- * is then the only finding.
+ * is then the only finding. The SDK v2 Client on 2026-07-28 answering the server's questions
+ * (input_required, retried with its answers, over several rounds) checks clean too.
  */
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -88,5 +89,50 @@ describe.each(["legacy", "auto"] as const)("a trace of the conformance server (%
     expect(findings).toEqual([
       expect.stringMatching(/mistake\.jsonl:\d+:1: error unknown-tool: tools\/call of unknown tool "test_simple_txt" \(did you mean `test_simple_text`\?\)/),
     ]);
+  }, 60_000);
+});
+
+describe("a trace of questions the server asks (SDK v2 Client on 2026-07-28)", () => {
+  it("input_required answered and retried, one question or several, over rounds: checks clean", async () => {
+    const server = await serveHttp(handlers, { port: 0 });
+    cleanups.push(server.close);
+    const dir = tempProject();
+    const file = path.join(dir, "questions.jsonl");
+    const proxy = await startHttpTrace(server.url, file);
+    cleanups.push(proxy.stop);
+    const sdk = new Client(
+      { name: "trace-check-questions", version: "1" },
+      { capabilities: { elicitation: { form: {} }, sampling: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    // The SDK Client answers each question with its handlers and sends the retry itself.
+    sdk.setRequestHandler("elicitation/create", async (request) => {
+      const schema = (request.params as { requestedSchema?: { properties?: Record<string, unknown> } }).requestedSchema;
+      return { action: "accept", content: Object.fromEntries(Object.keys(schema?.properties ?? {}).map((key) => [key, "Ada"])) };
+    });
+    sdk.setRequestHandler("sampling/createMessage", async () => ({
+      role: "assistant",
+      content: { type: "text", text: "42" },
+      model: "m",
+      stopReason: "endTurn",
+    }));
+    sdk.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp", name: "tmp" }] }));
+    await sdk.connect(new StreamableHTTPClientTransport(new URL(proxy.url)));
+    const texts: string[] = [];
+    for (const name of ["elicitation", "sampling", "list_roots", "multiple_inputs", "multi_round"]) {
+      const result = await sdk.callTool({ name: `test_input_required_result_${name}`, arguments: {} });
+      texts.push((result.content as { text: string }[])[0]!.text);
+    }
+    expect(texts).toEqual(["Hello, Ada!", "The model said: 42", "Roots: file:///tmp", "42 Ada (1 roots)", "Ada likes Ada"]);
+    await sdk.close();
+    expect(await proxy.stop()).toBe(0);
+    // Each call went twice at least (the question, then the retry with the answer).
+    const trace = readTrace(file);
+    const results = trace.messages.flatMap((m) => (m.from === "server" ? [(m.message as { result?: { resultType?: string } }).result?.resultType] : []));
+    expect(results.filter((r) => r === "input_required").length).toBeGreaterThanOrEqual(6);
+    for (const args of [[file], [file, "--manifests", path.join(ROOT, "manifests/conformance.yaml")]]) {
+      const checked = await mcpgenAsync(["check", ...args, "--fail-on", "warning"], dir);
+      expect(checked.stdout + checked.stderr).toMatch(/: no problems in \d+ messages/);
+      expect(checked.code).toBe(0);
+    }
   }, 60_000);
 });
