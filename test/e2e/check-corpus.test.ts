@@ -15,13 +15,16 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { loadDefinitions } from "../../src/commands/check/manifests.js";
 import { checkLog } from "../../src/commands/check/run.js";
 import { traceHttp } from "../../src/commands/trace/http.js";
 import { openTrace } from "../../src/commands/trace/writer.js";
 import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
 import { binCommand, referenceServers, workFolder } from "../helpers/published.js";
 import { tempProject } from "../helpers/tmp.js";
-import { BIN } from "../helpers/trace.js";
+import { mcpgenAsync } from "../helpers/cli.js";
+import { BIN, readTrace } from "../helpers/trace.js";
 import { freePort } from "../helpers/ports.js";
 
 const work = workFolder("mcpgen-check-corpus-");
@@ -126,6 +129,64 @@ describe("check on real traffic finds nothing", () => {
       expect(await findings(file, 4 + 2 * SERVERS[server]!.calls.length)).toEqual([]);
     }, 120_000);
   }
+
+  it("SDK 1.x Client and server-everything: a task that asks for input, judged also against the pulled manifest", async () => {
+    const dir = tempProject();
+    const file = path.join(dir, "sdk1-task.jsonl");
+    // Declaring elicitation and tasks, the client is shown tools a client declaring nothing (pull) is not.
+    const client = new ClientV1(
+      { name: "corpus-sdk1-tasks", version: "1.0.0" },
+      { capabilities: { elicitation: { form: {} }, tasks: { requests: { elicitation: { create: {} } } } } },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      const required = "requestedSchema" in request.params ? (request.params.requestedSchema.required ?? []) : [];
+      return { action: "accept", content: Object.fromEntries(required.map((key) => [key, key === "interpretation" ? "programming" : "Ada"])) };
+    });
+    await client.connect(new StdioV1({ ...traced("everything", file), stderr: "ignore" }));
+    // Straight to the call, as a client that knows the server does: no tools/list in the log.
+    const stream = client.experimental.tasks.callToolStream(
+      { name: "simulate-research-query", arguments: { topic: "python", ambiguous: true } },
+      CallToolResultSchema,
+      // The client asks for a task itself: it has not listed the tools, so it cannot know the tool needs one.
+      { timeout: 30_000, task: { ttl: 60_000 } },
+    );
+    const kinds: string[] = [];
+    let report = "";
+    for await (const message of stream) {
+      kinds.push(message.type);
+      if (message.type === "result") report = JSON.stringify(message.result);
+      if (message.type === "error") throw message.error;
+    }
+    // A tool only a client declaring elicitation is shown.
+    const asking = await client.callTool({ name: "trigger-elicitation-request", arguments: {} });
+    await client.close();
+    expect(kinds[0]).toBe("taskCreated");
+    expect(kinds.at(-1)).toBe("result");
+    expect(report).toContain("programming");
+    expect(JSON.stringify(asking.content)).toContain("Ada");
+    expect(asked).toHaveLength(2);
+    const trace = readTrace(file);
+    expect(trace.messages.map((m) => (m.message as { method?: string }).method).filter(Boolean)).toEqual(
+      expect.arrayContaining(["tools/call", "tasks/get", "tasks/result", "elicitation/create"]),
+    );
+    expect(await findings(file)).toEqual([]);
+
+    // The manifest pull writes lists only the tools shown to a client declaring nothing: not this one.
+    const manifest = path.join(dir, "everything.yaml");
+    const [command, ...args] = SERVERS.everything!.command();
+    const pulled = await mcpgenAsync(["pull", "-o", manifest, "--", command!, ...args], dir);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const loaded = await loadDefinitions([manifest], dir);
+    expect(loaded.definitions[0]!.tools.map((t) => t.name)).not.toContain("trigger-elicitation-request");
+    expect(loaded.pulledWith).toEqual({});
+    const judged = await checkLog(file, { definitions: loaded.definitions, ...(loaded.pulledWith ? { pulledWith: loaded.pulledWith } : {}) });
+    expect(judged.findings.map((f) => `${f.line} ${f.rule}: ${f.message}`)).toEqual([]);
+    // Read as a manifest written by hand (the server's whole truth), the same log has an unknown tool.
+    const asWritten = await checkLog(file, { definitions: loaded.definitions });
+    expect(asWritten.findings.map((f) => f.rule)).toEqual(["unknown-tool", "unknown-name-answer"]);
+  }, 120_000);
 
   it("three concurrent sessions of SDK 1.x and v2 Clients with server-everything over Streamable HTTP", async () => {
     const port = await freePort();
