@@ -1,14 +1,17 @@
 /**
- * `mcpgen check` on traffic nobody on the project wrote: the official SDK's Clients (1.x and v2)
- * and the MCP Inspector CLI talk to the reference servers from npm (server-everything, -memory,
- * -filesystem) through `mcpgen trace` over stdio, each session doing what a client does (list,
- * call, read, get a prompt, with progress where a tool reports it). A checker that cries wolf on
- * clean traffic gets turned off: every trace must check clean. In the `network` project: the
- * servers and the Inspector come from the npm registry.
+ * `mcpgen check` on traffic nobody on the project wrote: the official SDK's Clients (1.x and v2),
+ * the Vercel AI SDK's MCP client and the MCP Inspector CLI talk to the reference servers from npm
+ * (server-everything, -memory, -filesystem) and to tmcp (a server written apart from the official
+ * SDK) through `mcpgen trace`, over stdio and Streamable HTTP (concurrent sessions), each session
+ * doing what a client does (list, call, read, get a prompt, with progress where a tool reports
+ * it; a task that asks for input). A checker that cries wolf on clean traffic gets turned off:
+ * every trace checks clean, but for one true finding in server-everything's own HTTP code, named
+ * where it is met. In the `network` project: the servers and clients come from the npm registry.
  */
-import { execFile, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
@@ -21,14 +24,17 @@ import { checkLog } from "../../src/commands/check/run.js";
 import { traceHttp } from "../../src/commands/trace/http.js";
 import { openTrace } from "../../src/commands/trace/writer.js";
 import { INSPECTOR_CLI, installInspector } from "../helpers/inspector.js";
-import { binCommand, referenceServers, workFolder } from "../helpers/published.js";
+import { binCommand, corpusPackages, referenceServers, workFolder } from "../helpers/published.js";
 import { tempProject } from "../helpers/tmp.js";
 import { mcpgenAsync } from "../helpers/cli.js";
 import { BIN, readTrace } from "../helpers/trace.js";
 import { freePort } from "../helpers/ports.js";
 
 const work = workFolder("mcpgen-check-corpus-");
+const FIXTURES = fileURLToPath(new URL("../fixtures/corpus/", import.meta.url));
 let servers: string;
+/** The installed @ai-sdk/mcp and tmcp, with the corpus scripts copied in (published.ts). */
+let corpus: string;
 const shared = path.join(work, "shared");
 let node22: string;
 
@@ -52,6 +58,15 @@ const SERVERS: Record<string, { command: () => string[]; env?: Record<string, st
       ["search_nodes", { query: "Ada" }],
     ],
   },
+  // An MCP server written apart from the official SDK.
+  tmcp: {
+    command: () => [process.execPath, path.join(corpus, "tmcp-server.mjs")],
+    calls: [
+      ["add", { a: 2, b: 3 }],
+      ["weather", { city: "Lyon" }],
+      ["fail", {}],
+    ],
+  },
   filesystem: {
     command: () => [...binCommand(servers, "@modelcontextprotocol/server-filesystem"), shared],
     calls: [
@@ -67,6 +82,8 @@ beforeAll(() => {
   writeFileSync(path.join(shared, "hello.txt"), "hello from a real server\n");
   servers = referenceServers();
   node22 = installInspector();
+  corpus = corpusPackages();
+  for (const script of ["tmcp-server.mjs", "ai-sdk-session.mjs"]) copyFileSync(path.join(FIXTURES, script), path.join(corpus, script));
 }, 360_000);
 
 /** `mcpgen trace -o FILE -- <server>`: what a client starts in place of the server. */
@@ -77,6 +94,21 @@ function traced(server: string, file: string): { command: string; args: string[]
     args: [BIN, "trace", "-o", file, "--", command!, ...args],
     env: { ...(process.env as Record<string, string>), ...SERVERS[server]!.env },
   };
+}
+
+/** server-everything over Streamable HTTP on `port`, once it listens. */
+async function startEverythingHttp(port: number): Promise<ChildProcess> {
+  const [command, ...args] = binCommand(servers, "@modelcontextprotocol/server-everything");
+  const upstream = spawn(command!, [...args, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  await new Promise<void>((resolve, reject) => {
+    let said = "";
+    upstream.stderr!.on("data", (chunk: Buffer) => {
+      said += chunk.toString();
+      if (said.includes("listening on port")) resolve();
+    });
+    upstream.once("exit", (code) => reject(new Error(`server-everything exited with ${code}: ${said}`)));
+  });
+  return upstream;
 }
 
 /** What the findings say, for a failure that reads; and that the trace holds a session's worth of messages. */
@@ -190,17 +222,8 @@ describe("check on real traffic finds nothing", () => {
 
   it("three concurrent sessions of SDK 1.x and v2 Clients with server-everything over Streamable HTTP", async () => {
     const port = await freePort();
-    const [command, ...args] = binCommand(servers, "@modelcontextprotocol/server-everything");
-    const upstream = spawn(command!, [...args, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const upstream = await startEverythingHttp(port);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let said = "";
-        upstream.stderr.on("data", (chunk: Buffer) => {
-          said += chunk.toString();
-          if (said.includes("listening on port")) resolve();
-        });
-        upstream.once("exit", (code) => reject(new Error(`server-everything exited with ${code}: ${said}`)));
-      });
       const file = path.join(tempProject(), "http.jsonl");
       const trace = openTrace(file, { transport: "http", upstream: `http://127.0.0.1:${port}/mcp` });
       const proxy = await traceHttp({ upstream: new URL(`http://127.0.0.1:${port}/mcp`), host: "127.0.0.1", port: 0, trace });
@@ -221,6 +244,62 @@ describe("check on real traffic finds nothing", () => {
       await proxy.close();
       await trace.close();
       expect(await findings(file, 60)).toEqual([]);
+    } finally {
+      upstream.kill();
+    }
+  }, 120_000);
+
+  /** The Vercel AI SDK's MCP client (Node 22) doing a session: tools for a model, each called, resources, prompts. */
+  function aiSdkSession(
+    target: string[],
+    calls: [string, Record<string, unknown>][],
+    env?: Record<string, string>,
+  ): Promise<{ tools: string[]; called: [string, boolean][] }> {
+    return new Promise((resolve, reject) => {
+      const child = execFile(
+        node22,
+        [path.join(corpus, "ai-sdk-session.mjs"), ...target],
+        { timeout: 60_000, env: { ...process.env, ...env } },
+        (error, stdout, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout) as { tools: string[]; called: [string, boolean][] }),
+      );
+      child.stdin!.end(JSON.stringify({ calls }));
+    });
+  }
+
+  for (const server of ["everything", "tmcp"]) {
+    it(`the Vercel AI SDK's MCP client and ${server} over stdio`, async () => {
+      const file = path.join(tempProject(), `ai-sdk-${server}.jsonl`);
+      const { command, args, env } = traced(server, file);
+      const done = await aiSdkSession(["stdio", command, ...args], SERVERS[server]!.calls, env);
+      expect(done.called.map(([name]) => name)).toEqual(SERVERS[server]!.calls.map(([name]) => name));
+      expect(await findings(file, 4 + 2 * SERVERS[server]!.calls.length)).toEqual([]);
+    }, 120_000);
+  }
+
+  it("the Vercel AI SDK's MCP client and server-everything over Streamable HTTP", async () => {
+    const port = await freePort();
+    const upstream = await startEverythingHttp(port);
+    try {
+      const file = path.join(tempProject(), "ai-sdk-http.jsonl");
+      const trace = openTrace(file, { transport: "http", upstream: `http://127.0.0.1:${port}/mcp` });
+      const proxy = await traceHttp({ upstream: new URL(`http://127.0.0.1:${port}/mcp`), host: "127.0.0.1", port: 0, trace });
+      const done = await aiSdkSession(["http", proxy.url], SERVERS.everything!.calls);
+      expect(done.called).toHaveLength(SERVERS.everything!.calls.length);
+      await proxy.close();
+      await trace.close();
+      // One true finding, not of the client's: the AI SDK client opens its GET stream before it has
+      // a session, and server-everything's own HTTP code (transports/streamableHttp.js, not the
+      // SDK's) refuses it with a JSON-RPC error that has no id at all (`id: req?.body?.id`).
+      const found = await findings(file, 4 + 2 * SERVERS.everything!.calls.length);
+      expect(found).toEqual([expect.stringMatching(/^ai-sdk-http\.jsonl:\d+ response-shape: server response without an id: JSON-RPC requires one/)]);
+      const { lines } = readTrace(file);
+      const line = Number(/:(\d+) /.exec(found[0]!)![1]);
+      expect(lines[line - 2]).toMatchObject({
+        from: "server",
+        message: { jsonrpc: "2.0", error: { code: -32000, message: "Bad Request: No valid session ID provided" } },
+        http: { method: "GET", status: 400 },
+      });
     } finally {
       upstream.kill();
     }

@@ -52,28 +52,45 @@ export function binCommand(dir: string, pkg: string): string[] {
 
 /** The version of the reference servers (@modelcontextprotocol/server-everything, -filesystem, -memory) the network suites run. */
 const REFERENCE_SERVERS_VERSION = "2026.8.31";
-const REFERENCE_CACHE = path.join(ROOT, ".cache", "reference-servers", REFERENCE_SERVERS_VERSION);
 
 /**
- * The reference servers, installed from npm into .cache/reference-servers/<version> once and
- * shared by the suites that run them (each only reads the packages); the folder that holds their
- * node_modules, for binCommand. Two suites asking at once: flock makes the second wait for the
- * first's install, then find it done.
+ * Packages installed from npm into .cache/<name> once and shared by the suites that use them (each
+ * only reads them); the folder that holds their node_modules, for binCommand. Two suites asking at
+ * once: flock makes the second wait for the first's install, then find it done. `name` carries
+ * the versions, so a change of version installs afresh.
  */
-export function referenceServers(): string {
-  mkdirSync(REFERENCE_CACHE, { recursive: true });
-  const lock = path.join(REFERENCE_CACHE, ".install.lock");
-  const done = path.join(REFERENCE_CACHE, ".installed");
+function cachedInstall(name: string, specs: readonly string[]): string {
+  const dir = path.join(ROOT, ".cache", name);
+  mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, ".install.lock");
+  const done = path.join(dir, ".installed");
   execFileSync("flock", [lock, "true"], { stdio: "ignore" });
-  if (existsSync(done)) return REFERENCE_CACHE;
-  const specs = ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${REFERENCE_SERVERS_VERSION}`);
-  writeFileSync(path.join(REFERENCE_CACHE, "package.json"), JSON.stringify({ name: "reference-servers", private: true }));
-  const install = [NPM, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", ...specs];
+  if (existsSync(done)) return dir;
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: path.basename(name), private: true, type: "module" }));
+  const install = [NPM, "install", "--no-audit", "--no-fund", "--ignore-scripts", "--no-save", "--engine-strict=false", ...specs];
   execFileSync("flock", [lock, "sh", "-c", `"$@" && touch .installed`, "install", ...install], {
-    cwd: REFERENCE_CACHE,
+    cwd: dir,
     env: NPM_FREE_ENV,
     stdio: "ignore",
     timeout: 300_000,
   });
-  return REFERENCE_CACHE;
+  return dir;
+}
+
+/** The reference servers, installed once into .cache/reference-servers/<version>. */
+export function referenceServers(): string {
+  return cachedInstall(
+    path.join("reference-servers", REFERENCE_SERVERS_VERSION),
+    ["everything", "filesystem", "memory"].map((p) => `@modelcontextprotocol/server-${p}@${REFERENCE_SERVERS_VERSION}`),
+  );
+}
+
+/**
+ * The other third-party MCP software the check corpus runs, installed once into .cache/corpus/:
+ * the Vercel AI SDK's MCP client (@ai-sdk/mcp, which needs Node 22), and tmcp, an MCP server
+ * written apart from the official SDK (with its stdio transport and zod adapter).
+ */
+const CORPUS_SPECS = ["@ai-sdk/mcp@2.0.99", "tmcp@1.20.0", "@tmcp/transport-stdio@0.5.0", "@tmcp/adapter-zod@0.1.7", "zod@4.6.7"] as const;
+export function corpusPackages(): string {
+  return cachedInstall(path.join("corpus", CORPUS_SPECS.join(" ").replace(/[^a-z0-9.@-]+/gi, "_")), CORPUS_SPECS);
 }

@@ -14,6 +14,17 @@ export function checkFlow(p: Paired, ctx: RuleContext): void {
     );
   if (shape.kind === "notification" && shape.id !== undefined)
     ctx.report("notification-with-id", event.line, shape.id, `notification ${shape.method} carries id ${showId(shape.id)}`);
+  if (shape.kind === "response" && shape.id === undefined) {
+    // No id at all (not even null): the JSON-RPC shape is wrong, whatever it answers.
+    ctx.report(
+      "response-shape",
+      event.line,
+      undefined,
+      `${event.from} response without an id: JSON-RPC requires one in every response, null when the request's id could not be read`,
+      "send the request's id, or `id: null` with an error that answers no readable request",
+    );
+    return;
+  }
   if (shape.kind === "response" && p.unmatched && shape.id !== null) {
     const { answeredAt } = p.unmatched;
     ctx.report(
@@ -21,9 +32,7 @@ export function checkFlow(p: Paired, ctx: RuleContext): void {
       event.line,
       shape.id,
       answeredAt === undefined
-        ? shape.id === undefined
-          ? `${event.from} response without an id: it answers no request`
-          : `${event.from} response to id ${showId(shape.id)}, which no pending ${event.from === "server" ? "client" : "server"} request has`
+        ? `${event.from} response to id ${showId(shape.id)}, which no pending ${event.from === "server" ? "client" : "server"} request has`
         : `${event.from} response to id ${showId(shape.id)}, already answered at line ${answeredAt}`,
       answeredAt === undefined ? undefined : "answer each request once",
     );

@@ -28,8 +28,8 @@ export const RULES = {
   },
   "response-shape": {
     severity: "error",
-    title: "A response with both result and error, or neither",
-    description: "JSON-RPC 2.0: a response carries `result` or `error`, exactly one of them.",
+    title: "A response with both result and error, or neither, or without an id",
+    description: "JSON-RPC 2.0: a response carries `result` or `error`, exactly one of them, and an `id` (null when the request's id could not be read).",
     fix: "answer with `result` when the request was carried out (a business failure too, as `isError: true` on tools/call), else with `error` alone",
   },
   "error-object": {

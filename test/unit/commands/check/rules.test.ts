@@ -23,6 +23,7 @@ const CASES: [string, Entry[], string[]][] = [
   ["jsonrpc 1.0", [client({ id: 1, method: "ping" }), { from: "server", message: { jsonrpc: "1.0", id: 1, result: {} } }], ["jsonrpc-version"]],
   ["result and error", [client({ id: 1, method: "ping" }), server({ id: 1, result: {}, error: { code: 1, message: "x" } })], ["response-shape"]],
   ["neither result nor error", [client({ id: 1, method: "ping" }), server({ id: 1 })], ["response-shape"]],
+  ["an error without an id (not even null)", [server({ error: { code: -32000, message: "Bad Request" } })], ["response-shape"]],
   ["an error without code", [client({ id: 1, method: "ping" }), server({ id: 1, error: { message: "x" } })], ["error-object"]],
   ["an error with a string code", [client({ id: 1, method: "ping" }), server({ id: 1, error: { code: "E1", message: "x" } })], ["error-object"]],
   [
