@@ -247,8 +247,8 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       "mcpgen: -- node server.mjs: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there\n  in what typos serves: inputSchema.properites of tool `add_user`\n",
     );
     expect(lines(mcpgen(["validate", "m.yaml"], dir).stderr)).toEqual([
-      "m.yaml:9:5: warning unknown-field: field `descritpion` in a tool looks like a typo of `description`: the upstream server serves it so, and clients will not read it as `description`; report it there (it is served as it is)",
-      "m.yaml:12:7: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there",
+      "m.yaml:10:5: warning unknown-field: field `descritpion` in a tool looks like a typo of `description`: the upstream server serves it so, and clients will not read it as `description`; report it there (it is served as it is)",
+      "m.yaml:13:7: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there",
     ]);
   });
 
