@@ -30,24 +30,42 @@ let as: AuthServer;
 let mixed: ServedServer;
 let hidden: ServedServer;
 let introspected: ServedServer;
+let templates: ServedServer;
+let filtered: ServedServer;
+/** Completion handlers that ran, by entry. */
+const completed: string[] = [];
 
 beforeAll(async () => {
-  const fixtures = { mixed: readFixture("mixed"), hidden: readFixture("hidden"), protected: readFixture("protected") };
+  const fixtures = { mixed: readFixture("mixed"), hidden: readFixture("hidden"), protected: readFixture("protected"), templates: readFixture("templates") };
   as = await startAuthServer({ scopes: [...new Set(Object.values(fixtures).flatMap(allScopes))] });
   const byIntrospection = pointedAt(fixtures.protected, as, "introspection");
   const manifests: AuthManifest[] = [
     pointedAt(fixtures.mixed, as),
     pointedAt(fixtures.hidden, as),
     { ...byIntrospection, server: { ...byIntrospection.server, name: `${byIntrospection.server.name}-introspected` } },
+    pointedAt(fixtures.templates, as),
   ];
   const folders = generateServers(manifests);
+  const completions = {
+    completions: {
+      resourceTemplates: { public_doc: { id: () => (completed.push("public_doc"), ["1"]) } },
+      prompts: { old_prompt: { topic: () => (completed.push("old_prompt"), ["x"]) } },
+    },
+  };
+  const templatesFolder = folders[manifests[3]!.server.name]!;
+  templates = await serveGenerated(templatesFolder, manifests[3]!, as, { handlers: completions });
+  // The same server where a caller without a token is not shown public_doc: the engine then picks admin_doc for it.
+  filtered = await serveGenerated(templatesFolder, manifests[3]!, as, {
+    handlers: completions,
+    httpOptions: { visible: (entry: { name: string }, context: { auth?: unknown }) => entry.name !== "public_doc" || context.auth !== undefined },
+  });
   mixed = await serveGenerated(folders[manifests[0]!.server.name]!, manifests[0]!, as);
   hidden = await serveGenerated(folders[manifests[1]!.server.name]!, manifests[1]!, as);
   process.env.MCP_INTROSPECTION_SECRET = INTROSPECTION_CLIENT.secret;
   introspected = await serveGenerated(folders[manifests[2]!.server.name]!, manifests[2]!, as, { format: "opaque" });
 }, 120_000);
 afterAll(async () => {
-  for (const s of [mixed, hidden, introspected]) await s?.close();
+  for (const s of [mixed, hidden, introspected, templates, filtered]) await s?.close();
   await as?.close();
 });
 
@@ -151,6 +169,84 @@ describe("a mixed server (auth: none next to protected entries)", () => {
     expect(bad.status).toBe(401);
     expect(challengeParams(bad.challenge)).toMatchObject({ error: "invalid_token", resource_metadata: mixed.prmUrl });
     expect(mixed.seen.length).toBe(before);
+  });
+});
+
+describe("two templates matching one URI, the public one switched off (issue 39)", () => {
+  const read = (server: ServedServer, token: string | undefined) => modernRequest(server.url, token, "resources/read", { uri: "docs://x" }, "docs://x");
+  const ran = (server: ServedServer) => server.seen.map((s) => s.name);
+
+  it("an anonymous read of docs://x is refused with 401 in both eras, and the admin handler never runs", async () => {
+    const modern = await read(templates, undefined);
+    expect(modern.status).toBe(401);
+    expect(challengeParams(modern.challenge)).toMatchObject({ scope: "docs.admin" });
+    const legacy = await (await legacySession(templates.url, undefined)).request("resources/read", { uri: "docs://x" });
+    expect(legacy.status).toBe(401);
+    expect(ran(templates)).toEqual([]);
+    const token = await as.clientCredentials(templates.url, ["docs.admin"]);
+    expect(JSON.parse((await read(templates, token)).rpc!.result!.contents[0].text)).toMatchObject({ kind: "template", name: "admin_doc" });
+    templates.seen.length = 0;
+  });
+
+  it("once the public template is switched on, an anonymous read runs it; switched off again, 401 again", async () => {
+    templates.lists.enable("resourceTemplates", "public_doc");
+    try {
+      const answer = await read(templates, undefined);
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.rpc!.result!.contents[0].text)).toMatchObject({ kind: "template", name: "public_doc", auth: null });
+    } finally {
+      templates.lists.disable("resourceTemplates", "public_doc");
+    }
+    expect((await read(templates, undefined)).status).toBe(401);
+    expect(ran(templates)).toEqual(["public_doc"]);
+    templates.seen.length = 0;
+  });
+
+  it("a caller the visible filter sends to the admin template is refused by the engine before the handler runs", async () => {
+    filtered.lists.enable("resourceTemplates", "public_doc");
+    // The gate sees the public template first and lets the anonymous caller in; the engine, which
+    // hides public_doc from it, picks admin_doc, and checks that entry's rule again.
+    for (const answer of [
+      await read(filtered, undefined),
+      await (await legacySession(filtered.url, undefined)).request("resources/read", { uri: "docs://x" }),
+    ]) {
+      expect(answer.status).toBe(200);
+      expect(answer.rpc!.error).toMatchObject({ code: -32600, message: expect.stringMatching(/^Resource docs:\/\/x needs authorization/) });
+    }
+    expect(ran(filtered)).toEqual([]);
+    // A caller with a token sees public_doc, which serves it.
+    const token = await as.clientCredentials(filtered.url, []);
+    expect(JSON.parse((await read(filtered, token)).rpc!.result!.contents[0].text)).toMatchObject({ name: "public_doc" });
+  });
+
+  it("completion treats what is switched off as unknown, in both eras, without running its handler", async () => {
+    const complete = (ref: Record<string, unknown>, argument: string) => ({ ref, argument: { name: argument, value: "" } });
+    const cases = [
+      [complete({ type: "ref/resource", uri: "docs://{id}" }, "id"), "Unknown resource: docs://{id}"],
+      [complete({ type: "ref/prompt", name: "old_prompt" }, "topic"), "Unknown prompt: old_prompt"],
+    ] as const;
+    for (const [params, message] of cases) {
+      const modern = await modernRequest(templates.url, undefined, "completion/complete", params);
+      const legacy = await (await legacySession(templates.url, undefined)).request("completion/complete", params);
+      for (const answer of [modern, legacy]) expect(answer.rpc!.error).toMatchObject({ code: -32602, message });
+    }
+    expect(completed).toEqual([]);
+    // Switched on, public_doc's completion runs for anyone.
+    templates.lists.enable("resourceTemplates", "public_doc");
+    try {
+      expect((await modernRequest(templates.url, undefined, "completion/complete", cases[0][0])).rpc!.result!.completion.values).toEqual(["1"]);
+    } finally {
+      templates.lists.disable("resourceTemplates", "public_doc");
+    }
+    expect(completed).toEqual(["public_doc"]);
+  });
+
+  it("a 2025-era subscription is taken as a read: 401 without a token, unknown for a URI nothing serves", async () => {
+    expect((await (await legacySession(templates.url, undefined)).request("resources/subscribe", { uri: "docs://x" })).status).toBe(401);
+    const token = await as.clientCredentials(templates.url, ["docs.admin"]);
+    const session = await legacySession(templates.url, token);
+    expect((await session.request("resources/subscribe", { uri: "docs://x" })).rpc).toMatchObject({ result: {} });
+    expect((await session.request("resources/subscribe", { uri: "nothing://x" })).rpc!.error).toMatchObject({ code: -32602, message: "Resource not found" });
   });
 });
 

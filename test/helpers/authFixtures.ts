@@ -51,7 +51,7 @@ export interface AuthManifest {
   prompts?: Entry[];
 }
 
-export type FixtureName = "protected" | "mixed" | "hidden";
+export type FixtureName = "protected" | "mixed" | "hidden" | "templates";
 
 /** A fixture as written (its auth block still names the example authorization server). */
 export function readFixture(name: FixtureName): AuthManifest {
@@ -111,6 +111,8 @@ export interface ServedServer {
   errors: unknown[];
   /** The generated module (index.ts): createClient, types. */
   generated: Record<string, unknown> & { createClient: (sdk: unknown) => Record<string, (...args: unknown[]) => Promise<unknown>> };
+  /** The served lists' switches (docs/guides/lists.md). */
+  lists: { enable(kind: string, name: string): void; disable(kind: string, name: string): void };
   close(): Promise<void>;
 }
 
@@ -156,7 +158,7 @@ export async function serveGenerated(
   const url = `http://127.0.0.1:${port}/mcp`;
   process.env.MCP_AUTH_RESOURCE = url;
   const serve = (await import(pathToFileURL(path.join(folder, "serve.ts")).href)) as {
-    serveHttp: (handlers: unknown, options: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+    serveHttp: (handlers: unknown, options: Record<string, unknown>) => Promise<{ url: string; lists: ServedServer["lists"]; close(): Promise<void> }>;
   };
   const generated = (await import(pathToFileURL(path.join(folder, "index.ts")).href)) as ServedServer["generated"];
   const seen: Seen[] = [];
@@ -173,6 +175,7 @@ export async function serveGenerated(
     seen,
     errors,
     generated,
+    lists: handle.lists,
     close: handle.close,
   };
 }

@@ -55,7 +55,8 @@ describe("the method table", () => {
   });
 
   it("answers -32601 for a method it does not offer in the request's era", async () => {
-    const engine = engineOf(definition({ capabilities: { resources: { subscribe: true } } }), {}, {});
+    const resources = [{ resource: { uri: "a://b", name: "b" }, content: { text: "b" } }];
+    const engine = engineOf(definition({ capabilities: { resources: { subscribe: true } }, resources }), {}, {});
     await expect(engine.handle("tools/list", {}, fakeCall("legacy"), new Set())).rejects.toMatchObject({ code: -32601 });
     await expect(engine.handle("resources/subscribe", { uri: "a://b" }, fakeCall("modern"), new Set())).rejects.toMatchObject({ code: -32601 });
     const subscriptions = new Set<string>();
@@ -67,6 +68,12 @@ describe("the method table", () => {
       code: -32602,
       message: "Invalid params for resources/subscribe: expected 'uri' (string); got 'url'",
     });
+    // A URI no resource or template serves is not found, as a read of it would be.
+    await expect(engine.handle("resources/subscribe", { uri: "a://c" }, fakeCall("legacy"), subscriptions)).rejects.toMatchObject({
+      code: -32602,
+      message: "Resource not found",
+    });
+    expect(subscriptions.size).toBe(0);
   });
 });
 

@@ -37,6 +37,7 @@ export class AuthGate implements HttpAuthGate {
   private readonly staticResources: Set<string>;
   private readonly challenges = new Map<string, string>();
   private lastReport = 0;
+  private enabled: (kind: "resources" | "resourceTemplates", name: string) => boolean = () => true;
 
   constructor(
     private readonly auth: AuthDefinition,
@@ -125,6 +126,10 @@ export class AuthGate implements HttpAuthGate {
     return found;
   }
 
+  useSwitches(enabled: (kind: "resources" | "resourceTemplates", name: string) => boolean): void {
+    this.enabled = enabled;
+  }
+
   private challenge(error: unknown, scopes: readonly string[]): Response {
     return bearerAuthChallengeResponse(error, { requiredScopes: withoutOfflineAccess(scopes), resourceMetadataUrl: this.resourceMetadataUrl });
   }
@@ -154,9 +159,14 @@ export class AuthGate implements HttpAuthGate {
     return undefined;
   }
 
+  /**
+   * The rule of the entry that would serve `uri`, as the engine picks it: the resource of that URI,
+   * else the first template switched on whose pattern matches. (A `visible` filter may still send
+   * one caller to a later template: the engine checks that entry's rule again before it runs.)
+   */
   private resourceNeed(uri: string): Need | undefined {
     if (Object.hasOwn(this.auth.resources, uri) || this.staticResources.has(uri)) return { rule: ruleIn(this.auth.resources, uri), what: `Resource ${uri}` };
-    const template = this.templates.find((t) => t.matcher.match(uri) !== undefined);
+    const template = this.templates.find((t) => this.enabled("resourceTemplates", t.name) && t.matcher.match(uri) !== undefined);
     return template ? { rule: ruleIn(this.auth.resourceTemplates, template.name), what: `Resource ${uri}` } : undefined;
   }
 

@@ -94,6 +94,20 @@ export function shown(core: EngineCore, call: Call, kind: ListKind, name: string
   return visible(entry, visibleContext(call));
 }
 
+/**
+ * Whether the caller's token meets the manifest's rule for an entry (by name; a resource by URI).
+ * Only over HTTP on a server with `auth`: stdio serves without tokens (docs/guides/authorization.md).
+ * The HTTP gate decides first, from the request alone; this is the same rule applied to the entry
+ * the engine actually picked, checked before any of its code runs.
+ */
+export function authorized(core: EngineCore, call: Call, kind: ListKind, key: string): boolean {
+  const auth = core.definition.auth;
+  if (auth === undefined || call.sdk.http === undefined) return true;
+  const table = auth[kind];
+  // An entry the rules do not name still needs a token: never open by omission.
+  return meetsRule(Object.hasOwn(table, key) ? table[key]! : [], call.sdk.http.authInfo?.scopes);
+}
+
 /** What the `visible` option is told of the caller. */
 function visibleContext(call: Call): VisibleContext {
   const { auth, sessionId } = call.base;

@@ -235,6 +235,11 @@ export interface HttpAuthGate {
   principal(authInfo: SdkAuthInfo | undefined): string | undefined;
   /** The WWW-Authenticate value a protected tool called without a token answers with. */
   toolChallenge(tool: string): string;
+  /**
+   * Which entries are switched on now (the server's lists): the gate takes a resource's rule from
+   * the entry that would serve it, so a switched-off template is not what decides a URI's rule.
+   */
+  useSwitches(enabled: (kind: "resources" | "resourceTemplates", name: string) => boolean): void;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,12 +8,17 @@ import type { InputChannel } from "../engine/context.js";
 import { expectedFields, handlerContext, isObject, ownFunction, type Call, type EngineCore, type MethodEntry } from "../engine/engineCore.js";
 import { handlerFailure } from "../engine/handlerErrors.js";
 import type { CompletionHandler } from "../engine/handlerTypes.js";
+import { authorized, shown } from "../engine/lists.js";
 
 /** The rows of the method table for completion (none without the capability). */
 export function completionMethods(core: EngineCore): MethodEntry[] {
   if (!core.definition.capabilities.completions) return [];
   const completions = new Completions(core);
   return [{ method: "completion/complete", handle: (params, call) => completions.complete(params, call) }];
+}
+
+function needsAuthorization(what: string): Error {
+  return rpcError(ErrorCodes.InvalidRequest, `${what} needs authorization: sign in to this server with the scopes it needs, then ask again`);
 }
 
 /** A channel for handlers that cannot ask anything (completion on 2026-07-28). */
@@ -42,13 +47,21 @@ class Completions {
       );
     }
     let entry: CompletionEntry | undefined;
+    // An entry switched off or hidden from the caller is unknown to it, as in its lists; one whose
+    // rule the caller's token does not meet is refused before its completion handler runs.
     if (ref["type"] === "ref/prompt" && typeof ref["name"] === "string") {
-      if (!this.prompts.has(ref["name"])) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${ref["name"]}`);
-      entry = this.completions.get(completionKey("prompt", ref["name"], argument["name"]));
+      const name = ref["name"];
+      if (!this.prompts.has(name) || !shown(this.core, call, "prompts", name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown prompt: ${name}`);
+      if (!authorized(this.core, call, "prompts", name)) throw needsAuthorization(`Prompt ${name}`);
+      entry = this.completions.get(completionKey("prompt", name, argument["name"]));
     } else if (ref["type"] === "ref/resource" && typeof ref["uri"] === "string") {
-      const template = this.core.definition.resourceTemplates.find((t) => t.uriTemplate === ref["uri"]);
-      if (template) entry = this.completions.get(completionKey("resourceTemplate", template.name, argument["name"]));
-      else if (!this.resources.has(ref["uri"])) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${ref["uri"]}`);
+      const uri = ref["uri"];
+      const template = this.core.definition.resourceTemplates.find((t) => t.uriTemplate === uri);
+      if (template) {
+        if (!shown(this.core, call, "resourceTemplates", template.name)) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${uri}`);
+        if (!authorized(this.core, call, "resourceTemplates", template.name)) throw needsAuthorization(`Resource template ${template.name}`);
+        entry = this.completions.get(completionKey("resourceTemplate", template.name, argument["name"]));
+      } else if (!this.resources.has(uri) || !shown(this.core, call, "resources", uri)) throw rpcError(ErrorCodes.InvalidParams, `Unknown resource: ${uri}`);
     } else {
       throw rpcError(ErrorCodes.InvalidParams, "Invalid params for completion/complete: ref.type must be ref/prompt (with name) or ref/resource (with uri)");
     }
@@ -78,8 +91,8 @@ class Completions {
       }
     }
     // The spec caps one answer at 100 values.
-    const shown = values.slice(0, 100);
-    return { completion: { values: shown, total: total ?? values.length, hasMore: hasMore ?? values.length > shown.length } };
+    const kept = values.slice(0, 100);
+    return { completion: { values: kept, total: total ?? values.length, hasMore: hasMore ?? values.length > kept.length } };
   }
 }
 

@@ -150,7 +150,10 @@ export async function serveHttpWith<L extends AnyLists>(
     sendWith(res, response, aborter, { stallMs: limits.stalledResponseTimeoutMs, ...(idle ? { idleMs: limits.standingStreamIdleTimeoutMs } : {}) });
   const onerror = (error: Error) => console.error(`[mcpgen] HTTP: ${error.message}`);
   const gate = await parts.auth?.open(definition, endpoint, options.auth, factory.verifyToken, process.env);
-  if (gate) factory.toolChallenge = (tool) => gate.toolChallenge(tool);
+  if (gate) {
+    factory.toolChallenge = (tool) => gate.toolChallenge(tool);
+    gate.useSwitches((kind, name) => factory.lists.isEnabled(kind, name as never));
+  }
   const state = await openState(factory, process.env, { relay: true, redis: parts.redis });
   const closeTasks = state.close;
   // The factory's bus: its list changes and resource updates reach the listen streams.
