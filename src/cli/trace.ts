@@ -15,6 +15,7 @@ interface TraceArgs {
   upstream?: URL;
   host: string;
   port: number;
+  allowHosts: string[];
 }
 
 /** Where --http listens unless --listen says otherwise (the MCP Inspector's proxy port). */
@@ -35,7 +36,9 @@ stopped too.
 
 HTTP: \`--http URL\` serves a proxy at http://HOST:PORT with the URL's own path (printed on stderr):
 every request goes to the URL's origin with the same method, path, query, headers (Host made the
-upstream's) and body, and the answer streams back unchanged, event streams included.
+upstream's) and body, and the answer streams back unchanged, event streams included. A request
+whose Host does not name the proxy, or whose Origin is another site's, is refused with 403 before
+it goes upstream (DNS-rebinding protection); --allow-host names more hosts to answer to.
 
 The trace redacts what it keeps, as pull does: the command's and URL's credentials, query values,
 Authorization, Cookie and other credential headers (as "[redacted]"), session ids (as
@@ -55,6 +58,12 @@ Authorization, Cookie and other credential headers (as "[redacted]"), session id
       needs: "HOST:PORT or PORT",
       help: `Where the --http proxy listens (default ${DEFAULT_HOST}:${DEFAULT_PORT}; port 0: a free port).`,
     },
+    "allow-host": {
+      type: "string",
+      value: "NAME[,NAME]",
+      needs: "host names",
+      help: "Host names the --http proxy also answers to (besides localhost and the address it listens on); any other Host or Origin is refused with 403.",
+    },
     print: { type: "boolean", help: "Also show each message on stderr as it passes: direction, method or reply, id, tool, time taken, errors." },
   },
   footer: `Exit codes: on stdio, the server's exit code (128+N when signal N ended it), 127 the command
@@ -68,7 +77,7 @@ trace file cannot be opened; 2 usage error.`,
 
 function parseTraceArgs(line: CommandLine): TraceArgs {
   const v = line.values;
-  const args: TraceArgs = { print: v.print === true, host: DEFAULT_HOST, port: DEFAULT_PORT };
+  const args: TraceArgs = { print: v.print === true, host: DEFAULT_HOST, port: DEFAULT_PORT, allowHosts: [] };
   if (typeof v.output === "string") args.output = v.output;
   if (typeof v.http === "string") {
     if (line.positionals.length > 0) throw new CliUsageError(`trace takes --http URL or -- COMMAND, not both`);
@@ -81,6 +90,7 @@ function parseTraceArgs(line: CommandLine): TraceArgs {
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliUsageError(`${line.typed.http} takes an http or https URL, not ${url.protocol}`);
     args.upstream = url;
   } else if (typeof v.listen === "string") throw new CliUsageError(`${line.typed.listen} goes with --http`);
+  else if (typeof v["allow-host"] === "string") throw new CliUsageError(`${line.typed["allow-host"]} goes with --http`);
   else if (line.positionals.length === 0) throw new CliUsageError("trace needs a server: -- and the command that starts it, or --http URL");
   else args.command = line.positionals;
   if (typeof v.listen === "string") {
@@ -89,6 +99,11 @@ function parseTraceArgs(line: CommandLine): TraceArgs {
     if (!m || port > 65535) throw new CliUsageError(`${line.typed.listen} takes HOST:PORT or PORT (0: a free port), not ${JSON.stringify(v.listen)}`);
     args.port = port;
     if (m[1]) args.host = m[1].replace(/^\[|\]$/g, "");
+  }
+  if (typeof v["allow-host"] === "string") {
+    args.allowHosts = v["allow-host"].split(",").map((name) => name.trim());
+    const bad = args.allowHosts.find((name) => !/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)$/.test(name));
+    if (bad !== undefined) throw new CliUsageError(`${line.typed["allow-host"]} takes host names (a,b), without port or scheme, not ${JSON.stringify(bad)}`);
   }
   return args;
 }
@@ -121,7 +136,7 @@ async function runTrace(args: TraceArgs, cwd: string): Promise<number> {
   const { traceHttp } = await import("../commands/trace/http.js");
   let proxy;
   try {
-    proxy = await traceHttp({ upstream: args.upstream!, host: args.host, port: args.port, trace });
+    proxy = await traceHttp({ upstream: args.upstream!, host: args.host, port: args.port, allowHosts: args.allowHosts, trace });
   } catch (error) {
     process.stderr.write(`mcpgen: cannot listen on ${args.host}:${args.port}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
     trace.note(`the proxy could not listen on ${args.host}:${args.port}`);

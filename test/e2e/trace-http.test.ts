@@ -241,3 +241,83 @@ describe("mcpgen trace --http, bodies of every kind", () => {
     expect(readTrace(file).notes.find((n) => n.http?.status === 502)?.note).toBe("the upstream did not answer: ECONNREFUSED");
   });
 });
+
+describe("mcpgen trace --http and DNS rebinding", () => {
+  /** A raw POST of tools/call secret to `url` with this Host (and Origin): status and body. */
+  const post = (url: string, host: string, origin?: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.request(
+        url,
+        {
+          method: "POST",
+          headers: {
+            host,
+            ...(origin ? { origin } : {}),
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-11-25",
+          },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      request.on("error", reject);
+      request.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "secret", arguments: {} } }));
+    });
+
+  it("refuses a foreign Host or Origin before it reaches a server that refuses them itself (SDK 1.x)", async () => {
+    // An SDK 1.x server as its docs build one: createMcpExpressApp checks Host on loopback.
+    const { createMcpExpressApp } = await import("@modelcontextprotocol/sdk/server/express.js");
+    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+    const app = createMcpExpressApp();
+    app.post("/mcp", async (req, res) => {
+      const server = new McpServer({ name: "secret-keeper", version: "1.0.0" });
+      server.registerTool("secret", { description: "Tells the secret" }, async () => ({ content: [{ type: "text", text: "s3cret" }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    });
+    const upstream = app.listen(0, "127.0.0.1");
+    await new Promise<void>((resolve) => upstream.once("listening", resolve));
+    cleanups.push(() => new Promise((resolve) => upstream.close(resolve)));
+    const upstreamPort = (upstream.address() as AddressInfo).port;
+    const upstreamUrl = `http://127.0.0.1:${upstreamPort}/mcp`;
+    // The server alone: a page of evil.example resolved to 127.0.0.1 is refused.
+    expect((await post(upstreamUrl, `evil.example:${upstreamPort}`)).status).toBe(403);
+    expect((await post(upstreamUrl, `127.0.0.1:${upstreamPort}`)).body).toContain("s3cret");
+
+    const file = path.join(tempProject(), "rebinding.jsonl");
+    const proxy = await startHttpTrace(upstreamUrl, file, ["--allow-host", "mcp.test"]);
+    cleanups.push(proxy.stop);
+    const port = new URL(proxy.url).port;
+    // Through the proxy it is refused too (the proxy rewrites Host for the upstream, so it checks it).
+    for (const [host, origin] of [
+      [`evil.example:${port}`, undefined],
+      [`127.0.0.1:${port}`, "http://evil.example"],
+      [`127.0.0.1:1`, undefined],
+    ] as const) {
+      const refused = await post(proxy.url, host, origin);
+      expect([host, origin, refused.status]).toEqual([host, origin, 403]);
+      expect(refused.body).not.toContain("s3cret");
+    }
+    // The proxy's own names, a page on this machine, and a name given with --allow-host go through.
+    for (const [host, origin] of [
+      [`127.0.0.1:${port}`, undefined],
+      [`localhost:${port}`, "http://localhost:6274"],
+      [`mcp.test:${port}`, "https://mcp.test"],
+    ] as const) {
+      const through = await post(proxy.url, host, origin);
+      expect([host, through.status]).toEqual([host, 200]);
+      expect(through.body).toContain("s3cret");
+    }
+    await proxy.stop();
+    const trace = readTrace(file);
+    expect(trace.notes.filter((n) => n.note.startsWith("refused: ")).map((n) => n.http?.status)).toEqual([403, 403, 403]);
+    // Only the three that went through reached the upstream, and are recorded as messages.
+    expect(trace.messages.filter((m) => m.from === "client")).toHaveLength(3);
+  }, 30_000);
+});

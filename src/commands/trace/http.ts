@@ -5,6 +5,11 @@
  * upstream's (generated servers refuse a foreign Host). The response streams back as it arrives,
  * event streams included. A client points at the proxy with the upstream URL's own path:
  * upstream `https://api.example.com/v1/mcp` → `http://127.0.0.1:PORT/v1/mcp`.
+ *
+ * Since the upstream sees its own Host, the proxy checks the client's instead, before anything
+ * goes upstream: a Host that does not name the proxy, or an Origin of another site, is refused
+ * with 403 (DNS-rebinding protection, as the SDK's servers have it), so the recorder never lets
+ * through what the server would refuse.
  */
 import * as http from "node:http";
 import * as https from "node:https";
@@ -27,6 +32,8 @@ export interface HttpTraceOptions {
   port: number;
   trace: TraceSink;
   maxBodyBytes?: number;
+  /** Host names the proxy also answers to, besides loopback and the address it listens on. */
+  allowHosts?: readonly string[];
 }
 
 export interface HttpTrace {
@@ -43,8 +50,23 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
   /** Exchanges whose answer is still going through (and being recorded): close waits for them. */
   const inFlight = new Set<Promise<void>>();
 
+  /** The host names this proxy answers to (DNS-rebinding protection), and its port once it listens. */
+  const names = allowedNames(options.host, options.allowHosts ?? []);
+  let port = options.port;
+
   const server = http.createServer((req, res) => {
     const exchange = ++exchanges;
+    const refused = refusal(req.headers.host, req.headers.origin, names, port);
+    if (refused !== undefined) {
+      // Before anything goes upstream: the recorder must not let through what the server would refuse.
+      trace.note(`refused: ${refused}`, {
+        from: "client",
+        http: { exchange, method: req.method ?? "GET", path: redactPath(req.url ?? "/"), headers: {}, status: 403 },
+      });
+      req.resume();
+      res.writeHead(403, { "content-type": "text/plain; charset=utf-8" }).end(`mcpgen trace: ${refused}\n`);
+      return;
+    }
     // Done once the answer went out whole (its copy recorded first) or the connection closed.
     const finished = new Promise<void>((resolve) => res.once("close", resolve));
     inFlight.add(finished);
@@ -114,6 +136,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
   });
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  port = address.port;
   return {
     url: `http://${host}:${address.port}${upstream.pathname}`,
     // New connections are refused at once; the answers under way get CLOSE_GRACE_MS to end (a client may
@@ -130,6 +153,45 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
         });
       }),
   };
+}
+
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return LOOPBACK_NAMES.includes(name) || name === "::1" || /^127\.\d+\.\d+\.\d+$/.test(name);
+}
+
+/**
+ * The host names a request may name (Host without its port, an Origin's host): the loopback names,
+ * the address listened on (unless a wildcard), and those given with --allow-host. The upstream
+ * sees its own Host (the proxy rewrites it, or it would refuse every request), so this check is the
+ * one a rebinding page meets: a page of evil.example resolved to 127.0.0.1 sends
+ * `Host: evil.example:PORT`, refused here as the server would refuse it.
+ */
+function allowedNames(listened: string, extra: readonly string[]): ReadonlySet<string> {
+  const bare = listened.replace(/^\[|\]$/g, "").toLowerCase();
+  const own = bare === "0.0.0.0" || bare === "::" || bare === "" ? [] : [bare.includes(":") ? `[${bare}]` : bare];
+  return new Set([...LOOPBACK_NAMES, ...own, ...extra.map((name) => name.toLowerCase())]);
+}
+
+/** Why a request is refused (its Host is not the proxy's, or its Origin is a foreign site's), or undefined. */
+function refusal(host: string | undefined, origin: string | string[] | undefined, names: ReadonlySet<string>, port: number): string | undefined {
+  const hint = "; give the name with --allow-host if it is yours";
+  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host ?? "");
+  if (!match || !names.has(match[1]!.toLowerCase()) || (match[2] !== undefined && Number(match[2]) !== port))
+    return `Host ${JSON.stringify(host ?? "")} does not name this proxy: refused, as a server protected from DNS rebinding refuses it${hint}`;
+  if (origin === undefined || Array.isArray(origin) || origin === "null") return undefined;
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname;
+  } catch {
+    return `Origin ${JSON.stringify(origin)} is not a URL: refused`;
+  }
+  // A browser page may use the proxy from this machine, or from a name the proxy answers to.
+  return isLoopback(hostname) || names.has(hostname.toLowerCase())
+    ? undefined
+    : `Origin ${origin} is another site: refused, as a server protected from DNS rebinding refuses it${hint}`;
 }
 
 /** Raw headers (name, value, name, value...) without the hop-by-hop ones and those `Connection` names. */
