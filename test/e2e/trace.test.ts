@@ -17,6 +17,7 @@ import { ERAS, type Era } from "../helpers/connect.js";
 import { tempProject } from "../helpers/tmp.js";
 import { BIN, GIFT_STDIO, readTrace, startHttpTrace } from "../helpers/trace.js";
 import { envelope } from "../helpers/wire.js";
+import { mcpgenAsync } from "../helpers/cli.js";
 
 async function connect(era: Era, command: string[]): Promise<{ sdk: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({ command: command[0]!, args: command.slice(1), stderr: "pipe" });
@@ -248,6 +249,23 @@ describe("mcpgen trace on a message too large to hold", () => {
     ]);
     // The spool folder was made, and removed.
     expect(readdirSync(spools)).toEqual([]);
+  }, 60_000);
+
+  it("records JSON nested too deep to write again (held or spooled), forwards it, and check says so without a crash", async () => {
+    const dir = tempProject();
+    const file = path.join(dir, "deep.jsonl");
+    const nested = (depth: number) => `{"jsonrpc":"2.0","id":1,"result":{"x":${"[".repeat(depth)}${"]".repeat(depth)}}}`;
+    // 400,000 levels (800 KB: held, parsed; JSON.stringify's stack cannot write it) and 600,000 (spooled).
+    const text = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" })}\n${nested(400_000)}\n${nested(600_000)}\n`;
+    const echoed = await run([process.execPath, BIN, "trace", "-o", file, "--", "cat"], text);
+    expect(echoed.code).toBe(0);
+    expect(echoed.stdout.equals(Buffer.from(text))).toBe(true);
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    // Each as it was sent, on its own line, after its envelope.
+    expect(lines.filter((l) => l.endsWith(`"message":${nested(400_000)}}`) || l.endsWith(`"message":${nested(600_000)}}`))).toHaveLength(4);
+    const checked = await mcpgenAsync(["check", file], dir);
+    expect(checked.stdout).toContain("unreadable-line: a message nested more than 512 levels deep: not judged");
+    expect(checked.stdout + checked.stderr).not.toContain("internal error");
   }, 60_000);
 
   it("records a large JSON body and a large event of many data lines over HTTP", async () => {

@@ -23,7 +23,12 @@ const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 export type Side = "client" | "server";
 
 export interface TraceSink {
-  message(from: Side, message: unknown, http?: TraceHttp): void;
+  /**
+   * A message. `bytes`, when given, are the bytes it was parsed from: written as they are (line
+   * breaks made spaces) when the value cannot be written again, as JSON nested too deep for
+   * JSON.stringify's stack.
+   */
+  message(from: Side, message: unknown, http?: TraceHttp, bytes?: Buffer): void;
   /** A message too large to hold, in a spool file the writer now owns (it removes it once copied). */
   spooled(from: Side, spooled: Spooled, http?: TraceHttp): void;
   note(note: string, extra?: { from?: Side; text?: string; http?: TraceHttp; event?: TraceNoteEvent }): void;
@@ -140,9 +145,18 @@ export function openTrace(
   process.on("exit", removeSpools);
   write({ mcpgenTrace: 1, time: now(), ...start, mcpgen: version() });
   return {
-    message(from, message, http) {
+    message(from, message, http, bytes) {
       const line: TraceMessage = { time: now(), from, message, ...(http ? { http } : {}) };
-      write(line);
+      let text: string;
+      try {
+        text = `${JSON.stringify(line)}\n`;
+      } catch (error) {
+        if (!(error instanceof RangeError) || bytes === undefined) throw error;
+        // Valid JSON (it parsed), too deep to write again: its own bytes, on one line.
+        const start = JSON.stringify({ time: line.time, from, ...(http ? { http } : {}) });
+        text = `${start.slice(0, -1)},"message":${oneLine(bytes)}}\n`;
+      }
+      enqueue(text);
       observe?.(line);
     },
     spooled(from, spooled, http) {
@@ -172,6 +186,11 @@ export function openTrace(
       });
     },
   };
+}
+
+/** JSON text on one line: its CR and LF bytes, which well-formed JSON has only as whitespace, made spaces. */
+function oneLine(bytes: Buffer): string {
+  return bytes.toString("utf8").replace(/[\r\n]/g, " ");
 }
 
 /** A spooled message that will not be written: its file goes. */
@@ -207,7 +226,7 @@ export function recordCopied(trace: TraceSink, from: Side, copied: Copied, notJs
   switch (copied.kind) {
     case "bytes": {
       const parsed = parseJson(copied.bytes);
-      if (parsed) trace.message(from, parsed.value, http);
+      if (parsed) trace.message(from, parsed.value, http, copied.bytes);
       else trace.note(notJson, { from, text: noteText(copied.bytes), ...where });
       return parsed !== undefined;
     }

@@ -6,6 +6,7 @@
  * the line where its entry starts, found by one scan of the text.
  */
 import { readFile, stat } from "node:fs/promises";
+import { deeperThan, MAX_DEPTH } from "./lines.js";
 import type { TraceHttp } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 
@@ -137,11 +138,12 @@ export async function* readHar(file: string): AsyncGenerator<LogEvent> {
       if (typeof body !== "string") continue;
       const messages = bodyMessages(body);
       const at = { line, ...(time === undefined ? {} : { time }), entry: index };
-      if (messages === undefined) {
+      const deep = messages !== undefined && messages.some((m) => deeperThan(m.message, MAX_DEPTH));
+      if (messages === undefined || deep) {
         yield {
           kind: "note",
           ...at,
-          note: `HAR entry ${index}: the ${from === "client" ? "request" : "response"} body is not JSON`,
+          note: `HAR entry ${index}: the ${from === "client" ? "request" : "response"} body ${deep ? `nests more than ${MAX_DEPTH} levels deep: not judged` : "is not JSON"}`,
           unreadable: true,
           text: body.slice(0, 200),
           http,

@@ -37,7 +37,7 @@ export async function detectFormat(file: string): Promise<LogFormat> {
   for (const l of lines) {
     if (!l.trim().startsWith("{")) continue;
     const parsed = parseJson(l);
-    if (!parsed || !isRecord(parsed.value)) continue;
+    if (!parsed || !("value" in parsed) || !isRecord(parsed.value)) continue;
     const v = parsed.value;
     if (Object.hasOwn(v, "mcpgenTrace")) return "mcpgen";
     if (v["mcpgenLog"] === 1) return "server-log";

@@ -6,12 +6,21 @@
 import type { TraceHttp, TraceLine, TraceNoteEvent } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 import { DirectionGuesser } from "./direction.js";
-import { fileLines, parseJson } from "./lines.js";
+import { fileLines, MAX_DEPTH, MAX_LINE_BYTES, parseJson, type FileLine } from "./lines.js";
 
 const MAX_TEXT = 200;
 
 function unreadable(line: number, text: string, why: string): LogEvent {
   return { kind: "note", line, note: why, unreadable: true, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
+}
+
+/** A line that could not be read whole (past MAX_LINE_BYTES), or a value nested too deep to judge: why, else undefined. */
+function cannotRead(read: FileLine, parsed?: ReturnType<typeof parseJson>): LogEvent | undefined {
+  if ("tooLong" in read)
+    return { kind: "note", line: read.line, note: `a line of ${read.tooLong} bytes, more than ${MAX_LINE_BYTES}: not read`, unreadable: true };
+  if (parsed && "tooDeep" in parsed)
+    return { kind: "note", line: read.line, note: `a message nested more than ${MAX_DEPTH} levels deep: not judged`, unreadable: true };
+  return undefined;
 }
 
 /** A message as sent: a batch is its messages, in order, all at the same line (marked as a batch's). */
@@ -22,10 +31,21 @@ function* split(message: unknown): Generator<{ message: unknown; batch?: true }>
 
 /** mcpgen's trace: a TraceStart, then TraceMessage and TraceNote lines. */
 export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
-  for await (const { line, text } of fileLines(file)) {
+  for await (const read of fileLines(file)) {
+    const skipped = cannotRead(read);
+    if (skipped) {
+      yield skipped;
+      continue;
+    }
+    const { line, text } = read as Extract<FileLine, { text: string }>;
     if (text.trim() === "") continue;
     const parsed = parseJson(text);
-    if (!parsed || !isRecord(parsed.value)) {
+    const deep = cannotRead(read, parsed);
+    if (deep) {
+      yield deep;
+      continue;
+    }
+    if (!parsed || !("value" in parsed) || !isRecord(parsed.value)) {
       yield unreadable(line, text, "a line of the trace is not a JSON object");
       continue;
     }
@@ -79,10 +99,21 @@ function noteEvent(event: unknown, note: string): TraceNoteEvent | undefined {
 /** One raw JSON-RPC message (or batch) per line. */
 export async function* readPlainJsonl(file: string): AsyncGenerator<LogEvent> {
   const guesser = new DirectionGuesser();
-  for await (const { line, text } of fileLines(file)) {
+  for await (const read of fileLines(file)) {
+    const skipped = cannotRead(read);
+    if (skipped) {
+      yield skipped;
+      continue;
+    }
+    const { line, text } = read as Extract<FileLine, { text: string }>;
     if (text.trim() === "") continue;
     const parsed = parseJson(text);
-    if (!parsed) {
+    const deep = cannotRead(read, parsed);
+    if (deep) {
+      yield deep;
+      continue;
+    }
+    if (!parsed || !("value" in parsed)) {
       yield unreadable(line, text, "the line is not JSON");
       continue;
     }
@@ -93,10 +124,11 @@ export async function* readPlainJsonl(file: string): AsyncGenerator<LogEvent> {
 
 /** A generated server's stderr: its `mcpgenLog` lines; other output (its own logging) is skipped. */
 export async function* readServerLog(file: string): AsyncGenerator<LogEvent> {
-  for await (const { line, text } of fileLines(file)) {
-    if (!text.startsWith("{")) continue;
+  for await (const read of fileLines(file)) {
+    if (!("text" in read) || !read.text.startsWith("{")) continue;
+    const { line, text } = read;
     const parsed = parseJson(text);
-    if (!parsed || !isRecord(parsed.value) || parsed.value["mcpgenLog"] !== 1 || typeof parsed.value["method"] !== "string") continue;
+    if (!parsed || !("value" in parsed) || !isRecord(parsed.value) || parsed.value["mcpgenLog"] !== 1 || typeof parsed.value["method"] !== "string") continue;
     const time = parseTime(parsed.value["time"]);
     yield { kind: "server-log", line, log: parsed.value as never, ...(time === undefined ? {} : { time }) };
   }

@@ -82,3 +82,49 @@ describe("check and explain on any log", () => {
     );
   });
 });
+
+describe("check and explain on lines no log should hold", () => {
+  it("skip a message nested a million levels deep, in each reader, and go on with the next line", async () => {
+    const deep = `${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}`;
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const pong = JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} });
+    const dir = tempProject();
+    const plain = path.join(dir, "deep.jsonl");
+    writeFileSync(plain, `${ping}\n{"jsonrpc":"2.0","id":${deep},"method":"ping"}\n${pong}\n`);
+    const trace = path.join(dir, "deep-trace.jsonl");
+    const start = { mcpgenTrace: 1, time: "2026-12-07T00:00:00.000Z", transport: "stdio", mcpgen: "0.1.0" };
+    writeFileSync(
+      trace,
+      [
+        JSON.stringify(start),
+        JSON.stringify({ time: start.time, from: "client", message: JSON.parse(ping) }),
+        `{"time":"${start.time}","from":"server","message":${deep}}`,
+        JSON.stringify({ time: start.time, from: "server", message: JSON.parse(pong) }),
+        "",
+      ].join("\n"),
+    );
+    for (const [file, line] of [
+      [plain, 2],
+      [trace, 3],
+    ] as const) {
+      const { findings } = await checkLog(file);
+      expect(findings.map((f) => [f.rule, f.line, f.message])).toEqual([["unreadable-line", line, "a message nested more than 512 levels deep: not judged"]]);
+      const explained: string[] = [];
+      await explainLog(file, (e) => explained.push(JSON.stringify(e)));
+      expect(explained.filter((e) => e.includes("nested more than 512 levels deep"))).toHaveLength(1);
+    }
+  });
+
+  it("skip a line longer than they read, without holding it, and go on with the next", async () => {
+    const { fileLines } = await import("../../../../src/commands/check/read/lines.js");
+    const file = path.join(tempProject(), "long.jsonl");
+    writeFileSync(file, `\uFEFFfirst\r\n${"x".repeat(5000)}\nlast`);
+    const lines = [];
+    for await (const l of fileLines(file, 1000)) lines.push(l);
+    expect(lines).toEqual([
+      { line: 1, text: "first" },
+      { line: 2, tooLong: 5000 },
+      { line: 3, text: "last" },
+    ]);
+  });
+});
