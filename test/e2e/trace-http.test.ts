@@ -321,3 +321,77 @@ describe("mcpgen trace --http and DNS rebinding", () => {
     expect(trace.messages.filter((m) => m.from === "client")).toHaveLength(3);
   }, 30_000);
 });
+
+describe("mcpgen trace --http and an authorization server on the same origin", () => {
+  it("redacts OAuth credentials in bodies off the MCP endpoint, in JSON and forms; the client gets them whole; MCP messages are kept as sent", async () => {
+    const secrets = ["the-access-token", "the-refresh-token", "the-id-token", "the-client-secret", "the-code", "the-verifier", "the-registration-token"];
+    const upstream = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        const json = (value: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
+        if (req.url === "/token")
+          return json({
+            access_token: "the-access-token",
+            refresh_token: "the-refresh-token",
+            id_token: "the-id-token",
+            token_type: "Bearer",
+            expires_in: 3600,
+          });
+        if (req.url === "/register")
+          return json({
+            client_id: "c1",
+            client_secret: "the-client-secret",
+            registration_access_token: "the-registration-token",
+            redirect_uris: ["http://x/cb"],
+          });
+        // The MCP endpoint echoes the call: a tool argument named password is the message's own content.
+        json({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: body }] } });
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => upstream.close(resolve)));
+    const file = path.join(tempProject(), "oauth.jsonl");
+    const proxy = await startHttpTrace(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`, file);
+    cleanups.push(proxy.stop);
+    const origin = new URL(proxy.url).origin;
+    const form = new URLSearchParams({
+      grant_type: "authorization_code",
+      code: "the-code",
+      code_verifier: "the-verifier",
+      client_id: "c1",
+      redirect_uri: "http://x/cb",
+    });
+    const token = await fetch(`${origin}/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    expect(await token.json()).toMatchObject({ access_token: "the-access-token", refresh_token: "the-refresh-token" });
+    const registered = await fetch(`${origin}/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ redirect_uris: ["http://x/cb"] }),
+    });
+    expect(await registered.json()).toMatchObject({ client_secret: "the-client-secret" });
+    const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "login", arguments: { password: "hunter2" } } };
+    await (
+      await fetch(proxy.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(call),
+      })
+    ).text();
+    await proxy.stop();
+
+    const trace = readTrace(file);
+    for (const secret of secrets) expect(trace.text).not.toContain(secret);
+    // What is not a credential stays, so the exchange still reads.
+    expect(trace.messages.find((m) => m.http?.path === "/token" && m.from === "server")?.message).toMatchObject({
+      access_token: "[redacted]",
+      token_type: "Bearer",
+      expires_in: 3600,
+    });
+    expect(trace.notes.find((n) => n.http?.path === "/token" && n.from === "client")?.text).toBe(
+      "grant_type=authorization_code&code=%5Bredacted%5D&code_verifier=%5Bredacted%5D&client_id=c1&redirect_uri=http%3A%2F%2Fx%2Fcb",
+    );
+    // The MCP endpoint's messages are kept as sent, the tool's arguments included (documented).
+    expect(trace.messages.find((m) => m.http?.path === "/mcp" && m.from === "client")?.message).toEqual(call);
+  }, 30_000);
+});

@@ -73,7 +73,9 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
     void finished.then(() => inFlight.delete(finished));
     const pathAndQuery = req.url ?? "/";
     const base: TraceHttp = { exchange, method: req.method ?? "GET", path: redactPath(pathAndQuery), headers: {} };
-    const requestCopy = requestSide(trace, { ...base, headers: redactHeaders(req.headers, sessions) }, req.headers, options.maxBodyBytes);
+    // Off the MCP endpoint (an authorization server on the same origin, say), bodies are redacted.
+    const endpoint = new URL(pathAndQuery, "http://proxy.invalid").pathname === upstream.pathname ? "mcp" : "other";
+    const requestCopy = requestSide(trace, { ...base, headers: redactHeaders(req.headers, sessions) }, req.headers, endpoint, options.maxBodyBytes);
 
     // The client's headers in their order and case, Host made the upstream's.
     const headers = withoutHopByHop(req.rawHeaders);
@@ -89,7 +91,7 @@ export async function traceHttp(options: HttpTraceOptions): Promise<HttpTrace> {
       answered = true;
       const status = response.statusCode ?? 502;
       const responseHttp: TraceHttp = { ...base, status, headers: redactHeaders(response.headers, sessions) };
-      const responseCopy = responseSide(trace, responseHttp, response.headers, options.maxBodyBytes);
+      const responseCopy = responseSide(trace, responseHttp, response.headers, endpoint, options.maxBodyBytes);
       res.writeHead(status, response.statusMessage, withoutHopByHop(response.rawHeaders));
       // An event stream's headers go out now, not with its first event.
       res.flushHeaders();

@@ -53,3 +53,66 @@ export function redactHeaders(headers: IncomingHttpHeaders, sessions: SessionNam
   }
   return out;
 }
+
+/**
+ * OAuth's fields that carry credentials (RFC 6749, 7009, 7523, 7591, 7636, 8628, 8693), redacted
+ * in bodies as well as any key whose name says credential (isSecretName).
+ */
+const OAUTH_SECRETS = new Set([
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "client_secret",
+  "code",
+  "code_verifier",
+  "client_assertion",
+  "assertion",
+  "password",
+  "device_code",
+  "user_code",
+  "subject_token",
+  "actor_token",
+  "registration_access_token",
+  "token",
+]);
+
+/** OAuth names that say token or secret but hold none: kinds, endpoints, methods, lifetimes (`token_type`, `token_endpoint`, `expires_in`). */
+const DESCRIBES = /(_type|_types|_endpoint|_supported|_method|_methods|_uri|_uris|_in|_at|_challenge)$/;
+
+const isCredentialKey = (key: string) => {
+  const name = key.toLowerCase();
+  return OAUTH_SECRETS.has(name) || (isSecretName(key) && !DESCRIBES.test(name));
+};
+
+/**
+ * A body of an exchange that is not with the MCP endpoint (an authorization server's token,
+ * registration or revocation endpoint on the same origin, a metadata document), redacted for the
+ * log: in JSON, every credential key's value (at any depth) as "[redacted]"; in a form body, the
+ * same by name. Other bodies are kept as they are. MCP messages themselves are never redacted:
+ * they are the trace's subject (the README says tool arguments are kept as sent).
+ */
+export function redactBody(bytes: Buffer, contentType: string): Buffer {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (type === "application/x-www-form-urlencoded") {
+    const form = new URLSearchParams(bytes.toString("utf8"));
+    for (const key of new Set(form.keys())) if (isCredentialKey(key)) form.set(key, REDACTED);
+    return Buffer.from(form.toString());
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return bytes;
+  }
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    for (const [key, child] of Object.entries(node)) {
+      if (!Array.isArray(node) && isCredentialKey(key) && (typeof child === "string" || typeof child === "number"))
+        (node as Record<string, unknown>)[key] = REDACTED;
+      else stack.push(child);
+    }
+  }
+  return Buffer.from(JSON.stringify(value));
+}
