@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import { redactCommand, redactUrl } from "../common/redact.js";
+import { parseSize } from "../common/size.js";
 import { CliUsageError, type CommandLine } from "./args.js";
 import { defineCommand } from "./command.js";
 
@@ -16,6 +17,7 @@ interface TraceArgs {
   host: string;
   port: number;
   allowHosts: string[];
+  maxBytes?: number;
 }
 
 /** Where --http listens unless --listen says otherwise (the MCP Inspector's proxy port). */
@@ -57,6 +59,12 @@ Authorization, Cookie and other credential headers (as "[redacted]"), session id
       value: "HOST:PORT",
       needs: "HOST:PORT or PORT",
       help: `Where the --http proxy listens (default ${DEFAULT_HOST}:${DEFAULT_PORT}; port 0: a free port).`,
+    },
+    "max-bytes": {
+      type: "string",
+      value: "SIZE",
+      needs: "a size",
+      help: "The trace's size at most (default 1GiB; K, M, G: 512MiB): past it recording stops with a note, and the messages are still forwarded.",
     },
     "allow-host": {
       type: "string",
@@ -100,6 +108,14 @@ function parseTraceArgs(line: CommandLine): TraceArgs {
     args.port = port;
     if (m[1]) args.host = m[1].replace(/^\[|\]$/g, "");
   }
+  if (typeof v["max-bytes"] === "string") {
+    const bytes = parseSize(v["max-bytes"]);
+    if (bytes === undefined || bytes < 1024)
+      throw new CliUsageError(
+        `${line.typed["max-bytes"]} takes a size of 1KiB or more, in bytes or with K, M or G (512MiB, 2G), not ${JSON.stringify(v["max-bytes"])}`,
+      );
+    args.maxBytes = bytes;
+  }
   if (typeof v["allow-host"] === "string") {
     args.allowHosts = v["allow-host"].split(",").map((name) => name.trim());
     const bad = args.allowHosts.find((name) => !/^(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)$/.test(name));
@@ -119,6 +135,7 @@ async function runTrace(args: TraceArgs, cwd: string): Promise<number> {
       file,
       args.command ? { transport: "stdio", command: redactCommand(args.command) } : { transport: "http", upstream: redactUrl(args.upstream!) },
       observe,
+      args.maxBytes,
     );
   } catch (error) {
     process.stderr.write(`mcpgen: cannot write the trace ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);

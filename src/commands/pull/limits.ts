@@ -8,8 +8,7 @@
  * peak of 350 MiB; stopping at a limit takes 1 to 4 s and at most 250 MiB.
  */
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
+import { flagSize, formatSize, MiB } from "../../common/size.js";
 
 export interface PullLimits {
   /** Bytes in one answer: one line of a stdio server's stdout, one HTTP response body. */
@@ -102,24 +101,4 @@ export class Budget {
     this.onExceeded(error);
     return error;
   }
-}
-
-/** `--max-bytes` as typed: bytes, or K, M, G (powers of 1024) with an optional `iB` or `B`: `32M`, `32MiB`, `512KiB`. */
-export function parseSize(text: string): number | undefined {
-  const m = /^(\d+)\s*(?:([KMG])(?:i?B)?|B)?$/i.exec(text.trim());
-  if (!m) return undefined;
-  const unit = { K: KiB, M: MiB, G: 1024 * MiB }[(m[2] ?? "").toUpperCase() as "K" | "M" | "G"] ?? 1;
-  return Number(m[1]) * unit;
-}
-
-/** `33554432` -> `32 MiB`, for messages. */
-function formatSize(bytes: number): string {
-  if (bytes % MiB === 0) return `${bytes / MiB} MiB`;
-  if (bytes % KiB === 0) return `${bytes / KiB} KiB`;
-  return `${bytes} bytes`;
-}
-
-/** `33554432` -> `32MiB`, as `--max-bytes` takes it. */
-export function flagSize(bytes: number): string {
-  return formatSize(bytes).replace(" bytes", "").replace(" ", "");
 }

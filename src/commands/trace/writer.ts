@@ -19,6 +19,8 @@ import { version } from "../../common/version.js";
 
 /** Lines waiting for the disk, at most; past it lines are dropped until the disk catches up. */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+/** The largest trace written by default: past it recording stops (forwarding goes on). */
+const DEFAULT_MAX_TRACE_BYTES = 1024 * 1024 * 1024;
 
 export type Side = "client" | "server";
 
@@ -36,8 +38,8 @@ export interface TraceSink {
   spoolPath(): string;
 }
 
-/** A record's line, or a spooled message's line: its start, the file, its end. */
-type Pending = string | { start: string; file: string; end: string };
+/** A record's line, or a spooled message's line: its start, the file (of `size` bytes), its end. */
+type Pending = string | { start: string; file: string; size: number; end: string };
 
 export interface TraceWriter extends TraceSink {
   /** Writes what is pending and closes the file; never rejects. */
@@ -52,8 +54,13 @@ export function openTrace(
   file: string,
   start: Omit<TraceStart, "mcpgenTrace" | "time" | "mcpgen">,
   observe?: (line: TraceMessage | TraceNote) => void,
+  /** The trace's size at most (default DEFAULT_MAX_TRACE_BYTES): past it, a last note and no more records. */
+  maxBytes = DEFAULT_MAX_TRACE_BYTES,
 ): TraceWriter {
   const fd = openSync(file, "w");
+  /** What the trace holds, in bytes of text (about: UTF-16 units for the lines). */
+  let written = 0;
+  let full = false;
   const stream: WriteStream = createWriteStream("", { fd, autoClose: true });
   let failed = false;
   let dropping = false;
@@ -77,7 +84,22 @@ export function openTrace(
     stopCopy?.();
   });
   const enqueue = (item: Pending) => {
-    if (failed) return forget(item);
+    if (failed || full) return forget(item);
+    const whole = typeof item === "string" ? item.length : item.start.length + item.size + item.end.length;
+    if (written + whole > maxBytes) {
+      // The trace is full: one last note says so (it may pass the limit by its own length), then nothing.
+      full = true;
+      forget(item);
+      process.stderr.write(`mcpgen trace: ${file} reached ${maxBytes} bytes: recording stopped; the messages are still forwarded.\n`);
+      const note = `${JSON.stringify({ time: now(), note: `the trace reached its limit of ${maxBytes} bytes: recording stopped here; the messages are still forwarded` })}\n`;
+      if (!copying) stream.write(note);
+      else {
+        queue.push(note);
+        queued += note.length;
+      }
+      return;
+    }
+    written += whole;
     const size = typeof item === "string" ? item.length : item.start.length;
     if (stream.writableLength + queued > MAX_PENDING_BYTES) {
       if (!dropping) process.stderr.write(`mcpgen trace: ${file} falls behind the traffic; lines are dropped until it catches up.\n`);
@@ -163,7 +185,7 @@ export function openTrace(
       const time = now();
       // The message goes last, so the line's start and end are known before its bytes.
       const start = JSON.stringify({ time, from, ...(http ? { http } : {}) });
-      enqueue({ start: `${start.slice(0, -1)},"message":`, file: spooled.file, end: "}\n" });
+      enqueue({ start: `${start.slice(0, -1)},"message":`, file: spooled.file, size: spooled.size, end: "}\n" });
       observe?.({ time, from, message: spooled.standIn, ...(http ? { http } : {}) });
     },
     note(note, extra = {}) {

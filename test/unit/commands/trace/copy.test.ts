@@ -214,3 +214,33 @@ describe("openTrace with spooled messages", () => {
     expect(() => readdirSync(spoolDir)).toThrow(/ENOENT/);
   });
 });
+
+describe("openTrace with a size limit", () => {
+  it("stops recording at the limit with one last note, spooled messages included, and says so once", async () => {
+    const dir = tempDir();
+    const file = path.join(dir, "full.jsonl");
+    const trace = openTrace(file, { transport: "stdio", command: ["server"] }, undefined, 4096);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (said.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      for (let id = 0; id < 200; id++) trace.message("client", { jsonrpc: "2.0", id, method: "ping" });
+      // A spooled message past the limit: not written, its file removed.
+      const copy = new MessageCopy({ maxBytes: 1 << 30, memoryBytes: 100, onOverflow: () => {}, spoolPath: () => trace.spoolPath() });
+      copy.write(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 999, result: { text: "y".repeat(1000) } })));
+      const copied = copy.end();
+      if (copied.kind !== "spooled") throw new Error(copied.kind);
+      trace.spooled("server", copied.spooled);
+      expect(() => readFileSync(copied.spooled.file)).toThrow(/ENOENT/);
+      await trace.close();
+    } finally {
+      process.stderr.write = write;
+    }
+    const text = readFileSync(file, "utf8");
+    const lines = text.split("\n").filter(Boolean);
+    expect(text.length).toBeLessThanOrEqual(4096 + 200);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ note: expect.stringMatching(/^the trace reached its limit of 4096 bytes: recording stopped here/) });
+    expect(lines.slice(1, -1).every((l) => (JSON.parse(l) as { message?: unknown }).message !== undefined)).toBe(true);
+    expect(said.filter((s) => s.includes("reached 4096 bytes"))).toHaveLength(1);
+  });
+});
