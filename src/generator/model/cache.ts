@@ -20,7 +20,10 @@ const CACHED_METHODS = ["server/discover", "tools/list", "prompts/list", "resour
 /** The lists `auth.hideUnauthorized` filters by the caller's token. */
 const FILTERED_LISTS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list"] as const;
 
-/** `resources`: the models of the manifest's `resources:`, in order (a static content is cached publicly by default). */
+/**
+ * `resources`: the models of the manifest's `resources:`, in order (a static content is cached
+ * publicly by default, unless the server has `auth` and the resource is not `auth: none`).
+ */
 export function buildCacheHints(root: Manifest, resources: readonly ResourceModel[]): JsonObject {
   const hint = (given: CacheHintEntry | undefined, base: CacheHint): CacheHint => ({
     ttlMs: given?.ttlMs ?? base.ttlMs,
@@ -36,7 +39,9 @@ export function buildCacheHints(root: Manifest, resources: readonly ResourceMode
   setOwn(cache, "resources/read", readDefault);
   const perResource: JsonObject = {};
   (root.resources ?? []).forEach((r, i) => {
-    const base = cacheIn["resources/read"] ? readDefault : resources[i]?.content ? DEFAULT_CACHE.static : DEFAULT_CACHE.handler;
+    let base: CacheHint = cacheIn["resources/read"] ? readDefault : resources[i]?.content ? DEFAULT_CACHE.static : DEFAULT_CACHE.handler;
+    // On a server with auth, a resource that needs a token is for its caller's eyes: no shared cache keeps it.
+    if (root.auth !== undefined && r.auth !== "none") base = { ...base, cacheScope: "private" };
     setOwn(perResource, r.uri, hint(r.cache, base));
   });
   const perTemplate: JsonObject = {};

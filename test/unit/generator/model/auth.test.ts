@@ -185,6 +185,23 @@ describe("what goes on the wire", () => {
     expect(hidden["server/discover"]).toEqual({ ttlMs: 300000, cacheScope: "public" });
     expect((await modelOf(given(false))).cache["tools/list"]).toEqual({ ttlMs: 1000, cacheScope: "public" });
   });
+
+  it("caches a protected static resource privately by default, a public one publicly, and keeps what the manifest says", async () => {
+    const resources = [
+      "  - {uri: 'x://admin', name: admin, text: secret, scopes: [admin]}",
+      "  - {uri: 'x://open', name: open, text: hello, auth: none}",
+      "  - {uri: 'x://given', name: given, text: shared, scopes: [admin], cache: {cacheScope: public, ttlMs: 5}}",
+    ];
+    const cache = (await modelOf(`${SERVER}${AUTH}${JWT}resources:\n${resources.join("\n")}\n`)).cache as { resources: Record<string, unknown> };
+    expect(cache.resources).toEqual({
+      "x://admin": { ttlMs: 300000, cacheScope: "private" },
+      "x://open": { ttlMs: 300000, cacheScope: "public" },
+      "x://given": { ttlMs: 5, cacheScope: "public" },
+    });
+    // Without auth, static contents are the same for everyone.
+    const open = (await modelOf(`${SERVER}resources:\n  - {uri: 'x://a', name: a, text: hi}\n`)).cache as { resources: Record<string, unknown> };
+    expect(open.resources).toEqual({ "x://a": { ttlMs: 300000, cacheScope: "public" } });
+  });
 });
 
 describe("who may read a widget's HTML", () => {
