@@ -41,8 +41,12 @@ function link(): RedisLink {
   return made;
 }
 
+/** The entries the test's manifest declares. */
+const DECLARED = new Set(["tools:admin", "tools:search", "prompts:p", "prompts:hello"]);
+const declared = (kind: ListKind, name: string) => DECLARED.has(`${kind}:${name}`);
+
 async function store(prefix: string): Promise<RedisListStateStore> {
-  const made = new RedisListStateStore(link(), prefix, INITIAL);
+  const made = new RedisListStateStore(link(), prefix, INITIAL, declared);
   await made.open();
   closers.push(() => made.close());
   return made;
@@ -106,6 +110,26 @@ describe("the Redis list store", () => {
     b.apply([{ kind: "tools", name: "search", enabled: false }]);
     await until(() => disabledTools(a).join() === "admin,search", "the new store's switch to reach the first", WAIT);
     expect(disabledTools(b)).toEqual(["admin", "search"]);
+  });
+});
+
+describe("the Redis list store and names nobody declared", () => {
+  it("ignores a well-formed change naming an entry the manifest does not declare, published or already in Redis", async () => {
+    const prefix = `ls${++prefixes}:`;
+    const a = await store(prefix);
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    closers.push(() => admin.close());
+    // A forged PUBLISH: 1,000 names nobody declared, and one that is declared.
+    const forged = Array.from({ length: 1000 }, (_, i) => ({ kind: "tools", name: `ghost-${i}`, enabled: false }));
+    await admin.publish(`${prefix}lists`, `99999 ${JSON.stringify([...forged, { kind: "tools", name: "search", enabled: false }])}`);
+    await until(() => disabledTools(a).includes("search"), "the declared switch to arrive", WAIT);
+    expect(disabledTools(a)).toEqual(["admin", "search"]);
+    // Written straight into Redis's hash (the PUBLISH above wrote none): a store opened later reads only what is declared.
+    await admin.hSet(`${prefix}lists`, { "tools:ghost": "0", "prompts:hello": "0" });
+    const b = await store(prefix);
+    expect([...b.disabled("tools")]).toEqual(["admin"]);
+    expect([...b.disabled("prompts")]).toEqual(["hello"]);
   });
 });
 

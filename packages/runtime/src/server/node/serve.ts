@@ -38,6 +38,12 @@ export async function serveStdioWith<L extends AnyLists>(
   parts: { redis?: SharedStatePart } = {},
 ): Promise<StdioHandle<L>> {
   const closeTasks = (await openState(factory, process.env, { redis: parts.redis })).close;
+  const definition = factory.definition;
+  // Said once, at start: the manifest's rules are not applied here, and whoever runs this should know.
+  if (definition?.auth !== undefined)
+    console.error(
+      `[mcpgen] ${definition.serverInfo.name} declares auth, and stdio checks no tokens: every tool, resource and prompt serves whoever starts this process (docs/guides/authorization.md). Serve it over HTTP to check tokens.`,
+    );
   const input = options.input ?? process.stdin;
   const transport = new LineTransport(input, options.output ?? process.stdout, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   const served = serveStdio(factory, { transport, onerror: (error) => reportTransportError(error) });

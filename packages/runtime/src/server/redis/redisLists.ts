@@ -49,6 +49,11 @@ export class RedisListStateStore implements ListStateStore {
     private readonly prefix: string,
     /** The entries the manifest disables at start. */
     initial: Readonly<Record<ListKind, readonly string[]>>,
+    /**
+     * Whether the manifest declares an entry: a change naming another (a forged PUBLISH, a replica
+     * of another manifest on the same prefix) is ignored, so names nobody declared never pile up.
+     */
+    private readonly declared: (kind: ListKind, name: string) => boolean = () => true,
   ) {
     this.copy = new MemoryListStateStore(initial);
   }
@@ -63,7 +68,7 @@ export class RedisListStateStore implements ListStateStore {
     if (Array.isArray(pairs)) {
       for (let i = 0; i + 1 < pairs.length; i += 2) {
         const change = parseField(String(pairs[i]), String(pairs[i + 1]));
-        if (change) switched.push(change);
+        if (change && this.declared(change.kind, change.name)) switched.push(change);
       }
     }
     this.copy.apply(switched);
@@ -106,7 +111,7 @@ export class RedisListStateStore implements ListStateStore {
     } catch {
       return;
     }
-    if (Array.isArray(parsed)) this.copy.apply(parsed.filter(isChange));
+    if (Array.isArray(parsed)) this.copy.apply(parsed.filter((c): c is ListChange => isChange(c) && this.declared(c.kind, c.name)));
   }
 }
 

@@ -62,7 +62,7 @@ async function openRedisState(parts: SharedParts, env: Record<string, string | u
   try {
     await tasks?.open();
     if (listState) {
-      lists = new RedisListStateStore(redis, prefix, listState.initial);
+      lists = new RedisListStateStore(redis, prefix, listState.initial, (kind, name) => listState.entry(kind, name) !== undefined);
       await lists.open();
       listState.useStore(lists);
     }
