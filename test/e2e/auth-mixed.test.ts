@@ -25,6 +25,7 @@ import {
   type ServedServer,
 } from "../helpers/authFixtures.js";
 import { challengeParams, legacySession, modernCall, modernRequest } from "../helpers/authRequests.js";
+import { envelope, modernHeaders } from "../helpers/wire.js";
 
 let as: AuthServer;
 let mixed: ServedServer;
@@ -239,6 +240,35 @@ describe("two templates matching one URI, the public one switched off (issue 39)
       templates.lists.disable("resourceTemplates", "public_doc");
     }
     expect(completed).toEqual(["public_doc"]);
+  });
+
+  it("a 2026-07-28 listen stream naming a protected resource is refused without a token, opened with one", async () => {
+    /** The status of a subscriptions/listen for `uris`; a stream that opens is closed at once. */
+    const listen = async (server: ServedServer, token: string | undefined, uris: string[]) => {
+      const controller = new AbortController();
+      const response = await fetch(server.url, {
+        method: "POST",
+        signal: controller.signal,
+        headers: { ...modernHeaders("subscriptions/listen"), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "subscriptions/listen",
+          params: { notifications: { resourceSubscriptions: uris }, _meta: envelope() },
+        }),
+      });
+      controller.abort();
+      return { status: response.status, challenge: response.headers.get("www-authenticate") };
+    };
+    const { protectedResource } = mixedEntries(mixed.manifest);
+    const refused = await listen(mixed, undefined, ["mcp://mixed-gifts/resources/about", protectedResource!.uri!]);
+    expect(refused.status).toBe(401);
+    expect(challengeParams(refused.challenge)).toMatchObject({ scope: (ruleOf(mixed.manifest, protectedResource!) as string[]).join(" ") });
+    expect((await listen(templates, undefined, ["docs://x"])).status).toBe(401);
+    // Public resources only: the stream opens without a token.
+    expect((await listen(mixed, undefined, ["mcp://mixed-gifts/resources/about"])).status).toBe(200);
+    const token = await as.clientCredentials(mixed.url, allScopes(mixed.manifest));
+    expect((await listen(mixed, token, [protectedResource!.uri!])).status).toBe(200);
   });
 
   it("a 2025-era subscription is taken as a read: 401 without a token, unknown for a URI nothing serves", async () => {

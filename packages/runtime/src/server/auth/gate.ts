@@ -83,10 +83,9 @@ export class AuthGate implements HttpAuthGate {
    * with the tool-error form (toolChallenge).
    */
   async admit(body: unknown, authorization: string | undefined, verified: SdkAuthInfo | undefined): Promise<SdkAuthInfo | undefined | Response> {
-    const needs = requestsOf(body).flatMap((request) => {
-      const need = this.needOf(request);
-      return need === undefined || need.rule === "none" ? [] : [{ method: request["method"], need }];
-    });
+    const needs = requestsOf(body).flatMap((request) =>
+      this.needsOf(request).flatMap((need) => (need.rule === "none" ? [] : [{ method: request["method"], need }])),
+    );
     let info = verified;
     if (info === undefined && authorization !== undefined) {
       const checked = await this.authenticate(authorization);
@@ -132,6 +131,25 @@ export class AuthGate implements HttpAuthGate {
 
   private challenge(error: unknown, scopes: readonly string[]): Response {
     return bearerAuthChallengeResponse(error, { requiredScopes: withoutOfflineAccess(scopes), resourceMetadataUrl: this.resourceMetadataUrl });
+  }
+
+  /**
+   * The rules of what one JSON-RPC request names. A 2026-07-28 subscriptions/listen names the
+   * resources whose updates it asks for: each is judged as a read of it (the 2025-era
+   * resources/subscribe is too), so no stream carries updates of a resource its caller may not read.
+   */
+  private needsOf(request: JsonObject): Need[] {
+    if (request["method"] !== "subscriptions/listen") {
+      const need = this.needOf(request);
+      return need === undefined ? [] : [need];
+    }
+    const params = isObject(request["params"]) ? request["params"] : {};
+    const filter = isObject(params["notifications"]) ? params["notifications"] : {};
+    const uris = Array.isArray(filter["resourceSubscriptions"]) ? filter["resourceSubscriptions"] : [];
+    return uris.flatMap((uri) => {
+      const need = typeof uri === "string" ? this.resourceNeed(uri) : undefined;
+      return need === undefined ? [] : [need];
+    });
   }
 
   /** The rule of what one JSON-RPC request names; undefined for methods that name nothing protected. */
