@@ -33,6 +33,7 @@ let hidden: ServedServer;
 let introspected: ServedServer;
 let templates: ServedServer;
 let filtered: ServedServer;
+let strict: ServedServer;
 /** Completion handlers that ran, by entry. */
 const completed: string[] = [];
 
@@ -45,6 +46,11 @@ beforeAll(async () => {
     pointedAt(fixtures.hidden, as),
     { ...byIntrospection, server: { ...byIntrospection.server, name: `${byIntrospection.server.name}-introspected` } },
     pointedAt(fixtures.templates, as),
+    // hidden.yaml with hideUnauthorized: strict.
+    (() => {
+      const m = pointedAt(fixtures.hidden, as);
+      return { ...m, server: { ...m.server, name: "strict-gifts" }, auth: { ...m.auth, hideUnauthorized: "strict" } } satisfies AuthManifest;
+    })(),
   ];
   const folders = generateServers(manifests);
   const completions = {
@@ -53,6 +59,7 @@ beforeAll(async () => {
       prompts: { old_prompt: { topic: () => (completed.push("old_prompt"), ["x"]) } },
     },
   };
+  strict = await serveGenerated(folders[manifests[4]!.server.name]!, manifests[4]!, as);
   const templatesFolder = folders[manifests[3]!.server.name]!;
   templates = await serveGenerated(templatesFolder, manifests[3]!, as, { handlers: completions });
   // The same server where a caller without a token is not shown public_doc: the engine then picks admin_doc for it.
@@ -66,7 +73,7 @@ beforeAll(async () => {
   introspected = await serveGenerated(folders[manifests[2]!.server.name]!, manifests[2]!, as, { format: "opaque" });
 }, 120_000);
 afterAll(async () => {
-  for (const s of [mixed, hidden, introspected, templates, filtered]) await s?.close();
+  for (const s of [mixed, hidden, introspected, templates, filtered, strict]) await s?.close();
   await as?.close();
 });
 
@@ -320,6 +327,55 @@ describe("a server with hideUnauthorized", () => {
     }
     // The lists differ by token: what is hidden from the narrow token is there for a full one.
     expect(seenLists.at(-1)!.length).toBeGreaterThan(seenLists.at(-2)!.length);
+  });
+});
+
+describe("a server with hideUnauthorized: strict", () => {
+  it("answers a hidden entry exactly as an unknown one, in both eras, without a token or with too few scopes; the token's own entries run", async () => {
+    const readOnly = await as.clientCredentials(strict.url, ["gifts.read"]);
+    const write = await as.clientCredentials(strict.url, ["gifts.read", "gifts.write"]);
+    const probes: [string, Record<string, unknown>, string | undefined][] = [
+      ["tools/call", { name: "buy_gift", arguments: { name: "Kite" } }, "buy_gift"],
+      ["resources/read", { uri: "mcp://hidden-gifts/orders/42" }, "mcp://hidden-gifts/orders/42"],
+      ["prompts/get", { name: "gift_note" }, "gift_note"],
+    ];
+    const unknown: [string, Record<string, unknown>, string | undefined][] = [
+      ["tools/call", { name: "no_such_tool", arguments: {} }, "no_such_tool"],
+      ["resources/read", { uri: "mcp://hidden-gifts/nothing/42" }, "mcp://hidden-gifts/nothing/42"],
+      ["prompts/get", { name: "no_such_prompt" }, "no_such_prompt"],
+    ];
+    const shape = (a: { status: number; challenge: string | null; rpc?: { error?: { code: number; message: string } } }, name: string) => ({
+      status: a.status,
+      challenge: a.challenge,
+      code: a.rpc?.error?.code,
+      // The name in the message is the one asked for: compare with it left out.
+      message: a.rpc?.error?.message.replace(name, "NAME"),
+    });
+    // Anonymous, for the read-only token's hidden entries too: each answer has the shape of an unknown name's.
+    for (const token of [undefined, readOnly]) {
+      for (let i = 0; i < probes.length; i++) {
+        const [method, params, name] = probes[i]!;
+        if (token === readOnly && method === "prompts/get") continue; // gift_note needs gifts.read only: visible to it
+        const [uMethod, uParams, uName] = unknown[i]!;
+        const hidden = await modernRequest(strict.url, token, method, params, name);
+        const none = await modernRequest(strict.url, token, uMethod, uParams, uName);
+        expect([method, shape(hidden, name!)]).toEqual([method, shape(none, uName!)]);
+        expect(hidden.status).toBe(200);
+        expect(hidden.rpc!.error!.code).toBe(-32602);
+        const legacy = await legacySession(strict.url, token);
+        const legacyHidden = await legacy.request(method, params);
+        const legacyNone = await legacy.request(uMethod, uParams);
+        expect([method, shape(legacyHidden, name!)]).toEqual([method, shape(legacyNone, uName!)]);
+      }
+    }
+    expect(strict.seen).toEqual([]);
+    // The write token may use every entry: each runs.
+    for (const [method, params, name] of probes) expect((await modernRequest(strict.url, write, method, params, name)).rpc?.result).toBeDefined();
+    // (gift_note's messages come from the manifest: no handler to see.)
+    expect(strict.seen.map((s) => s.name).sort()).toEqual(["buy_gift", "order"]);
+    // Lists hide as hideUnauthorized: true does.
+    const listed = (await modernRequest(strict.url, readOnly, "tools/list")).rpc!.result!.tools.map((t: { name: string }) => t.name);
+    expect(listed).toEqual(["suggest_gifts", "public_hello"]);
   });
 });
 

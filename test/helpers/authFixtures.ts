@@ -38,7 +38,7 @@ export interface AuthManifest {
     authorizationServers: string[];
     scopesSupported?: string[];
     defaultScopes?: string[];
-    hideUnauthorized?: boolean;
+    hideUnauthorized?: boolean | "strict";
     resourceName?: string;
     resourceDocumentation?: string;
     jwt?: { issuer: string; jwksUri: string; algorithms?: string[] };

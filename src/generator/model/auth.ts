@@ -33,7 +33,7 @@ export function buildAuth(root: Manifest): AuthModel | undefined {
     resourceName: auth.resourceName ?? root.server.title ?? root.server.name,
     ...(auth.resourceDocumentation === undefined ? {} : { resourceDocumentation: auth.resourceDocumentation }),
     verifier,
-    hideUnauthorized: auth.hideUnauthorized === true,
+    hideUnauthorized: auth.hideUnauthorized === "strict" ? "strict" : auth.hideUnauthorized === true,
   };
 }
 

@@ -33,7 +33,7 @@ export function buildCacheHints(root: Manifest, resources: readonly ResourceMode
   const cache: JsonObject = {};
   for (const method of CACHED_METHODS) setOwn(cache, method, hint(cacheIn[method], DEFAULT_CACHE.static));
   // Lists filtered by the caller's token differ per caller: no cache may share them (MCP caching).
-  if (root.auth?.hideUnauthorized === true)
+  if (root.auth?.hideUnauthorized === true || root.auth?.hideUnauthorized === "strict")
     for (const method of FILTERED_LISTS) setOwn(cache, method, { ...hint(cacheIn[method], DEFAULT_CACHE.static), cacheScope: "private" });
   const readDefault = hint(cacheIn["resources/read"], DEFAULT_CACHE.handler);
   setOwn(cache, "resources/read", readDefault);

@@ -62,7 +62,7 @@ function authDefinition(model: ServerModel, auth: AuthModel): JsonObject {
   return {
     ...settings,
     verifier: { ...verifier },
-    ...(hideUnauthorized ? { hideUnauthorized: true } : {}),
+    ...(hideUnauthorized ? { hideUnauthorized } : {}),
     tools: rules(model.tools, (t) => t.name),
     resources: rules(model.resources, (r) => r.uri),
     resourceTemplates: rules(model.resourceTemplates, (t) => t.name),

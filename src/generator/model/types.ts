@@ -67,7 +67,8 @@ export interface AuthModel {
     | { kind: "jwt"; issuer: string; jwksUri: string; algorithms: string[] }
     | { kind: "introspection"; endpoint: string; clientId: string; clientSecretEnv: string }
     | { kind: "handler" };
-  hideUnauthorized: boolean;
+  /** `strict`: hidden entries also answer as unknown names. */
+  hideUnauthorized: boolean | "strict";
 }
 
 export interface CompletionModel {

@@ -32,8 +32,10 @@ export const authFields = {
     doc: "The scopes of every tool, resource, template and prompt that names none; also the `scope=` of a 401's challenge (absent: no `scope=`). Never `offline_access`.",
   },
   hideUnauthorized: {
-    kind: "boolean",
-    doc: "`true`: lists show each caller only the entries its token may use (without a token, only the `auth: none` ones), with `cacheScope: private`. Default false: everyone sees every entry with its `securitySchemes`.",
+    kind: "anyOf",
+    of: [{ kind: "boolean" }, { kind: "string", oneOf: ["strict"] }],
+    expected: "true, false or strict",
+    doc: "`true`: lists show each caller only the entries its token may use (without a token, only the `auth: none` ones), with `cacheScope: private`; a call, read or get of a hidden entry is still answered 401/403 with its scopes. `strict`: the same lists, and every hidden entry answers as an unknown name would (-32602), so neither names nor scopes can be probed; a client is then never told to sign in for one. Default false: everyone sees every entry with its `securitySchemes`.",
   },
   resourceName: { kind: "string", doc: "PRM `resource_name`, for people (default: the server's `title`, else its `name`)." },
   resourceDocumentation: { kind: "string", doc: "PRM `resource_documentation`: a URL where people read about this server." },

@@ -141,8 +141,8 @@ export interface AuthDefinition {
     | { kind: "jwt"; issuer: string; jwksUri: string; algorithms: readonly string[] }
     | { kind: "introspection"; endpoint: string; clientId: string; clientSecretEnv: string }
     | { kind: "handler" };
-  /** Lists show a caller only the entries its token may use. */
-  hideUnauthorized?: true;
+  /** Lists show a caller only the entries its token may use; `strict`: hidden entries also answer as unknown names. */
+  hideUnauthorized?: true | "strict";
   /** Every tool, resource (by URI), template (by name) and prompt, with defaultScopes already applied. */
   tools: { readonly [name: string]: AccessRule };
   resources: { readonly [uri: string]: AccessRule };

@@ -52,7 +52,7 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
     handle: (params, call) => {
       const auth = core.definition.auth;
       // hideUnauthorized, over HTTP: only the entries this token (or no token) may use, in a private cache.
-      const hide = auth?.hideUnauthorized === true && call.sdk.http !== undefined;
+      const hide = auth?.hideUnauthorized !== undefined && call.sdk.http !== undefined;
       const visible = core.options.visible;
       let items: readonly object[];
       if (hide || visible !== undefined) {
@@ -87,6 +87,8 @@ export function listMethod(core: EngineCore, kind: ListKind): MethodEntry {
  */
 export function shown(core: EngineCore, call: Call, kind: ListKind, name: string): boolean {
   if (core.switches.disabled(kind).has(name)) return false;
+  // hideUnauthorized: strict: an entry the caller's token may not use is as unknown to it as one switched off.
+  if (core.definition.auth?.hideUnauthorized === "strict" && !authorized(core, call, kind, name)) return false;
   const visible = core.options.visible;
   if (visible === undefined) return true;
   const entry = core.switches.entry(kind, name);
