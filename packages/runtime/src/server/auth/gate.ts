@@ -224,6 +224,7 @@ export async function openAuthGate(
     introspects ? limits.introspectionCacheMax : limits.tokenCacheMax,
     introspects ? limits.introspectionCacheTtlMs : limits.tokenCacheTtlMs,
     verify,
+    limits.tokenCacheMaxBytes,
   );
   return new AuthGate(auth, definition, resource, endpoint, cache);
 }

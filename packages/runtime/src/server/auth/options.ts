@@ -17,6 +17,7 @@ export function authLimits(options: AuthOptions = {}): AuthLimits {
     clockSkewSeconds: positiveOption(options.clockSkewSeconds, 30, "auth.clockSkewSeconds"),
     tokenCacheMax: positiveOption(options.tokenCacheMax, 10_000, "auth.tokenCacheMax"),
     tokenCacheTtlMs: positiveOption(options.tokenCacheTtlMs, 60_000, "auth.tokenCacheTtlMs"),
+    tokenCacheMaxBytes: positiveOption(options.tokenCacheMaxBytes, 16 * 1024 * 1024, "auth.tokenCacheMaxBytes"),
     introspectionCacheMax: positiveOption(options.introspectionCacheMax, 10_000, "auth.introspectionCacheMax"),
     introspectionCacheTtlMs: positiveOption(options.introspectionCacheTtlMs, 30_000, "auth.introspectionCacheTtlMs"),
     introspectionTimeoutMs: positiveOption(options.introspectionTimeoutMs, 5_000, "auth.introspectionTimeoutMs"),

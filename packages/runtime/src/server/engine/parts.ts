@@ -213,6 +213,12 @@ export interface AuthOptions {
    * past its `exp`: for `verifier: handler`, a token you stop accepting is refused within this time.
    */
   tokenCacheTtlMs?: number;
+  /**
+   * The verified tokens kept, in bytes of the tokens and their claims' JSON (default 16 MiB; the
+   * heap holds about 1.3 times that): the oldest are dropped past it, so large tokens cannot fill
+   * memory before `tokenCacheMax` counts them. Introspection answers share it.
+   */
+  tokenCacheMaxBytes?: number;
   /** `introspection`: answers kept (default 10,000). */
   introspectionCacheMax?: number;
   /** `introspection`: how long an active answer is reused, never past the token's `exp` (ms, default 30,000): a revoked token is refused within this time. */
