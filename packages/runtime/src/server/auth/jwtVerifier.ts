@@ -4,7 +4,8 @@
  * `none`, never an HMAC keyed with a public key), `iss`, `aud` = this server's resource,
  * `exp` (required) and `nbf` with a clock skew. The JWKS is fetched on first use, cached, and
  * fetched again once for an unknown `kid` (key rotation without a restart), at most once per
- * cooldown. A JWKS that cannot be fetched is a 500, not a 401.
+ * cooldown. A JWKS that cannot be fetched is a 500, not a 401; so is one larger than
+ * `jwksMaxBytes`, whose body is read no further (a hostile JWKS endpoint cannot fill memory).
  *
  * `jose` is loaded only when a server has `auth.jwt`, so servers without it need not install it.
  */
@@ -16,7 +17,7 @@ import type { AuthLimits } from "./options.js";
 
 /** What mcpgen calls of `jose` (6.x). */
 export interface Jose {
-  createRemoteJWKSet(url: URL, options: { timeoutDuration: number; cooldownDuration: number; cacheMaxAge: number }): unknown;
+  createRemoteJWKSet(url: URL, options: { timeoutDuration: number; cooldownDuration: number; cacheMaxAge: number; [fetch: symbol]: unknown }): unknown;
   jwtVerify(
     token: string,
     keys: unknown,
@@ -52,15 +53,55 @@ export interface JwtConfig {
   resourceMetadataUrl: string;
 }
 
+/**
+ * fetch, with the body read to at most `maxBytes` (a Content-Length past it, or a body that grows
+ * past it, fails at once: jose answers that as a JWKS that cannot be fetched).
+ */
+function boundedFetch(maxBytes: number): (url: string, options: RequestInit) => Promise<Response> {
+  const tooLarge = () => new Error(`the JWKS is larger than ${maxBytes} bytes (the server's auth.jwksMaxBytes)`);
+  return async (url, options) => {
+    const response = await fetch(url, options);
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge();
+    }
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      parts.push(value);
+    }
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (const part of parts) {
+      body.set(part, at);
+      at += part.byteLength;
+    }
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 /** jose's error codes that mean the JWKS, not the token, is at fault. */
 const KEY_SET_FAULTS = new Set(["ERR_JWKS_TIMEOUT", "ERR_JWKS_INVALID"]);
 
 /** A verifier of JWT access tokens (the tokens' AuthInfo, or an SDK OAuthError). */
 export function jwtVerifier(jose: Jose, config: JwtConfig, limits: AuthLimits): (token: string) => Promise<SdkAuthInfo> {
+  // jose 6 takes its fetch under the `customFetch` symbol: the JWKS is read through a bounded one.
+  const fetchKey = Reflect.get(jose, "customFetch");
   const keys = jose.createRemoteJWKSet(new URL(config.jwksUri), {
     timeoutDuration: limits.jwksTimeoutMs,
     cooldownDuration: limits.jwksCooldownMs,
     cacheMaxAge: limits.jwksCacheMaxAgeMs,
+    ...(typeof fetchKey === "symbol" ? { [fetchKey]: boundedFetch(limits.jwksMaxBytes) } : {}),
   });
   const resource = new URL(config.resource);
   const options = {

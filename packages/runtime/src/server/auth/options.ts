@@ -14,6 +14,7 @@ export function authLimits(options: AuthOptions = {}): AuthLimits {
     jwksTimeoutMs: positiveOption(options.jwksTimeoutMs, 5_000, "auth.jwksTimeoutMs"),
     jwksCooldownMs: positiveOption(options.jwksCooldownMs, 5_000, "auth.jwksCooldownMs"),
     jwksCacheMaxAgeMs: positiveOption(options.jwksCacheMaxAgeMs, 600_000, "auth.jwksCacheMaxAgeMs"),
+    jwksMaxBytes: positiveOption(options.jwksMaxBytes, 1024 * 1024, "auth.jwksMaxBytes"),
     clockSkewSeconds: positiveOption(options.clockSkewSeconds, 30, "auth.clockSkewSeconds"),
     tokenCacheMax: positiveOption(options.tokenCacheMax, 10_000, "auth.tokenCacheMax"),
     tokenCacheTtlMs: positiveOption(options.tokenCacheTtlMs, 60_000, "auth.tokenCacheTtlMs"),

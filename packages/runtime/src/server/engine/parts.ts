@@ -202,6 +202,8 @@ export interface AuthOptions {
   /** `jwt`: the JWKS is refetched before use when older than this (ms, default 600,000: 10 minutes), so a key removed from it stops verifying. */
   jwksCacheMaxAgeMs?: number;
   /** `jwt`: tolerance for clock differences with the authorization server on `exp`, `nbf` and `iat` (seconds, default 30). */
+  /** The largest JWKS read (bytes, default 1 MiB; a real one is a few KB): past it the body is read no further and the request answers 500. */
+  jwksMaxBytes?: number;
   clockSkewSeconds?: number;
   /**
    * Verified tokens kept so a token is not checked again on every request (default 10,000; for

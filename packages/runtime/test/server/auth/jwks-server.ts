@@ -27,7 +27,7 @@ export interface Jwks {
   keys: SigningKey[];
   hits: number;
   /** "up", or a failure mode. */
-  mode: "up" | "500" | "hang";
+  mode: "up" | "500" | "hang" | "endless";
   close(): Promise<void>;
 }
 
@@ -37,6 +37,17 @@ export async function startJwks(keys: SigningKey[]): Promise<Jwks> {
     state.hits++;
     if (state.mode === "hang") return;
     if (state.mode === "500") return void res.writeHead(500).end();
+    if (state.mode === "endless") {
+      // A JWKS that never ends: 64 KB after 64 KB for as long as the client reads.
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(65536, 0x20);
+      const more = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", more);
+      };
+      res.write('{"keys": [');
+      return more();
+    }
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: state.keys.map((k) => k.jwk) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

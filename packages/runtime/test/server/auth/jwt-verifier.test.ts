@@ -158,6 +158,16 @@ describe("auth.jwt verifier", () => {
       expect(got.www, mode).toBeNull();
       expect(got.body["error"], mode).toBe("server_error");
     }
+    // A JWKS that never ends: read to jwksMaxBytes, then refused (500), long before the timeout.
+    const endless = await startJwks([]);
+    endless.mode = "endless";
+    const bounded = jwtVerifier(
+      await loadJose(),
+      { issuer: ISSUER, jwksUri: endless.url, algorithms: ["ES256"], resource: RESOURCE, resourceMetadataUrl: PRM },
+      authLimits({ jwksMaxBytes: 256 * 1024, jwksTimeoutMs: 30_000 }),
+    );
+    await expect(bounded(await sign(k1, base()))).rejects.toMatchObject({ code: "server_error", message: expect.stringContaining("larger than 262144 bytes") });
+    await endless.close();
     jwks.mode = "up";
     const down = await startJwks([]);
     await down.close();
