@@ -104,6 +104,28 @@ describe("tasks keep a bounded number of bytes in memory", () => {
     console.log(`[task-results] heap grown by ${(grown / MiB).toFixed(1)} MiB for 300 results of 1 MiB (maxStoredResultBytes: the default 64 MiB)`);
   }, 120_000);
 
+  it("24 results of 1.3 million empty objects (3.9 MB of JSON each) in a 256 MiB heap: kept as their JSON, the heap grows by about the budget", async () => {
+    const child = await server(256);
+    for (let i = 0; i < 20; i++) await call(child.url, 10);
+    const before = await child.heap();
+    const empties = 1_300_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const answer = await postModern(child.url, "tools/call", { name: "job", arguments: { empties } }, { name: "job", capabilities });
+      expect(answer.result).toMatchObject({ resultType: "task" });
+      ids.push(String(answer.result!.taskId));
+    }
+    const last = ids[23]!;
+    await until(async () => (await get(child.url, last)).result?.status === "completed", "the last task to complete", { every: 20 });
+    const grown = (await child.heap()) - before;
+    // 16 results of 3.9 MB fit the default 64 MiB as JSON (24 make it evict); kept as objects, 40 held 1,356 MB, and this heap died.
+    expect(child.process.exitCode).toBeNull();
+    expect(grown).toBeLessThan(100 * MiB);
+    const read = (await get(child.url, last)).result!.result as { structuredContent: { items: unknown[] } };
+    expect(read.structuredContent.items).toHaveLength(empties);
+    console.log(`[task-results] heap grown by ${(grown / MiB).toFixed(1)} MiB for 24 results of ${empties} empty objects`);
+  }, 180_000);
+
   it("a result over maxTaskResultBytes fails its task with -32603 and is not kept", async () => {
     const child = await server(160, { maxTaskResultBytes: MiB });
     const taskId = String((await call(child.url, 2 * MiB)).result!.taskId);

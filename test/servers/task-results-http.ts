@@ -1,6 +1,6 @@
 /**
  * A server over Streamable HTTP whose tool `job` starts a 2026-07-28 task and returns a text of
- * `bytes` bytes, for the tests of the bytes tasks keep (test/hostile/task-results.test.ts). Run it
+ * `bytes` bytes (or `empties` empty objects as structured content), for the tests of the bytes tasks keep (test/hostile/task-results.test.ts). Run it
  * with a small heap (--max-old-space-size) and --expose-gc; SERVER_OPTIONS (JSON) are its server
  * options. Prints "listening on URL"; each "heap" line on stdin answers "heap N": the heap after
  * full collections, in bytes.
@@ -14,7 +14,13 @@ import { serveHttpWith } from "../helpers/runtime.js";
 const definition: ServerDefinition = {
   serverInfo: { name: "task-results", version: "1" },
   capabilities: { tools: {} },
-  tools: [{ name: "job", inputSchema: { type: "object", properties: { bytes: { type: "integer" } } }, execution: { taskSupport: "optional" } }],
+  tools: [
+    {
+      name: "job",
+      inputSchema: { type: "object", properties: { bytes: { type: "integer" }, empties: { type: "integer" } } },
+      execution: { taskSupport: "optional" },
+    },
+  ],
   taskSupport: { job: "optional" },
   resources: [],
   resourceTemplates: [],
@@ -22,8 +28,11 @@ const definition: ServerDefinition = {
 };
 const handlers = {
   tools: {
-    job: async (args: { bytes?: number }, ctx: ToolContext) => {
+    job: async (args: { bytes?: number; empties?: number }, ctx: ToolContext) => {
       await ctx.startTask();
+      // `empties`: that many `{}` as structured content: few bytes of JSON, many objects in a heap.
+      if (args.empties !== undefined)
+        return { content: [{ type: "text", text: "empties" }], structuredContent: { items: Array.from({ length: args.empties }, () => ({})) } };
       return text(args.bytes ?? 1);
     },
   },

@@ -91,8 +91,15 @@ export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore
   return new MemoryTaskStore(storeLimits(options), options.leaseMs);
 }
 
+/**
+ * The in-memory store. A finished task's outcome is kept as its JSON, the bytes the budget counts,
+ * not as the handler's objects (a 4 MB array of `{}` is over a million objects, 30 times its JSON
+ * in heap): a record read back gets it parsed on first access of its `outcome`.
+ */
 class MemoryTaskStore implements TaskStore {
+  /** The records, without their outcome (in `outcomes`, as JSON). */
   private readonly tasks = new Map<string, TaskRecord>();
+  private readonly outcomes = new Map<string, string>();
   /** Each task's place in the order of creation (tasks/list pages by it). */
   private readonly order = new Map<string, number>();
   private created = 0;
@@ -134,7 +141,19 @@ class MemoryTaskStore implements TaskStore {
 
   async get(id: string): Promise<StoredTask | undefined> {
     const task = this.tasks.get(id);
-    return task && task.expiresAt > Date.now() ? { task, orphaned: this.orphaned(task) } : undefined;
+    return task && task.expiresAt > Date.now() ? { task: this.whole(task), orphaned: this.orphaned(task) } : undefined;
+  }
+
+  /** A record with its outcome, parsed when first read (each read gets its own copy, as a store read from Redis does). */
+  private whole(task: TaskRecord): TaskRecord {
+    const json = this.outcomes.get(task.id);
+    if (json === undefined) return task;
+    let parsed: TaskOutcome | undefined;
+    return Object.defineProperty({ ...task }, "outcome", {
+      enumerable: true,
+      configurable: true,
+      get: () => (parsed ??= JSON.parse(json) as TaskOutcome),
+    });
   }
 
   async list(owner: string, limit: number, after = 0): Promise<TaskPage> {
@@ -144,7 +163,7 @@ class MemoryTaskStore implements TaskStore {
     for (const task of this.tasks.values()) {
       if (task.owner !== owner || task.expiresAt <= now || this.order.get(task.id)! <= after) continue;
       if (tasks.length === limit) return { tasks, next: this.order.get(tasks[limit - 1]!.task.id)! };
-      tasks.push({ task, orphaned: this.orphaned(task) });
+      tasks.push({ task: this.whole(task), orphaned: this.orphaned(task) });
     }
     return { tasks };
   }
@@ -167,7 +186,12 @@ class MemoryTaskStore implements TaskStore {
         this.storedBytes += kept.bytes;
       }
     }
-    this.tasks.set(id, next);
+    if (kept.outcome !== undefined) {
+      // Kept as its JSON; the record given back (to the caller that finished it) keeps its objects.
+      this.outcomes.set(id, kept.outcome);
+      const { outcome: _parsed, ...bare } = next;
+      this.tasks.set(id, bare);
+    } else this.tasks.set(id, next);
     return next;
   }
 
@@ -208,6 +232,7 @@ class MemoryTaskStore implements TaskStore {
   }
 
   private remove(id: string): void {
+    this.outcomes.delete(id);
     this.finished.delete(id);
     this.leases.delete(id);
     this.tasks.delete(id);
