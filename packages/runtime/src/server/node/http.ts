@@ -38,7 +38,7 @@ import {
   type SdkWebHttpTransport,
 } from "../engine/sdk.js";
 import { openState } from "../state/openState.js";
-import { memoryEventStore, SessionTable } from "./httpSessions.js";
+import { EventBudget, memoryEventStore, SessionTable } from "./httpSessions.js";
 import { readBody, reply, send as sendWith, toWebRequest } from "./httpIo.js";
 import { httpLimits, nodeServerOptions, StandingStreams, type HttpLimitOptions } from "./httpLimits.js";
 import { hostAllowed, originAllowed } from "./originCheck.js";
@@ -76,6 +76,10 @@ export interface HttpOptions extends HttpLimitOptions {
    * of your own. (2026-07-28 has no resumable streams.)
    */
   eventStore?: boolean | EventStore;
+  /** `eventStore: true`: the events one session keeps, in bytes of their JSON (default 8 MiB; and at most 1,000 events). */
+  sessionEventMaxBytes?: number;
+  /** `eventStore: true`: the events all sessions keep together, in bytes of their JSON (default 64 MiB): past it the oldest of any session go. */
+  eventStoreMaxBytes?: number;
   /** Milliseconds a client should wait before reconnecting a closed SSE stream (the `retry` field). */
   retryInterval?: number;
   /** Largest accepted request body in bytes (default 4 MiB); a larger one gets 413. */
@@ -162,6 +166,8 @@ export async function serveHttpWith<L extends AnyLists>(
   const listenQueueBytes = positiveOption(options.maxTaskListenQueueBytes, 256 * 1024, "maxTaskListenQueueBytes");
   const taskListens = factory.tasks?.listens(modern.bus, (request, opts) => modern.fetch(request, opts), maxListens, listenQueueBytes);
   const stateless = options.stateless ? legacyStatelessFallback(factory, onerror) : undefined;
+  const sessionEventBytes = positiveOption(options.sessionEventMaxBytes, 8 * 1024 * 1024, "sessionEventMaxBytes");
+  const eventBudget = new EventBudget(positiveOption(options.eventStoreMaxBytes, 64 * 1024 * 1024, "eventStoreMaxBytes"));
   const sessions = new SessionTable(
     positiveOption(options.maxSessions, 10_000, "maxSessions"),
     positiveOption(options.sessionIdleTimeoutMs, 30 * 60_000, "sessionIdleTimeoutMs"),
@@ -279,7 +285,8 @@ export async function serveHttpWith<L extends AnyLists>(
       res.setHeader("retry-after", "5");
       return reply(res, 503, ErrorCodes.LimitExceeded, `Service Unavailable: ${sessions.max} sessions are busy (the server's maxSessions); retry later`);
     }
-    const eventStore = options.eventStore === true ? memoryEventStore() : options.eventStore || undefined;
+    const memoryStore = options.eventStore === true ? memoryEventStore(1000, sessionEventBytes, eventBudget) : undefined;
+    const eventStore = memoryStore ?? (options.eventStore || undefined);
     const transport: SdkWebHttpTransport = new WebHttpTransportClass({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id: string) => sessions.add(id, transport, res, principal),
@@ -289,6 +296,7 @@ export async function serveHttpWith<L extends AnyLists>(
     // Set before connect, which chains the SDK Server's own close after it.
     transport.onclose = () => {
       if (transport.sessionId) sessions.forget(transport.sessionId, transport);
+      memoryStore?.dispose();
     };
     const server = serverView(factory({ era: "legacy" }));
     await server.connect(transport);

@@ -5,26 +5,89 @@
 import type { ServerResponse } from "node:http";
 import type { EventStore, JsonRpcMessage, SdkWebHttpTransport } from "../engine/sdk.js";
 
+/** One stored event: its message as JSON (what the budgets count), `null` once evicted. */
+interface StoredEvent {
+  id: string;
+  streamId: string;
+  json: string | null;
+  events: StoredEvent[];
+}
+
+/**
+ * The bytes the in-memory event stores of one endpoint keep together (default 64 MiB): past it,
+ * the oldest events of any session go first.
+ */
+export class EventBudget {
+  private readonly queue: StoredEvent[] = [];
+  private head = 0;
+  bytes = 0;
+
+  constructor(readonly maxBytes = 64 * 1024 * 1024) {}
+
+  add(event: StoredEvent): void {
+    this.queue.push(event);
+    this.bytes += event.json!.length;
+    while (this.bytes > this.maxBytes && this.head < this.queue.length) {
+      const oldest = this.queue[this.head++]!;
+      if (oldest.json === null) continue;
+      // A store's events are in the order they came, so its oldest one is first in its own list.
+      const own = oldest.events;
+      if (own[0] === oldest) own.shift();
+      else own.splice(own.indexOf(oldest), 1);
+      this.release(oldest);
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  release(event: StoredEvent): void {
+    if (event.json === null) return;
+    this.bytes -= event.json.length;
+    event.json = null;
+  }
+}
+
 /**
  * An in-memory EventStore: events in order per stream, replayed after a Last-Event-ID. It keeps the
- * last `maxEvents` events of the session (default 1,000); a client that asks to replay from an
- * older one gets an error and starts over.
+ * last `maxEvents` events of the session (default 1,000) and at most `maxBytes` of them (their
+ * JSON, default 8 MiB), within what `budget` allows all the sessions of the endpoint together; a
+ * client that asks to replay from an older one gets an error and starts over. `dispose` (the
+ * session closed) gives its bytes back to the budget.
  */
-export function memoryEventStore(maxEvents = 1000): EventStore {
-  const events: { id: string; streamId: string; message: unknown }[] = [];
+export function memoryEventStore(maxEvents = 1000, maxBytes = 8 * 1024 * 1024, budget = new EventBudget()): EventStore & { dispose(): void } {
+  const events: StoredEvent[] = [];
+  let bytes = 0;
   let counter = 0;
+  const evictOldest = () => {
+    const oldest = events.shift()!;
+    if (oldest.json !== null) bytes -= oldest.json.length;
+    budget.release(oldest);
+  };
   return {
     async storeEvent(streamId, message) {
       const id = `${streamId}_${(++counter).toString().padStart(12, "0")}`;
-      events.push({ id, streamId, message });
-      if (events.length > maxEvents) events.splice(0, events.length - maxEvents);
+      const json = JSON.stringify(message);
+      // One event larger than a session's whole share is sent, never kept for a replay.
+      if (json.length > maxBytes) return id;
+      const event: StoredEvent = { id, streamId, json, events };
+      events.push(event);
+      bytes += json.length;
+      while (events.length > maxEvents || bytes > maxBytes) evictOldest();
+      budget.add(event);
+      // The budget may have evicted this store's oldest events: count them out.
+      bytes = events.reduce((sum, e) => sum + (e.json?.length ?? 0), 0);
       return id;
     },
     async replayEventsAfter(lastEventId, { send }) {
       const last = events.find((e) => e.id === lastEventId);
       if (!last) throw new Error(`unknown event id ${lastEventId}`);
-      for (const e of events) if (e.streamId === last.streamId && e.id > lastEventId) await send(e.id, e.message as JsonRpcMessage);
+      for (const e of events) if (e.streamId === last.streamId && e.id > lastEventId && e.json !== null) await send(e.id, JSON.parse(e.json) as JsonRpcMessage);
       return last.streamId;
+    },
+    dispose() {
+      while (events.length > 0) evictOldest();
     },
   };
 }
