@@ -276,7 +276,8 @@ describe("mcpgen trace on a message too large to hold", () => {
     const upstream = createServer((req, res) => {
       req.resume();
       req.on("end", () => {
-        if (req.url === "/json") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(big));
+        // Both on the MCP endpoint (bodies elsewhere are redacted, and a large one there is not recorded).
+        if (req.url === "/mcp?as=json") return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(big));
         res.writeHead(200, { "content-type": "text/event-stream" });
         // Written in small pieces, as a server streams it.
         const bytes = Buffer.from(`id: 1\n${events}\n\n`);
@@ -296,7 +297,7 @@ describe("mcpgen trace on a message too large to hold", () => {
     const proxy = await startHttpTrace(`http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`, file);
     try {
       for (const route of ["json", "sse"]) {
-        const response = await fetch(proxy.url.replace(/\/mcp$/, `/${route}`), {
+        const response = await fetch(`${proxy.url}?as=${route}`, {
           method: "POST",
           headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
           body: JSON.stringify(request),
