@@ -373,6 +373,19 @@ describe("a server with hideUnauthorized: strict", () => {
     for (const [method, params, name] of probes) expect((await modernRequest(strict.url, write, method, params, name)).rpc?.result).toBeDefined();
     // (gift_note's messages come from the manifest: no handler to see.)
     expect(strict.seen.map((s) => s.name).sort()).toEqual(["buy_gift", "order"]);
+    // A listen stream is not served by the engine: its resources are judged by the gate, strict or not.
+    const listen = await fetch(strict.url, {
+      method: "POST",
+      headers: modernHeaders("subscriptions/listen"),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "subscriptions/listen",
+        params: { notifications: { resourceSubscriptions: ["mcp://hidden-gifts/resources/catalog"] }, _meta: envelope() },
+      }),
+    });
+    expect(listen.status).toBe(401);
+    await listen.body?.cancel();
     // Lists hide as hideUnauthorized: true does.
     const listed = (await modernRequest(strict.url, readOnly, "tools/list")).rpc!.result!.tools.map((t: { name: string }) => t.name);
     expect(listed).toEqual(["suggest_gifts", "public_hello"]);

@@ -298,6 +298,8 @@ describe("mcpgen trace --http and DNS rebinding", () => {
     for (const [host, origin] of [
       [`evil.example:${port}`, undefined],
       [`127.0.0.1:${port}`, "http://evil.example"],
+      // What a sandboxed frame of any site sends.
+      [`127.0.0.1:${port}`, "null"],
       [`127.0.0.1:1`, undefined],
     ] as const) {
       const refused = await post(proxy.url, host, origin);
@@ -316,7 +318,7 @@ describe("mcpgen trace --http and DNS rebinding", () => {
     }
     await proxy.stop();
     const trace = readTrace(file);
-    expect(trace.notes.filter((n) => n.note.startsWith("refused: ")).map((n) => n.http?.status)).toEqual([403, 403, 403]);
+    expect(trace.notes.filter((n) => n.note.startsWith("refused: ")).map((n) => n.http?.status)).toEqual([403, 403, 403, 403]);
     // Only the three that went through reached the upstream, and are recorded as messages.
     expect(trace.messages.filter((m) => m.from === "client")).toHaveLength(3);
   }, 30_000);

@@ -183,7 +183,9 @@ function refusal(host: string | undefined, origin: string | string[] | undefined
   const match = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host ?? "");
   if (!match || !names.has(match[1]!.toLowerCase()) || (match[2] !== undefined && Number(match[2]) !== port))
     return `Host ${JSON.stringify(host ?? "")} does not name this proxy: refused, as a server protected from DNS rebinding refuses it${hint}`;
-  if (origin === undefined || Array.isArray(origin) || origin === "null") return undefined;
+  if (origin === undefined) return undefined;
+  // `null` is what a sandboxed frame or a file page of any site sends: not a page of this machine.
+  if (Array.isArray(origin) || origin === "null") return `Origin ${JSON.stringify(origin)} names no site: refused`;
   let hostname: string;
   try {
     hostname = new URL(origin).hostname;

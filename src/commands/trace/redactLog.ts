@@ -114,5 +114,10 @@ export function redactBody(bytes: Buffer, contentType: string): Buffer {
       else stack.push(child);
     }
   }
-  return Buffer.from(JSON.stringify(value));
+  try {
+    return Buffer.from(JSON.stringify(value));
+  } catch {
+    // Nested too deep to write again (JSON.stringify's stack): not recorded, since it could not be redacted.
+    return Buffer.from(JSON.stringify("[not recorded: a body nested too deep to redact]"));
+  }
 }

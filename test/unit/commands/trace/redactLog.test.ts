@@ -1,6 +1,6 @@
 /** What the trace keeps of HTTP headers and paths: credentials never, MCP's headers as sent. */
 import { describe, expect, it } from "vitest";
-import { redactHeaders, redactPath, SessionNames } from "../../../../src/commands/trace/redactLog.js";
+import { redactBody, redactHeaders, redactPath, SessionNames } from "../../../../src/commands/trace/redactLog.js";
 
 describe("redactHeaders", () => {
   it("keeps MCP's headers, redacts credentials, names sessions, leaves the rest out", () => {
@@ -56,4 +56,20 @@ describe("redactPath", () => {
     ["/mcp?token=abc&x=1", "/mcp?token=...&x=..."],
     ["/v1/sk-abcdefghijklmnop1234/mcp", "/v1/.../mcp"],
   ])("%s", (given, want) => expect(redactPath(given)).toBe(want));
+});
+
+describe("redactBody", () => {
+  it("redacts credential fields at any depth and in forms, keeps the rest", () => {
+    const json = redactBody(
+      Buffer.from(JSON.stringify({ access_token: "a", token_type: "Bearer", nested: [{ client_secret: "s", id: 1 }] })),
+      "application/json",
+    );
+    expect(JSON.parse(json.toString())).toEqual({ access_token: "[redacted]", token_type: "Bearer", nested: [{ client_secret: "[redacted]", id: 1 }] });
+    expect(redactBody(Buffer.from("code=c&state=s"), "application/x-www-form-urlencoded").toString()).toBe("code=%5Bredacted%5D&state=s");
+  });
+
+  it("does not throw on JSON nested too deep to write again: the body is not recorded", () => {
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    expect(JSON.parse(redactBody(Buffer.from(deep), "application/json").toString())).toBe("[not recorded: a body nested too deep to redact]");
+  });
 });

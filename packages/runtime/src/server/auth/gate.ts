@@ -92,8 +92,9 @@ export class AuthGate implements HttpAuthGate {
       if (checked instanceof Response) return checked;
       info = checked;
     }
-    // strict: a request naming an entry its token may not use goes on, and the engine answers it as an unknown name.
-    if (this.auth.hideUnauthorized === "strict") return info;
+    // strict: a request naming an entry its token may not use goes on, and the engine answers it as an
+    // unknown name. Not a listen stream: the engine does not serve it, so its resources are judged here.
+    if (this.auth.hideUnauthorized === "strict" && !needs.some((n) => n.method === "subscriptions/listen")) return info;
     if (info === undefined) {
       const refused = needs.filter((n) => n.method !== "tools/call");
       if (refused.length === 0) return undefined;

@@ -18,8 +18,10 @@ interface StoredEvent {
  * the oldest events of any session go first.
  */
 export class EventBudget {
-  private readonly queue: StoredEvent[] = [];
+  private queue: StoredEvent[] = [];
   private head = 0;
+  /** Events released since the queue was last compacted (a closed session's, a session's own evictions). */
+  private released = 0;
   bytes = 0;
 
   constructor(readonly maxBytes = 64 * 1024 * 1024) {}
@@ -36,16 +38,24 @@ export class EventBudget {
       else own.splice(own.indexOf(oldest), 1);
       this.release(oldest);
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
+    // Released events are dropped from the queue once they are half of it, so it stays in proportion to what is kept.
+    if (this.head + this.released > 1024 && (this.head + this.released) * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head).filter((e) => e.json !== null);
       this.head = 0;
+      this.released = 0;
     }
+  }
+
+  /** Events in the queue, released or not (what compaction bounds). */
+  get queued(): number {
+    return this.queue.length - this.head;
   }
 
   release(event: StoredEvent): void {
     if (event.json === null) return;
     this.bytes -= event.json.length;
     event.json = null;
+    this.released++;
   }
 }
 

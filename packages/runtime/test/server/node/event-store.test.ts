@@ -48,3 +48,19 @@ describe("memoryEventStore", () => {
     expect(budget.bytes).toBe(size);
   });
 });
+
+describe("EventBudget", () => {
+  it("does not keep the events of closed sessions queued: its queue stays in proportion to what is kept", async () => {
+    const budget = new EventBudget(1 << 30);
+    // One long-lived session whose first event stays, then 20,000 short sessions of one event each.
+    const long = memoryEventStore(1000, 1 << 20, budget);
+    await long.storeEvent("s", message(0, 10));
+    for (let i = 1; i <= 20_000; i++) {
+      const short = memoryEventStore(1000, 1 << 20, budget);
+      await short.storeEvent("s", message(i, 10));
+      short.dispose();
+    }
+    expect(budget.bytes).toBe(jsonBytes(0, 10));
+    expect(budget.queued).toBeLessThan(2_100);
+  });
+});
