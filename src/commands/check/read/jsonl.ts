@@ -6,7 +6,7 @@
 import type { TraceHttp, TraceLine, TraceNoteEvent } from "../../trace/record.js";
 import { isRecord, parseTime, type LogEvent, type Side } from "../model.js";
 import { DirectionGuesser } from "./direction.js";
-import { fileLines, MAX_DEPTH, MAX_LINE_BYTES, parseJson, type FileLine } from "./lines.js";
+import { fileLines, MAX_DEPTH, MAX_LINE_BYTES, parseJson } from "./lines.js";
 
 const MAX_TEXT = 200;
 
@@ -14,13 +14,24 @@ function unreadable(line: number, text: string, why: string): LogEvent {
   return { kind: "note", line, note: why, unreadable: true, text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text };
 }
 
-/** A line that could not be read whole (past MAX_LINE_BYTES), or a value nested too deep to judge: why, else undefined. */
-function cannotRead(read: FileLine, parsed?: ReturnType<typeof parseJson>): LogEvent | undefined {
-  if ("tooLong" in read)
-    return { kind: "note", line: read.line, note: `a line of ${read.tooLong} bytes, more than ${MAX_LINE_BYTES}: not read`, unreadable: true };
-  if (parsed && "tooDeep" in parsed)
-    return { kind: "note", line: read.line, note: `a message nested more than ${MAX_DEPTH} levels deep: not judged`, unreadable: true };
-  return undefined;
+/**
+ * The non-blank lines of a log, parsed: `{line, text, value}` for each JSON line, `{line, text}`
+ * for one that is not JSON, and the note to yield for a line past MAX_LINE_BYTES or a value
+ * nested past MAX_DEPTH (neither is judged).
+ */
+async function* jsonLines(file: string): AsyncGenerator<{ line: number; text: string; value?: unknown } | { skipped: LogEvent }> {
+  for await (const read of fileLines(file)) {
+    if ("tooLong" in read) {
+      yield { skipped: { kind: "note", line: read.line, note: `a line of ${read.tooLong} bytes, more than ${MAX_LINE_BYTES}: not read`, unreadable: true } };
+      continue;
+    }
+    const { line, text } = read;
+    if (text.trim() === "") continue;
+    const parsed = parseJson(text);
+    if (parsed && "tooDeep" in parsed)
+      yield { skipped: { kind: "note", line, note: `a message nested more than ${MAX_DEPTH} levels deep: not judged`, unreadable: true } };
+    else yield { line, text, ...(parsed ? { value: parsed.value } : {}) };
+  }
 }
 
 /** A message as sent: a batch is its messages, in order, all at the same line (marked as a batch's). */
@@ -31,26 +42,18 @@ function* split(message: unknown): Generator<{ message: unknown; batch?: true }>
 
 /** mcpgen's trace: a TraceStart, then TraceMessage and TraceNote lines. */
 export async function* readMcpgenTrace(file: string): AsyncGenerator<LogEvent> {
-  for await (const read of fileLines(file)) {
-    const skipped = cannotRead(read);
-    if (skipped) {
-      yield skipped;
+  for await (const read of jsonLines(file)) {
+    if ("skipped" in read) {
+      yield read.skipped;
       continue;
     }
-    const { line, text } = read as Extract<FileLine, { text: string }>;
-    if (text.trim() === "") continue;
-    const parsed = parseJson(text);
-    const deep = cannotRead(read, parsed);
-    if (deep) {
-      yield deep;
-      continue;
-    }
-    if (!parsed || !("value" in parsed) || !isRecord(parsed.value)) {
+    const { line, text, value } = read;
+    if (!isRecord(value)) {
       yield unreadable(line, text, "a line of the trace is not a JSON object");
       continue;
     }
     // Any member of a TraceLine may be missing or of another type in a file: each is checked as read.
-    const entry: { [K in keyof TraceLine]?: unknown } & Record<string, unknown> = parsed.value;
+    const entry: { [K in keyof TraceLine]?: unknown } & Record<string, unknown> = value;
     if (line === 1 && Object.hasOwn(entry, "mcpgenTrace")) {
       yield { kind: "note", line, note: startNote(entry) };
       continue;
@@ -99,25 +102,17 @@ function noteEvent(event: unknown, note: string): TraceNoteEvent | undefined {
 /** One raw JSON-RPC message (or batch) per line. */
 export async function* readPlainJsonl(file: string): AsyncGenerator<LogEvent> {
   const guesser = new DirectionGuesser();
-  for await (const read of fileLines(file)) {
-    const skipped = cannotRead(read);
-    if (skipped) {
-      yield skipped;
+  for await (const read of jsonLines(file)) {
+    if ("skipped" in read) {
+      yield read.skipped;
       continue;
     }
-    const { line, text } = read as Extract<FileLine, { text: string }>;
-    if (text.trim() === "") continue;
-    const parsed = parseJson(text);
-    const deep = cannotRead(read, parsed);
-    if (deep) {
-      yield deep;
-      continue;
-    }
-    if (!parsed || !("value" in parsed)) {
+    const { line, text } = read;
+    if (!("value" in read)) {
       yield unreadable(line, text, "the line is not JSON");
       continue;
     }
-    for (const { message, batch } of split(parsed.value))
+    for (const { message, batch } of split(read.value))
       yield { kind: "message", line, from: guesser.guess(message), message, inferred: true, ...(batch ? { batch } : {}) };
   }
 }
