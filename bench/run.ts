@@ -83,62 +83,32 @@ if (ONLY === "widget") {
   process.exit(0);
 }
 
-if (ONLY === "check") {
-  // check on a 100 MB trace alone (bench/check.ts, on the built CLI): the other figures stay as they were.
+/**
+ * One built-CLI benchmark alone (bench/<name>.ts, with `args`), after a build: its BENCH figures
+ * replace only the `name` key of results.json; the other figures stay as they were.
+ */
+function runAlone(name: "check" | "recorder" | "lists", args: string[] = []): never {
   execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "check.ts")], {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", `${name}.ts`), ...args], {
     cwd: ROOT,
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
   });
   const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
-  if (r.status !== 0 || !line) throw new Error(`bench/check.ts failed (${r.status}):\n${r.stderr}`);
-  const check = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
+  if (r.status !== 0 || !line) throw new Error(`bench/${name}.ts failed (${r.status}):\n${r.stderr}`);
+  const figures = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
   const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
-  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, check }, null, 2)}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, [name]: figures }, null, 2)}\n`);
   process.stdout.write(
-    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key check)\n`,
+    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key ${name})\n`,
   );
   process.exit(0);
 }
 
-if (ONLY === "recorder") {
-  // The recorder on one large reply alone (bench/recorder.ts, on the built CLI): the other figures stay as they were.
-  execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "recorder.ts"), String(arg("--runs") ?? 3)], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
-  if (r.status !== 0 || !line) throw new Error(`bench/recorder.ts failed (${r.status}):\n${r.stderr}`);
-  const recorder = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
-  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
-  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, recorder }, null, 2)}\n`);
-  process.stdout.write(
-    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key recorder)\n`,
-  );
-  process.exit(0);
-}
-
-if (ONLY === "lists") {
-  // Lists that change alone (bench/lists.ts, on the built CLI): the other figures stay as they were.
-  execFileSync(process.execPath, [TSC, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "lists.ts"), String(arg("--runs") ?? 5)], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
-  if (r.status !== 0 || !line) throw new Error(`bench/lists.ts failed (${r.status}):\n${r.stderr}`);
-  const lists = { machine, ...(JSON.parse(line.slice(6)) as Record<string, unknown>) };
-  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as Record<string, unknown>) : {};
-  writeFileSync(RESULTS, `${JSON.stringify({ ...previous, lists }, null, 2)}\n`);
-  process.stdout.write(
-    `${r.stdout}machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json (key lists)\n`,
-  );
-  process.exit(0);
-}
+// check on a 100 MB trace, the recorder on one large reply, lists that change: each alone.
+if (ONLY === "check") runAlone("check");
+if (ONLY === "recorder") runAlone("recorder", [String(arg("--runs") ?? 3)]);
+if (ONLY === "lists") runAlone("lists", [String(arg("--runs") ?? 5)]);
 
 if (ONLY === "auth") {
   // JWT verification against none alone: the other figures of results.json stay as they were.
