@@ -38,12 +38,13 @@ const tools: ServerDefinition["tools"] = [
     inputSchema: { type: "object", properties: { fail: { type: "boolean" }, quick: { type: "boolean" } } },
     execution: { taskSupport: "optional" },
   },
+  { name: "big", inputSchema: { type: "object", properties: {} }, execution: { taskSupport: "optional" } },
 ];
 const base: ServerDefinition = {
   serverInfo: { name: "owners", version: "1" },
   capabilities: { tools: {} },
   tools,
-  taskSupport: { confirm_delete: "optional", slow: "optional" },
+  taskSupport: { confirm_delete: "optional", slow: "optional", big: "optional" },
   resources: [],
   resourceTemplates: [],
   prompts: [],
@@ -64,6 +65,10 @@ const handlers = {
       if (args.quick) return "done";
       await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve, { once: true }));
       return "stopped";
+    },
+    big: async (_args: object, ctx: ToolContext) => {
+      await ctx.startTask();
+      return "x".repeat(4000);
     },
   },
 };
@@ -145,20 +150,20 @@ describe("2026-07-28 with auth: a task belongs to the principal whose token crea
     return answer.access_token;
   }
 
-  async function protectedServer(): Promise<string> {
+  async function protectedServer(options: Record<string, number> = {}): Promise<string> {
     const definition: ServerDefinition = {
       ...base,
       auth: {
         resource: RESOURCE,
         authorizationServers: [as.issuer],
         verifier: { kind: "jwt", issuer: as.issuer, jwksUri: as.jwksUri, algorithms: ["ES256"] },
-        tools: { confirm_delete: [SCOPE], slow: [SCOPE] },
+        tools: { confirm_delete: [SCOPE], slow: [SCOPE], big: [SCOPE] },
         resources: {},
         resourceTemplates: {},
         prompts: {},
       },
     };
-    const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never, { onError: () => {} }), definition, { port: 0 });
+    const handle = await serveHttpWith(createManifestServerFactory(definition, handlers as never, { onError: () => {}, ...options }), definition, { port: 0 });
     closers.push(handle.close);
     return handle.url;
   }
@@ -213,6 +218,43 @@ describe("2026-07-28 with auth: a task belongs to the principal whose token crea
     expect((await asPrincipal(url, await as.clientCredentials(RESOURCE, [SCOPE]), "tasks/get", { taskId }, taskId)).result).toMatchObject({
       status: "completed",
     });
+  });
+  it("one principal's flood of large results never evicts another's; past its share of running tasks it is refused with -32005", async () => {
+    // Shares of 10,000 bytes and 3 tasks; 4,000-character results (4,065 bytes of JSON with their envelope).
+    const url = await protectedServer({ maxStoredResultBytes: 40_000, maxStoredResultBytesPerOwner: 10_000, maxTasks: 100, maxTasksPerOwner: 3 });
+    const owner = await as.clientCredentials(RESOURCE, [SCOPE]);
+    const intruder = await otherToken();
+    const run = async (token: string, name: string, args: Record<string, unknown> = {}) =>
+      String((await asPrincipal(url, token, "tools/call", { name, arguments: args }, name)).result!.taskId);
+    const completed = async (token: string, taskId: string) =>
+      until(async () => (await asPrincipal(url, token, "tasks/get", { taskId }, taskId)).result?.status === "completed", "the task to complete", WAIT);
+
+    const kept = await run(owner, "big");
+    await completed(owner, kept);
+    // The attack: 18 large results, one after the other (each ended before the next starts).
+    const flood: string[] = [];
+    for (let i = 0; i < 18; i++) {
+      flood.push(await run(intruder, "big"));
+      await completed(intruder, flood.at(-1)!);
+    }
+    const read = await asPrincipal(url, owner, "tasks/get", { taskId: kept }, kept);
+    expect(read.result).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "x".repeat(4000) }] } });
+    // The intruder's own results made room: its first ones are gone, its last two are kept.
+    expect((await asPrincipal(url, intruder, "tasks/get", { taskId: flood[0]! }, flood[0]!)).error).toEqual(unknownTask(flood[0]!));
+    for (const taskId of flood.slice(-2))
+      expect((await asPrincipal(url, intruder, "tasks/get", { taskId }, taskId)).result).toMatchObject({ status: "completed" });
+
+    // Three tasks that run: a fourth is refused with a message that says why; the owner still starts tasks.
+    const running = [await run(intruder, "slow"), await run(intruder, "slow"), await run(intruder, "slow")];
+    const refused = await asPrincipal(url, intruder, "tools/call", { name: "slow", arguments: {} }, "slow");
+    expect(refused.error).toEqual({
+      code: -32005,
+      message: "Too many tasks of yours: the 3 tasks kept for you are all running (the server's maxTasksPerOwner); retry when one has ended",
+      data: { limit: 3 },
+    });
+    const mine = await run(owner, "slow", { quick: true });
+    await completed(owner, mine);
+    for (const taskId of running) await asPrincipal(url, intruder, "tasks/cancel", { taskId }, taskId);
   });
 });
 

@@ -199,6 +199,76 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     expect(await b.get(running.id, legacy("o"))).toMatchObject({ status: "working" });
   });
 
+  it("one owner's results never push out another's: past its share, its own finished tasks go", async () => {
+    const [a, b] = await replicas(kind, { maxStoredResultBytes: 10_000, maxStoredResultBytesPerOwner: 3000, maxTaskResultBytes: 2000 });
+    // 946 bytes of JSON each: three fit in one owner's 3,000 bytes, ten in the whole.
+    const result = { result: { content: [{ type: "text", text: "x".repeat(900) }] } };
+    const victim = await a.create("legacy", "victim", {});
+    await a.finish(victim, result);
+    const flood: LiveTask[] = [];
+    for (let i = 0; i < 12; i++) {
+      const live = await (i % 2 === 0 ? a : b).create("legacy", "flooder", {});
+      await (i % 2 === 0 ? a : b).finish(live, result);
+      flood.push(live);
+    }
+    expect(await b.get(victim.id, legacy("victim"))).toMatchObject({ status: "completed", outcome: result });
+    for (const live of flood.slice(0, 9)) await expect(b.get(live.id, legacy("flooder"))).rejects.toMatchObject({ code: -32602 });
+    for (const live of flood.slice(9)) expect(await a.get(live.id, legacy("flooder"))).toMatchObject({ status: "completed", outcome: result });
+  });
+
+  it("past maxTasksPerOwner an owner's own finished task goes, and when all its tasks run it is refused with -32005; others go on", async () => {
+    const [a, b] = await replicas(kind, { maxTasks: 100, maxTasksPerOwner: 3 });
+    const done = await a.create("legacy", "busy", {});
+    await a.finish(done, { result: { content: [] } });
+    const running = [await a.create("legacy", "busy", {}), await b.create("legacy", "busy", {})];
+    // A third running task: the finished one makes room.
+    running.push(await b.create("legacy", "busy", {}));
+    await expect(a.get(done.id, legacy("busy"))).rejects.toMatchObject({ code: -32602 });
+    await expect(a.create("legacy", "busy", {})).rejects.toMatchObject({
+      code: -32005,
+      message: "Too many tasks of yours: the 3 tasks kept for you are all running (the server's maxTasksPerOwner); retry when one has ended",
+      data: { limit: 3 },
+    });
+    // Another owner, and callers nothing identifies, are not held back.
+    expect((await b.create("legacy", "someone else", {})).id).toMatch(/^[\w-]{22}$/);
+    for (let i = 0; i < 5; i++) await a.create("modern", undefined, {});
+    for (const live of running) expect(await b.get(live.id, legacy("busy"))).toMatchObject({ status: "working" });
+  });
+
+  it("when room is needed overall, the requester's own finished tasks go first, then those of nobody in particular, then anyone's", async () => {
+    const [a, b] = await replicas(kind, { maxTasks: 4, maxTasksPerOwner: 4 });
+    const finish = async (owner: string | undefined) => {
+      const live = await a.create(owner === undefined ? "modern" : "legacy", owner, {});
+      await a.finish(live, { result: { content: [] } });
+      return live;
+    };
+    // Ended in this order: B's, nobody's, A's; then A runs one. All four places are taken.
+    const ofB = await finish("B");
+    const ofNobody = await finish(undefined);
+    const ofA = await finish("A");
+    await b.create("legacy", "A", {});
+    const gone = async (live: LiveTask, caller: TaskCaller) =>
+      await a.get(live.id, caller).then(
+        () => false,
+        () => true,
+      );
+    const nobody: TaskCaller = { era: "modern", owner: undefined };
+    // A asks for room: its own finished task goes, though B's ended first.
+    await b.create("legacy", "A", {});
+    expect([await gone(ofB, legacy("B")), await gone(ofNobody, nobody), await gone(ofA, legacy("A"))]).toEqual([false, false, true]);
+    // A has no finished task left: nobody's goes before B's.
+    await b.create("legacy", "A", {});
+    expect([await gone(ofB, legacy("B")), await gone(ofNobody, nobody)]).toEqual([false, true]);
+    // Then anyone's.
+    await b.create("legacy", "A", {});
+    expect(await gone(ofB, legacy("B"))).toBe(true);
+    // Four running tasks: a fifth is refused.
+    await expect(a.create("legacy", "C", {})).rejects.toMatchObject({
+      code: -32005,
+      message: expect.stringMatching(/the 4 tasks kept are all running \(the server's maxTasks\)/),
+    });
+  });
+
   it("fails a task whose result is over maxTaskResultBytes, keeping the error instead", async () => {
     const [a, b] = await replicas(kind, { maxTaskResultBytes: 2000 });
     const live = await a.create("modern", "o", {});
@@ -240,7 +310,13 @@ describe("Redis store", () => {
     await client.connect();
     closers.push(() => client.close());
     const keys = (await client.keys(`test${prefixes}:*`)).sort();
-    expect(keys).toEqual([`test${prefixes}:all`, `test${prefixes}:lease:${live.id}`, `test${prefixes}:owner:owner-x`, `test${prefixes}:task:${live.id}`]);
+    expect(keys).toEqual([
+      `test${prefixes}:all`,
+      `test${prefixes}:lease:${live.id}`,
+      `test${prefixes}:owner:owner-x`,
+      `test${prefixes}:owners`,
+      `test${prefixes}:task:${live.id}`,
+    ]);
     const ttl = await client.pTTL(`test${prefixes}:task:${live.id}`);
     expect(ttl).toBeGreaterThan(59_000);
     expect(ttl).toBeLessThanOrEqual(60_000);

@@ -130,6 +130,14 @@ export interface TaskStoreLimits {
   maxTaskResultBytes?: number;
   /** The outcomes of finished tasks kept together, in bytes of their JSON (default 64 MiB): past it, finished tasks are evicted. */
   maxStoredResultBytes?: number;
+  /**
+   * Tasks kept at once for one owner (default 1,000; see engine/owner.ts): past it the owner's own
+   * finished tasks are evicted, and a new task is refused with -32005 when all of them run. Tasks
+   * whose caller nothing identifies count only toward maxTasks.
+   */
+  maxTasksPerOwner?: number;
+  /** The outcomes kept for one owner, in bytes of their JSON (default 16 MiB): past it, the owner's own finished tasks are evicted. */
+  maxStoredResultBytesPerOwner?: number;
 }
 
 /** How tasks run; the limits bound the store the server makes (memory, or Redis from REDIS_URL), not a store passed as taskStore. */

@@ -8,7 +8,11 @@
  * - `P lease:<id>`: set while the process running the task renews it;
  * - `P all`, `P finished`: every kept task and the ended ones, scored by expiry (µs, Redis's
  *   clock, unique in `all`); `P owner:<owner>`: the owner's tasks, the same scores (tasks/list);
- * - `P sizes` (id -> bytes of its outcome) and `P bytes` (their sum): the results kept.
+ *   `P done:<owner>`: the owner's ended ones (`P done:` for tasks whose caller nothing
+ *   identifies); `P owners` (id -> owner), so a task whose hash has expired is still forgotten
+ *   from its owner's indexes;
+ * - `P sizes` (id -> bytes of its outcome) and `P bytes` (their sum): the results kept;
+ *   `P obytes` (owner -> bytes of its outcomes): each owner's share of them.
  *
  * Every decision that depends on the time (what has expired, the expiry written) takes Redis's
  * clock (TIME), never a replica's: replicas whose clocks disagree keep one set of bounds.
@@ -39,23 +43,39 @@ local function now_us()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
+-- The task's owner ('': nobody in particular); the hash is asked only for a task an older version wrote.
+local function owner_of(id)
+  return redis.call('HGET', P .. 'owners', id) or redis.call('HGET', P .. 'task:' .. id, 'owner') or ''
+end
 local function forget(id)
-  local task = P .. 'task:' .. id
-  local owner = redis.call('HGET', task, 'owner')
-  if owner then redis.call('ZREM', P .. 'owner:' .. owner, id) end
-  redis.call('DEL', task, P .. 'lease:' .. id)
+  local owner = owner_of(id)
+  if owner ~= '' then redis.call('ZREM', P .. 'owner:' .. owner, id) end
+  redis.call('ZREM', P .. 'done:' .. owner, id)
+  redis.call('HDEL', P .. 'owners', id)
+  redis.call('DEL', P .. 'task:' .. id, P .. 'lease:' .. id)
   redis.call('ZREM', P .. 'all', id)
   redis.call('ZREM', P .. 'finished', id)
   local size = redis.call('HGET', P .. 'sizes', id)
   if size then
     redis.call('HDEL', P .. 'sizes', id)
     redis.call('DECRBY', P .. 'bytes', size)
+    if redis.call('HINCRBY', P .. 'obytes', owner, -tonumber(size)) <= 0 then redis.call('HDEL', P .. 'obytes', owner) end
   end
 end
--- The tasks past their expiry leave the indexes (their hashes have expired with them).
+-- The tasks past their expiry leave every index (their hashes have expired with them).
 local function trim(now)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'finished', '-inf', str(now))) do forget(id) end
-  redis.call('ZREMRANGEBYSCORE', P .. 'all', '-inf', str(now))
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'all', '-inf', str(now))) do forget(id) end
+end
+-- Evicts the finished task of \`pool\` that expires first; false when it has none.
+local function evict_from(pool)
+  local oldest = redis.call('ZRANGE', pool, 0, 0)
+  if #oldest == 0 then return false end
+  forget(oldest[1])
+  return true
+end
+-- Makes room for \`owner\`: its own finished task goes first, then one of nobody in particular, then anyone's.
+local function evict_for(owner)
+  return evict_from(P .. 'done:' .. owner) or evict_from(P .. 'done:') or evict_from(P .. 'finished')
 end
 `;
 
@@ -75,54 +95,66 @@ end
 `;
 
 /**
- * ARGV: prefix, ttl (ms), lease (ms, 0: none), maxTasks, id, owner ('': none), the record's field/value
- * pairs (expiresAt is the script's: Redis's clock plus the ttl). 1 when created; 0 when every
- * kept task is running.
+ * ARGV: prefix, ttl (ms), lease (ms, 0: none), maxTasks, maxTasksPerOwner, id, owner ('': none),
+ * the record's field/value pairs (expiresAt is the script's: Redis's clock plus the ttl). 1 when
+ * created; 0 when every kept task is running; 2 when every task kept for the owner is.
  */
 export const CREATE = `${BASE}${FORGETTING}
-local ttl, lease, max = whole(ARGV[2]), whole(ARGV[3]), whole(ARGV[4])
-local id, owner = ARGV[5], ARGV[6]
-if not ttl or ttl < 1 or not lease or not max or max < 1 or #ARGV < 8 or (#ARGV - 6) % 2 ~= 0 then
+local ttl, lease, max, per = whole(ARGV[2]), whole(ARGV[3]), whole(ARGV[4]), whole(ARGV[5])
+local id, owner = ARGV[6], ARGV[7]
+if not ttl or ttl < 1 or not lease or not max or max < 1 or not per or per < 1 or #ARGV < 9 or (#ARGV - 7) % 2 ~= 0 then
   return redis.error_reply('ERR mcpgen create: invalid arguments')
 end
 local now = now_us()
 trim(now)
+-- (A share as large as the whole is the whole: maxTasks says it.)
+if owner ~= '' and per < max then
+  while redis.call('ZCARD', P .. 'owner:' .. owner) >= per do
+    if not evict_from(P .. 'done:' .. owner) then return 2 end
+  end
+end
 while redis.call('ZCARD', P .. 'all') >= max do
-  local oldest = redis.call('ZRANGE', P .. 'finished', 0, 0)
-  if #oldest == 0 then return 0 end
-  forget(oldest[1])
+  if not evict_for(owner) then return 0 end
 end
 -- A score no other kept task has: pages of tasks/list resume after a score.
 local expires = now + ttl * 1000
 while redis.call('ZCOUNT', P .. 'all', str(expires), str(expires)) > 0 do expires = expires + 1 end
 local task = P .. 'task:' .. id
-redis.call('HSET', task, 'expiresAt', str(math.floor(expires / 1000)), unpack(ARGV, 7))
+redis.call('HSET', task, 'expiresAt', str(math.floor(expires / 1000)), unpack(ARGV, 8))
 redis.call('PEXPIRE', task, ttl)
-if lease > 0 then redis.call('SET', P .. 'lease:' .. id, '1', 'PX', lease) else redis.call('ZADD', P .. 'finished', str(expires), id) end
+-- An index lives as long as its last task (trim empties it sooner).
+local function index(key)
+  redis.call('ZADD', key, str(expires), id)
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+end
+if lease > 0 then redis.call('SET', P .. 'lease:' .. id, '1', 'PX', lease) else
+  redis.call('ZADD', P .. 'finished', str(expires), id)
+  index(P .. 'done:' .. owner)
+end
 redis.call('ZADD', P .. 'all', str(expires), id)
 -- A task without owner ('': nothing identifies its caller) is in no owner's index.
 if owner ~= '' then
-  local index = P .. 'owner:' .. owner
-  redis.call('ZREMRANGEBYSCORE', index, '-inf', str(now))
-  redis.call('ZADD', index, str(expires), id)
-  if redis.call('PTTL', index) < ttl then redis.call('PEXPIRE', index, ttl) end
+  redis.call('HSET', P .. 'owners', id, owner)
+  index(P .. 'owner:' .. owner)
 end
 return 1`;
 
 /**
- * ARGV: prefix, id, ifOrphaned ('0' or '1'), n, maxStoredResultBytes, n field/value pairs
- * (status among them), fields to delete. A terminal status with an outcome first evicts the
- * finished tasks that expire first until the outcomes kept fit in maxStoredResultBytes. The
- * record's fixed fields when written; false when the task is gone or has ended.
+ * ARGV: prefix, id, ifOrphaned ('0' or '1'), n, maxStoredResultBytes, maxStoredResultBytesPerOwner,
+ * n field/value pairs (status among them), fields to delete. A terminal status with an outcome
+ * first makes room for it: the owner's own finished tasks that expire first go until its outcomes
+ * fit in its share, then finished tasks (the owner's, nobody's, anyone's) until all outcomes fit
+ * in maxStoredResultBytes. The record's fixed fields when written; false when the task is gone or
+ * has ended.
  */
 export const TRANSITION = `${BASE}${FORGETTING}
-local id, n, max = ARGV[2], whole(ARGV[4]), whole(ARGV[5])
-if not n or n < 1 or not max or (ARGV[3] ~= '0' and ARGV[3] ~= '1') or #ARGV < 5 + 2 * n then
+local id, n, max, per = ARGV[2], whole(ARGV[4]), whole(ARGV[5]), whole(ARGV[6])
+if not n or n < 1 or not max or not per or (ARGV[3] ~= '0' and ARGV[3] ~= '1') or #ARGV < 6 + 2 * n then
   return redis.error_reply('ERR mcpgen transition: invalid arguments')
 end
 local set, size, new = {}, 0, nil
 for i = 1, n do
-  local field, value = ARGV[4 + 2 * i], ARGV[5 + 2 * i]
+  local field, value = ARGV[5 + 2 * i], ARGV[6 + 2 * i]
   set[#set + 1] = field
   set[#set + 1] = value
   if field == 'status' then new = value end
@@ -132,27 +164,37 @@ if (new ~= 'working' and new ~= 'input_required' and not ended(new)) or (size > 
   return redis.error_reply('ERR mcpgen transition: invalid status (an outcome comes with an end)')
 end
 local task = P .. 'task:' .. id
+-- Before an outcome is kept, what has expired goes (this task too, when its time is up: then it is gone).
+if size > 0 then trim(now_us()) end
 local status = redis.call('HGET', task, 'status')
 if not status or ended(status) then return false end
 if ARGV[3] == '1' and redis.call('EXISTS', P .. 'lease:' .. id) == 1 then return false end
+local owner = owner_of(id)
 if size > 0 then
-  -- Room for this outcome: first what has expired, then the finished tasks that expire first.
-  trim(now_us())
+  -- Room for this outcome: in the owner's share, then overall.
+  if owner ~= '' then
+    while (tonumber(redis.call('HGET', P .. 'obytes', owner)) or 0) + size > per do
+      if not evict_from(P .. 'done:' .. owner) then break end
+    end
+  end
   while (tonumber(redis.call('GET', P .. 'bytes')) or 0) + size > max do
-    local oldest = redis.call('ZRANGE', P .. 'finished', 0, 0)
-    if #oldest == 0 then break end
-    forget(oldest[1])
+    if not evict_for(owner) then break end
   end
 end
 redis.call('HSET', task, unpack(set))
-for i = 6 + 2 * n, #ARGV do redis.call('HDEL', task, ARGV[i]) end
+for i = 7 + 2 * n, #ARGV do redis.call('HDEL', task, ARGV[i]) end
 if ended(new) then
   redis.call('DEL', P .. 'lease:' .. id)
   local score = redis.call('ZSCORE', P .. 'all', id) or str(tonumber(redis.call('HGET', task, 'expiresAt')) * 1000)
   redis.call('ZADD', P .. 'finished', score, id)
+  local done = P .. 'done:' .. owner
+  redis.call('ZADD', done, score, id)
+  local left = redis.call('PTTL', task)
+  if redis.call('PTTL', done) < left then redis.call('PEXPIRE', done, left) end
   if size > 0 then
     redis.call('HSET', P .. 'sizes', id, size)
     redis.call('INCRBY', P .. 'bytes', size)
+    redis.call('HINCRBY', P .. 'obytes', owner, size)
   end
 end
 return redis.call('HMGET', task, 'id', 'era', 'owner', 'createdAt', 'ttlMs', 'expiresAt')`;

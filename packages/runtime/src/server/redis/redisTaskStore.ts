@@ -6,10 +6,12 @@
  *   set per owner (`<prefix>owner:<owner>`, scored by expiry, trimmed when read) for tasks/list,
  *   which reads a page of summaries inside Redis (never the results).
  * - At most maxTasks tasks are kept (`<prefix>all`, and `<prefix>finished` for the ended ones,
- *   both scored by expiry): a new task evicts the finished one that expires first; when every
- *   kept task is running, it is refused with -32005. The outcomes kept are counted in bytes
- *   (`<prefix>sizes`, `<prefix>bytes`): one over maxTaskResultBytes fails its task instead, and
- *   a new one evicts finished tasks until they all fit in maxStoredResultBytes.
+ *   both scored by expiry), at most maxTasksPerOwner of one owner: a new task evicts a finished
+ *   one that expires first (the owner's own first); when every kept task is running, it is
+ *   refused with -32005. The outcomes kept are counted in bytes (`<prefix>sizes`, `<prefix>bytes`,
+ *   `<prefix>obytes` per owner): one over maxTaskResultBytes fails its task instead, and a new one
+ *   evicts finished tasks until the owner's fit in maxStoredResultBytesPerOwner and all of them in
+ *   maxStoredResultBytes. The layout is in redisRecords.ts.
  * - Transitions are Lua scripts: the status is checked and the record written in one step, so a
  *   terminal status is never overwritten and a record is never half-written. Expiries and trims
  *   use Redis's clock (see redisRecords.ts).
@@ -23,20 +25,19 @@
  * The runtime does not import the `redis` package: a store made from a URL loads it when it opens;
  * a store given a client uses it as it is (any client with these few commands fits).
  */
-import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import type { RedisConnection } from "./redisClient.js";
 import { RedisLink } from "./redisLink.js";
 import { CHANGING, CREATE, FORGET, GET, LIST, parseFixed, parsePage, recordFields, stored, TRANSITION } from "./redisRecords.js";
 import type { StoredTask, TaskChange, TaskEvent, TaskEventLink, TaskPage, TaskRecord, TaskStore, TaskStoreLimits } from "../engine/parts.js";
-import { isTerminal, keptChange, storeLimits } from "../tasks/taskStore.js";
+import { isTerminal, keptChange, storeLimits, tooManyOwnTasks, tooManyTasks } from "../tasks/taskStore.js";
 
 export type { RedisConnection } from "./redisClient.js";
 
 /**
  * Where the store connects, and its bounds. The limits (maxTasks, maxTaskResultBytes,
- * maxStoredResultBytes) hold for all the replicas together: a new task evicts the finished task
- * that expires first and is refused with -32005 when all kept tasks run; a new result evicts
- * finished tasks the same way until the results kept fit.
+ * maxStoredResultBytes and the per-owner shares) hold for all the replicas together: a new task
+ * evicts the finished task that expires first (the owner's own first) and is refused with -32005
+ * when all kept tasks run; a new result evicts finished tasks the same way until the results kept fit.
  */
 export interface RedisTaskStoreOptions extends TaskStoreLimits {
   /** Redis to connect to, e.g. redis://127.0.0.1:6379 (the `redis` package must be installed). */
@@ -141,19 +142,22 @@ export class RedisTaskStore implements TaskStore {
     if (!Number.isSafeInteger(task.ttlMs) || task.ttlMs < 1) throw new TypeError(`a task's ttl is a whole number of ms, at least 1, not ${task.ttlMs}`);
     if (!TASK_ID.test(task.id)) throw new TypeError(`not a task id: ${JSON.stringify(task.id)}`);
     if (task.outcome !== undefined) throw new TypeError("a new task has no outcome yet: transition writes it");
-    const args = [String(task.ttlMs), isTerminal(task.status) ? "0" : String(this.leaseMs), String(this.limits.maxTasks), task.id, task.owner ?? ""];
+    const { maxTasks, maxTasksPerOwner } = this.limits;
+    const args = [
+      String(task.ttlMs),
+      isTerminal(task.status) ? "0" : String(this.leaseMs),
+      String(maxTasks),
+      String(maxTasksPerOwner),
+      task.id,
+      task.owner ?? "",
+    ];
     // Unanswered, the script may still run when Redis comes back: the task it makes, which no
     // client knows of, is forgotten right after it (commands on a connection run in order).
     // (EVAL, not EVALSHA: a script to load first would wait for Redis before the EVALSHA is sent.)
     const forget = () => void this.attempt((client) => this.redis.command(client, ["EVAL", FORGET, "0", this.prefix, task.id])).catch(() => {});
-    const created = await this.run(CREATE, [...args, ...recordFields(task)], forget);
-    if (Number(created) !== 1) {
-      throw rpcError(
-        ErrorCodes.LimitExceeded,
-        `Too many tasks: the ${this.limits.maxTasks} tasks kept are all running (the server's maxTasks); retry when one has ended`,
-        { limit: this.limits.maxTasks },
-      );
-    }
+    const created = Number(await this.run(CREATE, [...args, ...recordFields(task)], forget));
+    if (created === 2) throw tooManyOwnTasks(maxTasksPerOwner);
+    if (created !== 1) throw tooManyTasks(maxTasks);
   }
 
   async get(id: string, summary = false): Promise<StoredTask | undefined> {
@@ -184,7 +188,16 @@ export class RedisTaskStore implements TaskStore {
       if (value === undefined) drop.push(field);
       else set.push(field, typeof value === "string" ? value : JSON.stringify(value));
     }
-    const written = await this.run(TRANSITION, [id, ifOrphaned ? "1" : "0", String(set.length / 2), String(this.limits.maxStoredResultBytes), ...set, ...drop]);
+    const { maxStoredResultBytes, maxStoredResultBytesPerOwner } = this.limits;
+    const written = await this.run(TRANSITION, [
+      id,
+      ifOrphaned ? "1" : "0",
+      String(set.length / 2),
+      String(maxStoredResultBytes),
+      String(maxStoredResultBytesPerOwner),
+      ...set,
+      ...drop,
+    ]);
     const fixed = written ? parseFixed(written) : undefined;
     // Only the fixed fields come back: the rest is what was just written (the result is not sent back).
     return fixed && { ...fixed, ...kept.change, lastUpdatedAt: at };

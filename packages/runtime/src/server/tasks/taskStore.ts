@@ -10,27 +10,57 @@
  *
  * Both stores bound what they keep in count (maxTasks) and in bytes: a result larger than
  * maxTaskResultBytes fails its task instead of being kept, and the results kept together stay
- * under maxStoredResultBytes by evicting finished tasks, as maxTasks does.
+ * under maxStoredResultBytes by evicting finished tasks, as maxTasks does. Each owner has a share
+ * of both (maxTasksPerOwner, maxStoredResultBytesPerOwner), so one caller's tasks never push out
+ * another's: past its share a caller's own finished tasks go, and when room is needed overall the
+ * requester's own finished tasks go first, then those of callers nothing identifies, then anyone's.
  *
  * The store's contract (TaskStore and its records) is in engine/parts.ts: every server's options
  * name it. The in-memory store is the default (one process); redis/redisTaskStore.ts keeps tasks in Redis.
  */
-import { ErrorCodes } from "../../shared/errors.js";
+import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import type { TaskStatus } from "../../shared/mcp.js";
 import { positiveOption } from "../engine/options.js";
 import type { StoredTask, TaskChange, TaskEvent, TaskEventLink, TaskOutcome, TaskPage, TaskRecord, TaskStore, TaskStoreLimits } from "../engine/parts.js";
 
-/** The limits, defaults filled in and checked (a result is never allowed more than the whole budget). */
+/**
+ * The limits, defaults filled in and checked: an owner's share is never more than the whole, and a
+ * result never more than an owner's share.
+ */
 export function storeLimits(limits: TaskStoreLimits): Required<TaskStoreLimits> {
+  const maxTasks = positiveOption(limits.maxTasks, 10_000, "maxTasks");
   const maxStoredResultBytes = positiveOption(limits.maxStoredResultBytes, DEFAULT_MAX_STORED_RESULT_BYTES, "maxStoredResultBytes");
-  return {
-    maxTasks: positiveOption(limits.maxTasks, 10_000, "maxTasks"),
-    maxTaskResultBytes: Math.min(positiveOption(limits.maxTaskResultBytes, DEFAULT_MAX_TASK_RESULT_BYTES, "maxTaskResultBytes"), maxStoredResultBytes),
+  const maxStoredResultBytesPerOwner = Math.min(
+    positiveOption(limits.maxStoredResultBytesPerOwner, DEFAULT_MAX_STORED_RESULT_BYTES_PER_OWNER, "maxStoredResultBytesPerOwner"),
     maxStoredResultBytes,
+  );
+  return {
+    maxTasks,
+    maxTaskResultBytes: Math.min(positiveOption(limits.maxTaskResultBytes, DEFAULT_MAX_TASK_RESULT_BYTES, "maxTaskResultBytes"), maxStoredResultBytesPerOwner),
+    maxStoredResultBytes,
+    maxTasksPerOwner: Math.min(positiveOption(limits.maxTasksPerOwner, 1_000, "maxTasksPerOwner"), maxTasks),
+    maxStoredResultBytesPerOwner,
   };
 }
 
+/** The -32005 of a store whose maxTasks tasks all run. */
+export function tooManyTasks(limit: number): Error {
+  return rpcError(ErrorCodes.LimitExceeded, `Too many tasks: the ${limit} tasks kept are all running (the server's maxTasks); retry when one has ended`, {
+    limit,
+  });
+}
+
+/** The -32005 of an owner whose maxTasksPerOwner tasks all run. */
+export function tooManyOwnTasks(limit: number): Error {
+  return rpcError(
+    ErrorCodes.LimitExceeded,
+    `Too many tasks of yours: the ${limit} tasks kept for you are all running (the server's maxTasksPerOwner); retry when one has ended`,
+    { limit },
+  );
+}
+
 const DEFAULT_MAX_TASK_RESULT_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_STORED_RESULT_BYTES_PER_OWNER = 16 * 1024 * 1024;
 const DEFAULT_MAX_STORED_RESULT_BYTES = 64 * 1024 * 1024;
 
 /** What a store keeps of a change: the change (its outcome replaced when too large), the outcome's JSON and its size in bytes. */
@@ -84,8 +114,9 @@ export interface MemoryTaskStoreOptions extends TaskStoreLimits {
 
 /**
  * The default store: this process's memory. Tasks past their ttl are forgotten within a second.
- * At most maxTasks tasks (a new one evicts the finished task that ended first) and
- * maxStoredResultBytes of outcomes (a new outcome evicts the finished tasks that ended first).
+ * At most maxTasks tasks and maxStoredResultBytes of outcomes, and of these at most
+ * maxTasksPerOwner and maxStoredResultBytesPerOwner for one owner: room is made by evicting
+ * finished tasks in the order they ended, never a running one (see the top of this file).
  */
 export function memoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
   return new MemoryTaskStore(storeLimits(options), options.leaseMs);
@@ -108,6 +139,8 @@ class MemoryTaskStore implements TaskStore {
   /** The size of each finished task's outcome (bytes of its JSON), and their sum. */
   private readonly sizes = new Map<string, number>();
   private storedBytes = 0;
+  /** What each owner has kept (NOBODY: the tasks whose caller nothing identifies). */
+  private readonly shares = new Map<string, OwnerShare>();
   /** When each running task's lease lapses (only with leaseMs). */
   private readonly leases = new Map<string, number>();
   private readonly links = new Set<(event: TaskEvent) => void>();
@@ -123,15 +156,25 @@ class MemoryTaskStore implements TaskStore {
 
   async create(task: TaskRecord): Promise<void> {
     if (task.outcome !== undefined) throw new TypeError("a new task has no outcome yet: transition writes it");
-    // Room for one more: the finished task that ended first goes (running ones are never evicted).
-    for (const id of this.finished) {
-      if (this.tasks.size < this.limits.maxTasks) break;
-      this.remove(id);
-    }
+    const owner = task.owner ?? NOBODY;
+    // Room for one more of the owner's, from its own finished tasks; then room overall.
+    // (A share as large as the whole is the whole: maxTasks says it.)
+    const { maxTasks, maxTasksPerOwner } = this.limits;
+    if (
+      owner !== NOBODY &&
+      maxTasksPerOwner < maxTasks &&
+      !this.evict([this.shares.get(owner)?.finished], () => (this.shares.get(owner)?.tasks ?? 0) < maxTasksPerOwner)
+    )
+      throw tooManyOwnTasks(maxTasksPerOwner);
+    if (!this.evict(this.pools(owner), () => this.tasks.size < maxTasks)) throw tooManyTasks(maxTasks);
     this.tasks.set(task.id, task);
     this.order.set(task.id, ++this.created);
-    if (isTerminal(task.status)) this.finished.add(task.id);
-    else if (this.leaseMs !== undefined) this.leases.set(task.id, Date.now() + this.leaseMs);
+    const share = this.share(owner);
+    share.tasks++;
+    if (isTerminal(task.status)) {
+      this.finished.add(task.id);
+      share.finished.add(task.id);
+    } else if (this.leaseMs !== undefined) this.leases.set(task.id, Date.now() + this.leaseMs);
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
       // The sweep alone never keeps the process alive.
@@ -174,16 +217,20 @@ class MemoryTaskStore implements TaskStore {
     const kept = keptChange(change, this.limits.maxTaskResultBytes);
     const next = applyChange(task, kept.change, at);
     if (isTerminal(next.status)) {
-      // Room for this outcome: the finished tasks that ended first go.
-      for (const old of this.finished) {
-        if (this.storedBytes + kept.bytes <= this.limits.maxStoredResultBytes) break;
-        this.remove(old);
-      }
+      const owner = task.owner ?? NOBODY;
+      // Room for this outcome in the owner's share, from its own finished tasks; then room overall.
+      // (It always fits: a result is never larger than a share, and every finished task may go.)
+      const own = () => this.shares.get(owner)?.bytes ?? 0;
+      if (owner !== NOBODY) this.evict([this.shares.get(owner)?.finished], () => own() + kept.bytes <= this.limits.maxStoredResultBytesPerOwner);
+      this.evict(this.pools(owner), () => this.storedBytes + kept.bytes <= this.limits.maxStoredResultBytes);
       this.leases.delete(id);
       this.finished.add(id);
+      const share = this.share(owner);
+      share.finished.add(id);
       if (kept.bytes > 0) {
         this.sizes.set(id, kept.bytes);
         this.storedBytes += kept.bytes;
+        share.bytes += kept.bytes;
       }
     }
     if (kept.outcome !== undefined) {
@@ -231,7 +278,40 @@ class MemoryTaskStore implements TaskStore {
     }
   }
 
+  /** What `owner` has kept, made when first needed. */
+  private share(owner: string): OwnerShare {
+    let share = this.shares.get(owner);
+    if (share === undefined) this.shares.set(owner, (share = { tasks: 0, bytes: 0, finished: new Set() }));
+    return share;
+  }
+
+  /** Where room for `owner` is taken from, in order: its own finished tasks, those of nobody in particular, anyone's. */
+  private pools(owner: string): (Set<string> | undefined)[] {
+    return [this.shares.get(owner)?.finished, this.shares.get(NOBODY)?.finished, this.finished];
+  }
+
+  /** Evicts finished tasks from `pools`, in turn and each in the order they ended, until `fits`; whether it does. */
+  private evict(pools: readonly (Set<string> | undefined)[], fits: () => boolean): boolean {
+    for (const pool of pools) {
+      if (pool === undefined) continue;
+      // Deleting the current member of a Set while iterating it is safe.
+      for (const id of pool) {
+        if (fits()) return true;
+        this.remove(id);
+      }
+    }
+    return fits();
+  }
+
   private remove(id: string): void {
+    const task = this.tasks.get(id);
+    if (task === undefined) return;
+    const owner = task.owner ?? NOBODY;
+    const share = this.shares.get(owner)!;
+    share.tasks--;
+    share.finished.delete(id);
+    share.bytes -= this.sizes.get(id) ?? 0;
+    if (share.tasks === 0) this.shares.delete(owner);
     this.outcomes.delete(id);
     this.finished.delete(id);
     this.leases.delete(id);
@@ -244,6 +324,16 @@ class MemoryTaskStore implements TaskStore {
     }
   }
 }
+
+/** What one owner has kept: its tasks, its finished ones in the order they ended, the bytes of their outcomes. */
+interface OwnerShare {
+  tasks: number;
+  bytes: number;
+  readonly finished: Set<string>;
+}
+
+/** The share of the tasks whose caller nothing identifies (an owner is never empty: engine/owner.ts). */
+const NOBODY = "";
 
 /** How often expired tasks are looked for: a task is forgotten at most this long after its ttl. */
 const SWEEP_MS = 1000;
