@@ -19,8 +19,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { planPattern } from "../packages/runtime/src/server/engine/patternPlans.js";
-import { DEFAULT_MAX_PATTERN_INPUT, patternEngine } from "../packages/runtime/src/shared/patterns.js";
-import { AJV_OPTIONS, createAjv } from "../packages/runtime/src/shared/validation.js";
+import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS, patternEngine } from "../packages/runtime/src/shared/patterns.js";
+import { AJV_OPTIONS, createAjv, runValidator } from "../packages/runtime/src/shared/validation.js";
 import { manifests } from "./synthetic.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -105,14 +105,19 @@ process.stdout.write(
 );
 process.stdout.write(
   `maxLength: 64 beside (?<=\\w{0,1000}x)y, a ${ATTACK_KIB} KiB string: checked in ${out["attack.now.ms"]!.toFixed(1)} ms now (the length error, the pattern not run) / ${out["attack.before.ms"]!.toFixed(0)} ms with ajv's own pattern keyword (the pattern run anyway); ` +
-    `no maxLength: ${out["cap.over.ms"]!.toFixed(1)} ms past the cap of ${DEFAULT_MAX_PATTERN_INPUT.toLocaleString("en-US")} characters, ${out["cap.at.ms"]!.toFixed(0)} ms for a string of that length, ${out["cap.plain.ms"]!.toFixed(1)} ms for ^(\\w+\\s?)*$ on it\n`,
+    `no maxLength: ${out["cap.over.ms"]!.toFixed(1)} ms past the cap of ${DEFAULT_MAX_PATTERN_INPUT.toLocaleString("en-US")} characters, ${out["cap.at.ms"]!.toFixed(0)} ms for a string of that length without maxPatternMs, ${out["cap.plain.ms"]!.toFixed(1)} ms for ^(\\w+\\s?)*$ on it\n`,
+);
+process.stdout.write(
+  `maxPatternMs (${DEFAULT_MAX_PATTERN_MS} ms per value): that string refused in ${out["budget.at.ms"]!.toFixed(1)} ms; 1,000 strings of 1,000 characters refused in ${out["budget.many.ms"]!.toFixed(0)} ms (${out["budget.many.unbounded.ms"]!.toFixed(0)} ms without it); 200 short strings checked in ${out["budget.fine.ms"]!.toFixed(1)} ms\n`,
 );
 
 /**
  * Item 12 of issue 27: with allErrors a pattern ran after maxLength had refused the string. One
  * validation of the attack, now and with ajv's own pattern keyword (the same engine, no cap),
  * then what the cap bounds: the same pattern without maxLength, past the cap and just within it,
- * and a pattern without counted repetition at the cap. In this process, one run each (seconds).
+ * and a pattern without counted repetition at the cap. Then what maxPatternMs bounds (issue 39):
+ * that string, and a thousand strings each within the time alone, checked as the server checks
+ * a value (runValidator), and short strings that pass. In this process, one run each (seconds).
  */
 function lengthFirst_(): Record<string, number> {
   const schema = (extra: object) => ({ type: "object", properties: { text: { type: "string", pattern: "(?<=\\w{0,1000}x)y", ...extra } } });
@@ -126,7 +131,17 @@ function lengthFirst_(): Record<string, number> {
   const before = new Ajv2020({ ...AJV_OPTIONS, code: { regExp: patternEngine(planPattern, { maxInput: Infinity }) } });
   const atCap = "y".repeat(DEFAULT_MAX_PATTERN_INPUT);
   const plain = createAjv(false, planPattern).compile({ type: "string", pattern: "^(\\w+\\s?)*$" });
+  const many = createAjv(false, planPattern).compile({ type: "array", items: { type: "string", pattern: "(?<=\\w{0,1000}x)y" } });
+  const thousand = Array.from({ length: 1000 }, () => "y".repeat(1000));
+  const open = now.compile(schema({}));
   return {
+    "budget.at.ms": time((value) => runValidator(open, value) === undefined, { text: atCap }),
+    "budget.many.ms": time((value) => runValidator(many, value) === undefined, thousand),
+    "budget.many.unbounded.ms": time(many, thousand),
+    "budget.fine.ms": time(
+      (value) => runValidator(many, value) === undefined,
+      Array.from({ length: 200 }, (_, i) => `w${i}xy`),
+    ),
     "attack.now.ms": time(now.compile(schema({ maxLength: 64 })), attack),
     "attack.before.ms": time(before.compile(schema({ maxLength: 64 })), attack),
     "cap.over.ms": time(now.compile(schema({})), { text: atCap + "y" }),

@@ -59,32 +59,35 @@ describe("mcpgen lint", () => {
     );
   });
 
-  it("warns on patterns whose counted repetitions make the linear-time engine slow, unless maxLength bounds them", () => {
-    const dir = tempProject({
-      "manifests/rx.yaml": [
-        "server: {name: rx, version: '1'}",
-        "tools:",
-        "  - name: t",
-        "    inputSchema:",
-        "      type: object",
-        "      properties:",
-        "        a: {type: string, pattern: '(?<=\\w{0,1000}x)y'}",
-        "        b: {type: string, maxLength: 64, pattern: '(?<=\\w{0,1000}x)y'}",
-        "        c: {type: string, pattern: '(?<=\\w{0,10}x)y'}",
-        "        d: {type: string, pattern: '^[a-z]{1,5000}$'}",
-        "      dependencies:",
-        "        a:",
-        "          properties:",
-        "            e: {type: string, pattern: '^(?:[a-z]{0,2000} )+$'}",
-        "",
-      ].join("\n"),
-    });
-    const r = mcpgen(["lint"], dir);
-    expect(r.code).toBe(0);
-    expect(r.stderr.trimEnd().split("\n")).toEqual([
-      'manifests/rx.yaml:7:36: warning pattern-cost: pattern "(?<=\\\\w{0,1000}x)y" costs mcpgen\'s linear-time engine about 1,000 steps per input character: \\w{0,1000} inside a lookbehind is tried in up to 1,000 ways at every position, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; give the schema a maxLength (the pattern runs only on strings within it), or lower the count',
-      'manifests/rx.yaml:14:40: warning pattern-cost: pattern "^(?:[a-z]{0,2000} )+$" costs mcpgen\'s linear-time engine about 2,000 steps per input character: [a-z]{0,2000} can be followed in up to 2,000 ways at once, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; give the schema a maxLength (the pattern runs only on strings within it), or lower the count',
-    ]);
+  it("refuses a pattern whose counted lookbehind makes the linear-time engine slow, warns on one elsewhere, unless maxLength bounds them", () => {
+    const manifest = [
+      "server: {name: rx, version: '1'}",
+      "tools:",
+      "  - name: t",
+      "    inputSchema:",
+      "      type: object",
+      "      properties:",
+      "        a: {type: string, pattern: '(?<=\\w{0,1000}x)y'}",
+      "        b: {type: string, maxLength: 64, pattern: '(?<=\\w{0,1000}x)y'}",
+      "        c: {type: string, pattern: '(?<=\\w{0,10}x)y'}",
+      "        d: {type: string, pattern: '^[a-z]{1,5000}$'}",
+      "      dependencies:",
+      "        a:",
+      "          properties:",
+      "            e: {type: string, pattern: '^(?:[a-z]{0,2000} )+$'}",
+      "",
+    ].join("\n");
+    const lookbehind =
+      'pattern-cost: pattern "(?<=\\\\w{0,1000}x)y" costs mcpgen\'s linear-time engine about 1,000 steps per input character: \\w{0,1000} inside a lookbehind is tried in up to 1,000 ways at every position, so the server and client refuse untested a string past about 1,666 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
+    const elsewhere =
+      'pattern-cost: pattern "^(?:[a-z]{0,2000} )+$" costs mcpgen\'s linear-time engine about 2,000 steps per input character: [a-z]{0,2000} can be followed in up to 2,000 ways at once, so the server and client refuse untested a string past about 1,290 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
+    const written = mcpgen(["lint"], tempProject({ "manifests/rx.yaml": manifest }));
+    expect(written.code).toBe(1);
+    expect(written.stderr.trimEnd().split("\n")).toEqual([`manifests/rx.yaml:7:36: error ${lookbehind}`, `manifests/rx.yaml:14:40: warning ${elsewhere}`]);
+    // A pulled manifest is the upstream server's: a warning, and its patterns still run within maxPatternMs.
+    const pulled = mcpgen(["lint"], tempProject({ "manifests/rx.yaml": `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${manifest}` }));
+    expect(pulled.code).toBe(0);
+    expect(pulled.stderr).toContain(`manifests/rx.yaml:8:36: warning ${lookbehind}`);
   });
 
   it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {

@@ -61,7 +61,7 @@ export const DIAGNOSTICS = {
   "pattern-backtracking":
     "A warning: a pattern that takes exponential or polynomial time in backtracking engines (JavaScript's `RegExp`, used by most MCP clients' validators). The message names the quantifiers and, when there is one, an equivalent pattern without the risk.",
   "pattern-cost":
-    "A warning: a pattern whose counted repetition makes the linear-time engine slow per character: a `{n,m}` inside a lookbehind with a count (times those around it) of 100 or more, or elsewhere 1,000 or more (`(?<=\\w{0,1000}x)y` costs about 1,000 times a plain pattern per character). Not reported when the schema's `maxLength` keeps a string's cost under about a million steps (the pattern runs only on strings within it), nor for patterns mcpgen runs on JavaScript's `RegExp`.",
+    "A pattern whose counted repetition makes the linear-time engine slow per character: a `{n,m}` inside a lookbehind with a count (times those around it) of 100 or more is an error (a warning in a manifest written by `mcpgen pull`); elsewhere, 1,000 or more is a warning (RE2JS often absorbs those). `(?<=\\w{0,1000}x)y` costs about 1,000 times a plain pattern per character. The message says past how many characters the server's `maxPatternMs` refuses a string untested. Not reported when the schema's `maxLength` keeps a string's cost under about a million steps (the pattern runs only on strings within it), nor for patterns mcpgen runs on JavaScript's `RegExp`.",
   "unknown-widget": "A tool's `widget:` names no widget.",
   "widget-unused": "A warning: a widget no tool opens.",
   "app-only-tool": "A warning: `visibility: [app]` on a server without widgets, so no view can call the tool.",

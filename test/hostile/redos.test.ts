@@ -226,7 +226,8 @@ describe("the forms handlers ask for (elicitation)", () => {
   }
 });
 
-const LONG = `
+/** Pulled: mcpgen refuses \`(?<=\\w{0,1000}x)y\` without maxLength in a manifest written here (pattern-cost). */
+const LONG = `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).
 server: {name: long, version: 1.0.0}
 tools:
   - name: short
@@ -240,6 +241,8 @@ tools:
       type: object
       properties:
         text: {type: string, pattern: "(?<=\\\\w{0,1000}x)y"}
+        texts: {type: array, items: {type: string, pattern: "(?<=\\\\w{0,1000}x)y"}}
+        not: {type: string, pattern: "(?<![ab]{1,500})c"}
         id: {type: string, pattern: "^[a-z]*$"}
       patternProperties:
         "(?<=\\\\w{0,1000}x)y": {type: number}
@@ -309,6 +312,53 @@ describe("a pattern runs only once the length keywords hold, and never on text p
 
   it("the cap is a positive whole number", async () => {
     await expect(longServer({ maxPatternInputLength: 0 })).rejects.toThrow("maxPatternInputLength must be a positive whole number, not 0");
+    await expect(longServer({ maxPatternMs: 1.5 })).rejects.toThrow("maxPatternMs must be a positive whole number, not 1.5");
+  });
+
+  it("a string whose check would not fit in maxPatternMs is refused untested, and one value's strings share the time (1.8 to 4.5 s per call before)", async () => {
+    const sdk = await longServer();
+    const engine = vi.spyOn(RE2JS.prototype, "test");
+    const overTime = (tool: string) => ({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: `Invalid arguments for tool ${tool}: A string was not checked against its pattern: the patterns of this value would take more than 100 ms (maxPatternMs)`,
+        },
+      ],
+    });
+    // The red team's strings, just within maxPatternInputLength: refused before the engine runs.
+    expect(await sdk.callTool({ name: "open", arguments: { text: "y".repeat(99_999) } })).toMatchObject(overTime("open"));
+    expect(await sdk.callTool({ name: "open", arguments: { not: "ac".repeat(49_999) } })).toMatchObject(overTime("open"));
+    expect(engine).not.toHaveBeenCalled();
+    // A thousand strings of 1,000 characters, each within the time alone: the first few take it all.
+    expect(await sdk.callTool({ name: "open", arguments: { texts: Array.from({ length: 1000 }, () => "y".repeat(1000)) } })).toMatchObject(overTime("open"));
+    expect(engine.mock.calls.length).toBeGreaterThan(0);
+    expect(engine.mock.calls.length).toBeLessThan(100);
+    // What the pattern is for still passes: short strings, many of them, and a long one that matches early.
+    engine.mockClear();
+    const fine = { texts: Array.from({ length: 200 }, (_, i) => `w${i}xy`), text: "xy", not: "c" };
+    expect(await sdk.callTool({ name: "open", arguments: fine })).toMatchObject({ content: [{ text: "ok" }] });
+    // 202 values, and the three property names tested against patternProperties.
+    expect(engine.mock.calls.length).toBe(205);
+    // Each call has its own time: the next one is served as the first was.
+    expect(await sdk.callTool({ name: "open", arguments: { text: "a".repeat(1500) + "xy" } })).toMatchObject({ content: [{ text: "ok" }] });
+  });
+
+  it("the generated client gives a hostile server's output the same time", async () => {
+    const def = definitionValue(await modelOf(LONG)) as unknown as ServerDefinition;
+    const outputSchema = { type: "object", properties: { text: { type: "string", pattern: "(?<=\\w{0,1000}x)y" } } };
+    const clientDef: ServerDefinition = { ...def, tools: def.tools.map((t) => (t.name === "open" ? { ...t, outputSchema } : t)) };
+    // The server's own definition has no outputSchema: it sends whatever the handler returns.
+    const factory = createManifestServerFactory(def, {
+      tools: { short: () => "ok", open: () => ({ content: [{ type: "text", text: "y" }], structuredContent: { text: "y".repeat(99_999) } }) },
+    } as never);
+    const { sdk, close } = await connectInMemory(factory, { era: "modern" });
+    closers.push(close);
+    const error = await new ManifestClient(sdk, clientDef).callToolOutput("open", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect(String((error as Error).message)).toContain("the patterns of this value would take more than 100 ms (maxPatternMs)");
+    expect(() => new ManifestClient({} as never, def, { maxPatternMs: 0 })).toThrow("maxPatternMs must be a positive whole number, not 0");
   });
 });
 

@@ -6,9 +6,18 @@
  */
 export { AJV_OPTIONS, createAjv, runValidator, SchemaValidators, type ValidatorOptions } from "./shared/validation.js";
 export { isDraft07 } from "./shared/dialect.js";
-export { compilePlan, DEFAULT_MAX_PATTERN_INPUT, patternEngine, type PatternPlan, type PatternTable } from "./shared/patterns.js";
+export {
+  compilePlan,
+  DEFAULT_MAX_PATTERN_INPUT,
+  DEFAULT_MAX_PATTERN_MS,
+  longestWithin,
+  patternEngine,
+  type PatternPlan,
+  type PatternTable,
+} from "./shared/patterns.js";
 export { parseUriTemplate, type UriTemplate } from "./shared/uriTemplate.js";
 export { planPattern } from "./server/engine/patternPlans.js";
+export { repetitionCosts, type RepetitionCost } from "./server/engine/patternCost.js";
 export type { ServerLogLine } from "./server/engine/messageLog.js";
 export type { AnyFunction, RuntimeHandlers } from "./server/engine/handlerTypes.js";
 export { fillPlaceholders, PLACEHOLDER } from "./server/methods/placeholders.js";

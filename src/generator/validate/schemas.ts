@@ -12,8 +12,7 @@ import { validateDraft07, validateDraft2020, type MetaValidator } from "./metaSc
 import { looksLikeText, quoteHint } from "./flowText.js";
 import { isPlainObject } from "../../common/objects.js";
 import { backtrackingRisk } from "../../jsonSchema/backtracking.js";
-import { patternCost } from "../../jsonSchema/patternCost.js";
-import { planPattern } from "@mcpgen/runtime/codegen";
+import { DEFAULT_MAX_PATTERN_MS, longestWithin, planPattern, repetitionCosts, type RepetitionCost } from "@mcpgen/runtime/codegen";
 import { matchesPattern } from "../../jsonSchema/patterns.js";
 import { KEYWORDS, NULL_ALLOWED, SUBSCHEMAS } from "../../jsonSchema/keywords.js";
 import { dialectOf, schemaKeyFindings } from "./schemaKeys.js";
@@ -254,6 +253,23 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
 /** Steps (characters × the pattern's cost factor) from which a pattern bounded by maxLength is reported: about a million. */
 const COSTLY_STEPS = 1_000_000;
 
+/**
+ * The factors from which a repetition is reported: inside a lookbehind, where RE2JS really tries
+ * every way at every position, and elsewhere, where it often absorbs them (the factor is then only
+ * a bound, and the report a warning).
+ */
+const LOOKBEHIND_FACTOR = 100;
+const ELSEWHERE_FACTOR = 1000;
+
+/** The repetition `pattern-cost` reports: the one furthest past its factor, or none. */
+function costliest(source: string): RepetitionCost | undefined {
+  const threshold = (cost: RepetitionCost) => (cost.inLookbehind ? LOOKBEHIND_FACTOR : ELSEWHERE_FACTOR);
+  let worst: RepetitionCost | undefined;
+  for (const cost of repetitionCosts(source))
+    if (cost.factor >= threshold(cost) && (worst === undefined || cost.factor / threshold(cost) > worst.factor / threshold(worst))) worst = cost;
+  return worst;
+}
+
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
   const local = isPlainObject(schema) ? schema : {};
   const checkPattern = (source: unknown, at: () => DocPath, side?: "key", maxLength?: unknown) => {
@@ -272,18 +288,21 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
       report(at(), "pattern-unsupported", `pattern ${JSON.stringify(source)} cannot run in linear time: ${plan.unchecked}; ${fix}`, side, blind);
       return;
     }
-    const cost = "regexp" in plan ? undefined : patternCost(source);
+    const cost = "regexp" in plan ? undefined : costliest(source);
     // A maxLength bounds the text the pattern ever runs on (it runs only once the length holds).
     if (cost && !(typeof maxLength === "number" && maxLength * cost.factor < COSTLY_STEPS)) {
       const ways = cost.factor.toLocaleString("en-US");
       const how = cost.inLookbehind ? `inside a lookbehind is tried in up to ${ways} ways at every position` : `can be followed in up to ${ways} ways at once`;
       const bound = side === "key" ? "lower the count" : "give the schema a maxLength (the pattern runs only on strings within it), or lower the count";
+      // Inside a lookbehind the cost is real: an error in a manifest written here. Elsewhere it is
+      // a bound that RE2JS often beats: a warning.
+      const severity = cost.inLookbehind ? blind : "warning";
       report(
         at(),
         "pattern-cost",
-        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${ways} steps per input character: ${cost.culprit} ${how}, so one long string (up to maxPatternInputLength, 100,000 characters by default) can hold the server for seconds; ${bound}`,
+        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${ways} steps per input character: ${cost.culprit} ${how}, so the server and client refuse untested a string past about ${longestWithin(cost.factor).toLocaleString("en-US")} characters (its check would not fit in maxPatternMs, ${DEFAULT_MAX_PATTERN_MS} ms by default); ${bound}`,
         side,
-        "warning",
+        severity,
       );
     }
     const risk = backtrackingRisk(source);

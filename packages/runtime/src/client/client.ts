@@ -84,6 +84,8 @@ export interface ClientOptions {
    * costs this client linear time, not length × a lookbehind's repetitions).
    */
   maxPatternInputLength?: number;
+  /** Time for outputSchema patterns on RE2JS per output checked, in ms (default 100): a string that would not fit fails the check untested. */
+  maxPatternMs?: number;
 }
 
 export class ManifestClient {
@@ -106,10 +108,15 @@ export class ManifestClient {
     definition: ServerDefinition,
     private readonly options: ClientOptions = {},
   ) {
-    const cap = options.maxPatternInputLength;
-    if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0))
-      throw new RangeError(`maxPatternInputLength must be a positive whole number, not ${String(cap)}`);
-    this.validators = new SchemaValidators(definition.patterns, cap === undefined ? {} : { maxPatternInput: cap });
+    for (const name of ["maxPatternInputLength", "maxPatternMs"] as const) {
+      const value = options[name];
+      if (value !== undefined && (!Number.isInteger(value) || value <= 0))
+        throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
+    }
+    this.validators = new SchemaValidators(definition.patterns, {
+      ...(options.maxPatternInputLength === undefined ? {} : { maxPatternInput: options.maxPatternInputLength }),
+      ...(options.maxPatternMs === undefined ? {} : { maxPatternMs: options.maxPatternMs }),
+    });
     for (const tool of definition.tools) {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;

@@ -22,7 +22,7 @@ import { resourceMethods } from "./methods/resources.js";
 import type { ProtocolEra } from "./engine/sdk.js";
 import { toolMethods } from "./methods/tools.js";
 import { SchemaValidators } from "../shared/validation.js";
-import { DEFAULT_MAX_PATTERN_INPUT } from "../shared/patterns.js";
+import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS } from "../shared/patterns.js";
 import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
 import { positiveOption } from "./engine/options.js";
 import { planPattern } from "./engine/patternPlans.js";
@@ -64,7 +64,10 @@ export class Engine {
       throw new Error(
         `mcpgen: ${definition.serverInfo.name} has tools that run as tasks, and the factory was given no tasks part: regenerate the server (its server.ts passes \`tasks\` from @mcpgen/runtime/server/tasks)`,
       );
-    const validation = { maxPatternInput: positiveOption(options.maxPatternInputLength, DEFAULT_MAX_PATTERN_INPUT, "maxPatternInputLength") };
+    const validation = {
+      maxPatternInput: positiveOption(options.maxPatternInputLength, DEFAULT_MAX_PATTERN_INPUT, "maxPatternInputLength"),
+      maxPatternMs: positiveOption(options.maxPatternMs, DEFAULT_MAX_PATTERN_MS, "maxPatternMs"),
+    };
     const forms = new FormValidators(positiveOption(options.maxFormValidators, DEFAULT_MAX_FORM_VALIDATORS, "maxFormValidators"), validation);
     const plans = definition.patterns ?? {};
     const core: EngineCore = {

@@ -23,8 +23,12 @@ export type PatternPlan =
    * match: `^[a-z0-9-]{1,64}$`, `^\d{4}-\d{2}-\d{2}$`); exact, and about 15 times faster than RE2JS.
    */
   | { regexp: true }
-  /** One unanchored RE2 search; `lookbehind`: the expression has lookbehinds (RE2JS's linear NFA mode). */
-  | { re2: string; lookbehind?: true }
+  /**
+   * One unanchored RE2 search; `lookbehind`: the expression has lookbehinds (RE2JS's linear NFA
+   * mode); `factor`: the steps per input character of its costliest counted repetition
+   * (server/engine/patternCost.ts), when over 1.
+   */
+  | { re2: string; lookbehind?: true; factor?: number }
   /** Matches when any of the plans does (the pattern's top-level alternatives). */
   | { any: readonly PatternPlan[] }
   /** Matches when every plan in `all` does and none in `none` does. */
@@ -65,6 +69,85 @@ export class PatternInputTooLong extends Error {
 /** The default cap on the text a pattern running on RE2JS is tested against, in UTF-16 code units. */
 export const DEFAULT_MAX_PATTERN_INPUT = 100_000;
 
+/**
+ * Time for patterns on RE2JS, per value checked (arguments, an output, a form's answer): a string
+ * whose worst case would not fit in what is left is refused untested, and each test's real time
+ * is taken from what is left. The cap on length bounds one string, this the whole value: an array
+ * of strings, each within the cap, against `(?<=\w{0,1000}x)y` cost seconds.
+ */
+export class PatternTimeExceeded extends Error {
+  constructor(readonly limitMs: number) {
+    super(`checking patterns would take more than ${limitMs} ms for one value (maxPatternMs)`);
+    this.name = "PatternTimeExceeded";
+  }
+}
+
+/** The default time for patterns on RE2JS per value checked, in ms. */
+export const DEFAULT_MAX_PATTERN_MS = 100;
+
+/**
+ * What one step (a character, times the factor of the pattern's costliest repetition) may cost
+ * RE2JS, in ms: (?<=\w{0,1000}x)y on "yyy…" took 53 µs a character, 1,000 steps, on a 2-core
+ * EPYC; a plain pattern up to 0.12 µs. A little over both, so that the estimate bounds. And what
+ * one test costs whatever the text (0.3 to 1.6 µs measured on short strings), over it too.
+ */
+const STEP_MS = 0.00006;
+const TEST_MS = 0.002;
+
+/**
+ * Below this estimate a test is charged its estimate, not timed: reading the clock twice would
+ * double the cost of checking a short string, and the estimate is the larger anyway.
+ */
+const TIMED_FROM_MS = 0.05;
+
+/** The steps a text of `length` characters costs a plan of `factor`: a repetition cannot be in more ways than there are characters. */
+function worstSteps(length: number, factor: number): number {
+  return length * Math.max(1, Math.min(factor, length));
+}
+
+/** The longest text a plan of `factor` is tested on within `ms` (what `pattern-cost` tells a manifest's author). */
+export function longestWithin(factor: number, ms = DEFAULT_MAX_PATTERN_MS): number {
+  const steps = (ms - TEST_MS) / STEP_MS;
+  // Under `factor` characters the cost is length², past it length × factor.
+  const square = Math.floor(Math.sqrt(steps));
+  return square <= factor ? square : Math.floor(steps / factor);
+}
+
+/** The time left to the value being checked (runValidator sets it; none outside a check: no limit). */
+let left: { ms: number; readonly limitMs: number } | undefined;
+
+/**
+ * Runs `check` (one synchronous validation) with `limitMs` of pattern time. Validation never
+ * waits, so one budget at a time is the current one; a check inside a check keeps its own.
+ */
+export function withPatternTime<T>(limitMs: number, check: () => T): T {
+  const outer = left;
+  left = { ms: limitMs, limitMs };
+  try {
+    return check();
+  } finally {
+    left = outer;
+  }
+}
+
+/** Tests `text` with `test` when its worst case fits in the time left (then taken from it), else throws PatternTimeExceeded. */
+function timed(text: string, factor: number, test: (text: string) => boolean): boolean {
+  const budget = left;
+  if (budget === undefined) return test(text);
+  const estimate = TEST_MS + worstSteps(text.length, factor) * STEP_MS;
+  if (estimate > budget.ms) throw new PatternTimeExceeded(budget.limitMs);
+  if (estimate < TIMED_FROM_MS) {
+    budget.ms -= estimate;
+    return test(text);
+  }
+  const started = performance.now();
+  try {
+    return test(text);
+  } finally {
+    budget.ms -= performance.now() - started;
+  }
+}
+
 const ALWAYS: Pick<PatternMatcher, "test"> = { test: () => true };
 
 /**
@@ -79,7 +162,9 @@ export function compilePlan(plan: PatternPlan, source: string): Pick<PatternMatc
   if ("regexp" in plan) return new RegExp(source, "u");
   if ("re2" in plan) {
     const compiled = RE2JS.compile(plan.re2, plan.lookbehind ? RE2JS.LOOKBEHINDS : 0);
-    return { test: (text) => compiled.test(text) };
+    const factor = plan.factor ?? 1;
+    const test = (text: string) => compiled.test(text);
+    return { test: (text) => timed(text, factor, test) };
   }
   if ("any" in plan) {
     const parts = plan.any.map((p) => compilePlan(p, source));

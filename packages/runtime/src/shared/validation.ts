@@ -7,7 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { isDraft07 } from "./dialect.js";
 import { describeErrors } from "./describeErrors.js";
 import { lengthFirstPattern } from "./patternKeyword.js";
-import { PatternInputTooLong, patternEngine, type PatternPlans } from "./patterns.js";
+import { DEFAULT_MAX_PATTERN_MS, PatternInputTooLong, PatternTimeExceeded, patternEngine, withPatternTime, type PatternPlans } from "./patterns.js";
 
 /**
  * The options of every ajv that checks values against a manifest's schemas: the server's and the
@@ -32,10 +32,12 @@ export const AJV_OPTIONS = {
   ownProperties: true,
 } as const;
 
-/** What every validator of a process may set: the cap on text given to a pattern on RE2JS. */
+/** What every validator of a process may set: the caps on patterns that run on RE2JS. */
 export interface ValidatorOptions {
   /** Longest text (in UTF-16 code units) tested against a pattern that runs on RE2JS; default 100,000. */
   maxPatternInput?: number;
+  /** Time for patterns on RE2JS per value checked, in ms (default 100): a string that would not fit is refused untested. */
+  maxPatternMs?: number;
 }
 
 /**
@@ -55,15 +57,18 @@ export function createAjv(draft07: boolean, patterns?: PatternPlans, options: Va
 }
 
 /**
- * `fn`'s verdict on `value`: undefined when valid, else the problems in words. A string longer
- * than the pattern cap in a place the pattern keyword does not see first (a property name tested
- * against patternProperties) ends the check with that limit as the problem.
+ * `fn`'s verdict on `value`: undefined when valid, else the problems in words. Patterns on RE2JS
+ * get `maxPatternMs` for the whole value. A string longer than the pattern cap in a place the
+ * pattern keyword does not see first (a property name tested against patternProperties), or one
+ * whose check would not fit in the time left, ends the check with that limit as the problem.
  */
-export function runValidator(fn: ValidateFunction, value: unknown): string | undefined {
+export function runValidator(fn: ValidateFunction, value: unknown, maxPatternMs = DEFAULT_MAX_PATTERN_MS): string | undefined {
   try {
-    return fn(value) ? undefined : describeErrors(fn.errors);
+    return withPatternTime(maxPatternMs, () => fn(value)) ? undefined : describeErrors(fn.errors);
   } catch (error) {
     if (error instanceof PatternInputTooLong) return `A string is longer than ${error.limit} characters, the most a pattern is checked against`;
+    if (error instanceof PatternTimeExceeded)
+      return `A string was not checked against its pattern: the patterns of this value would take more than ${error.limitMs} ms (maxPatternMs)`;
     throw error;
   }
 }
@@ -98,6 +103,6 @@ export class SchemaValidators {
 
   /** Undefined when `value` matches `schema`, else the problems in words. */
   check(schema: object, value: unknown): string | undefined {
-    return runValidator(this.validator(schema), value);
+    return runValidator(this.validator(schema), value, this.options.maxPatternMs);
   }
 }

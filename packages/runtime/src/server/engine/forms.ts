@@ -56,7 +56,7 @@ export class FormValidators {
   /** Undefined when `value` fills the form `schema`, else the problems in words (or why the form cannot be checked). */
   check(schema: object, value: unknown): string | undefined {
     const found = this.validator(schema);
-    return "refused" in found ? `the form cannot be checked: ${found.refused}` : runValidator(found, value);
+    return "refused" in found ? `the form cannot be checked: ${found.refused}` : runValidator(found, value, this.options.maxPatternMs);
   }
 
   private validator(schema: object): ValidateFunction | { refused: string } {

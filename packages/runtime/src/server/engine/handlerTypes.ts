@@ -201,6 +201,14 @@ export interface ServerOptions extends TaskOptions {
    */
   maxPatternInputLength?: number;
   /**
+   * Time for schema patterns that run on RE2JS, per value checked (a call's arguments, a tool's
+   * output, a form's answer), in ms (default 100). Before each string is tested its worst case is
+   * estimated from its length and the pattern's counted repetitions: a string that would not fit
+   * in what is left is refused untested ("the patterns of this value would take more than … ms"),
+   * as invalid as any other; each test's real time is taken from what is left.
+   */
+  maxPatternMs?: number;
+  /**
    * Forms (elicitation `requestedSchema`s) whose validators are kept, by their JSON text (default
    * 100). Past it, all are dropped and compiled again when asked.
    */

@@ -19,6 +19,7 @@ import { RE2JS } from "re2js";
 import type { PatternPlan } from "../../shared/patterns.js";
 import { LINE_TERMINATORS, MAX_CODE_POINT, normalize, setItem, Unsupported, type ClassItem, type Range } from "./patternSets.js";
 import { backtracksLinearly } from "./patternLinear.js";
+import { repetitionCosts } from "./patternCost.js";
 
 export { CATEGORY_NAMES, WHITE_SPACE } from "./patternSets.js";
 
@@ -73,11 +74,24 @@ function translate(source: string): PatternPlan {
     const plans: PatternPlan[] = [];
     if (plain.length > 0) plans.push(re2Plan(plain.join("|"), lookbehind));
     plans.push(...planned);
-    return plans.length === 1 ? plans[0]! : { any: plans };
+    const factor = Math.max(1, ...repetitionCosts(pattern).map((cost) => cost.factor));
+    return withFactor(plans.length === 1 ? plans[0]! : { any: plans }, factor);
   } catch (error) {
     if (error instanceof Unsupported) return { unchecked: error.message };
     throw error;
   }
+}
+
+/** `plan` with `factor` on each of its RE2 searches (the whole pattern's: a bound for each part), when over 1. */
+function withFactor(plan: PatternPlan, factor: number): PatternPlan {
+  if (factor <= 1) return plan;
+  if ("re2" in plan) return { ...plan, factor };
+  if ("any" in plan) return { any: plan.any.map((p) => withFactor(p, factor)) };
+  if ("all" in plan) {
+    const all = plan.all.map((p) => withFactor(p, factor));
+    return plan.none === undefined ? { all } : { all, none: plan.none.map((p) => withFactor(p, factor)) };
+  }
+  return plan;
 }
 
 /** A checked RE2 plan: RE2JS must compile it, else the pattern is not supported. */

@@ -2,20 +2,22 @@
  * What a pattern costs on mcpgen's linear-time engine (RE2JS), beyond the input's length: linear
  * is time × a factor, and a counted repetition multiplies the factor. Inside a lookbehind RE2JS
  * keeps a thread for every way the repetition can end at every position: `(?<=\w{0,1000}x)y`
- * costs about 70 µs per input character (18.6 s on 256 KiB), `(?<=\w{0,10}x)y` a hundredth of
- * it. Elsewhere RE2JS's DFA absorbs most repetitions, until its state budget runs out
- * (`[ab]*a[ab]{300}$`: about 3 µs per character). The factor here is the product of the counts of
- * the repetitions around the worst one (a `{n,m}` counts m, `*` and `+` count 1: they loop, they
- * do not multiply threads).
+ * costs about 50 µs per input character (on "yyy…"), `(?<=\w{0,10}x)y` a hundredth of it.
+ * Elsewhere RE2JS often absorbs a repetition (`^(?:[a-z0-9]{1,63}\.){1,127}$` costs next to
+ * nothing) but not always (`^(?:[a-z]{0,2000} )+$` on "aaa…": about 40 µs per character). The
+ * factor of a repetition is the product of its count and those of the repetitions around it (a
+ * `{n,m}` counts m, `*` and `+` count 1: they loop, they do not multiply threads).
+ *
+ * The translator (patternPlans.ts) writes the largest factor into a pattern's plan, which the
+ * engine uses to refuse a string whose worst case would not fit in the time left to the value
+ * being checked (shared/patterns.ts); mcpgen warns of costly patterns, or refuses them, at
+ * generate time (`pattern-cost`).
  */
 import { RegExpParser, type AST } from "@eslint-community/regexpp";
 
-/** Factors from which a pattern is reported: inside a lookbehind, and elsewhere. */
-const LOOKBEHIND_FACTOR = 100;
-const ELSEWHERE_FACTOR = 1000;
-
-interface PatternCost {
-  /** The repetition at fault, as written (`\w{0,1000}`). */
+/** One counted repetition of a pattern and what it costs. */
+export interface RepetitionCost {
+  /** The repetition, as written (`\w{0,1000}`). */
   culprit: string;
   /** The product of its count and those of the repetitions around it. */
   factor: number;
@@ -25,17 +27,19 @@ interface PatternCost {
 const parser = new RegExpParser({ ecmaVersion: 2025 });
 
 /**
- * The costliest counted repetition of a pattern when it reaches the reporting factor (100 inside
- * a lookbehind, 1,000 elsewhere), else undefined (an invalid pattern too: the validator says so).
+ * Every counted repetition of a pattern that can repeat more than once (`{n,m}` with m over 1), in
+ * the order written, with its factor; none for an invalid pattern (the validator says so).
  */
-export function patternCost(source: string): PatternCost | undefined {
-  let pattern: AST.Pattern;
-  try {
-    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
-  } catch {
-    return undefined;
-  }
-  let worst: PatternCost | undefined;
+export function repetitionCosts(pattern: AST.Pattern | string): RepetitionCost[] {
+  let parsed: AST.Pattern;
+  if (typeof pattern === "string") {
+    try {
+      parsed = parser.parsePattern(pattern, 0, pattern.length, { unicode: true });
+    } catch {
+      return [];
+    }
+  } else parsed = pattern;
+  const costs: RepetitionCost[] = [];
   const visit = (node: AST.Node, factor: number, inLookbehind: boolean): void => {
     switch (node.type) {
       case "Pattern":
@@ -54,12 +58,7 @@ export function patternCost(source: string): PatternCost | undefined {
       case "Quantifier": {
         const count = Number.isFinite(node.max) ? node.max : 1;
         const here = factor * Math.max(count, 1);
-        if (
-          count > 1 &&
-          here >= threshold(inLookbehind) &&
-          (worst === undefined || here / threshold(inLookbehind) > worst.factor / threshold(worst.inLookbehind))
-        )
-          worst = { culprit: node.raw, factor: here, inLookbehind };
+        if (count > 1) costs.push({ culprit: node.raw, factor: here, inLookbehind });
         visit(node.element, here, inLookbehind);
         return;
       }
@@ -67,10 +66,6 @@ export function patternCost(source: string): PatternCost | undefined {
         return;
     }
   };
-  visit(pattern, 1, false);
-  return worst;
-}
-
-function threshold(inLookbehind: boolean): number {
-  return inLookbehind ? LOOKBEHIND_FACTOR : ELSEWHERE_FACTOR;
+  visit(parsed, 1, false);
+  return costs;
 }

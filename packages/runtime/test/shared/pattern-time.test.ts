@@ -1,0 +1,109 @@
+/**
+ * The time for patterns on RE2JS per value checked (maxPatternMs): a plan carries the factor of its
+ * costliest counted repetition, a string whose worst case would not fit in the time left is refused
+ * before the engine runs, and each test's real time is taken from what is left.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { RE2JS } from "re2js";
+import { planPattern } from "../../src/server/engine/patternPlans.js";
+import { compilePlan, longestWithin, PatternTimeExceeded, withPatternTime } from "../../src/shared/patterns.js";
+import { createAjv, runValidator } from "../../src/shared/validation.js";
+
+describe("plans carry the factor of their costliest counted repetition", () => {
+  it.each([
+    ["(?<=\\w{0,1000}x)y", { re2: "(?<=[0-9A-Z\\x{5f}a-z]{0,1000}x)y", lookbehind: true, factor: 1000 }],
+    ["(?<![ab]{1,500})c", { re2: "(?<![a-b]{1,500})c", lookbehind: true, factor: 500 }],
+    // No counted repetition: no factor.
+    ["(?<=a)b", { re2: "(?<=a)b", lookbehind: true }],
+    // On RegExp (proved linear): no factor, no time taken.
+    ["^[a-z]{1,5000}$", { regexp: true }],
+  ])("%s", (source, plan) => {
+    expect(planPattern(source)).toEqual(plan);
+  });
+
+  it("every search of a split plan carries the whole pattern's factor", () => {
+    expect(planPattern("^(?=\\w{0,1000}$)(?!x)a")).toEqual({
+      all: [
+        { re2: "^(?:[0-9A-Z\\x{5f}a-z]{0,1000}$)", factor: 1000 },
+        { re2: "^a", factor: 1000 },
+      ],
+      none: [{ re2: "^(?:x)", factor: 1000 }],
+    });
+  });
+});
+
+describe("withPatternTime", () => {
+  const source = "(?<=\\w{0,1000}x)y";
+  const matcher = compilePlan(planPattern(source), source);
+
+  it("refuses a string whose worst case would not fit, before the engine runs; outside a check there is no limit", () => {
+    const engine = vi.spyOn(RE2JS.prototype, "test");
+    try {
+      const longest = longestWithin(1000, 100);
+      expect(longest).toBe(1666);
+      expect(() => withPatternTime(100, () => matcher.test("y".repeat(longest + 1)))).toThrow(PatternTimeExceeded);
+      expect(engine).not.toHaveBeenCalled();
+      expect(withPatternTime(100, () => matcher.test("xy"))).toBe(true);
+      expect(matcher.test("y".repeat(3000))).toBe(false);
+      expect(engine).toHaveBeenCalledTimes(2);
+    } finally {
+      engine.mockRestore();
+    }
+  });
+
+  it("takes each test's real time from what is left: the strings of one value share it, the next value starts afresh", () => {
+    const now = vi.spyOn(performance, "now");
+    let clock = 0;
+    // The clock moves 30 ms between its two readings around each test: each takes 30 ms.
+    now.mockImplementation(() => (clock += 30));
+    try {
+      // Long enough to be timed (a short string is charged its estimate instead).
+      const ten = Array.from({ length: 10 }, () => "a".repeat(40) + "xy");
+      let tested = 0;
+      const run = () =>
+        withPatternTime(100, () => {
+          for (const text of ten) {
+            matcher.test(text);
+            tested++;
+          }
+        });
+      expect(run).toThrow(new PatternTimeExceeded(100));
+      // 30 ms each: the fourth starts with 10 ms left, more than its estimate (0.1 ms): it runs; the fifth has none.
+      expect(tested).toBe(4);
+      tested = 0;
+      expect(run).toThrow(PatternTimeExceeded);
+      expect(tested).toBe(4);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it("charges a short string its estimate without reading the clock, so a flood of them is bounded too", () => {
+    const now = vi.spyOn(performance, "now");
+    try {
+      let tested = 0;
+      expect(() =>
+        withPatternTime(100, () => {
+          for (;;) {
+            matcher.test("xy");
+            tested++;
+          }
+        }),
+      ).toThrow(PatternTimeExceeded);
+      expect(now).not.toHaveBeenCalled();
+      // About 2 µs each: 100 ms is some fifty thousand of them.
+      expect(tested).toBeGreaterThan(40_000);
+      expect(tested).toBeLessThan(60_000);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it("runValidator words it as a problem of the value, with the limit", () => {
+    const validate = createAjv(false, planPattern).compile({ type: "array", items: { type: "string", pattern: "(?<=\\w{0,1000}x)y" } });
+    expect(runValidator(validate, ["y".repeat(20_000)], 250)).toBe(
+      "A string was not checked against its pattern: the patterns of this value would take more than 250 ms (maxPatternMs)",
+    );
+    expect(runValidator(validate, ["xy", "axy"])).toBeUndefined();
+  });
+});
