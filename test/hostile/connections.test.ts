@@ -50,10 +50,11 @@ interface Raw {
   isClosed(): boolean;
 }
 
-function raw(url: string, read = true): Promise<Raw> {
+/** `localAddress`: the address the connection comes from (any of 127.0.0.0/8 on loopback). */
+function raw(url: string, read = true, localAddress?: string): Promise<Raw> {
   const target = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect(Number(target.port), target.hostname);
+    const socket = connect({ port: Number(target.port), host: target.hostname, ...(localAddress === undefined ? {} : { localAddress }) });
     let text = "";
     let over = false;
     const closed = new Promise<void>((done) => socket.on("close", () => ((over = true), done())));
@@ -63,23 +64,104 @@ function raw(url: string, read = true): Promise<Raw> {
   });
 }
 
+/**
+ * A request under way until requestTimeoutMs: a POST whose body never comes. `Expect:
+ * 100-continue` makes the server say when it has the headers (node answers 100 Continue as it
+ * hands the request on), so a test knows the connection is busy.
+ */
+async function slowPost(url: string, localAddress?: string): Promise<Raw> {
+  const target = new URL(url);
+  const r = await raw(url, true, localAddress);
+  r.socket.write(
+    `POST ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: 1000\r\n\r\n`,
+  );
+  await untilValue(
+    async () => r.received(),
+    (text) => text.startsWith("HTTP/1.1 100 Continue\r\n"),
+    "the server to take the request's headers",
+  );
+  return r;
+}
+
 describe("HTTP connections", () => {
-  it("past maxConnections idle sockets, new connections are closed at once; once headersTimeoutMs cuts the idle ones, clients are served", async () => {
-    const url = await serve({ maxConnections: 20, headersTimeoutMs: 400, requestTimeoutMs: 1000 });
-    // The attack of the issue: sockets that connect and send nothing (1,100 of them starved a server of descriptors).
+  it("connections that send nothing, however many and however often reopened, never keep a client from being served", async () => {
+    const url = await serve({ maxConnections: 20, maxConnectionsPerAddress: 20, firstByteTimeoutMs: 60_000 });
+    // The attack of the issue: sockets that connect and send nothing, as many as the server takes.
     const idle: Raw[] = [];
     for (let i = 0; i < 20; i++) idle.push(await raw(url));
-    const extra: Raw[] = [];
-    for (let i = 0; i < 10; i++) extra.push(await raw(url));
-    // Past the cap: closed by the server as soon as accepted, no HTTP answer.
-    await Promise.all(extra.map((r) => r.closed));
-    expect(extra.map((r) => r.received())).toEqual(Array(10).fill(""));
-    // The held ones are still open meanwhile.
-    expect(idle.filter((r) => r.isClosed())).toEqual([]);
-    // Then each gets 408 and is closed.
-    await Promise.all(idle.map((r) => r.closed));
-    for (const r of idle) expect(r.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    // A client still gets in (node's own cap dropped it, and kept the idle ones for headersTimeoutMs, 20 s).
     expect((await post(url, INIT)).status).toBe(200);
+    // The oldest silent connection made room, closed with no answer; the others are still held.
+    await idle[0]!.closed;
+    expect(idle[0]!.received()).toBe("");
+    expect(idle.slice(2).filter((r) => r.isClosed())).toEqual([]);
+    // The attacker reopens them as fast as they close: 200 more, clients served between them.
+    const more: Raw[] = [];
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 40; i++) more.push(await raw(url));
+      expect((await post(url, INIT)).status).toBe(200);
+    }
+    // Never more than maxConnections held: every silent one past it was closed for a newer one.
+    await untilValue(
+      async () => [...idle, ...more].filter((r) => !r.isClosed()).length,
+      (open) => open <= 20,
+      "the server to close the silent connections past maxConnections",
+    );
+  });
+
+  it("past maxConnections with every connection busy, a new one is closed as soon as accepted", async () => {
+    const url = await serve({ maxConnections: 4, maxConnectionsPerAddress: 4, maxStandingStreams: 2 });
+    // Four requests under way: bodies announced and never sent.
+    const busy: Raw[] = [];
+    for (let i = 0; i < 4; i++) busy.push(await slowPost(url));
+    const late = await raw(url);
+    await late.closed;
+    expect(late.received()).toBe("");
+    expect(busy.filter((r) => r.isClosed())).toEqual([]);
+    for (const r of busy) r.socket.destroy();
+    await untilValue(
+      () =>
+        post(url, INIT).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      (status) => status === 200,
+      "a client to be served once the busy connections are gone",
+    );
+  });
+
+  it("a connection that sends nothing is closed at firstByteTimeoutMs, with no answer; one that began its headers gets 408 at headersTimeoutMs", async () => {
+    const url = await serve({ firstByteTimeoutMs: 300, headersTimeoutMs: 1500, requestTimeoutMs: 2000 });
+    const silent = await raw(url);
+    const started = await raw(url);
+    started.socket.write(`POST ${new URL(url).pathname} HTTP/1.1\r\n`);
+    await silent.closed;
+    expect(silent.received()).toBe("");
+    expect(started.isClosed()).toBe(false);
+    await started.closed;
+    expect(started.received()).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect((await post(url, INIT)).status).toBe(200);
+  });
+
+  it("one address holds at most maxConnectionsPerAddress; a new one from it takes the place of its own idle one, and others are served", async () => {
+    const url = await serve({ maxConnections: 10, maxConnectionsPerAddress: 4, firstByteTimeoutMs: 60_000 });
+    const attacker = "127.0.0.2";
+    // Four silent connections from the attacker's address, then a fifth: the attacker's oldest goes.
+    const silent: Raw[] = [];
+    for (let i = 0; i < 5; i++) silent.push(await raw(url, true, attacker));
+    await silent[0]!.closed;
+    expect(silent.slice(1).filter((r) => r.isClosed())).toEqual([]);
+    // Requests under way from the attacker's address (bodies announced, never sent) replace its idle ones, then no more are taken.
+    const busy: Raw[] = [];
+    for (let i = 0; i < 4; i++) busy.push(await slowPost(url, attacker));
+    const refused: Raw[] = [];
+    for (let i = 0; i < 6; i++) refused.push(await raw(url, true, attacker));
+    await Promise.all(refused.map((r) => r.closed));
+    expect(refused.map((r) => r.received())).toEqual(Array(6).fill(""));
+    expect(busy.filter((r) => r.isClosed())).toEqual([]);
+    // Another address is served: the attacker holds 4 of the 10 places, not all of them.
+    for (let i = 0; i < 3; i++) expect((await post(url, INIT)).status).toBe(200);
+    for (const r of busy) r.socket.destroy();
   });
 
   it("a body trickled a byte at a time is cut at requestTimeoutMs with 408; nothing is logged and the server keeps serving", async () => {

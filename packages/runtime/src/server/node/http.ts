@@ -41,6 +41,7 @@ import { openState } from "../state/openState.js";
 import { EventBudget, memoryEventStore, SessionTable } from "./httpSessions.js";
 import { readBody, reply, send as sendWith, toWebRequest } from "./httpIo.js";
 import { httpLimits, nodeServerOptions, StandingStreams, type HttpLimitOptions } from "./httpLimits.js";
+import { ConnectionGuard } from "./connectionGuard.js";
 import { hostAllowed, originAllowed } from "./originCheck.js";
 import type { AuthPart } from "../engine/engineCore.js";
 import type { AuthOptions, SharedStatePart } from "../engine/parts.js";
@@ -197,8 +198,9 @@ export async function serveHttpWith<L extends AnyLists>(
       else res.destroy();
     });
   });
-  // Past it node closes each new connection as it is accepted ("drop"), before it costs more than its descriptor.
-  http.maxConnections = limits.maxConnections;
+  // maxConnections, maxConnectionsPerAddress and firstByteTimeoutMs: idle connections make room for new ones.
+  const connections = new ConnectionGuard(limits);
+  connections.attach(http);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Origin-form only (`POST /mcp`): an absolute-form target (`POST http://other/mcp`) is a proxy's.
@@ -341,6 +343,7 @@ export async function serveHttpWith<L extends AnyLists>(
       taskListens?.closeAll();
       await modern.close();
       http.closeAllConnections();
+      connections.close();
       await new Promise<void>((resolve) => http.close(() => resolve()));
       await closeTasks();
     },

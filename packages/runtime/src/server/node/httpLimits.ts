@@ -13,10 +13,26 @@ import { positiveOption } from "../engine/options.js";
 export interface HttpLimitOptions {
   /**
    * TCP connections open at once (default 512, well inside the common limit of 1,024 file
-   * descriptors). Past it, node closes a new connection as soon as it is accepted: the client sees
-   * the connection reset, with no HTTP answer.
+   * descriptors). Past it, a new connection takes the place of an idle one (one that has sent
+   * nothing first, then one between requests); when every one has a request under way, the new
+   * one is closed as soon as it is accepted: the client sees the connection reset, with no HTTP
+   * answer (connectionGuard.ts).
    */
   maxConnections?: number;
+  /**
+   * TCP connections open at once from one address: an IPv4 address, or an IPv6 /64 (default half
+   * of `maxConnections`: 256). Past it, a new connection from that address takes the place of one
+   * of its own idle ones, else it is closed as soon as accepted. Behind a reverse proxy or a load
+   * balancer every client comes from its address: set this to `maxConnections` there (and limit
+   * clients at the proxy).
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Time a new connection has to send its first byte (default 5 seconds, as long as an idle
+   * keep-alive connection is kept). Past it the connection is closed, with no answer; one that has
+   * started its request has headersTimeoutMs for the rest.
+   */
+  firstByteTimeoutMs?: number;
   /**
    * Time a client has to send a request's headers, from its connection or its previous request
    * (default 20 seconds). Past it: 408 Request Timeout and the connection closed. A connection that
@@ -54,6 +70,8 @@ export interface HttpLimitOptions {
 /** The limits with their defaults applied. */
 export interface HttpLimits {
   maxConnections: number;
+  maxConnectionsPerAddress: number;
+  firstByteTimeoutMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
   keepAliveTimeoutMs: number;
@@ -72,12 +90,17 @@ export function httpLimits(options: HttpLimitOptions): HttpLimits {
     throw new RangeError(
       `headersTimeoutMs (${headersTimeoutMs}) must not be more than requestTimeoutMs (${requestTimeoutMs}): the headers are part of the request`,
     );
+  const maxConnectionsPerAddress = positiveOption(options.maxConnectionsPerAddress, Math.max(1, Math.floor(maxConnections / 2)), "maxConnectionsPerAddress");
+  if (maxConnectionsPerAddress > maxConnections)
+    throw new RangeError(`maxConnectionsPerAddress (${maxConnectionsPerAddress}) must not be more than maxConnections (${maxConnections})`);
   if (maxStandingStreams >= maxConnections)
     throw new RangeError(
       `maxStandingStreams (${maxStandingStreams}) must be less than maxConnections (${maxConnections}): requests need connections while the streams hold theirs`,
     );
   return {
     maxConnections,
+    maxConnectionsPerAddress,
+    firstByteTimeoutMs: positiveOption(options.firstByteTimeoutMs, 5_000, "firstByteTimeoutMs"),
     headersTimeoutMs,
     requestTimeoutMs,
     keepAliveTimeoutMs: positiveOption(options.keepAliveTimeoutMs, 5_000, "keepAliveTimeoutMs"),
