@@ -7,14 +7,14 @@
  * local.
  */
 import { createClient } from "redis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ListKind } from "../../packages/runtime/src/server/engine/lists.js";
 import type { ServerEvent } from "../../packages/runtime/src/server/engine/sdk.js";
 import { InMemoryServerEventBus } from "@modelcontextprotocol/server";
 import { RedisEventRelay } from "../../packages/runtime/src/server/redis/redisBus.js";
 import { RedisLink } from "../../packages/runtime/src/server/redis/redisLink.js";
 import { RedisListStateStore } from "../../packages/runtime/src/server/redis/redisLists.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { redisPath, startRedis, type RedisServer } from "../helpers/redis.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
 
 const INITIAL = { tools: ["admin"], resources: [], resourceTemplates: [], prompts: [] } satisfies Record<ListKind, string[]>;
@@ -35,8 +35,8 @@ afterEach(async () => {
   closers = [];
 });
 
-function link(): RedisLink {
-  const made = new RedisLink({ url: redis.url, commandTimeoutMs: 2_000, why: "the test", who: "The test" });
+function link(url = redis.url, commandTimeoutMs = 2_000): RedisLink {
+  const made = new RedisLink({ url, commandTimeoutMs, why: "the test", who: "The test" });
   closers.push(() => made.close());
   return made;
 }
@@ -45,8 +45,8 @@ function link(): RedisLink {
 const DECLARED = new Set(["tools:admin", "tools:search", "prompts:p", "prompts:hello"]);
 const declared = (kind: ListKind, name: string) => DECLARED.has(`${kind}:${name}`);
 
-async function store(prefix: string): Promise<RedisListStateStore> {
-  const made = new RedisListStateStore(link(), prefix, INITIAL, declared);
+async function store(prefix: string, through: RedisLink = link()): Promise<RedisListStateStore> {
+  const made = new RedisListStateStore(through, prefix, INITIAL, declared);
   await made.open();
   closers.push(() => made.close());
   return made;
@@ -110,6 +110,42 @@ describe("the Redis list store", () => {
     b.apply([{ kind: "tools", name: "search", enabled: false }]);
     await until(() => disabledTools(a).join() === "admin,search", "the new store's switch to reach the first", WAIT);
     expect(disabledTools(b)).toEqual(["admin", "search"]);
+  });
+});
+
+describe("the Redis list store after an outage", () => {
+  it("a replica cut off from Redis writes its switch when Redis is back, and reads the switches it missed; its listeners hear of them", async () => {
+    const prefix = `ls${++prefixes}:`;
+    const path = await redisPath(redis);
+    closers.push(() => path.close());
+    const a = await store(prefix, link(path.url, 300));
+    const b = await store(prefix);
+    const heard: ListKind[][] = [];
+    a.subscribe((kinds) => heard.push([...kinds]));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    closers.push(() => logged.mockRestore());
+
+    // A's network to Redis fails; B's does not.
+    path.cut();
+    a.apply([{ kind: "tools", name: "search", enabled: false }]);
+    // This replica serves its own switch at once; Redis does not take it (no answer within 300 ms).
+    expect(disabledTools(a)).toEqual(["admin", "search"]);
+    await until(() => logged.mock.calls.some(([line]) => String(line).startsWith("[mcpgen] Redis:")), "the failed switch to be reported", WAIT);
+    // Meanwhile B switches an entry: A's subscriber is gone, the message is lost to it.
+    b.apply([{ kind: "prompts", name: "hello", enabled: false }]);
+    await sleep(100);
+    expect(disabledTools(b)).toEqual(["admin"]);
+    expect([...a.disabled("prompts")]).toEqual([]);
+
+    // Redis is reachable again: both replicas end with both switches, and A's clients hear of B's.
+    path.mend();
+    await until(() => disabledTools(b).join() === "admin,search", "A's switch to reach B once Redis is back", WAIT);
+    await until(() => a.disabled("prompts").has("hello"), "A to read the switch it missed", WAIT);
+    expect(heard).toEqual([["tools"], ["prompts"]]);
+    const admin = createClient({ url: redis.url });
+    await admin.connect();
+    closers.push(() => admin.close());
+    expect(await admin.hGetAll(`${prefix}lists`)).toEqual({ "tools:search": "0", "prompts:hello": "0" });
   });
 });
 

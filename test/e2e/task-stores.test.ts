@@ -3,13 +3,13 @@
  * play two replicas) and Redis (two stores with one prefix on a real redis-server, as two
  * replicas have). Each "replica" is the runtime's per-process Tasks over its own store link.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "redis";
 import { STOPPED, Tasks, type LiveTask } from "../../packages/runtime/src/server/tasks/tasks.js";
 import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.js";
 import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
 import { redisTaskStore } from "@mcpgen/runtime/server/redis";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
+import { redisPath, startRedis, type RedisServer } from "../helpers/redis.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
 
 let redis: RedisServer;
@@ -362,6 +362,72 @@ describe("Redis store", () => {
     closers.push(() => client.close());
     expect(await client.zCard(`${prefix}all`)).toBe(3);
     expect(await client.zRange(`${prefix}finished`, 0, -1)).toEqual([third.id]);
+  });
+
+  it("a status event says what changed, never the record: a 1 MiB result does not travel to every replica", async () => {
+    const [a, b] = await replicas("redis");
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.close());
+    const sub = client.duplicate();
+    await sub.connect();
+    closers.push(() => sub.close());
+    const messages: string[] = [];
+    await sub.subscribe(`test${prefixes}:events`, (message) => void messages.push(message));
+    const changes: { id: string; record?: unknown }[] = [];
+    const stopWatching = b.watch({ changed: (change) => void changes.push(change), resync: () => {} });
+    closers.push(async () => stopWatching());
+
+    const live = await a.create("legacy", "o", {});
+    const result = { result: { content: [{ type: "text", text: "x".repeat(1024 * 1024) }] } };
+    await a.finish(live, result);
+    await until(() => changes.some((c) => c.id === live.id), "B to hear that the task ended", WAIT);
+    await until(() => messages.length === 1, "the event to be published", WAIT);
+    // What went through Redis: the task's id, era, owner and status, a few hundred bytes.
+    expect(JSON.parse(messages[0]!).event).toEqual({ kind: "status", taskId: live.id, era: "legacy", owner: "o", status: "completed" });
+    expect(messages[0]!.length).toBeLessThan(512);
+    expect(changes.find((c) => c.id === live.id)).toEqual({ id: live.id, era: "legacy" });
+    // B reads the record when it needs it.
+    expect(await b.get(live.id, legacy("o"))).toMatchObject({ status: "completed", outcome: result });
+  });
+
+  it("when its connection to Redis comes back, a replica's followers read their tasks again (events of the outage may be lost)", async () => {
+    const prefix = `path${++prefixes}:`;
+    const path = await redisPath(redis);
+    closers.push(() => path.close());
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    closers.push(async () => void logged.mockRestore());
+    const cutOff = redisTaskStore({ url: path.url, prefix, commandTimeoutMs: 300 });
+    const direct = redisTaskStore({ url: redis.url, prefix });
+    const [a, b] = [
+      new Tasks({ taskStore: cutOff }, (error) => expect.fail(String(error))),
+      new Tasks({ taskStore: direct }, (error) => expect.fail(String(error))),
+    ];
+    for (const [tasks, store] of [
+      [a, cutOff],
+      [b, direct],
+    ] as const) {
+      await tasks.open();
+      closers.push(async () => {
+        await tasks.close();
+        await store.close();
+      });
+    }
+    let resyncs = 0;
+    const heard: string[] = [];
+    const stopWatching = a.watch({ changed: ({ id }) => void heard.push(id), resync: () => void resyncs++ });
+    closers.push(async () => stopWatching());
+    const live = await b.create("legacy", "o", {});
+
+    // A's network to Redis fails while the task ends on B: the event is lost to A.
+    path.cut();
+    await b.finish(live, { result: { content: [] } });
+    await sleep(100);
+    expect(heard).not.toContain(live.id);
+    expect(resyncs).toBe(0);
+    path.mend();
+    await until(() => resyncs > 0, "A to read its followed tasks again once Redis is back", WAIT);
+    expect(await a.get(live.id, legacy("o"))).toMatchObject({ status: "completed" });
   });
 
   it("fails to open with a clear message when Redis is unreachable", async () => {

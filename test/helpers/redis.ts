@@ -5,7 +5,7 @@
  * and permitted); when there is none, startRedis() rejects at once with the setup's message.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { connect } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { started } from "./process.js";
 import { programPath } from "./programs.js";
 import { until } from "./wait.js";
@@ -71,4 +71,47 @@ function pings(port: number): Promise<boolean> {
       if (answer.includes("\r\n")) done(answer.startsWith("+PONG"));
     });
   });
+}
+
+/** A TCP path to a Redis that a test can cut (every connection dropped, new ones refused) and mend. */
+export interface RedisPath {
+  /** redis://127.0.0.1:<the path's port> */
+  url: string;
+  cut(): void;
+  mend(): void;
+  close(): Promise<void>;
+}
+
+/** A loopback TCP proxy to `redis`: what a replica sees when its network to Redis fails, while the others' does not. */
+export async function redisPath(redis: RedisServer): Promise<RedisPath> {
+  const open = new Set<Socket>();
+  let cut = false;
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = connect(redis.port, "127.0.0.1");
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      open.add(a);
+      a.on("error", () => b.destroy());
+      a.on("close", () => (open.delete(a), b.destroy()));
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut: () => {
+      cut = true;
+      for (const socket of open) socket.destroy();
+    },
+    mend: () => void (cut = false),
+    close: async () => {
+      cut = true;
+      for (const socket of open) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

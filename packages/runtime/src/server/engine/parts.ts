@@ -76,8 +76,18 @@ export type TaskEvent =
   | { kind: "cancel"; taskId: string; message: string }
   /** Answers to a 2026-07-28 task's questions (tasks/update reached another replica). */
   | { kind: "update"; taskId: string; responses: JsonObject }
-  /** The task's record changed (waiters on tasks/result wake; its owner's connection is notified). */
-  | { kind: "status"; task: TaskRecord };
+  /**
+   * The task's record changed (waiters on tasks/result wake; its owner's connection is notified).
+   * What changed only, never the record: a result can be megabytes, and every replica hears every
+   * event. A replica reads the record when someone there needs it.
+   */
+  | { kind: "status"; taskId: string; era: ProtocolEra; owner?: string; status: TaskStatus; statusMessage?: string }
+  /**
+   * The store's connection came back after an outage: events of that time may be lost, so what
+   * follows tasks here reads them again. Delivered by the store to the links of this process, never
+   * published.
+   */
+  | { kind: "resync" };
 
 /** One process's link to the store's events: what it publishes goes to every other link. */
 export interface TaskEventLink {

@@ -15,6 +15,8 @@ export interface RedisConnection {
   /** Closes at once, dropping what is pending (used when close() gets no answer in time). */
   destroy?(): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** node-redis emits it each time the connection is ready, after a reconnect too. */
+  on(event: "ready", listener: () => void): unknown;
   readonly isOpen: boolean;
 }
 

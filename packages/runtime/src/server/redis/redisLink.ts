@@ -35,6 +35,8 @@ export class RedisLink {
   private readonly scripts = new Map<string, string>();
   /** The listeners of each channel the subscriber is subscribed to. */
   private readonly channels = new Map<string, Set<(message: string) => void>>();
+  /** Called when Redis is back after an outage (see onRecover). */
+  private readonly recovered = new Set<() => void>();
 
   constructor(private readonly options: RedisLinkOptions) {
     if ((options.url === undefined) === (options.client === undefined)) throw new TypeError("a Redis link needs a url or a client (one of them)");
@@ -87,6 +89,9 @@ export class RedisLink {
       const subscriber = this.client.duplicate();
       subscriber.on("error", reportOnce());
       await subscriber.connect();
+      // Ready again after a reconnect (node-redis subscribes to the channels again first): the
+      // messages of the time it was gone are lost.
+      subscriber.on("ready", () => this.recover());
       this.subscriber = subscriber;
       for (const channel of this.channels.keys()) await this.subscribeChannel(subscriber, channel);
       connected = true;
@@ -151,8 +156,24 @@ export class RedisLink {
     if (this.failures > 0) {
       console.error(`[mcpgen] Redis: answering again (${this.failures} command${this.failures === 1 ? "" : "s"} failed meanwhile)`);
       this.failures = 0;
+      this.recover();
     }
     return answer;
+  }
+
+  /**
+   * Calls `listener` each time Redis is back after an outage: commands answer again after failing,
+   * or the subscriber connection is ready again after it was lost. What was written or published
+   * meanwhile may be missing here; the listener reads the shared state again. Answers the stop.
+   */
+  onRecover(listener: () => void): () => void {
+    this.recovered.add(listener);
+    return () => void this.recovered.delete(listener);
+  }
+
+  private recover(): void {
+    if (this.closed) return;
+    for (const listener of [...this.recovered]) listener();
   }
 
   /**
@@ -188,6 +209,7 @@ export class RedisLink {
   async close(): Promise<void> {
     this.closed = true;
     this.channels.clear();
+    this.recovered.clear();
     await this.disconnect();
   }
 

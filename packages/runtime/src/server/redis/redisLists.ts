@@ -13,8 +13,11 @@
  * - A message numbered at or below the state read at start is already in it; the messages that
  *   arrive while that state is read wait for it. Messages that are not of this format are ignored.
  *
- * A switch made while Redis does not answer stays on this replica (the failure goes to stderr,
- * once per outage) and reaches the others with the next switch of the same entry.
+ * A switch made while Redis does not answer applies on this replica at once (the failure goes to
+ * stderr, once per outage) and is written when Redis answers again. Then, and whenever the
+ * subscriber connection is back after it was lost (its messages of that time are lost), the
+ * replica reads the hash again and applies what differs, so its clients hear of it
+ * (list_changed) and every replica serves the same lists again.
  */
 import { MemoryListStateStore, type ListChange, type ListKind, type ListStateStore } from "../engine/listSwitch.js";
 import type { RedisLink } from "./redisLink.js";
@@ -43,6 +46,15 @@ export class RedisListStateStore implements ListStateStore {
   /** The number of the last change in the state read at open: a message numbered up to it is in that state already. */
   private readAt = 0;
   private stop: (() => void) | undefined;
+  private stopRecovering: (() => void) | undefined;
+  /** Switches Redis did not take (it did not answer): written again when it is back, by field. */
+  private readonly unwritten = new Map<string, ListChange>();
+  /** The last switch made here of each entry, by field: only it is written again. */
+  private readonly lastMade = new Map<string, ListChange>();
+  /** Messages that arrive while the hash is read: applied after it (undefined: none is being read). */
+  private waiting: string[] | undefined;
+  /** A read of the hash under way (one at a time). */
+  private reading: Promise<void> | undefined;
 
   constructor(
     private readonly redis: RedisLink,
@@ -60,27 +72,66 @@ export class RedisListStateStore implements ListStateStore {
 
   /** Subscribes, then reads the switches made so far (serving starts after it). */
   async open(): Promise<void> {
-    let waiting: string[] | undefined = [];
-    this.stop = await this.redis.listen(`${this.prefix}lists`, (message) => (waiting ? waiting.push(message) : this.receive(message)));
-    const snapshot = await this.redis.run(WHAT, SNAPSHOT, [this.prefix]);
-    const [seq, pairs] = Array.isArray(snapshot) ? snapshot : [];
-    const switched: ListChange[] = [];
-    if (Array.isArray(pairs)) {
-      for (let i = 0; i + 1 < pairs.length; i += 2) {
-        const change = parseField(String(pairs[i]), String(pairs[i + 1]));
-        if (change && this.declared(change.kind, change.name)) switched.push(change);
-      }
-    }
-    this.copy.apply(switched);
-    this.readAt = Number(seq) || 0;
-    const early = waiting;
-    waiting = undefined;
-    for (const message of early) this.receive(message);
+    this.waiting = [];
+    this.stop = await this.redis.listen(`${this.prefix}lists`, (message) => (this.waiting ? this.waiting.push(message) : this.receive(message)));
+    await this.read();
+    this.stopRecovering = this.redis.onRecover(() => void this.resync());
   }
 
   close(): void {
     this.stop?.();
     this.stop = undefined;
+    this.stopRecovering?.();
+    this.stopRecovering = undefined;
+  }
+
+  /** Redis is back: the switches it did not take are written, then the hash read again. */
+  private async resync(): Promise<void> {
+    if (this.reading) return this.reading;
+    this.reading = (async () => {
+      const unwritten = [...this.unwritten.values()];
+      this.unwritten.clear();
+      if (unwritten.length > 0) {
+        try {
+          await this.write(unwritten);
+        } catch (error) {
+          for (const change of unwritten)
+            if (this.lastMade.get(fieldOf(change)) === change && !this.unwritten.has(fieldOf(change))) this.unwritten.set(fieldOf(change), change);
+          throw error;
+        }
+      }
+      this.waiting = [];
+      await this.read();
+    })()
+      // Failed again (reported by the link; what was not written is kept): the next recovery tries again.
+      .catch(() => {})
+      .finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /**
+   * Reads the hash and applies it to this replica's copy (what differs is announced), then the
+   * messages that came meanwhile: one numbered at or below the hash's count is in it already.
+   */
+  private async read(): Promise<void> {
+    try {
+      const snapshot = await this.redis.run(WHAT, SNAPSHOT, [this.prefix]);
+      const [seq, pairs] = Array.isArray(snapshot) ? snapshot : [];
+      const switched: ListChange[] = [];
+      if (Array.isArray(pairs)) {
+        for (let i = 0; i + 1 < pairs.length; i += 2) {
+          const change = parseField(String(pairs[i]), String(pairs[i + 1]));
+          if (change && this.declared(change.kind, change.name)) switched.push(change);
+        }
+      }
+      this.copy.apply(switched);
+      this.readAt = Number(seq) || 0;
+    } finally {
+      // Read or not, the messages held meanwhile are applied (never held for good).
+      const early = this.waiting ?? [];
+      this.waiting = undefined;
+      for (const message of early) this.receive(message);
+    }
   }
 
   disabled(kind: ListKind): ReadonlySet<string> {
@@ -90,9 +141,22 @@ export class RedisListStateStore implements ListStateStore {
   apply(changes: readonly ListChange[]): void {
     this.copy.apply(changes);
     if (changes.length === 0) return;
-    const fields = changes.flatMap(({ kind, name, enabled }) => [`${kind}:${name}`, enabled ? "1" : "0"]);
-    // Failures are reported by the link (stderr, once per outage): a switch is a void call.
-    this.redis.run(WHAT, APPLY, [this.prefix, JSON.stringify(changes), ...fields]).catch(() => {});
+    // A newer switch of an entry replaces one Redis did not take.
+    for (const change of changes) {
+      this.unwritten.delete(fieldOf(change));
+      this.lastMade.set(fieldOf(change), change);
+    }
+    // Failures are reported by the link (stderr, once per outage): a switch is a void call. What
+    // Redis did not take is written when it is back, unless a newer switch of the entry came.
+    void this.write(changes).catch(() => {
+      for (const change of changes) if (this.lastMade.get(fieldOf(change)) === change) this.unwritten.set(fieldOf(change), change);
+    });
+  }
+
+  /** Writes switches to the hash and publishes them. */
+  private async write(changes: readonly ListChange[]): Promise<void> {
+    const fields = changes.flatMap((change) => [fieldOf(change), change.enabled ? "1" : "0"]);
+    await this.redis.run(WHAT, APPLY, [this.prefix, JSON.stringify(changes), ...fields]);
   }
 
   subscribe(listener: (kinds: ReadonlySet<ListKind>) => void): () => void {
@@ -113,6 +177,11 @@ export class RedisListStateStore implements ListStateStore {
     }
     if (Array.isArray(parsed)) this.copy.apply(parsed.filter((c): c is ListChange => isChange(c) && this.declared(c.kind, c.name)));
   }
+}
+
+/** An entry's field in the hash: `<kind>:<name>`. */
+function fieldOf({ kind, name }: ListChange): string {
+  return `${kind}:${name}`;
 }
 
 function parseField(field: string, value: string): ListChange | undefined {

@@ -20,7 +20,10 @@
  * - A running task has a lease key (`<prefix>lease:<id>`) that the process running it renews
  *   every leaseMs/3; a reader that finds a running task without one fails it (tasks.ts).
  * - Events (cancel, update, status) go on the channel `<prefix>events`, one subscriber
- *   connection per store.
+ *   connection per store. A status event says what changed, never the record (a result can be
+ *   4 MiB, and Redis would send it to every replica): a replica reads the record when someone
+ *   there needs it. When the connection comes back after an outage, the followers of tasks in
+ *   this process read them again (events of that time may be lost).
  *
  * The runtime does not import the `redis` package: a store made from a URL loads it when it opens;
  * a store given a client uses it as it is (any client with these few commands fits).
@@ -106,6 +109,7 @@ export class RedisTaskStore implements TaskStore {
   readonly leaseMs: number;
   private readonly limits: Required<TaskStoreLimits>;
   private opening: Promise<void> | undefined;
+  private readonly stopRecovering: () => void;
 
   constructor(
     /** The connection (the lists and the event bus of a server with REDIS_URL use it too). */
@@ -120,6 +124,10 @@ export class RedisTaskStore implements TaskStore {
     this.prefix = options.prefix ?? "mcpgen:";
     this.channel = `${this.prefix}events`;
     this.limits = storeLimits(options);
+    // Events of an outage may be lost: what follows tasks in this process reads them again.
+    this.stopRecovering = redis.onRecover(() => {
+      for (const listener of [...this.links.values()]) listener({ kind: "resync" });
+    });
   }
 
   /** Connects once and subscribes to the events channel (serveHttp and serveStdio call it at start; the first command calls it otherwise). */
@@ -226,6 +234,7 @@ export class RedisTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopRecovering();
     this.links.clear();
     if (this.ownsLink) await this.redis.close();
   }

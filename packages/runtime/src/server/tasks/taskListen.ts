@@ -47,12 +47,21 @@ export class TaskListens implements TaskListenStreams {
     /** Bytes that wait for one stream's client (the server's maxTaskListenQueueBytes; see ListenStream below). */
     private readonly maxQueueBytes: number,
   ) {
-    // One listener for every stream: a change is serialized once, when the first stream has room for it.
-    this.stopWatching = tasks.watch((record) => {
-      const task = this.followed.get(record.id);
-      if (!task || record.era !== "modern") return;
-      task.changed(record);
-      for (const stream of [...task.streams]) stream.taskChanged(record.id);
+    // One watcher for every stream: a change is serialized once, when the first stream has room for
+    // it; one heard from another replica is read then (its record did not travel).
+    this.stopWatching = tasks.watch({
+      changed: ({ id, era, record }) => {
+        const task = this.followed.get(id);
+        if (!task || era !== "modern") return;
+        task.changed(record);
+        for (const stream of [...task.streams]) stream.taskChanged(id);
+      },
+      resync: () => {
+        for (const [id, task] of this.followed) {
+          task.changed(undefined);
+          for (const stream of [...task.streams]) stream.taskChanged(id);
+        }
+      },
     });
   }
 
@@ -329,10 +338,12 @@ class FollowedTask {
 
   constructor(private readonly view: (record: TaskRecord) => JsonObject) {}
 
-  /** The process heard of a change (here or on another replica). */
-  changed(record: TaskRecord): void {
+  /** The process heard of a change: made here (with its record), or on another replica (read when a stream wants it). */
+  changed(record: TaskRecord | undefined): void {
     this.version++;
-    this.keep(record);
+    if (record) return this.keep(record);
+    this.record = undefined;
+    this.body = undefined;
   }
 
   /** A record read from the store: taken when no record is in memory and it is not older than the last change heard of. */

@@ -57,6 +57,17 @@ export interface LiveTask extends RunningTask {
   readonly capabilities: JsonObject | undefined;
 }
 
+/**
+ * What follows every task's changes in this process (the 2026-07-28 listen streams). A change
+ * made here comes with its record; one heard from another replica without it (the follower reads
+ * it when it needs it).
+ */
+export interface TaskWatcher {
+  changed(change: { readonly id: string; readonly era: ProtocolEra; readonly record?: TaskRecord }): void;
+  /** Changes may have been lost (the store's connection came back): read everything followed again. */
+  resync(): void;
+}
+
 /** A factory's tasks; the tasks part (index.ts) adds their methods and listen streams. */
 export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
   readonly ttlMs: number;
@@ -169,9 +180,9 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
     return live;
   }
 
-  /** Calls `listener` with each task record written, here or by another replica; answers how to stop. */
-  watch(listener: (task: TaskRecord) => void): () => void {
-    return this.audience.watch(listener);
+  /** Tells `watcher` of each task change, here or on another replica; answers how to stop. */
+  watch(watcher: TaskWatcher): () => void {
+    return this.audience.watch(watcher);
   }
 
   /** The connection of `owner` is gone: its tasks' notifications have nowhere to go. */
@@ -282,7 +293,16 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
     const written = await this.store.transition(taskId, change, new Date().toISOString(), ifOrphaned);
     if (written) {
       this.announce(written);
-      void this.events.publish({ kind: "status", task: written }).catch(this.report);
+      const { id, era, owner, status, statusMessage } = written;
+      const event: TaskEvent = {
+        kind: "status",
+        taskId: id,
+        era,
+        status,
+        ...(owner === undefined ? {} : { owner }),
+        ...(statusMessage === undefined ? {} : { statusMessage }),
+      };
+      void this.events.publish(event).catch(this.report);
     }
     return written;
   }
@@ -307,18 +327,19 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
   }
 
   private onEvent(event: TaskEvent): void {
+    if (event.kind === "resync") return this.audience.resync();
     if (event.kind === "status") {
       // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
-      const here = isTerminal(event.task.status) ? this.live.get(event.task.id) : undefined;
+      const here = isTerminal(event.status) ? this.live.get(event.taskId) : undefined;
       if (here)
         this.end(
           here,
           "the task ended",
-          new Error(
-            event.task.status === "cancelled" ? `The task was cancelled: ${event.task.statusMessage ?? ""}` : `The task ended elsewhere: ${event.task.status}`,
-          ),
+          new Error(event.status === "cancelled" ? `The task was cancelled: ${event.statusMessage ?? ""}` : `The task ended elsewhere: ${event.status}`),
         );
-      return this.announce(event.task);
+      // Read only when a 2025-era owner here is told of it (a summary: the notification has no result).
+      const read = async () => (await this.store.get(event.taskId, true))?.task;
+      return this.audience.heard(event, read, (t) => this.legacyView(t), this.report);
     }
     const live = this.live.get(event.taskId);
     if (!live) return;
@@ -391,8 +412,8 @@ class TaskAudience {
   private readonly sinks = new Map<string, StatusSink>();
   /** tasks/result requests waiting for a task's end. */
   private readonly waiters = new Map<string, Set<() => void>>();
-  /** Listeners to every change of every task (subscriptions/listen streams). */
-  private readonly watchers = new Set<(task: TaskRecord) => void>();
+  /** Followers of every change of every task (subscriptions/listen streams). */
+  private readonly watchers = new Set<TaskWatcher>();
 
   /** Where the status changes of `owner`'s tasks go. */
   addSink(owner: string, sink: StatusSink): void {
@@ -404,10 +425,10 @@ class TaskAudience {
     this.sinks.delete(owner);
   }
 
-  /** Calls `listener` with each task record written; answers how to stop. */
-  watch(listener: (task: TaskRecord) => void): () => void {
-    this.watchers.add(listener);
-    return () => void this.watchers.delete(listener);
+  /** Tells `watcher` of each task change; answers how to stop. */
+  watch(watcher: TaskWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => void this.watchers.delete(watcher);
   }
 
   /** Resolves when the task ends or after `ms` (to read the store again), rejects when `signal` aborts. */
@@ -430,15 +451,44 @@ class TaskAudience {
     });
   }
 
-  /** A record changed (here or elsewhere): waiters wake at its end, watchers hear it, a 2025-era owner here is notified with `legacyView`. */
+  /** A record changed here: waiters wake at its end, watchers get it, a 2025-era owner here is notified with `legacyView`. */
   announce(task: TaskRecord, legacyView: (task: TaskRecord) => JsonObject): void {
-    if (isTerminal(task.status)) {
-      const waiting = this.waiters.get(task.id);
-      if (waiting) for (const wake of [...waiting]) wake();
-    }
-    for (const watcher of this.watchers) watcher(task);
+    if (isTerminal(task.status)) this.wake(task.id);
+    for (const watcher of this.watchers) watcher.changed({ id: task.id, era: task.era, record: task });
     const sink = task.era === "legacy" && task.owner !== undefined ? this.sinks.get(task.owner) : undefined;
     if (sink) void sink(legacyView(task)).catch(() => {});
+  }
+
+  /**
+   * A record changed on another replica (the event says what changed, not the record): waiters
+   * wake at its end, watchers read it when their clients have room, and a 2025-era owner here is
+   * notified from the record `read` now (a summary). A record that has moved on meanwhile is left
+   * to the event of that move.
+   */
+  heard(
+    event: Extract<TaskEvent, { kind: "status" }>,
+    read: () => Promise<TaskRecord | undefined>,
+    legacyView: (task: TaskRecord) => JsonObject,
+    report: (error: unknown) => void,
+  ): void {
+    if (isTerminal(event.status)) this.wake(event.taskId);
+    for (const watcher of this.watchers) watcher.changed({ id: event.taskId, era: event.era });
+    const sink = event.era === "legacy" && event.owner !== undefined ? this.sinks.get(event.owner) : undefined;
+    if (!sink) return;
+    void read().then((task) => {
+      if (task && task.status === event.status) void sink(legacyView(task)).catch(() => {});
+    }, report);
+  }
+
+  /** Events may have been lost (the store's connection came back): every waiter reads again, every watcher too. */
+  resync(): void {
+    for (const taskId of [...this.waiters.keys()]) this.wake(taskId);
+    for (const watcher of this.watchers) watcher.resync();
+  }
+
+  private wake(taskId: string): void {
+    const waiting = this.waiters.get(taskId);
+    if (waiting) for (const wake of [...waiting]) wake();
   }
 }
 
