@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createClient } from "redis";
 import { STOPPED, Tasks, type LiveTask } from "../../packages/runtime/src/server/tasks/tasks.js";
 import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.js";
-import { memoryTaskStore, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
+import { memoryTaskStore, type TaskRecord, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
 import { redisTaskStore } from "@mcpgen/runtime/server/redis";
 import { redisPath, startRedis, type RedisServer } from "../helpers/redis.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
@@ -428,6 +428,29 @@ describe("Redis store", () => {
     path.mend();
     await until(() => resyncs > 0, "A to read its followed tasks again once Redis is back", WAIT);
     expect(await a.get(live.id, legacy("o"))).toMatchObject({ status: "completed" });
+  });
+
+  it("forgets expired tasks at most 1,000 a script, so no script holds Redis long; counts leave the rest out meanwhile", async () => {
+    const prefix = `trim${++prefixes}:`;
+    const store = redisTaskStore({ url: redis.url, prefix, maxTasks: 1501 });
+    closers.push(() => store.close());
+    const record = (id: string, ttlMs: number): TaskRecord => {
+      const now = new Date().toISOString();
+      return { id, era: "modern", status: "completed", createdAt: now, lastUpdatedAt: now, ttlMs, expiresAt: Date.now() + ttlMs };
+    };
+    // 3 s: long enough that none expires while the others are made (each creation trims too).
+    await Promise.all(Array.from({ length: 1500 }, (_, i) => store.create(record(`short${i}`, 3000))));
+    expect(await store.get("short0")).toBeDefined();
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.close());
+    await until(async () => (await client.exists(`${prefix}task:short1499`)) === 0, "the short tasks to expire", WAIT);
+    await store.create(record("a", 60_000));
+    expect(await client.zCard(`${prefix}all`)).toBe(501);
+    // The 500 expired ones left are not counted: a full store of 1,501 still takes two more without evicting "a".
+    await store.create(record("b", 60_000));
+    expect(await client.zCard(`${prefix}all`)).toBe(2);
+    expect(await store.get("a")).toBeDefined();
   });
 
   it("fails to open with a clear message when Redis is unreachable", async () => {

@@ -62,9 +62,15 @@ local function forget(id)
     if redis.call('HINCRBY', P .. 'obytes', owner, -tonumber(size)) <= 0 then redis.call('HDEL', P .. 'obytes', owner) end
   end
 end
--- The tasks past their expiry leave every index (their hashes have expired with them).
+-- The tasks past their expiry leave every index (their hashes have expired with them), at most
+-- 1,000 a call so that no script holds Redis long; the rest go with the next calls, and counts
+-- leave them out meanwhile (live).
 local function trim(now)
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'all', '-inf', str(now))) do forget(id) end
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', P .. 'all', '-inf', str(now), 'LIMIT', 0, 1000)) do forget(id) end
+end
+-- The tasks of an index that have not expired.
+local function live(index, now)
+  return redis.call('ZCOUNT', index, '(' .. str(now), '+inf')
 end
 -- Evicts the finished task of \`pool\` that expires first; false when it has none.
 local function evict_from(pool)
@@ -109,11 +115,11 @@ local now = now_us()
 trim(now)
 -- (A share as large as the whole is the whole: maxTasks says it.)
 if owner ~= '' and per < max then
-  while redis.call('ZCARD', P .. 'owner:' .. owner) >= per do
+  while live(P .. 'owner:' .. owner, now) >= per do
     if not evict_from(P .. 'done:' .. owner) then return 2 end
   end
 end
-while redis.call('ZCARD', P .. 'all') >= max do
+while live(P .. 'all', now) >= max do
   if not evict_for(owner) then return 0 end
 end
 -- A score no other kept task has: pages of tasks/list resume after a score.
