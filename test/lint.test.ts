@@ -71,6 +71,8 @@ describe("mcpgen lint", () => {
       "        b: {type: string, maxLength: 64, pattern: '(?<=\\w{0,1000}x)y'}",
       "        c: {type: string, pattern: '(?<=\\w{0,10}x)y'}",
       "        d: {type: string, pattern: '^[a-z]{1,5000}$'}",
+      // Costly elsewhere and in a lookbehind: the lookbehind's error, with the whole pattern's cost.
+      "        f: {type: string, pattern: '^[a-z]{1,5000}(?<=\\w{0,200}x)y'}",
       "      dependencies:",
       "        a:",
       "          properties:",
@@ -78,12 +80,18 @@ describe("mcpgen lint", () => {
       "",
     ].join("\n");
     const lookbehind =
-      'pattern-cost: pattern "(?<=\\\\w{0,1000}x)y" costs mcpgen\'s linear-time engine about 1,000 steps per input character: \\w{0,1000} inside a lookbehind is tried in up to 1,000 ways at every position, so the server and client refuse untested a string past about 1,666 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
+      'pattern-cost: pattern "(?<=\\\\w{0,1000}x)y" costs mcpgen\'s linear-time engine about 1,000 steps per input character: \\w{0,1000} inside a lookbehind is tried in up to 1,000 ways at every position, so the server and client refuse untested a string past about 1,663 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
     const elsewhere =
-      'pattern-cost: pattern "^(?:[a-z]{0,2000} )+$" costs mcpgen\'s linear-time engine about 2,000 steps per input character: [a-z]{0,2000} can be followed in up to 2,000 ways at once, so the server and client refuse untested a string past about 1,290 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
+      'pattern-cost: pattern "^(?:[a-z]{0,2000} )+$" costs mcpgen\'s linear-time engine about 2,000 steps per input character: [a-z]{0,2000} can be followed in up to 2,000 ways at once, so the server and client refuse untested a string past about 1,289 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
     const written = mcpgen(["lint"], tempProject({ "manifests/rx.yaml": manifest }));
     expect(written.code).toBe(1);
-    expect(written.stderr.trimEnd().split("\n")).toEqual([`manifests/rx.yaml:7:36: error ${lookbehind}`, `manifests/rx.yaml:14:40: warning ${elsewhere}`]);
+    const both =
+      'pattern-cost: pattern "^[a-z]{1,5000}(?<=\\\\w{0,200}x)y" costs mcpgen\'s linear-time engine about 5,200 steps per input character: \\w{0,200} inside a lookbehind is tried in up to 200 ways at every position, so the server and client refuse untested a string past about 1,289 characters (its check would not fit in maxPatternMs, 100 ms by default); give the schema a maxLength (the pattern runs only on strings within it), or lower the count';
+    expect(written.stderr.trimEnd().split("\n")).toEqual([
+      `manifests/rx.yaml:7:36: error ${lookbehind}`,
+      `manifests/rx.yaml:11:36: error ${both}`,
+      `manifests/rx.yaml:15:40: warning ${elsewhere}`,
+    ]);
     // A pulled manifest is the upstream server's: a warning, and its patterns still run within maxPatternMs.
     const pulled = mcpgen(["lint"], tempProject({ "manifests/rx.yaml": `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${manifest}` }));
     expect(pulled.code).toBe(0);

@@ -261,13 +261,20 @@ const COSTLY_STEPS = 1_000_000;
 const LOOKBEHIND_FACTOR = 100;
 const ELSEWHERE_FACTOR = 1000;
 
-/** The repetition `pattern-cost` reports: the one furthest past its factor, or none. */
-function costliest(source: string): RepetitionCost | undefined {
-  const threshold = (cost: RepetitionCost) => (cost.inLookbehind ? LOOKBEHIND_FACTOR : ELSEWHERE_FACTOR);
-  let worst: RepetitionCost | undefined;
-  for (const cost of repetitionCosts(source))
-    if (cost.factor >= threshold(cost) && (worst === undefined || cost.factor / threshold(cost) > worst.factor / threshold(worst))) worst = cost;
-  return worst;
+/**
+ * What `pattern-cost` reports of a pattern: the repetition furthest past its factor, one inside a
+ * lookbehind first (the error), and the pattern's whole factor (the sum of its repetitions', as the
+ * engine counts it); none when no repetition reaches its factor.
+ */
+function costliest(source: string): (RepetitionCost & { total: number }) | undefined {
+  const costs = repetitionCosts(source);
+  const worst = (inLookbehind: boolean, threshold: number) => {
+    let found: RepetitionCost | undefined;
+    for (const cost of costs) if (cost.inLookbehind === inLookbehind && cost.factor >= threshold && cost.factor > (found?.factor ?? 0)) found = cost;
+    return found;
+  };
+  const found = worst(true, LOOKBEHIND_FACTOR) ?? worst(false, ELSEWHERE_FACTOR);
+  return found && { ...found, total: costs.reduce((sum, cost) => sum + cost.factor, 0) };
 }
 
 function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string, unknown>, report: Report, inDef: boolean, blind: "warning" | undefined): void {
@@ -290,7 +297,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
     }
     const cost = "regexp" in plan ? undefined : costliest(source);
     // A maxLength bounds the text the pattern ever runs on (it runs only once the length holds).
-    if (cost && !(typeof maxLength === "number" && maxLength * cost.factor < COSTLY_STEPS)) {
+    if (cost && !(typeof maxLength === "number" && maxLength * cost.total < COSTLY_STEPS)) {
       const ways = cost.factor.toLocaleString("en-US");
       const how = cost.inLookbehind ? `inside a lookbehind is tried in up to ${ways} ways at every position` : `can be followed in up to ${ways} ways at once`;
       const bound = side === "key" ? "lower the count" : "give the schema a maxLength (the pattern runs only on strings within it), or lower the count";
@@ -300,7 +307,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
       report(
         at(),
         "pattern-cost",
-        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${ways} steps per input character: ${cost.culprit} ${how}, so the server and client refuse untested a string past about ${longestWithin(cost.factor).toLocaleString("en-US")} characters (its check would not fit in maxPatternMs, ${DEFAULT_MAX_PATTERN_MS} ms by default); ${bound}`,
+        `pattern ${JSON.stringify(source)} costs mcpgen's linear-time engine about ${cost.total.toLocaleString("en-US")} steps per input character: ${cost.culprit} ${how}, so the server and client refuse untested a string past about ${longestWithin(cost.total).toLocaleString("en-US")} characters (its check would not fit in maxPatternMs, ${DEFAULT_MAX_PATTERN_MS} ms by default); ${bound}`,
         side,
         severity,
       );

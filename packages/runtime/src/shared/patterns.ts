@@ -25,8 +25,8 @@ export type PatternPlan =
   | { regexp: true }
   /**
    * One unanchored RE2 search; `lookbehind`: the expression has lookbehinds (RE2JS's linear NFA
-   * mode); `factor`: the steps per input character of its costliest counted repetition
-   * (server/engine/patternCost.ts), when over 1.
+   * mode); `factor`: the steps per input character of its counted repetitions, the sum of their
+   * factors (server/engine/patternCost.ts), when over 1.
    */
   | { re2: string; lookbehind?: true; factor?: number }
   /** Matches when any of the plans does (the pattern's top-level alternatives). */
@@ -86,13 +86,16 @@ export class PatternTimeExceeded extends Error {
 export const DEFAULT_MAX_PATTERN_MS = 100;
 
 /**
- * What one step (a character, times the factor of the pattern's costliest repetition) may cost
- * RE2JS, in ms: (?<=\w{0,1000}x)y on "yyy…" took 53 µs a character, 1,000 steps, on a 2-core
- * EPYC; a plain pattern up to 0.12 µs. A little over both, so that the estimate bounds. And what
- * one test costs whatever the text (0.3 to 1.6 µs measured on short strings), over it too.
+ * What a test of a text of L characters may cost RE2JS, in ms: TEST_MS, plus CHAR_MS a character,
+ * plus STEP_MS for each way a counted repetition can be at each character (L × min(factor, L):
+ * a repetition cannot be in more ways than there are characters). Measured on a 2-core EPYC:
+ * (?<=\w{0,1000}x)y on "yyy…" took 53 µs a character (1,000 ways), ^(\w+\s?)*$ 0.12 µs, a test
+ * of a short string 0.3 to 1.6 µs. Each a little over what was measured, so that the estimate
+ * bounds the real time.
  */
-const STEP_MS = 0.00006;
 const TEST_MS = 0.002;
+const CHAR_MS = 0.00012;
+const STEP_MS = 0.00006;
 
 /**
  * Below this estimate a test is charged its estimate, not timed: reading the clock twice would
@@ -100,17 +103,19 @@ const TEST_MS = 0.002;
  */
 const TIMED_FROM_MS = 0.05;
 
-/** The steps a text of `length` characters costs a plan of `factor`: a repetition cannot be in more ways than there are characters. */
-function worstSteps(length: number, factor: number): number {
-  return length * Math.max(1, Math.min(factor, length));
+/** The most a test of `length` characters may take a plan of `factor`, in ms. */
+function worstMs(length: number, factor: number): number {
+  const ways = factor > 1 ? Math.min(factor, length) : 0;
+  return TEST_MS + length * (CHAR_MS + ways * STEP_MS);
 }
 
 /** The longest text a plan of `factor` is tested on within `ms` (what `pattern-cost` tells a manifest's author). */
 export function longestWithin(factor: number, ms = DEFAULT_MAX_PATTERN_MS): number {
-  const steps = (ms - TEST_MS) / STEP_MS;
-  // Under `factor` characters the cost is length², past it length × factor.
-  const square = Math.floor(Math.sqrt(steps));
-  return square <= factor ? square : Math.floor(steps / factor);
+  const room = ms - TEST_MS;
+  if (factor <= 1) return Math.floor(room / CHAR_MS);
+  // Up to `factor` characters the cost grows with length², past it with length × factor.
+  const square = Math.floor((-CHAR_MS + Math.sqrt(CHAR_MS * CHAR_MS + 4 * STEP_MS * room)) / (2 * STEP_MS));
+  return square <= factor ? square : Math.floor(room / (CHAR_MS + factor * STEP_MS));
 }
 
 /** The time left to the value being checked (runValidator sets it; none outside a check: no limit). */
@@ -134,7 +139,7 @@ export function withPatternTime<T>(limitMs: number, check: () => T): T {
 function timed(text: string, factor: number, test: (text: string) => boolean): boolean {
   const budget = left;
   if (budget === undefined) return test(text);
-  const estimate = TEST_MS + worstSteps(text.length, factor) * STEP_MS;
+  const estimate = worstMs(text.length, factor);
   if (estimate > budget.ms) throw new PatternTimeExceeded(budget.limitMs);
   if (estimate < TIMED_FROM_MS) {
     budget.ms -= estimate;

@@ -64,7 +64,14 @@ export function createAjv(draft07: boolean, patterns?: PatternPlans, options: Va
  */
 export function runValidator(fn: ValidateFunction, value: unknown, maxPatternMs = DEFAULT_MAX_PATTERN_MS): string | undefined {
   try {
-    return withPatternTime(maxPatternMs, () => fn(value)) ? undefined : describeErrors(fn.errors);
+    const valid: unknown = withPatternTime(maxPatternMs, () => fn(value));
+    // An `$async` schema answers a promise, which would read as valid: mcpgen does not run those.
+    if (valid !== true && valid !== false) {
+      // Its outcome is dropped, never left unhandled.
+      if (valid instanceof Promise) valid.catch(() => {});
+      return "The schema is asynchronous ($async), which mcpgen's validators do not run";
+    }
+    return valid ? undefined : describeErrors(fn.errors);
   } catch (error) {
     if (error instanceof PatternInputTooLong) return `A string is longer than ${error.limit} characters, the most a pattern is checked against`;
     if (error instanceof PatternTimeExceeded)

@@ -6,7 +6,8 @@
  * Elsewhere RE2JS often absorbs a repetition (`^(?:[a-z0-9]{1,63}\.){1,127}$` costs next to
  * nothing) but not always (`^(?:[a-z]{0,2000} )+$` on "aaa…": about 40 µs per character). The
  * factor of a repetition is the product of its count and those of the repetitions around it (a
- * `{n,m}` counts m, `*` and `+` count 1: they loop, they do not multiply threads).
+ * `{n,m}` counts m, `{n,}` counts n, since RE2 spells out its n copies; `*` and `+` count 1: they
+ * loop, they do not multiply threads).
  *
  * The translator (patternPlans.ts) writes the largest factor into a pattern's plan, which the
  * engine uses to refuse a string whose worst case would not fit in the time left to the value
@@ -27,8 +28,9 @@ export interface RepetitionCost {
 const parser = new RegExpParser({ ecmaVersion: 2025 });
 
 /**
- * Every counted repetition of a pattern that can repeat more than once (`{n,m}` with m over 1), in
- * the order written, with its factor; none for an invalid pattern (the validator says so).
+ * Every counted repetition of a pattern that can repeat more than once (`{n,m}` with m over 1,
+ * `{n,}` with n over 1), in the order written, with its factor; none for an invalid pattern (the
+ * validator says so).
  */
 export function repetitionCosts(pattern: AST.Pattern | string): RepetitionCost[] {
   let parsed: AST.Pattern;
@@ -56,7 +58,7 @@ export function repetitionCosts(pattern: AST.Pattern | string): RepetitionCost[]
         else if (node.kind === "lookahead") for (const alternative of node.alternatives) visit(alternative, factor, inLookbehind);
         return;
       case "Quantifier": {
-        const count = Number.isFinite(node.max) ? node.max : 1;
+        const count = Number.isFinite(node.max) ? node.max : Math.max(node.min, 1);
         const here = factor * Math.max(count, 1);
         if (count > 1) costs.push({ culprit: node.raw, factor: here, inLookbehind });
         visit(node.element, here, inLookbehind);

@@ -74,7 +74,11 @@ function translate(source: string): PatternPlan {
     const plans: PatternPlan[] = [];
     if (plain.length > 0) plans.push(re2Plan(plain.join("|"), lookbehind));
     plans.push(...planned);
-    const factor = Math.max(1, ...repetitionCosts(pattern).map((cost) => cost.factor));
+    // The sum of every repetition's factor: each can cost its own at every character.
+    const factor = Math.max(
+      1,
+      repetitionCosts(pattern).reduce((sum, cost) => sum + cost.factor, 0),
+    );
     return withFactor(plans.length === 1 ? plans[0]! : { any: plans }, factor);
   } catch (error) {
     if (error instanceof Unsupported) return { unchecked: error.message };

@@ -22,8 +22,9 @@ describe("repetitionCosts", () => {
         { culprit: "b{0,5}", factor: 5, inLookbehind: true },
       ],
     ],
-    // `*` and `+` loop: they do not multiply.
+    // `*` and `+` loop: they do not multiply. `{n,}` spells out n copies: it counts n.
     ["(?<=\\w*x)y", []],
+    ["(?<=\\w{1000,}x)y", [{ culprit: "\\w{1000,}", factor: 1000, inLookbehind: true }]],
     ["^(?:[a-z]{0,2000} )+$", [{ culprit: "[a-z]{0,2000}", factor: 2000, inLookbehind: false }]],
     [
       "^(?:[a-z0-9]{1,63}\\.){1,127}$",
