@@ -391,6 +391,31 @@ describe("Redis store", () => {
     expect(await b.get(live.id, legacy("o"))).toMatchObject({ status: "completed", outcome: result });
   });
 
+  it("drops events it does not know on the channel: another version's whole records, a forged resync", async () => {
+    const [, b] = await replicas("redis");
+    let resyncs = 0;
+    const changes: unknown[] = [];
+    const stopWatching = b.watch({ changed: (change) => void changes.push(change), resync: () => void resyncs++ });
+    closers.push(async () => stopWatching());
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    closers.push(() => client.close());
+    const channel = `test${prefixes}:events`;
+    for (const event of [
+      { kind: "resync" },
+      { kind: "status", task: { id: "x", era: "legacy", status: "completed" } },
+      { kind: "status", taskId: "x", era: "legacy", status: "done" },
+      { kind: "cancel", taskId: 7, message: "m" },
+      "not an object",
+    ])
+      await client.publish(channel, JSON.stringify({ origin: "elsewhere", event }));
+    // Then one this version publishes: it arrives after the others, which changed nothing.
+    await client.publish(channel, JSON.stringify({ origin: "elsewhere", event: { kind: "status", taskId: "y", era: "modern", status: "working" } }));
+    await until(() => changes.length > 0, "the well-formed event to arrive", WAIT);
+    expect(changes).toEqual([{ id: "y", era: "modern" }]);
+    expect(resyncs).toBe(0);
+  });
+
   it("when its connection to Redis comes back, a replica's followers read their tasks again (events of the outage may be lost)", async () => {
     const prefix = `path${++prefixes}:`;
     const path = await redisPath(redis);
@@ -418,16 +443,22 @@ describe("Redis store", () => {
     const stopWatching = a.watch({ changed: ({ id }) => void heard.push(id), resync: () => void resyncs++ });
     closers.push(async () => stopWatching());
     const live = await b.create("legacy", "o", {});
+    const runningOnA = await a.create("legacy", "o", {});
 
-    // A's network to Redis fails while the task ends on B: the event is lost to A.
+    // A's network to Redis fails while a task ends on B and A's task is cancelled there: the events are lost to A.
     path.cut();
     await b.finish(live, { result: { content: [] } });
+    await b.cancel(runningOnA.id);
     await sleep(100);
     expect(heard).not.toContain(live.id);
     expect(resyncs).toBe(0);
     path.mend();
+    expect(runningOnA.controller.signal.aborted).toBe(false);
     await until(() => resyncs > 0, "A to read its followed tasks again once Redis is back", WAIT);
     expect(await a.get(live.id, legacy("o"))).toMatchObject({ status: "completed" });
+    // The handler of the task cancelled meanwhile stops on A too.
+    await until(() => runningOnA.controller.signal.aborted, "A's handler of the cancelled task to stop", WAIT);
+    expect(String(runningOnA.controller.signal.reason)).toContain("The task was cancelled");
   });
 
   it("forgets expired tasks at most 1,000 a script, so no script holds Redis long; counts leave the rest out meanwhile", async () => {

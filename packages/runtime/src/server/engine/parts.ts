@@ -78,10 +78,11 @@ export type TaskEvent =
   | { kind: "update"; taskId: string; responses: JsonObject }
   /**
    * The task's record changed (waiters on tasks/result wake; its owner's connection is notified).
-   * What changed only, never the record: a result can be megabytes, and every replica hears every
-   * event. A replica reads the record when someone there needs it.
+   * A task still running comes with its record (it has no outcome yet); an ended one without it:
+   * a result can be megabytes, and every replica hears every event. A replica reads an ended
+   * task's record when someone there needs it.
    */
-  | { kind: "status"; taskId: string; era: ProtocolEra; owner?: string; status: TaskStatus; statusMessage?: string }
+  | { kind: "status"; taskId: string; era: ProtocolEra; owner?: string; status: TaskStatus; statusMessage?: string; record?: TaskRecord }
   /**
    * The store's connection came back after an outage: events of that time may be lost, so what
    * follows tasks here reads them again. Delivered by the store to the links of this process, never

@@ -20,10 +20,11 @@
  * - A running task has a lease key (`<prefix>lease:<id>`) that the process running it renews
  *   every leaseMs/3; a reader that finds a running task without one fails it (tasks.ts).
  * - Events (cancel, update, status) go on the channel `<prefix>events`, one subscriber
- *   connection per store. A status event says what changed, never the record (a result can be
- *   4 MiB, and Redis would send it to every replica): a replica reads the record when someone
- *   there needs it. When the connection comes back after an outage, the followers of tasks in
- *   this process read them again (events of that time may be lost).
+ *   connection per store. A status event of a running task carries its record (no outcome yet);
+ *   one of an ended task does not (a result can be 4 MiB, and Redis would send it to every
+ *   replica): a replica reads it when someone there needs it. When the connection comes back
+ *   after an outage, the followers of tasks in this process read them again (events of that time
+ *   may be lost).
  *
  * The runtime does not import the `redis` package: a store made from a URL loads it when it opens;
  * a store given a client uses it as it is (any client with these few commands fits).
@@ -246,8 +247,11 @@ export class RedisTaskStore implements TaskStore {
     } catch {
       return;
     }
-    if (!parsed.event) return;
-    for (const [id, listener] of this.links) if (id !== parsed.origin) listener(parsed.event);
+    // Only events of this version's shape (a replica of another version, a forged PUBLISH: dropped);
+    // a resync is this process's own, never one from the channel.
+    const event = parsed.event;
+    if (!isPublishedEvent(event)) return;
+    for (const [id, listener] of this.links) if (id !== parsed.origin) listener(event);
   }
 
   private key(kind: "lease", id: string): string {
@@ -266,4 +270,36 @@ export class RedisTaskStore implements TaskStore {
     await this.open().catch(() => {});
     return this.redis.attempt(WHAT, work);
   }
+}
+
+/** Whether `value` is an event a replica of this version publishes. */
+function isPublishedEvent(value: unknown): value is TaskEvent {
+  if (typeof value !== "object" || value === null) return false;
+  const event = value as Record<string, unknown>;
+  const text = (key: string) => typeof event[key] === "string";
+  switch (event["kind"]) {
+    case "cancel":
+      return text("taskId") && text("message");
+    case "update":
+      return text("taskId") && typeof event["responses"] === "object" && event["responses"] !== null;
+    case "status":
+      return (
+        text("taskId") &&
+        (event["era"] === "legacy" || event["era"] === "modern") &&
+        typeof event["status"] === "string" &&
+        ["working", "input_required", "completed", "failed", "cancelled"].includes(event["status"]) &&
+        (event["owner"] === undefined || text("owner")) &&
+        (event["statusMessage"] === undefined || text("statusMessage")) &&
+        (event["record"] === undefined || isRunningRecord(event["record"], event["taskId"]))
+      );
+    default:
+      return false;
+  }
+}
+
+/** A running task's record as an event carries it: its own id, no outcome. */
+function isRunningRecord(value: unknown, taskId: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return record["id"] === taskId && record["outcome"] === undefined && (record["status"] === "working" || record["status"] === "input_required");
 }

@@ -127,9 +127,12 @@ export class TaskListens implements TaskListenStreams {
     return {
       latest: (taskId) => this.followed.get(taskId)?.latest(),
       reload: async (taskId) => {
+        // A change heard while the record is read makes what is read stale: read again then.
+        const since = this.followed.get(taskId)?.current;
         const record = await this.tasks.get(taskId, caller).catch(() => undefined);
         const task = this.followed.get(taskId);
         if (!record || !task) return undefined;
+        if (task.current !== since) return "stale";
         task.offer(record);
         return task.latest();
       },
@@ -190,8 +193,10 @@ export class TaskListens implements TaskListenStreams {
       const task = this.follow(taskId, stream);
       followed.push(taskId);
       try {
+        const since = task.current;
         const record = await this.tasks.get(taskId, caller);
-        task.offer(record);
+        // Changed elsewhere while read: left for the stream to read again when it sends.
+        if (task.current === since) task.offer(record);
         // Kept until the first states are out (a record from Redis is otherwise only weakly held).
         held.push(record);
       } catch {
@@ -318,8 +323,8 @@ interface TaskBody {
 interface FollowedBodies {
   /** The latest body, or undefined when the record is no longer in memory (then `reload`). */
   latest(taskId: string): TaskBody | undefined;
-  /** Reads the task from the store again; undefined when it is gone. */
-  reload(taskId: string): Promise<TaskBody | undefined>;
+  /** Reads the task from the store again; undefined when it is gone, "stale" when it changed meanwhile (read again). */
+  reload(taskId: string): Promise<TaskBody | undefined | "stale">;
 }
 
 /**
@@ -337,6 +342,11 @@ class FollowedTask {
   private body: WeakRef<Uint8Array> | undefined;
 
   constructor(private readonly view: (record: TaskRecord) => JsonObject) {}
+
+  /** Grows with each change heard of (a read begun before the last change is stale). */
+  get current(): number {
+    return this.version;
+  }
 
   /** The process heard of a change: made here (with its record), or on another replica (read when a stream wants it). */
   changed(record: TaskRecord | undefined): void {
@@ -517,8 +527,11 @@ class ListenStream {
     void this.bodies.reload(taskId).then(
       (body) => {
         this.reloading = false;
-        this.changed.delete(taskId);
-        if (body) this.sendTask(taskId, body);
+        // Stale: the task stays marked changed, and the next pump reads it again.
+        if (body !== "stale") {
+          this.changed.delete(taskId);
+          if (body) this.sendTask(taskId, body);
+        }
         this.pump();
       },
       () => {

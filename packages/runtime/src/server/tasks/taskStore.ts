@@ -11,9 +11,10 @@
  * Both stores bound what they keep in count (maxTasks) and in bytes: a result larger than
  * maxTaskResultBytes fails its task instead of being kept, and the results kept together stay
  * under maxStoredResultBytes by evicting finished tasks, as maxTasks does. Each owner has a share
- * of both (maxTasksPerOwner, maxStoredResultBytesPerOwner), so one caller's tasks never push out
+ * of both (maxTasksPerOwner, maxStoredResultBytesPerOwner), so one caller's tasks do not push out
  * another's: past its share a caller's own finished tasks go, and when room is needed overall the
- * requester's own finished tasks go first, then those of callers nothing identifies, then anyone's.
+ * requester's own finished tasks go first, then those of callers nothing identifies, then anyone's
+ * (which takes several owners filling their shares).
  *
  * The store's contract (TaskStore and its records) is in engine/parts.ts: every server's options
  * name it. The in-memory store is the default (one process); redis/redisTaskStore.ts keeps tasks in Redis.
@@ -30,13 +31,19 @@ import type { StoredTask, TaskChange, TaskEvent, TaskEventLink, TaskOutcome, Tas
 export function storeLimits(limits: TaskStoreLimits): Required<TaskStoreLimits> {
   const maxTasks = positiveOption(limits.maxTasks, 10_000, "maxTasks");
   const maxStoredResultBytes = positiveOption(limits.maxStoredResultBytes, DEFAULT_MAX_STORED_RESULT_BYTES, "maxStoredResultBytes");
+  const maxTaskResultBytes = positiveOption(limits.maxTaskResultBytes, DEFAULT_MAX_TASK_RESULT_BYTES, "maxTaskResultBytes");
+  // By default a share holds at least the largest result a server allows.
   const maxStoredResultBytesPerOwner = Math.min(
-    positiveOption(limits.maxStoredResultBytesPerOwner, DEFAULT_MAX_STORED_RESULT_BYTES_PER_OWNER, "maxStoredResultBytesPerOwner"),
+    positiveOption(
+      limits.maxStoredResultBytesPerOwner,
+      Math.max(DEFAULT_MAX_STORED_RESULT_BYTES_PER_OWNER, maxTaskResultBytes),
+      "maxStoredResultBytesPerOwner",
+    ),
     maxStoredResultBytes,
   );
   return {
     maxTasks,
-    maxTaskResultBytes: Math.min(positiveOption(limits.maxTaskResultBytes, DEFAULT_MAX_TASK_RESULT_BYTES, "maxTaskResultBytes"), maxStoredResultBytesPerOwner),
+    maxTaskResultBytes: Math.min(maxTaskResultBytes, maxStoredResultBytesPerOwner),
     maxStoredResultBytes,
     maxTasksPerOwner: Math.min(positiveOption(limits.maxTasksPerOwner, 1_000, "maxTasksPerOwner"), maxTasks),
     maxStoredResultBytesPerOwner,

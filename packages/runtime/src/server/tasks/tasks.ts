@@ -294,6 +294,8 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
     if (written) {
       this.announce(written);
       const { id, era, owner, status, statusMessage } = written;
+      // A running task's record has no outcome: it travels, so every state reaches the other
+      // replicas' streams. An ended one's outcome can be megabytes: read where it is needed.
       const event: TaskEvent = {
         kind: "status",
         taskId: id,
@@ -301,6 +303,7 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
         status,
         ...(owner === undefined ? {} : { owner }),
         ...(statusMessage === undefined ? {} : { statusMessage }),
+        ...(isTerminal(status) ? {} : { record: written }),
       };
       void this.events.publish(event).catch(this.report);
     }
@@ -327,7 +330,10 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
   }
 
   private onEvent(event: TaskEvent): void {
-    if (event.kind === "resync") return this.audience.resync();
+    if (event.kind === "resync") {
+      this.audience.resync();
+      return void this.stopEndedElsewhere().catch(this.report);
+    }
     if (event.kind === "status") {
       // Ended elsewhere (a reader took this process for stopped): the handler here stops too.
       const here = isTerminal(event.status) ? this.live.get(event.taskId) : undefined;
@@ -337,14 +343,28 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
           "the task ended",
           new Error(event.status === "cancelled" ? `The task was cancelled: ${event.statusMessage ?? ""}` : `The task ended elsewhere: ${event.status}`),
         );
-      // Read only when a 2025-era owner here is told of it (a summary: the notification has no result).
-      const read = async () => (await this.store.get(event.taskId, true))?.task;
+      // Read only when a 2025-era owner here is told of an ended task (a summary: the notification has no result).
+      const read = async () => event.record ?? (await this.store.get(event.taskId, true))?.task;
       return this.audience.heard(event, read, (t) => this.legacyView(t), this.report);
     }
     const live = this.live.get(event.taskId);
     if (!live) return;
     if (event.kind === "cancel") this.abort(event.taskId, event.message);
     else void this.answer(live, event.responses).catch(this.report);
+  }
+
+  /** After an outage: the tasks running here that were ended elsewhere meanwhile (cancelled, failed as orphans) stop here too. */
+  private async stopEndedElsewhere(): Promise<void> {
+    for (const live of [...this.live.values()]) {
+      const stored = await this.store.get(live.id, true);
+      const status = stored?.task.status;
+      if (status === undefined || isTerminal(status))
+        this.end(
+          live,
+          "the task ended",
+          new Error(status === "cancelled" ? `The task was cancelled: ${stored?.task.statusMessage ?? ""}` : `The task ended elsewhere: ${status ?? "gone"}`),
+        );
+    }
   }
 
   /** A task ended by another call: its handler here stops, or the replica running it hears of it. */
@@ -460,10 +480,10 @@ class TaskAudience {
   }
 
   /**
-   * A record changed on another replica (the event says what changed, not the record): waiters
-   * wake at its end, watchers read it when their clients have room, and a 2025-era owner here is
-   * notified from the record `read` now (a summary). A record that has moved on meanwhile is left
-   * to the event of that move.
+   * A record changed on another replica (a running task's comes with the event, an ended one's
+   * does not): waiters wake at its end, watchers get it or read it when their clients have room,
+   * and a 2025-era owner here is notified from the record `read` (a summary). A record that has
+   * moved on meanwhile is left to the event of that move.
    */
   heard(
     event: Extract<TaskEvent, { kind: "status" }>,
@@ -472,7 +492,8 @@ class TaskAudience {
     report: (error: unknown) => void,
   ): void {
     if (isTerminal(event.status)) this.wake(event.taskId);
-    for (const watcher of this.watchers) watcher.changed({ id: event.taskId, era: event.era });
+    const record = event.record;
+    for (const watcher of this.watchers) watcher.changed({ id: event.taskId, era: event.era, ...(record === undefined ? {} : { record }) });
     const sink = event.era === "legacy" && event.owner !== undefined ? this.sinks.get(event.owner) : undefined;
     if (!sink) return;
     void read().then((task) => {
