@@ -5,13 +5,13 @@
  * change, stamped with the subscription id, also when another replica on the same Redis changes
  * it; a listen without taskIds is the SDK's, unchanged.
  */
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { redisTaskStore, serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
 import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers as conformance } from "../../conformance/handlers.js";
 import { openListen, postModern } from "../helpers/wire.js";
-import { startRedis, type RedisServer } from "../helpers/redis.js";
-import { until } from "../helpers/wait.js";
+import { redisPath, startRedis, type RedisServer } from "../helpers/redis.js";
+import { sleep, until } from "../helpers/wait.js";
 
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const SUB = "io.modelcontextprotocol/subscriptionId";
@@ -165,7 +165,7 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
   });
 
   it("a task changed on another replica sharing Redis reaches a stream on this one", async () => {
-    redis = await startRedis();
+    redis ??= await startRedis();
     const stores = [redisTaskStore({ url: redis.url, prefix: "listen:" }), redisTaskStore({ url: redis.url, prefix: "listen:" })] as const;
     const a = await server({ taskStore: stores[0] });
     const b = await server({ taskStore: stores[1] });
@@ -181,6 +181,57 @@ describe("notifications/tasks on subscriptions/listen (2026-07-28, Streamable HT
     await until(() => stream.tasks().some((t) => t.status === "completed"), "the completed notification of the task changed on replica B", WAIT);
     expect(stream.tasks().map((t) => t.status)).toEqual(["input_required", "working", "completed"]);
     expect(stream.tasks()[2]).toEqual(stamped((await modern(b.url, "tasks/get", { taskId }, taskId)).result!, "on-a"));
+    stream.close();
+  });
+  it("a state read before a change the stream heard of is read again: a task cancelled elsewhere while its state is read after an outage reaches the stream", async () => {
+    redis ??= await startRedis();
+    const path = await redisPath(redis);
+    closers.push(() => path.close());
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    closers.push(async () => void logged.mockRestore());
+    const cutOff = redisTaskStore({ url: path.url, prefix: "stale:", commandTimeoutMs: 300 });
+    const direct = redisTaskStore({ url: redis.url, prefix: "stale:" });
+    // Replica A's reads can be held once their answer is in: a read that began before a change.
+    let armed = false;
+    let release = () => {};
+    let holding: () => void = () => {};
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const gated = new Proxy(cutOff, {
+      get(target, property) {
+        if (property === "get")
+          return async (...args: Parameters<typeof target.get>) => {
+            const found = await target.get(...args);
+            if (armed) {
+              armed = false;
+              await new Promise<void>((resolve) => ((release = resolve), holding()));
+            }
+            return found;
+          };
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const a = await server({ taskStore: gated });
+    const b = await server({ taskStore: direct });
+    closers.push(
+      () => cutOff.close(),
+      () => direct.close(),
+    );
+    const taskId = String((await modern(b.url, "tools/call", { name: "confirm_delete", arguments: { filename: "z.txt" } }, "confirm_delete")).result!.taskId);
+    await until(async () => (await modern(b.url, "tasks/get", { taskId }, taskId)).result?.status === "input_required", "the task to ask its question", WAIT);
+    const stream = await listen(a.url, "on-a", { taskIds: [taskId] });
+    await until(() => stream.tasks().length === 1, "the task's first notification on replica A", WAIT);
+
+    // A's network to Redis fails and comes back: A reads the task again, and that read is held with its answer.
+    armed = true;
+    path.cut();
+    path.mend();
+    await held;
+    // Meanwhile B cancels the task, and A hears of it (the event carries no record: it ended).
+    await modern(b.url, "tasks/cancel", { taskId }, taskId);
+    await sleep(300);
+    release();
+    await until(() => stream.tasks().at(-1)?.status === "cancelled", "the cancelled state to reach the stream on A", WAIT);
     stream.close();
   });
 });
