@@ -1,5 +1,6 @@
 /** Client-only output: types, client and fixtures, no server files, and a runtime that compiles without the server SDK. */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
@@ -9,6 +10,7 @@ import { version } from "../src/common/version.js";
 import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;
+const RAW = fileURLToPath(new URL("./servers/raw-stdio.mjs", import.meta.url));
 const NOTES = readFileSync(path.join(ROOT, "manifests/notes-server.yaml"), "utf8");
 const list = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -71,6 +73,52 @@ describe("client-only output", () => {
     expect(copied).toContain("client/index.ts");
     expect(tsc(dir)).toEqual({ status: 0, output: "" });
   }, 60_000);
+
+  it("a pulled manifest in a project with its own server: client-only by its header, no stubs, no orphans; --client-only is refused", () => {
+    const dir = tempProject({
+      "package.json": '{"type":"module"}',
+      "manifests/gift-server.yaml": GIFT,
+      "mcpgen.config.json": JSON.stringify({ stubs: "src/handlers" }),
+    });
+    expect(mcpgen(["generate"], dir).code).toBe(0);
+    const handlers = list(path.join(dir, "src/handlers"));
+    expect(handlers.length).toBeGreaterThan(0);
+    // The guide's workflow: pull a server you consume, then generate (the build's prebuild does).
+    const pulled = mcpgen(["pull", "-o", "manifests/raw-server.yaml", "--", process.execPath, RAW], dir);
+    expect(pulled.code).toBe(0);
+    expect(pulled.stdout).toContain("It is client-only (its header says so)");
+    expect(readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8")).toContain("\n# Client-only: generate writes a typed client for this server");
+    const gen = mcpgen(["generate"], dir);
+    expect(gen.code).toBe(0);
+    // (The raw server's own quirks are warned of; no handler is called an orphan.)
+    expect(gen.stderr).not.toContain("stub-orphan");
+    const files = list(path.join(dir, "generated"));
+    expect(files).toContain("gift-server/server.ts");
+    expect(files).toContain("raw-server/client.ts");
+    expect(files.filter((f) => f.startsWith("raw-server/") && !f.includes("/fixtures/"))).toEqual([
+      "raw-server/client.ts",
+      "raw-server/definition.ts",
+      "raw-server/index.ts",
+      "raw-server/types.ts",
+    ]);
+    // No stubs for the pulled server, and the user's handlers untouched.
+    expect(list(path.join(dir, "src/handlers"))).toEqual(handlers);
+
+    // --client-only names no server: it would make the user's server a client only.
+    const refused = mcpgen(["generate", "--client-only"], dir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `manifests/gift-server.yaml:4:9: error client-only: --client-only would make server "gift-server", whose ${handlers.length} handler files are in src/handlers/gift-server/, a client only (its server files removed): a manifest written by mcpgen pull is client-only already, without the flag; to make others client-only, name them in the config ("clientOnly": ["raw-server"])`,
+    );
+    expect(refused.stderr).toContain("nothing written");
+    expect(list(path.join(dir, "generated"))).toEqual(files);
+    // The other way the guide shows: the config names the servers; the user's stays whole, with no orphan warning.
+    writeFileSync(path.join(dir, "mcpgen.config.json"), JSON.stringify({ stubs: "src/handlers", clientOnly: ["raw-server"] }));
+    const named = mcpgen(["generate"], dir);
+    expect(named.code).toBe(0);
+    expect(named.stderr).not.toContain("stub-orphan");
+    expect(list(path.join(dir, "generated"))).toEqual(files);
+  });
 
   it("config clientOnly: [names] makes those servers client-only and leaves the others whole", () => {
     const dir = tempProject({

@@ -80,12 +80,25 @@ describe("pull: a list method the server lacks", () => {
       ].join("\n"),
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("mcpgen: wrote m.yaml from quirky (1 tool, 1 resource, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    expect(r.stdout).toBe(
+      "mcpgen: wrote m.yaml from quirky (1 tool, 1 resource, 0 templates, 0 prompts, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
+    );
     const text = readFileSync(path.join(dir, "m.yaml"), "utf8");
     expect(text).toContain("resources:\n  - uri: mem://a\n    name: a\n");
     expect(text).not.toMatch(/resourceTemplates|prompts:/);
   });
 });
+
+/** Deletes a pulled manifest's client-only header line, as it says to: generate then writes a server for it too. */
+function serveToo(file: string): void {
+  const text = readFileSync(file, "utf8");
+  const kept = text
+    .split("\n")
+    .filter((line) => !line.startsWith("# Client-only: "))
+    .join("\n");
+  expect(kept).not.toBe(text);
+  writeFileSync(file, kept);
+}
 
 describe('pull: tool schemas without type "object"', () => {
   it("pulls with one warning per problem, naming the tools; types the arguments as the schema admits; compiles under strict; serves each schema verbatim", () => {
@@ -104,7 +117,9 @@ describe('pull: tool schemas without type "object"', () => {
     );
     expect(r.code).toBe(0);
 
-    // Generating warns at the written file, says the server is the cause, and writes server and client.
+    // Generating warns at the written file, says the server is the cause, and writes server and
+    // client (a server too: the client-only line deleted, as the header says).
+    serveToo(path.join(dir, "manifests/quirky.yaml"));
     const gen = mcpgen(["generate"], dir);
     expect(gen.code).toBe(0);
     expect(gen.stderr).toMatch(
@@ -249,6 +264,7 @@ describe("pull: a $ref that points into the schema itself", () => {
       `mcpgen: -- ${node} ${server}: warning unsupported-ref: $ref "#/properties/x" points into the schema itself, which mcpgen does not type; the upstream server serves it so: it is kept as it came and checked as JSON Schema says, and the value it describes is typed as unknown\n  in what quirky serves: inputSchema.properties.y.$ref of tool \`pair\`\n`,
     );
     expect(r.code).toBe(0);
+    serveToo(path.join(dir, "manifests/quirky.yaml"));
     const gen = mcpgen(["generate"], dir);
     expect(gen.code).toBe(0);
     expect(readFileSync(path.join(dir, "generated/quirky/types.ts"), "utf8")).toContain("y?: unknown;");

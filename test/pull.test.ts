@@ -38,12 +38,15 @@ describe("mcpgen pull", () => {
     const dir = tempProject({ "package.json": "{}" });
     const r = mcpgen(["pull", "--", node, RAW], dir);
     expect(r).toMatchObject({ code: 0, stderr: "" });
-    expect(r.stdout).toBe("mcpgen: wrote manifests/raw-server.yaml from Raw Server (3 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    expect(r.stdout).toBe(
+      "mcpgen: wrote manifests/raw-server.yaml from Raw Server (3 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
+    );
     const text = readFileSync(path.join(dir, "manifests/raw-server.yaml"), "utf8");
     expect(text).toBe(`# Pulled by mcpgen from \`${node} ${RAW}\` (MCP 2025-11-25).
 # Update it with: mcpgen pull -o manifests/raw-server.yaml -- ${node} ${RAW}
 # Listed to a client declaring the capabilities {} (a server may list more to a client that declares more).
 # Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).
+# Client-only: generate writes a typed client for this server, no server code and no handler stubs (delete this line to generate a server too).
 server:
   name: Raw Server
   folder: raw-server

@@ -242,13 +242,15 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     );
     const r = mcpgen(["pull", "-o", "m.yaml", "--", "node", "server.mjs"], dir);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("mcpgen: wrote m.yaml from typos (1 tool, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    expect(r.stdout).toBe(
+      "mcpgen: wrote m.yaml from typos (1 tool, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
+    );
     expect(r.stderr).toBe(
       "mcpgen: -- node server.mjs: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there\n  in what typos serves: inputSchema.properites of tool `add_user`\n",
     );
     expect(lines(mcpgen(["validate", "m.yaml"], dir).stderr)).toEqual([
-      "m.yaml:10:5: warning unknown-field: field `descritpion` in a tool looks like a typo of `description`: the upstream server serves it so, and clients will not read it as `description`; report it there (it is served as it is)",
-      "m.yaml:13:7: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there",
+      "m.yaml:11:5: warning unknown-field: field `descritpion` in a tool looks like a typo of `description`: the upstream server serves it so, and clients will not read it as `description`; report it there (it is served as it is)",
+      "m.yaml:14:7: warning keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; the upstream server sends it so: report it there",
     ]);
   });
 

@@ -44,7 +44,7 @@ const GENERATE_OPTIONS = {
   stubs: { type: "string", value: "DIR", needs: "a folder", help: "Create and keep user-owned handler files in DIR/<server>/." },
   "client-only": {
     type: "boolean",
-    help: "Types, client and fixtures only: no server files, no stubs, and the client's runtime only (for servers you only consume).",
+    help: "Types, client and fixtures only, for every manifest: no server files, no stubs, and the client's runtime only. A manifest written by mcpgen pull is client-only without it; refused when a manifest you wrote has handler files (name servers with the config's clientOnly instead).",
   },
   runtime: {
     type: "string",
@@ -210,6 +210,7 @@ export async function generateOnce(config: Config, args: GenerateArgs, cwd: stri
     ...(config.templates ? { templates: config.templates } : {}),
     ...(config.invalidArguments ? { invalidArguments: config.invalidArguments } : {}),
     ...(config.clientOnly ? { clientOnly: config.clientOnly } : {}),
+    ...(args.clientOnly ? { clientOnlyFlag: true } : {}),
     ...(config.runtime ? { runtime: config.runtime } : {}),
     levels: config.levels,
     command: regenerateCommand(args, cwd),

@@ -293,7 +293,9 @@ async function runPull(args: PullArgs, cwd: string): Promise<number> {
     printDiagnostics([fileFailed(shownOut, false, fsMessage(error))]);
     return 1;
   }
-  process.stdout.write(`mcpgen: wrote ${shownOut} from ${name} (${counts}).\n`);
+  process.stdout.write(
+    `mcpgen: wrote ${shownOut} from ${name} (${counts}). It is client-only (its header says so): \`mcpgen generate\` writes its types, client and fixtures, no server and no handler stubs.\n`,
+  );
   return 0;
 }
 

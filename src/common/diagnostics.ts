@@ -42,6 +42,8 @@ export const DIAGNOSTICS = {
     "Two declarations (or one and a name mcpgen generates or reserves) would become the same TypeScript identifier (`suggest_gifts` and `suggest-gifts`); the message names both. Reported with the manifest's other errors, a duplicate name among them.",
   "file-content": "A `file:` resource that is missing, or outside the manifest's folder (a symbolic link leading out included).",
   "duplicate-server": "Two manifests of one run with the same output folder (`server.name`, or `server.folder`).",
+  "client-only":
+    '`generate --client-only` in a project where a manifest you wrote (not pulled) has handler files in the stubs folder: the flag would turn that server into a client only and remove its server files. Name the servers to make client-only in the config (`"clientOnly": ["name"]`); a manifest written by `mcpgen pull` is client-only already, without the flag.',
   config:
     "A bad config file: a bad `diagnostics` or `lint` entry (an error code given a level, a code set in both), a missing `--config` file, two config files at once. Its unknown keys and bad values are `unknown-field`, `invalid-type` and `invalid-value`, as in a manifest.",
   "runtime-version":

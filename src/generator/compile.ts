@@ -3,7 +3,7 @@
  * lint, diff and pull all compile a manifest through here; what they do with the model differs.
  */
 import type { Diagnostic } from "../common/diagnostics.js";
-import { loadManifestText, PULLED_MARK, type LoadedManifest } from "./load/loadManifest.js";
+import { loadManifestText, PULLED_MARK, pulledClientOnly, type LoadedManifest } from "./load/loadManifest.js";
 import type { ParseCache } from "./load/parseCache.js";
 import { buildModel, serverFolder } from "./model/build.js";
 import { modelProblems } from "./model/modelProblems.js";
@@ -25,8 +25,8 @@ export interface ManifestSource {
 export interface CompileOptions {
   /** The parse cache, when on: read from it, and a valid manifest is stored in it. */
   cache?: ParseCache;
-  /** The model's generation options, given the server's output folder name (default: none). */
-  generation?: (server: string) => GenerationOptions;
+  /** The model's generation options, given the server's output folder name and whether the manifest is pulled and keeps its client-only line (default: none). */
+  generation?: (server: string, clientOnly: boolean) => GenerationOptions;
 }
 
 export interface Compiled {
@@ -53,7 +53,7 @@ export async function compile(source: ManifestSource, options: CompileOptions = 
     diagnostics.push(...(await modelProblems(manifest)));
     return { diagnostics, manifest, pulled };
   }
-  const generation = options.generation?.(serverFolder(valid.value)) ?? { headerLines: [] };
+  const generation = options.generation?.(serverFolder(valid.value), pulledClientOnly(text)) ?? { headerLines: [] };
   const built = await buildModel(valid, source.display ?? file, generation);
   diagnostics.push(...built.diagnostics);
   if (!built.model) return { diagnostics, manifest, pulled };

@@ -53,9 +53,13 @@ export interface RunOptions {
   outDir: string;
 }
 
-/** The generation options of one server of this run (given its output folder name). */
-function generationOptions(options: RunOptions, server: string): GenerationOptions {
-  const clientOnly = options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
+/**
+ * The generation options of one server of this run (given its output folder name). A pulled
+ * manifest that keeps its client-only header line describes a server someone else runs:
+ * client-only, with no stubs, whatever the run says.
+ */
+function generationOptions(options: RunOptions, server: string, marked: boolean): GenerationOptions {
+  const clientOnly = marked || options.clientOnly === true || (Array.isArray(options.clientOnly) && options.clientOnly.includes(server));
   return {
     headerLines: options.headerLines,
     ...(options.command ? { command: options.command } : {}),
@@ -68,7 +72,10 @@ function generationOptions(options: RunOptions, server: string): GenerationOptio
 
 /** Step: load, validate, model. */
 export async function compileRun(run: ManifestRun, options: RunOptions): Promise<void> {
-  const compiled = await compile(run, { ...(options.cache ? { cache: options.cache } : {}), generation: (server) => generationOptions(options, server) });
+  const compiled = await compile(run, {
+    ...(options.cache ? { cache: options.cache } : {}),
+    generation: (server, marked) => generationOptions(options, server, marked),
+  });
   run.compiled = compiled;
   run.diagnostics.push(...compiled.diagnostics);
   if (compiled.model) run.model = compiled.model;

@@ -4,6 +4,7 @@
  * the recovery of a killed run's output, and the run records that let an unchanged manifest be
  * skipped. Usable as a library; the CLI is a thin shell around `runPipeline`.
  */
+import { existsSync, readdirSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import * as path from "node:path";
 import { applyLevels, formatDiagnostic, hasErrors, sortDiagnostics, type Diagnostic, type DiagnosticLevels } from "../common/diagnostics.js";
@@ -46,6 +47,11 @@ export interface PipelineOptions {
   command?: string;
   /** Client-only output (types, client, fixtures; no server files): every server, or these. */
   clientOnly?: boolean | string[];
+  /**
+   * `clientOnly: true` came from `--client-only`, which names no server: refused for a manifest
+   * written by hand whose server has handler files (it would stop being a server).
+   */
+  clientOnlyFlag?: boolean;
   /**
    * Where generated code finds mcpgen's runtime: the `@mcpgen/runtime` package (default), or a
    * copy of the files it imports under `<out>/_runtime/` (`vendor`).
@@ -226,7 +232,13 @@ function runDiagnostics(run: Run, built: readonly Built[], reused: readonly Reus
   const recorded = reused.flatMap(({ absPath, record }) => (record.warnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, absPath)) })));
   const stubWarnings = reused.flatMap(({ record }) => (record.stubWarnings ?? []).map((d) => ({ ...d, file: toPosix(path.relative(cwd, d.file)) })));
   const reusedLevelled = applyLevels(recorded, options.levels, cwd);
-  const found = [...run.diagnostics, ...stubWarnings, ...reusedLevelled.filter((d) => d.severity === "error"), ...duplicateServers(built, reused, options.out)];
+  const found = [
+    ...run.diagnostics,
+    ...stubWarnings,
+    ...reusedLevelled.filter((d) => d.severity === "error"),
+    ...duplicateServers(built, reused, options.out),
+    ...implementedServers(run, built),
+  ];
   return {
     diagnostics: sortDiagnostics(applyLevels(found, options.levels, cwd)),
     reusedWarnings: sortDiagnostics(reusedLevelled.filter((d) => d.severity === "warning")),
@@ -347,6 +359,33 @@ async function readManifests(run: Run, records: RunRecords | undefined): Promise
     } else runs.push({ absPath, file, display: displayPath(absPath), text, hash, stamp, diagnostics: [] });
   }
   return { runs, reused };
+}
+
+/**
+ * Step: `--client-only` over a manifest written by hand whose server has handler files in the
+ * stubs folder: it would make that server a client only. (Pulled manifests are client-only anyway.)
+ */
+function implementedServers(run: Run, built: readonly (ManifestRun & { model: ServerModel })[]): Diagnostic[] {
+  const { options, stubsDir, cwd } = run;
+  if (!options.clientOnlyFlag || options.clientOnly !== true || stubsDir === undefined) return [];
+  const found: Diagnostic[] = [];
+  for (const { model, compiled } of built) {
+    if (!compiled?.manifest || compiled.pulled) continue;
+    const dir = path.join(stubsDir, model.name);
+    const handlers = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith(".ts")).length : 0;
+    if (handlers === 0) continue;
+    const pulled = built.filter((b) => b.compiled?.pulled).map((b) => b.model.name);
+    const names = JSON.stringify(pulled.length > 0 ? pulled : ["<server>"]);
+    found.push(
+      diagnosticAt(
+        compiled.manifest,
+        ["server", "name"],
+        "client-only",
+        `--client-only would make server ${JSON.stringify(model.name)}, whose ${handlers} handler file${handlers === 1 ? " is" : "s are"} in ${toPosix(path.relative(cwd, dir)) || "."}/, a client only (its server files removed): a manifest written by mcpgen pull is client-only already, without the flag; to make others client-only, name them in the config ("clientOnly": ${names})`,
+      ),
+    );
+  }
+  return found;
 }
 
 /** Step: two manifests whose servers would write the same output folder (the first one read wins). */

@@ -45,7 +45,9 @@ describe("published servers with quirks", () => {
       `mcpgen: warning: kubernetes (\`${kubernetes().join(" ")}\`) declares \`resources\` but answers resources/templates/list with -32601 Method not found: taken as no resource templates\n`,
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("mcpgen: wrote manifests/kubernetes.yaml from kubernetes (23 tools, 5 resources, 0 templates, 1 prompt, MCP 2025-11-25).\n");
+    expect(r.stdout).toBe(
+      "mcpgen: wrote manifests/kubernetes.yaml from kubernetes (23 tools, 5 resources, 0 templates, 1 prompt, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
+    );
   }, 120_000);
 
   it("@playwright/mcp: inputSchemas without type are warnings, said once for the 25 tools", () => {
@@ -58,7 +60,9 @@ describe("published servers with quirks", () => {
       ].join("\n"),
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("mcpgen: wrote manifests/playwright.yaml from Playwright (25 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n");
+    expect(r.stdout).toBe(
+      "mcpgen: wrote manifests/playwright.yaml from Playwright (25 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
+    );
     // Kept as served.
     expect(readFileSync(path.join(app, "manifests/playwright.yaml"), "utf8")).toContain(
       "  - name: browser_close\n    description: Close the page\n    inputSchema:\n      $schema: http://json-schema.org/draft-07/schema#\n",
@@ -88,6 +92,11 @@ describe("published servers with quirks", () => {
   }, 180_000);
 
   it("generate (server and client) compiles under strict too", () => {
+    // A server too: each manifest's client-only header line deleted, as the header says.
+    for (const name of ["kubernetes", "playwright"]) {
+      const file = path.join(app, "manifests", `${name}.yaml`);
+      writeFileSync(file, readFileSync(file, "utf8").replace(/^# Client-only: .*\n/m, ""));
+    }
     const gen = mcpgen(["generate"], app);
     expect(gen.code).toBe(0);
     expect(readFileSync(path.join(app, "generated/playwright/server.ts"), "utf8")).toContain("browser_close: ");

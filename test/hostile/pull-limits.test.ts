@@ -248,7 +248,8 @@ describe("mcpgen pull stops at its limits (stdio)", () => {
     expect(run).toMatchObject({
       code: 0,
       stderr: "",
-      stdout: "mcpgen: wrote flood.yaml from flood (100000 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25).\n",
+      stdout:
+        "mcpgen: wrote flood.yaml from flood (100000 tools, 0 resources, 0 templates, 0 prompts, MCP 2025-11-25). It is client-only (its header says so): `mcpgen generate` writes its types, client and fixtures, no server and no handler stubs.\n",
     });
     expect(readFileSync(path.join(dir, "flood.yaml"), "utf8")).toContain("  - name: t99999\n");
     expect(run.peakMiB).toBeLessThan(1024);

@@ -7,7 +7,7 @@ import { Document } from "yaml";
 import type { JsonObject } from "../../common/objects.js";
 import { SERVER_NAME } from "../../generator/validate/fields.js";
 import { PULL_CLIENT_CAPABILITIES, type PulledServer } from "./fetch.js";
-import { PULLED_CAPABILITIES_MARK, PULLED_MARK } from "../../generator/load/loadManifest.js";
+import { PULLED_CAPABILITIES_MARK, PULLED_CLIENT_ONLY_MARK, PULLED_MARK } from "../../generator/load/loadManifest.js";
 import { isPlainObject, setOwn } from "../../common/objects.js";
 
 /** The manifest text for `server`, whose source is described as `source` (a command or a URL). */
@@ -48,6 +48,7 @@ export function manifestText(server: PulledServer, source: string, again: string
     `# Update it with: ${again}`,
     `${PULLED_CAPABILITIES_MARK}${JSON.stringify(PULL_CLIENT_CAPABILITIES)} (a server may list more to a client that declares more).`,
     "# Written by mcpgen pull: edit the server, not this file (mcpgen pull --check tells when they differ).",
+    `${PULLED_CLIENT_ONLY_MARK}generate writes a typed client for this server, no server code and no handler stubs (delete this line to generate a server too).`,
   ];
   // Comment lines stay comment lines, whatever the source text holds.
   return `${header.map((line) => line.replace(/[\r\n\u2028\u2029\u0085]/g, " ")).join("\n")}\n${body}`;

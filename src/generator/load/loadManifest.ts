@@ -20,6 +20,22 @@ export const PULLED_MARK = "# Pulled by mcpgen from ";
 export const PULLED_CAPABILITIES_MARK = "# Listed to a client declaring the capabilities ";
 
 /**
+ * The header line of a pulled manifest that makes it client-only: `generate` writes its types,
+ * client and fixtures, no server and no handler stubs. Deleting the line generates a server too.
+ */
+export const PULLED_CLIENT_ONLY_MARK = "# Client-only: ";
+
+/** Whether a manifest is pulled and its header (the comment lines before the first other line) keeps the client-only line. */
+export function pulledClientOnly(text: string): boolean {
+  if (!text.startsWith(PULLED_MARK)) return false;
+  for (const line of text.split("\n", 16)) {
+    if (!line.startsWith("#")) return false;
+    if (line.startsWith(PULLED_CLIENT_ONLY_MARK)) return true;
+  }
+  return false;
+}
+
+/**
  * The client capabilities a pulled manifest was listed to, from its header: `{}` for a manifest
  * pulled before the header said so (pull declared none then); undefined for one not pulled.
  */

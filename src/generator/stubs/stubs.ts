@@ -45,6 +45,8 @@ export function stubImportBase(stubsDir: string, outDir: string, server: string)
 export async function planStubs(models: readonly ServerModel[], options: StubOptions): Promise<StubPlan> {
   const plan: StubPlan = { changes: [], diagnostics: [] };
   for (const model of models) {
+    // A client-only server has no handlers here: no stubs, and its tools are no orphans' reason.
+    if (model.options.clientOnly) continue;
     const dir = path.join(options.stubsDir, model.name);
     const entries = stubEntries(model);
     for (const entry of entries) {
