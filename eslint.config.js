@@ -33,8 +33,8 @@ export default defineConfig(
     languageOptions: {
       parserOptions: {
         // Each file with the tsconfig.json that includes it (the root's, src/harness's, the
-        // example's); the few plain .js/.mjs scripts in a default project.
-        projectService: { allowDefaultProject: ["*.js", "bench/*.mjs", "test/servers/*.mjs"] },
+        // example's); the few plain .js/.mjs scripts and the examples' Vitest configs in a default project.
+        projectService: { allowDefaultProject: ["*.js", "bench/*.mjs", "test/servers/*.mjs", "examples/*/vitest.config.ts"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
