@@ -64,6 +64,31 @@ describe("mcpgen CLI", () => {
     }
   });
 
+  it("`mcpgen help` and `help COMMAND` print the helps as --help does; the usage names every command's options; explain takes -32602 and diagnostic codes", () => {
+    const dir = tempProject();
+    const top = mcpgen(["--help"], dir);
+    expect(mcpgen(["help"], dir)).toEqual(top);
+    expect(mcpgen(["help", "check"], dir)).toEqual(mcpgen(["check", "--help"], dir));
+    expect(mcpgen(["help", "chek"], dir)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        'mcpgen: unknown command "chek": did you mean `mcpgen check`? (commands: generate, validate, init, pull, diff, lint, mock, trace, check, explain or dev)\nRun `mcpgen --help` for usage.\n',
+    });
+    // The usage lines leave out no option a new user looks for.
+    for (const part of ["check LOG [--manifests PATH...] [--input FORMAT]", "[--fail-rate R] [--config FILE] [--quiet]", "[--mock] [--config FILE]"])
+      expect(top.stdout).toContain(part);
+    const code = mcpgen(["explain", "-32602"], dir);
+    expect(code.code).toBe(0);
+    expect(code.stdout).toMatch(/^-32602 Invalid params: /);
+    const diagnostic = mcpgen(["explain", "keyword-typo"], dir);
+    expect(diagnostic.code).toBe(0);
+    expect(diagnostic.stdout).toMatch(
+      /^keyword-typo \(a diagnostic of generate, validate and lint; a config's diagnostics key sets the level of its warnings\)\n\nA key of a JSON Schema/,
+    );
+    expect(mcpgen(["explain", "duplicate-server"], dir).stdout).toMatch(/^duplicate-server \(a diagnostic of generate, validate and lint; always an error\)/);
+  });
+
   it("prints each command's help from its options table: every option it takes, and none it refuses", () => {
     const dir = tempProject();
     for (const command of ["generate", "validate", "init", "pull", "diff", "lint", "mock", "trace"]) {

@@ -98,6 +98,20 @@ describe("mcpgen lint", () => {
     expect(pulled.stderr).toContain(`manifests/rx.yaml:8:36: warning ${lookbehind}`);
   });
 
+  it("a tool name with a space is reported once (validate's invalid-name), a dot by this rule", () => {
+    const dir = tempProject({
+      "manifests/s.yaml":
+        "server: {name: s, version: '1'}\ntools:\n  - {name: add book, inputSchema: {type: object}}\n  - {name: files.read, inputSchema: {type: object}}\n",
+    });
+    const lines = mcpgen(["lint"], dir).stderr.trimEnd().split("\n");
+    expect(lines.filter((l) => l.includes('"add book"'))).toEqual([
+      'manifests/s.yaml:3:12: warning invalid-name: `name` "add book" is not advised: use 1 to 128 characters among A-Z a-z 0-9 _ - . (MCP tool names SHOULD be; some clients refuse others)',
+    ]);
+    expect(lines.filter((l) => l.includes("tool-name-characters"))).toEqual([
+      'manifests/s.yaml:4:6: warning tool-name-characters: "files.read" has ".": model APIs accept only letters, digits, _ and - in function names (use _ or -)',
+    ]);
+  });
+
   it("levels come from the config's lint key, then --rule; an error-level finding exits 1", () => {
     const dir = tempProject({
       "manifests/lt.yaml": MANIFEST,

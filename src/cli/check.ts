@@ -25,7 +25,7 @@ export const checkCommand = defineCommand({
   name: "check",
   about: "the mistakes in a log of MCP messages, at their lines, with the fix.",
   summary: "Check a log of MCP messages (mcpgen trace, raw JSONL, HAR, a server's log): envelopes, ids, methods, names, schemas, result shapes.",
-  synopsis: ["mcpgen check LOG [--manifests PATH...] [--format text|json|sarif|junit] [--fail-on error|warning]"],
+  synopsis: ["mcpgen check LOG [--manifests PATH...] [--input FORMAT] [--format text|json|sarif|junit]", "             [--fail-on error|warning]"],
   usage: ["mcpgen check LOG [--manifests PATH...] [--input FORMAT] [--format text|json|sarif|junit] [--fail-on error|warning]"],
   details: `Reads the log as it streams (a HAR is read whole, at most 256 MiB) and reports each mistake at
 its line (a HAR's: where the entry starts), with the message's id and the fix: JSON-RPC envelopes,

@@ -28,7 +28,7 @@ export const devCommand = defineCommand({
   about: "the widgets in the harness, rebuilt and reloaded on every edit.",
   summary:
     "Generate, then serve the widgets in the harness against the handlers (else the mock); rebuild and reload the open page on every edit of a manifest, widget or handler.",
-  synopsis: ["mcpgen dev [PATH...] [--server NAME] [--port PORT] [--mock]"],
+  synopsis: ["mcpgen dev [PATH...] [--server NAME] [--port PORT] [--mock] [--config FILE]"],
   usage: ["mcpgen dev [MANIFEST|FOLDER...] [--server NAME] [--port PORT] [--mock] [--config FILE]"],
   details: `Runs generate (as configured, every manifest afresh), then serves the harness at
 http://127.0.0.1:PORT/: one page per example of a tool that opens a widget, with the MCP Apps

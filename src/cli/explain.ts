@@ -14,7 +14,7 @@ export const explainCommand = defineCommand({
   name: "explain",
   about: "a log of MCP messages in words, message by message.",
   summary: "Explain a log of MCP messages line by line: who sends what, which request each reply answers and how long it took, what an error means.",
-  synopsis: ["mcpgen explain LOG [--input FORMAT] [--format text|jsonl]", "mcpgen explain RULE", "mcpgen explain -- CODE"],
+  synopsis: ["mcpgen explain LOG [--input FORMAT] [--format text|jsonl]", "mcpgen explain RULE | DIAGNOSTIC | CODE"],
   details: `Reads the same logs as check (mcpgen trace's JSONL, raw JSON-RPC JSONL, a HAR, a generated
 server's message log) and prints one line per message: its line in the log, who sent it, and what
 it is: a request with its tool and argument names, a reply with the request it answers (its line,
@@ -22,8 +22,9 @@ and the time it took when the log has times), an error as a protocol error or a 
 notifications in words (progress, list changes, log messages), and the HTTP exchange it rode on.
 
 Given a rule of check instead of a log (mcpgen explain misnamed-param), it says what the rule
-finds and how to fix it; given a JSON-RPC error code (mcpgen explain -- -32602), what the code
-means in MCP and when a server answers it. A file of that name is read as a log.`,
+finds and how to fix it; given a code of generate, validate or lint (mcpgen explain pattern-cost),
+what it reports; given a JSON-RPC error code (mcpgen explain -32602), what the code means in MCP
+and when a server answers it. A file of that name is read as a log.`,
   options: {
     input: INPUT_OPTION,
     format: {
@@ -50,7 +51,7 @@ means in MCP and when a server answers it. A file of that name is read as a log.
         process.stdout.write(topic);
         return 0;
       }
-      const nor = where.problem.endsWith("no such file") ? ", nor a rule of mcpgen check or a JSON-RPC error code" : "";
+      const nor = where.problem.endsWith("no such file") ? ", nor a rule of mcpgen check, a code of its diagnostics or a JSON-RPC error code" : "";
       process.stderr.write(`mcpgen: ${where.problem}${nor}\nRun \`mcpgen explain --help\` for usage.\n`);
       return 2;
     }

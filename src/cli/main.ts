@@ -47,7 +47,7 @@ function topHelp(): string {
     "Usage:",
     ...COMMANDS.flatMap((c) => c.synopsis.map((line) => `  ${line}`)),
     "  mcpgen --help | --version",
-    "  mcpgen COMMAND --help",
+    "  mcpgen COMMAND --help | mcpgen help [COMMAND]",
     "",
     "Commands:",
     ...commands,
@@ -64,8 +64,21 @@ function topHelp(): string {
 }
 
 export async function main(argv: string[], cwd = process.cwd()): Promise<number> {
-  const [first, ...rest] = argv;
+  const [first, ...given] = argv;
+  // `mcpgen help [COMMAND]`, as git and npm take it.
+  if (first === "help") {
+    const [topic, ...more] = given;
+    if (topic === undefined) return print(topHelp());
+    const about = COMMANDS.find((c) => c.name === topic);
+    if (about && more.length === 0) return print(about.help());
+    process.stderr.write(
+      explainUsage(about ? `help takes one command, not ${more.length + 1} words` : `unknown command ${JSON.stringify(topic)}: ${meant(topic)}`),
+    );
+    return 2;
+  }
   const command = COMMANDS.find((c) => c.name === first);
+  // `mcpgen explain -32602`: a negative number there is an error code, not an option.
+  const rest = command === explainCommand && given.length === 1 && /^-\d{1,6}$/.test(given[0]!) ? ["--", given[0]!] : given;
   if (!command) {
     if (argv.includes("-h") || argv.includes("--help")) return print(topHelp());
     if (argv.includes("-v") || argv.includes("--version")) return print(version());

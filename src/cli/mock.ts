@@ -25,7 +25,10 @@ export const mockCommand = defineCommand({
   name: "mock",
   about: "serve manifests without handlers: examples and generated data that match the schemas.",
   summary: "Serve manifests without handlers (stdio or Streamable HTTP): tool examples, else seeded data valid by each outputSchema.",
-  synopsis: ["mcpgen mock [PATH...] [--server NAME] [--http PORT [--host HOST]] [--seed N] [--latency MS] [--fail-rate R]"],
+  synopsis: [
+    "mcpgen mock [PATH...] [--server NAME] [--http PORT [--host HOST]] [--seed N] [--latency MS]",
+    "            [--fail-rate R] [--config FILE] [--quiet]",
+  ],
   usage: ["mcpgen mock [MANIFEST|FOLDER...] [--server NAME] [--http PORT [--host HOST]] [--seed N] [--latency MS] [--fail-rate R] [--config FILE] [--quiet]"],
   details: `Serves each manifest through the generated servers' own runtime, to 2025-11-25 and 2026-07-28
 clients: arguments are checked by the server's validators. A tool answers the result of its example

@@ -124,7 +124,8 @@ export type DiagnosticCode = keyof typeof DIAGNOSTICS;
 export const LINT_RULES = {
   "tool-name-length":
     "the tool name with a `mcp__<server>__` prefix (as Claude Code and other clients build it) is over 64 characters, the limit of OpenAI and Anthropic function names",
-  "tool-name-characters": "the tool name has characters besides letters, digits, `_` and `-` (MCP allows `.`; OpenAI and Anthropic function names do not)",
+  "tool-name-characters":
+    "the tool name has a `.`, which MCP allows and OpenAI and Anthropic function names do not (characters MCP advises against, a space, are validate's `invalid-name`, reported once)",
   "input-top-level-composition":
     "inputSchema has `anyOf`, `oneOf`, `allOf` or `not` at its root, which the Anthropic API refuses and OpenAI's strict mode does not support",
   "schema-refs":

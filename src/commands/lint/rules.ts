@@ -43,7 +43,9 @@ export function lintTool(tool: Record<string, unknown>, index: number, server: s
       message: `\`${prefixed}\` is ${prefixed.length} characters; clients that prefix tool names with mcp__<server>__ pass it to models capped at ${NAME_LIMIT}: ${pulled ? upstream : `keep ${JSON.stringify(name)} to ${Math.max(room, 1)} characters${room < 1 ? " (and the server name shorter)" : ""}`}`,
     });
   }
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+  // A character MCP itself advises against (a space) is validate's invalid-name warning already: one
+  // finding per slip. This rule adds what MCP allows and model APIs refuse (`.`).
+  if (!/^[A-Za-z0-9_-]+$/.test(name) && /^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
     const bad = [...new Set(name.replace(/[A-Za-z0-9_-]/g, ""))].map((c) => JSON.stringify(c)).join(", ");
     const fix = pulled
       ? "; the upstream server names this tool: report it there (the typed client calls it by its name either way; a client that hands it to a model may rename or drop it)"

@@ -4,6 +4,7 @@
  * JSON-RPC 2.0 and of MCP's schema.ts (2025-11-25 and 2026-07-28).
  */
 import { RULES, type RuleId } from "../rules/table.js";
+import { DIAGNOSTICS, WARNING_CODES, type DiagnosticCode } from "../../../common/diagnostics.js";
 
 /** Per code: its name, what it means, and when MCP uses it. */
 const CODES: Readonly<Record<number, { name: string; means: string; when: string }>> = {
@@ -60,6 +61,17 @@ export function explainTopic(topic: string, rulesPage: (rule: string) => string)
   if (Object.hasOwn(RULES, topic)) {
     const rule = RULES[topic as RuleId];
     return [`${topic} (${rule.severity}): ${rule.title}`, "", rule.description, "", `Fix: ${rule.fix}`, "", `More: ${rulesPage(topic)}`, ""].join("\n");
+  }
+  if (Object.hasOwn(DIAGNOSTICS, topic)) {
+    const level = (WARNING_CODES as readonly string[]).includes(topic) ? "a config's diagnostics key sets the level of its warnings" : "always an error";
+    return [
+      `${topic} (a diagnostic of generate, validate and lint; ${level})`,
+      "",
+      DIAGNOSTICS[topic as DiagnosticCode],
+      "",
+      "More: docs/reference/diagnostics.md",
+      "",
+    ].join("\n");
   }
   if (!/^-?\d{1,6}$/.test(topic)) return undefined;
   const code = Number(topic);
