@@ -175,7 +175,7 @@ describe("config: diagnostics levels", () => {
     const r = mcpgen(["generate"], dir);
     expect(r.code).toBe(1);
     const codes =
-      "the codes that can be set: unknown-field, invalid-name, keyword-typo, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, runtime-missing, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable";
+      "the codes that can be set: unknown-field, invalid-name, keyword-typo, misplaced-key, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, runtime-missing, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable";
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       `mcpgen.config.yaml:2:3: error config: \`yaml-syntax\` is an error, and errors cannot be turned off or down (fix what it reports); ${codes}`,
       `mcpgen.config.yaml:3:3: error config: unknown diagnostic code \`unknwn-field\` (did you mean \`unknown-field\`?); ${codes}`,

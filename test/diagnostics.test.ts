@@ -105,7 +105,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      properties:\n        n: {type: strin}\n`,
       want: [
-        'm.yaml:7:19: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+        'm.yaml:7:19: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "string"?',
       ],
     },
   ],
@@ -296,7 +296,7 @@ const cases: [string, { given: string; want: string[]; files?: Record<string, st
     {
       given: `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n      allOf:\n        - {type: object}\n        - {type: strin}\n`,
       want: [
-        'm.yaml:8:18: error invalid-schema: invalid JSON Schema at allOf.1.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+        'm.yaml:8:18: error invalid-schema: invalid JSON Schema at allOf.1.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "string"?',
       ],
     },
   ],

@@ -205,7 +205,7 @@ describe("mcpgen lint", () => {
       code: 2,
       stdout: "",
       stderr:
-        'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, keyword-typo, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, runtime-missing, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable\nRun `mcpgen lint --help` for usage.\n',
+        'mcpgen: --rule "unknwn-field=off": unknown diagnostic code `unknwn-field` (did you mean `unknown-field`?); the codes that can be set: unknown-field, invalid-name, keyword-typo, misplaced-key, suspicious-key, required-without-schema, pattern-unsupported, pattern-backtracking, pattern-cost, schema-not-object, unsupported-ref, widget-unused, app-only-tool, alias-contradiction, offline-access, stub-orphan, runtime-missing, tool-name-length, tool-name-characters, input-top-level-composition, schema-refs, type-arrays, write-tool-without-scopes, unknown-keyword, unswitched-tag, mock-unmockable\nRun `mcpgen lint --help` for usage.\n',
     });
     expect(mcpgen(["lint", "--rule", "yaml-syntax=off"], dir).stderr.split("\n")[0]).toMatch(
       /^mcpgen: --rule "yaml-syntax=off": `yaml-syntax` is an error, and errors cannot be turned off or down/,

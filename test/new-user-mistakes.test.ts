@@ -267,13 +267,72 @@ describe("independent problems are all reported in one run", () => {
     const r = mcpgen(["validate", "m.yaml"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
-      'm.yaml:4:56: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      'm.yaml:4:56: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "integer"?',
       'm.yaml:7:11: error duplicate-name: duplicate tool name "b": also declared at line 5 (tools[1]); each tool needs a unique name',
       "m.yaml:8:59: error invalid-schema: invalid JSON Schema at properties.m.minimum: must be number",
-      'm.yaml:10:56: error invalid-schema: invalid JSON Schema at properties.m.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      'm.yaml:10:56: error invalid-schema: invalid JSON Schema at properties.m.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "string"?',
       "m.yaml:11:5: error unknown-field: unknown field `descripton` in a tool (did you mean `description`?); allowed: name, title, description, inputSchema, outputSchema, annotations, execution, icons, _meta, examples, widget, visibility, scopes, auth, enabled, tags, securitySchemes",
       'm.yaml:14:57: error unknown-placeholder: placeholder {{nope}} names no argument of prompt "p"; declare it under `arguments:`',
       "mcpgen: 6 errors; nothing written.",
     ]);
+  });
+});
+
+describe("issue 40, item 2: mis-indented schemas, one slip one error", () => {
+  const manifest = `${server}tools:
+  - name: add_book
+    inputSchema:
+      type: object
+      properties:
+        title: {type: str}
+        author:
+          type: object
+          properties:
+            name: {type: string}
+          born: {type: integer}
+    required: [title]
+  - name: untyped
+    inputSchema:
+      properties:
+        q: {type: string}
+  - name: find
+    inputSchema:
+      type: object
+      properites:
+        q: {type: string}
+        n: {type: integer}
+      required: [q, n]
+  - name: dedented
+    inputSchema:
+      type: object
+      properties:
+        a: {type: string}
+      b: {type: integer}
+      required: [a, b]
+`;
+
+  it("a property beside `properties`, a tool-level `required`, `type: str`, no `type`, `properites`: each one error with its fix, none after it", () => {
+    const dir = tempProject({ "manifests/s.yaml": manifest });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split("\n")).toEqual([
+      'manifests/s.yaml:7:23: error invalid-schema: invalid JSON Schema at properties.title.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "string"?',
+      "manifests/s.yaml:12:11: error misplaced-key: `born` sits beside `properties` of `author` and reads as a property's schema, which no validator or client sees there: indent it under that `properties`",
+      "manifests/s.yaml:13:5: error misplaced-key: `required` in a tool is a key of its inputSchema: indent it under `inputSchema:` (here no client or validator reads it, and every input is optional)",
+      "manifests/s.yaml:16:7: error schema-not-object: tools[1].inputSchema has no type: add `type: object` (MCP clients reject tool input schemas without it)",
+      "manifests/s.yaml:21:7: error keyword-typo: `properites` is not a JSON Schema keyword (did you mean `properties`?): validators and clients ignore it, so it does nothing of what `properties` does; fix the key, or start a key of your own with `x-`",
+      "manifests/s.yaml:30:7: error misplaced-key: `b` sits beside `properties` and reads as a property's schema, which no validator or client sees there: indent it under that `properties`",
+      "mcpgen: 6 errors; nothing written.",
+    ]);
+  });
+
+  it("in a pulled manifest the same keys are the upstream server's: warnings, and it builds", () => {
+    const pulled = `# Pulled by mcpgen from \`node upstream.js\` (MCP 2025-11-25).\n${server}tools:\n  - name: dedented\n    inputSchema:\n      type: object\n      properties:\n        a: {type: string}\n      b: {type: integer}\n`;
+    const dir = tempProject({ "manifests/s.yaml": pulled });
+    const r = mcpgen(["validate"], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "manifests/s.yaml:9:7: warning misplaced-key: `b` sits beside `properties` and reads as a property's schema, which no validator or client sees there: indent it under that `properties` (the upstream server sends it so: report it there)",
+    );
   });
 });

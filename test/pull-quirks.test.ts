@@ -159,7 +159,7 @@ describe('pull: tool schemas without type "object"', () => {
     expect(mcpgen(["validate", "m.yaml"], dir)).toMatchObject({
       code: 1,
       stderr: expect.stringContaining(
-        'm.yaml:4:18: error schema-not-object: tools[0].inputSchema: type must be "object" (MCP clients reject other tool input schemas)',
+        "m.yaml:4:18: error schema-not-object: tools[0].inputSchema has no type: add `type: object` (MCP clients reject tool input schemas without it)",
       ),
     });
   });

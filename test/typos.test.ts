@@ -314,7 +314,7 @@ prompts:
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split("\n")).toEqual([
       'm.yaml:5:11: error identifier-collision: tool "report" (its input type) and def "ReportInput" (line 3) both become the TypeScript type name ReportInput; rename one of them',
-      'm.yaml:6:56: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string")',
+      'm.yaml:6:56: error invalid-schema: invalid JSON Schema at properties.n.type: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string"); did you mean "string"?',
       'm.yaml:8:43: error file-content: file "missing.txt" does not exist (paths are relative to the manifest\'s folder)',
       'm.yaml:10:12: error identifier-collision: widget "user_card" and resource "user-card" (line 8) both become the client method name readUserCard; rename one of them',
       'm.yaml:10:12: warning widget-unused: no tool opens widget "user_card": add `widget: user_card` to the tool whose result it shows (app-visible tools can still be called from other widgets)',

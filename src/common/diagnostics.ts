@@ -56,6 +56,8 @@ export const DIAGNOSTICS = {
     "A name in `required` of an object schema (one with `type: object`, `properties`, `additionalProperties` or `patternProperties`) that no subschema describes (not in `properties`, no matching `patternProperties`, no `additionalProperties` schema): a caller can only send it blind. Composition branches (`anyOf: [{required: [a]}, ...]`) and required-only fragments (`defs: {ByPhone: {required: [phone]}}`) are not checked. A warning in a manifest written by `mcpgen pull`. The generated type has the property either way, typed as the validator admits it.",
   "keyword-typo":
     "A key of a JSON Schema (a tool's inputSchema or outputSchema, a def, at any depth) that is no keyword of the schema's dialect (2020-12, or draft-07 when its `$schema` says so) but a typo of one, by the rule of every \"did you mean\" (see `unknown-field`). `properites`, `requried`, `minLenght`: validators ignore such a key, so the schema would check less than it says. An error with the keyword meant; a warning in a manifest written by `mcpgen pull`. Property names are data, not keys of the schema; `x-` keys are extensions (but an `x-mcp` key next to `x-mcp-header` is a typo); a key of no dialect at all is allowed, and `mcpgen lint` reports it (`unknown-keyword`).",
+  "misplaced-key":
+    "A key in the wrong place, as a slip of indentation leaves it: a property's schema beside `properties` instead of under it (`born: {type: integer}` one level too far left), or a key of a tool's inputSchema (`required`, `properties`) under the tool itself. Validators and clients would not read it there. An error with where to indent it; a warning in a manifest written by `mcpgen pull`.",
   "suspicious-key":
     "A warning: a key in a JSON Schema that YAML made from text (a key with the value null, or one that reads like prose: spaces, a final `.`), other than JSON Schema keywords (a bad value there is an `invalid-schema` error) and `x-` extensions. In `{description: ISO date, YYYY-MM-DD.}` the comma ends the description and `YYYY-MM-DD.` would be served as a keyword; the message gives the quoted text to write. The same case on a field of an MCP object adds this hint to its `unknown-field` warning; anywhere else in a manifest (`_meta`, a `default`, a message, an example) a key written bare in a flow mapping, with no `:` (`{note: hello, world}`), is this warning too (`name: null` is not).",
   "pattern-unsupported":
@@ -156,6 +158,7 @@ export const WARNING_CODES = [
   "unknown-field",
   "invalid-name",
   "keyword-typo",
+  "misplaced-key",
   "suspicious-key",
   "required-without-schema",
   "pattern-unsupported",

@@ -108,7 +108,9 @@ export async function validateSchemas(manifest: LoadedManifest, options: SchemaC
             at,
             "schema-not-object",
             key === "inputSchema"
-              ? `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
+              ? schema.type === undefined
+                ? `tools[${i}].inputSchema has no type: add \`type: object\` (MCP clients reject tool input schemas without it)`
+                : `tools[${i}].inputSchema: type must be "object" (MCP clients reject other tool input schemas); wrap other values in a property`
               : `tools[${i}].outputSchema: type must be "object" (structuredContent is always a JSON object); wrap other values in a property`,
           );
         }
@@ -192,14 +194,53 @@ function inComposition(path: readonly (string | number)[]): boolean {
 }
 
 /** Keys YAML made from text (see flowText.ts), which would be served as keywords. */
-function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Report): void {
+function checkKeys(node: Record<string, unknown>, at: () => DocPath, report: Report, blind: "warning" | undefined): void {
   for (const key of Object.keys(node)) {
     const value = node[key];
+    if (misplacedProperty(node, key)) {
+      const path = at();
+      const owner = path.length >= 2 && path[path.length - 2] === "properties" ? ` of \`${String(path[path.length - 1])}\`` : "";
+      report(
+        [...path, key],
+        "misplaced-key",
+        `\`${key}\` sits beside \`properties\`${owner} and reads as a property's schema, which no validator or client sees there: indent it under that \`properties\`${blind ? " (the upstream server sends it so: report it there)" : ""}`,
+        "key",
+        blind,
+      );
+      continue;
+    }
     // Keywords with a bad value are the meta-schema check's; x- keys are extensions on purpose.
     if (!looksLikeText(key, value) || KEYWORDS.has(key) || NULL_ALLOWED.has(key) || key.startsWith("x-")) continue;
     const what = value === null ? `\`${key}\` is a key without a value (null)` : `\`${key}\` reads like text, not a JSON Schema keyword`;
     report([...at(), key], "suspicious-key", `${what}; it would be served as a keyword. ${capitalize(quoteHint(node, key))}`, "key", "warning");
   }
+}
+
+/** Keys that make a mapping read as a JSON Schema. */
+const SCHEMA_SHAPE = new Set([
+  "type",
+  "properties",
+  "items",
+  "enum",
+  "const",
+  "$ref",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+]);
+
+/** Whether `key` of an object schema is no keyword but a property's schema beside `properties` (dedented one level). */
+function misplacedProperty(node: Record<string, unknown>, key: string): boolean {
+  const value = node[key];
+  return (
+    isPlainObject(node.properties) && !KEYWORDS.has(key) && !key.startsWith("x-") && isPlainObject(value) && Object.keys(value).some((k) => SCHEMA_SHAPE.has(k))
+  );
 }
 
 function capitalize(text: string): string {
@@ -234,8 +275,12 @@ function checkRequired(node: Record<string, unknown>, at: () => DocPath, report:
   if (composed || isPlainObject(node.additionalProperties)) return;
   const properties = isPlainObject(node.properties) ? node.properties : {};
   const patterns = isPlainObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
+  // One slip, one error: a typo of `properties` (keyword-typo) already says why its names are undeclared.
+  if (Object.keys(node).some((key) => key !== "properties" && didYouMean(key, ["properties"]) === "properties")) return;
   node.required.forEach((name, i) => {
     if (typeof name !== "string" || Object.hasOwn(properties, name)) return;
+    // A property's schema dedented beside `properties`: misplaced-key says so.
+    if (misplacedProperty(node, name)) return;
     if (patterns.some((p) => matchesPattern(p, name))) return;
     const closed = node.additionalProperties === false;
     const declared = Object.keys(properties);
@@ -330,7 +375,7 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
   };
   forEachSchema(schema, (node, path) => {
     const here = () => [...base, ...path()];
-    checkKeys(node, here, report);
+    checkKeys(node, here, report, blind);
     // In a branch of a composition (`anyOf: [{required: [phone]}, {required: [email]}]`), the
     // names are usually declared by the schema around it.
     if (!inComposition(path())) checkRequired(node, here, report, blind);
@@ -389,6 +434,17 @@ function checkNodes(schema: JsonSchema, base: DocPath, defs: ReadonlyMap<string,
   }
 }
 
+/** The value at `path` inside `value`, or undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  let at = value;
+  for (const step of path) {
+    if (Array.isArray(at)) at = at[Number(step)];
+    else if (isPlainObject(at) && Object.hasOwn(at, step)) at = at[step];
+    else return undefined;
+  }
+  return at;
+}
+
 /**
  * Checks a schema against its dialect's meta-schema (precompiled: see metaSchemas.generated.ts)
  * and reports each problem where it is.
@@ -411,10 +467,15 @@ function metaValidate(validate: MetaValidator, schema: JsonSchema, base: DocPath
       .slice(1)
       .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
     const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+    // `type: str`: the type name meant, when one is near.
+    const given = path.length > 0 ? valueAt(schema, path) : undefined;
+    const names = allowed?.map(String) ?? [];
+    const prefixed = typeof given === "string" && given.length >= 2 ? names.filter((name) => name.startsWith(given.toLowerCase())) : [];
+    const near = typeof given === "string" ? (prefixed.length === 1 ? prefixed[0] : didYouMean(given, names)) : undefined;
     report(
       [...base, ...path],
       "invalid-schema",
-      `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}`,
+      `invalid JSON Schema at ${path.length ? path.join(".") : "the root"}: ${error.message ?? "invalid"}${allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(", ")})` : ""}${near ? `; did you mean ${JSON.stringify(near)}?` : ""}`,
     );
   }
 }

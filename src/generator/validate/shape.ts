@@ -123,6 +123,17 @@ export const QUOTE_IN_YAML = " (quote it in YAML)";
  * `upstream`: the manifest mirrors a server someone else runs (pulled), whose typos in MCP objects
  * are warnings too, for it serves them so.
  */
+/** JSON Schema keys of an object schema that a tool itself never has: under a tool they are an inputSchema's, dedented. */
+const INPUT_SCHEMA_KEYS = new Set([
+  "required",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "dependentRequired",
+  "minProperties",
+  "maxProperties",
+]);
+
 export function checkRecord(
   value: Record<string, unknown>,
   fields: Record<string, FieldSpec>,
@@ -148,6 +159,17 @@ export function checkRecord(
           `field \`${key}\` in ${what} looks like a typo of \`${hint}\`: the upstream server serves it so, and clients will not read it as \`${hint}\`; report it there (it is served as it is)`,
           "key",
           "warning",
+        );
+        continue;
+      }
+      // A key of the input schema dedented to the tool (`required:` under the tool, not inputSchema):
+      // served as written, it would make every input optional.
+      if (open && !upstream && path.length === 2 && path[0] === "tools" && INPUT_SCHEMA_KEYS.has(key)) {
+        report(
+          [...path, key],
+          "misplaced-key",
+          `\`${key}\` in a tool is a key of its inputSchema: indent it under \`inputSchema:\` (here no client or validator reads it${key === "required" ? ", and every input is optional" : ""})`,
+          "key",
         );
         continue;
       }
