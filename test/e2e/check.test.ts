@@ -62,7 +62,7 @@ describe("mcpgen check", () => {
     [["check", "mistakes.jsonl", "--fail-on", "note"], '--fail-on takes error or warning, not "note"'],
     [["check", "mistakes.jsonl", "--input", "pcap"], '--input takes mcpgen, jsonl, har, server-log, not "pcap"'],
     [["check", "nothing.jsonl"], "nothing.jsonl: no such file"],
-    [["explain", "nothing.jsonl"], "nothing.jsonl: no such file, nor a rule of mcpgen check or a JSON-RPC error code"],
+    [["explain", "nothing.jsonl"], "nothing.jsonl: no such file, nor a rule of mcpgen check, a code of its diagnostics or a JSON-RPC error code"],
   ])("usage error: mcpgen %j exits 2", (args, message) => {
     const r = mcpgen(args, TRACES);
     expect(r.code).toBe(2);

@@ -55,28 +55,34 @@ describe("withPatternTime", () => {
     }
   });
 
-  it("takes each test's real time from what is left: the strings of one value share it, the next value starts afresh", () => {
+  it("takes each test's real time from what is left, its estimate when the machine is slower: the strings of one value share it, the next starts afresh", () => {
     const now = vi.spyOn(performance, "now");
     let clock = 0;
-    // The clock moves 30 ms between its two readings around each test: each takes 30 ms.
-    now.mockImplementation(() => (clock += 30));
+    let step = 0;
+    now.mockImplementation(() => (clock += step / 2));
+    // 580 characters: about 20.3 ms each at worst (580 × 580 ways), long enough to be timed.
+    const ten = Array.from({ length: 10 }, () => "y".repeat(580));
+    let tested = 0;
+    const run = () =>
+      withPatternTime(100, () => {
+        for (const text of ten) {
+          matcher.test(text);
+          tested++;
+        }
+      });
     try {
-      // Long enough to be timed (a short string is charged its estimate instead).
-      const ten = Array.from({ length: 10 }, () => "a".repeat(40) + "xy");
-      let tested = 0;
-      const run = () =>
-        withPatternTime(100, () => {
-          for (const text of ten) {
-            matcher.test(text);
-            tested++;
-          }
-        });
-      expect(run).toThrow(new PatternTimeExceeded(100));
-      // 30 ms each: the fourth starts with 10 ms left, more than its estimate (0.1 ms): it runs; the fifth has none.
-      expect(tested).toBe(4);
-      tested = 0;
-      expect(run).toThrow(PatternTimeExceeded);
-      expect(tested).toBe(4);
+      // Each takes 1 ms: all ten fit in the 100 ms (by their estimates alone, four would).
+      step = 1;
+      run();
+      expect(tested).toBe(10);
+      // Each takes 50 ms, more than its estimate: charged the estimate, so four run and the fifth is refused, on
+      // any machine; the next value starts afresh.
+      step = 50;
+      for (let round = 0; round < 2; round++) {
+        tested = 0;
+        expect(run).toThrow(new PatternTimeExceeded(100));
+        expect(tested).toBe(4);
+      }
     } finally {
       now.mockRestore();
     }

@@ -205,7 +205,7 @@ export interface ServerOptions extends TaskOptions {
    * output, a form's answer), in ms (default 100). Before each string is tested its worst case is
    * estimated from its length and the pattern's counted repetitions: a string that would not fit
    * in what is left is refused untested ("the patterns of this value would take more than … ms"),
-   * as invalid as any other; each test's real time is taken from what is left.
+   * as invalid as any other; each test's real time is taken from what is left (its estimate, when the machine is slower than that).
    */
   maxPatternMs?: number;
   /**
