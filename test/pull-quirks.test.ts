@@ -5,6 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { serveToo } from "./helpers/manifests.js";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { mcpgen, ROOT } from "./helpers/cli.js";
@@ -88,17 +89,6 @@ describe("pull: a list method the server lacks", () => {
     expect(text).not.toMatch(/resourceTemplates|prompts:/);
   });
 });
-
-/** Deletes a pulled manifest's client-only header line, as it says to: generate then writes a server for it too. */
-function serveToo(file: string): void {
-  const text = readFileSync(file, "utf8");
-  const kept = text
-    .split("\n")
-    .filter((line) => !line.startsWith("# Client-only: "))
-    .join("\n");
-  expect(kept).not.toBe(text);
-  writeFileSync(file, kept);
-}
 
 describe('pull: tool schemas without type "object"', () => {
   it("pulls with one warning per problem, naming the tools; types the arguments as the schema admits; compiles under strict; serves each schema verbatim", () => {

@@ -12,6 +12,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { serveToo } from "../helpers/manifests.js";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { mcpgen } from "../helpers/cli.js";
@@ -93,10 +94,7 @@ describe("published servers with quirks", () => {
 
   it("generate (server and client) compiles under strict too", () => {
     // A server too: each manifest's client-only header line deleted, as the header says.
-    for (const name of ["kubernetes", "playwright"]) {
-      const file = path.join(app, "manifests", `${name}.yaml`);
-      writeFileSync(file, readFileSync(file, "utf8").replace(/^# Client-only: .*\n/m, ""));
-    }
+    for (const name of ["kubernetes", "playwright"]) serveToo(path.join(app, "manifests", `${name}.yaml`));
     const gen = mcpgen(["generate"], app);
     expect(gen.code).toBe(0);
     expect(readFileSync(path.join(app, "generated/playwright/server.ts"), "utf8")).toContain("browser_close: ");

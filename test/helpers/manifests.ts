@@ -1,7 +1,8 @@
 /** The bundled manifests as tests use them. */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PULLED_CLIENT_ONLY_MARK } from "../../src/generator/load/loadManifest.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -22,4 +23,15 @@ function withoutWidgets(text: string): string {
   if (/^ *(widgets?|visibility):/m.test(out))
     throw new Error("test/helpers/manifests.ts: the gift manifest's widget was not removed entirely; update withoutWidgets");
   return out;
+}
+
+/** Deletes a pulled manifest's client-only header line, as the line says to: generate then writes a server for it too. */
+export function serveToo(file: string): void {
+  const text = readFileSync(file, "utf8");
+  const kept = text
+    .split("\n")
+    .filter((line) => !line.startsWith(PULLED_CLIENT_ONLY_MARK))
+    .join("\n");
+  if (kept === text) throw new Error(`${file} has no client-only line to delete`);
+  writeFileSync(file, kept);
 }
