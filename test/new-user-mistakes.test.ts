@@ -172,7 +172,11 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
       "server:\n  name: s\n   version: '1'\n",
       "m.yaml:3:4: error yaml-syntax: YAML syntax error: Nested mappings are not allowed in compact mappings: this line is indented under `name:` (line 2), which already has a value; align it with that key, or move the value to its own lines",
     ],
-    ["a tab", "server:\n\tname: s\n", "m.yaml:2:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs"],
+    [
+      "a tab",
+      "server:\n\tname: s\n",
+      "m.yaml:2:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs: 2 spaces, under `server:` (line 1)",
+    ],
     [
       "an unclosed quote, several lines up",
       `${server}tools:\n  - name: a\n    description: "unclosed\n    inputSchema: {type: object}\n\n`,
@@ -183,7 +187,7 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
     [
       "a line aligned with no key (under-indented)",
       `${server}tools:\n  - name: a\n    inputSchema:\n      type: object\n     properties: {a: {type: string}}\n`,
-      "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces, which aligns it with no key around it; the nearest are indented 6: align it with its siblings",
+      "m.yaml:6:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces; its siblings are indented 6 (line 5): indent it 6 spaces",
     ],
     [
       "a key under a list item indented one space short",
@@ -216,6 +220,95 @@ describe("YAML syntax errors name the line to fix and the usual cause", () => {
     const r = mcpgen(["validate", "m.yaml"], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.split("\n")[0]).toBe(want);
+  });
+});
+
+describe("one indentation slip is one error, on the line that slipped", () => {
+  // The library server of the issue: a nested object, a tool after it.
+  const library = [
+    "server:",
+    "  name: library",
+    "  version: 1.0.0",
+    "",
+    "tools:",
+    "  - name: addBook",
+    "    description: Add a book",
+    "    inputSchema:",
+    "      type: object",
+    "      properties:",
+    "        title:",
+    "          type: string",
+    "        author:",
+    "          type: object",
+    "          properties:",
+    "            name:",
+    "              type: string",
+    "            born:",
+    "              type: integer",
+    "      required: [title]",
+    "  - name: findBook",
+    "    description: Find a book",
+    "    inputSchema:",
+    "      type: object",
+    "      properties:",
+    "        query: {type: string}",
+    "      required: [query]",
+    "",
+  ];
+  const slip = (line: number, to: string) => library.map((l, i) => (i === line - 1 ? to + l.trimStart() : l)).join("\n");
+  const errorsOf = (text: string) => {
+    const r = mcpgen(["validate", "m.yaml"], tempProject({ "m.yaml": text }));
+    expect(r.code).toBe(1);
+    return r.stderr.trimEnd().split("\n");
+  };
+  const at = "YAML syntax error: All mapping items must start at the same column:";
+
+  it.each([
+    // The first key of a block one space deeper than the others: the parser notices on the next line.
+    [9, "       ", `m.yaml:9:8: error yaml-syntax: ${at} this line is indented 7 spaces; its siblings are indented 6 (line 10): indent it 6 spaces`],
+    [
+      16,
+      "             ",
+      `m.yaml:16:14: error yaml-syntax: ${at} this line is indented 13 spaces; its siblings are indented 12 (line 18): indent it 12 spaces`,
+    ],
+    // A key one space off, between two levels: the level whose keys are of its kind.
+    [13, "         ", `m.yaml:13:10: error yaml-syntax: ${at} this line is indented 9 spaces; its siblings are indented 8 (line 11): indent it 8 spaces`],
+    [18, "           ", `m.yaml:18:12: error yaml-syntax: ${at} this line is indented 11 spaces; its siblings are indented 12 (line 16): indent it 12 spaces`],
+    [20, "       ", `m.yaml:20:8: error yaml-syntax: ${at} this line is indented 7 spaces; its siblings are indented 6 (line 10): indent it 6 spaces`],
+    [20, "     ", `m.yaml:20:6: error yaml-syntax: ${at} this line is indented 5 spaces; its siblings are indented 6 (line 10): indent it 6 spaces`],
+  ])("line %i indented %j", (line, indent, want) => {
+    expect(errorsOf(slip(line, indent))).toEqual([want, "mcpgen: 1 error; nothing written."]);
+  });
+
+  it.each([
+    [9, "\t    ", 6, "as its siblings (line 10)"],
+    [13, "\t      ", 8, "as its siblings (line 11)"],
+    [18, "\t          ", 12, "as its siblings (line 16)"],
+    [22, "\t  ", 4, "as its siblings (line 23)"],
+  ])("a tab on line %i: one error, with the spaces to use", (line, indent, spaces, siblings) => {
+    expect(errorsOf(slip(line, indent))).toEqual([
+      `m.yaml:${line}:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs: ${spaces} spaces, ${siblings}`,
+      "mcpgen: 1 error; nothing written.",
+    ]);
+  });
+
+  it("two slips are two errors, and an error of another kind after them is still reported", () => {
+    const lines = slip(9, "       ").split("\n");
+    lines[17] = "\t" + lines[17]!.slice(2);
+    lines[21] = '    description: "Find a book';
+    expect(errorsOf(lines.join("\n"))).toEqual([
+      `m.yaml:9:8: error yaml-syntax: ${at} this line is indented 7 spaces; its siblings are indented 6 (line 10): indent it 6 spaces`,
+      "m.yaml:18:1: error yaml-syntax: YAML syntax error: Tabs are not allowed as indentation: indent with spaces, not tabs: 12 spaces, as its siblings (line 16)",
+      'm.yaml:22:18: error yaml-syntax: YAML syntax error: Missing closing "quote: the quote opened on line 22 is not closed',
+      "mcpgen: 3 errors; nothing written.",
+    ]);
+  });
+
+  it("a slip that would hide a line in a block scalar is not taken for the fix", () => {
+    const text = `${server}tools:\n  - name: a\n    description: |\n      Two lines\n      of text\n     title: A\n    inputSchema: {type: object}\n`;
+    expect(errorsOf(text)[0]).toBe(
+      "m.yaml:7:6: error yaml-syntax: YAML syntax error: All mapping items must start at the same column: this line is indented 5 spaces; its siblings are indented 4 (line 8): indent it 4 spaces",
+    );
   });
 });
 

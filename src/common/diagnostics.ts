@@ -14,7 +14,7 @@ type Severity = "error" | "warning";
 export const DIAGNOSTICS = {
   "file-unreadable": "The manifest path does not exist or cannot be read; or the file `pull` would compare with or overwrite cannot be read.",
   "yaml-syntax":
-    "A YAML syntax error, pointed at the line to change (often not where the parser stopped), with the usual cause: an unquoted `: ` in a value (and the quoted value to write), a line indented under a key that already has a value, a tab, the line where an unclosed quote or bracket opened, an unquoted `{{placeholder}}`.",
+    "A YAML syntax error, pointed at the line to change (often not where the parser stopped), with the usual cause: an unquoted `: ` in a value (and the quoted value to write), a line indented under a key that already has a value, a tab, the line where an unclosed quote or bracket opened, an unquoted `{{placeholder}}`. An indentation slip (a key a space off, a tab) is one error on the line that slipped, with the indentation that fixes it; what the parser reports after it because of it is not repeated.",
   "yaml-duplicate-key": "The same key twice in one mapping.",
   "yaml-aliases": "YAML aliases expanded beyond 100 (a billion-laughs document).",
   "yaml-tag": "A YAML tag such as `!!binary`: a value JSON cannot carry.",

@@ -8,6 +8,8 @@ import type { Document, LineCounter, Node, Scalar } from "yaml";
 import { formatPath, type Diagnostic, type DiagnosticCode, type DocPath } from "../../common/diagnostics.js";
 import { sha256 } from "./parseCache.js";
 import type { ParseCache } from "./parseCache.js";
+import { KEYWORDS } from "../../jsonSchema/keywords.js";
+import { describeRepair, findIndentRepair } from "./indentRepair.js";
 import { syntaxHint } from "./syntaxHints.js";
 
 /** The first line of a manifest `mcpgen pull` wrote: a server you do not own, whose schema problems are warnings (and `pull --force` is needed to overwrite a file without it). */
@@ -195,38 +197,7 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   if (fast !== undefined)
     return { ok: true, manifest: { absPath, file, value: fast, mayHoldNonFinite: NON_FINITE.test(text), ...lazyPositions(text), fromCache: false } };
   const { doc, lineCounter } = parse(text);
-  const diagnostics: Diagnostic[] = [];
-  const lines = new Set<number>();
-  for (const error of doc.errors) {
-    const pos = lineCounter.linePos(error.pos[0]);
-    // One syntax error usually cascades into several on the same line; the first is the useful one.
-    if (lines.has(pos.line)) continue;
-    lines.add(pos.line);
-    const code: DiagnosticCode = error.code === "DUPLICATE_KEY" ? "yaml-duplicate-key" : "yaml-syntax";
-    if (code === "yaml-duplicate-key") {
-      diagnostics.push({
-        severity: "error",
-        code,
-        message: duplicateKeyMessage(doc, lineCounter, error.pos[0]),
-        file,
-        line: pos.line,
-        col: pos.col,
-        path: "",
-      });
-      continue;
-    }
-    // Where the parser noticed is often not the line to fix: say which one, and the usual cause.
-    const fix = syntaxHint(text, error.code, pos.line, pos.col, error.message);
-    diagnostics.push({
-      severity: "error",
-      code,
-      message: `YAML syntax error: ${firstLine(error.message).replace(/ at line \d+, column \d+:?$/, "")}${fix.hint ? `: ${fix.hint}` : ""}`,
-      file,
-      line: fix.line,
-      col: fix.col,
-      path: "",
-    });
-  }
+  const diagnostics = syntaxDiagnostics(text, file, doc, lineCounter);
   for (const warning of doc.warnings) {
     if (warning.code !== "TAG_RESOLVE_FAILED") continue;
     const pos = lineCounter.linePos(warning.pos[0]);
@@ -264,6 +235,84 @@ export function parseManifestText(text: string, absPath: string, file: string): 
   }
 
   return { ok: true, manifest: { absPath, file, value, mayHoldNonFinite: NON_FINITE.test(text), ...positions(doc, lineCounter), fromCache: false } };
+}
+
+/**
+ * The syntax errors of a text the parser refused. An indentation slip makes the parser report
+ * several errors, often first on a line that is right: each round finds the one re-indented line
+ * that removes the first error (indentRepair.ts), reports that line, and parses the repaired text
+ * again, so one slip is one error. Errors no re-indentation fixes (a quote, a `: `) are reported
+ * as the parser found them, the first of each line, with the usual cause (syntaxHints.ts).
+ */
+function syntaxDiagnostics(text: string, file: string, doc: Document, lineCounter: LineCounter): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  const reported = new Set<number>();
+  const repaired = new Set<number>();
+  const countErrors = (t: string) => parse(t).doc.errors.length;
+  // Each round parses the whole text again: a bound keeps a large file with many slips quick.
+  const rounds = Math.min(50, Math.max(3, Math.floor(20_000_000 / Math.max(1, text.length))));
+  let current = { text, doc, lineCounter };
+  for (let round = 0; ; round++) {
+    const syntax: { error: (typeof doc.errors)[number]; line: number; col: number }[] = [];
+    for (const error of current.doc.errors) {
+      const pos = current.lineCounter.linePos(error.pos[0]);
+      if (error.code !== "DUPLICATE_KEY") syntax.push({ error, ...pos });
+      else if (!reported.has(pos.line)) {
+        reported.add(pos.line);
+        const message = duplicateKeyMessage(current.doc, current.lineCounter, error.pos[0]);
+        diagnostics.push({ severity: "error", code: "yaml-duplicate-key", message, file, line: pos.line, col: pos.col, path: "" });
+      }
+    }
+    if (syntax.length === 0) break;
+    const { error, line, col } = syntax[0]!;
+    // Where the parser noticed is often not the line to fix: say which one, and the usual cause.
+    const fix = syntaxHint(current.text, error.code, line, col, error.message);
+    const tab = error.code === "TAB_AS_INDENT";
+    const repair =
+      round < rounds ? findIndentRepair(current.text, line, countErrors, { hintLine: fix.line, kindOf, ...(tab ? { onlyLine: line } : {}) }) : undefined;
+    if (repair && !repaired.has(repair.line)) {
+      repaired.add(repair.line);
+      reported.add(repair.line);
+      // The hint's wording when it names a cause the re-indentation does not tell (a key under a
+      // key that has a value, a list item's keys); the repair's, checked by a parse, otherwise.
+      const useHint = fix.line === repair.line && (fix.kind === "under-value" || fix.kind === "list-item" || fix.kind === "placeholder");
+      diagnostics.push({
+        severity: "error",
+        code: "yaml-syntax",
+        message: syntaxMessage(error.message, useHint ? fix.hint : describeRepair(repair)),
+        file,
+        line: repair.line,
+        col: useHint ? fix.col : (repair.was ?? 0) + 1,
+        path: "",
+      });
+      current = { text: repair.text, ...parse(repair.text) };
+      continue;
+    }
+    for (const { error: next, line: at, col: atCol } of syntax) {
+      // One syntax error usually cascades into several on the same line; the first is the useful one.
+      if (reported.has(at)) continue;
+      reported.add(at);
+      const hint = next === error ? fix : syntaxHint(current.text, next.code, at, atCol, next.message);
+      diagnostics.push({
+        severity: "error",
+        code: "yaml-syntax",
+        message: syntaxMessage(next.message, hint.hint),
+        file,
+        line: hint.line,
+        col: hint.col,
+        path: "",
+      });
+    }
+    break;
+  }
+  return diagnostics.sort((a, b) => a.line - b.line || a.col - b.col);
+}
+
+/** A key's kind for indentRepair.ts: in a manifest, mappings of JSON Schema keywords and mappings of names alternate. */
+const kindOf = (key: string) => (KEYWORDS.has(key) ? "keyword" : "name");
+
+function syntaxMessage(parserMessage: string, hint: string): string {
+  return `YAML syntax error: ${firstLine(parserMessage).replace(/ at line \d+, column \d+:?$/, "")}${hint ? `: ${hint}` : ""}`;
 }
 
 /** A manifest file that cannot be read (generate, validate, lint, diff). */

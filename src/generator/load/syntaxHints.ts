@@ -3,21 +3,29 @@
  * around where the parser stopped (loadManifest.ts reports the error itself).
  */
 
+/** Where to fix a syntax error, and why: `kind` says which cause the hint names. */
+export interface SyntaxHint {
+  line: number;
+  col: number;
+  hint: string;
+  kind: "placeholder" | "tab" | "unclosed" | "list-item" | "under-value" | "misaligned" | "colon" | "none";
+}
+
 /**
  * The line a YAML syntax error asks to change, and the usual cause there: an unquoted `: ` in a
  * value, a line indented under a key that already has a value or aligned with no key around it,
  * a tab, an unclosed quote or bracket, an unquoted `{{placeholder}}`. Heuristic: only used to
  * word an error the parser found; no hint rather than a wrong one.
  */
-export function syntaxHint(text: string, code: string, line: number, col: number, message = ""): { line: number; col: number; hint: string } {
+export function syntaxHint(text: string, code: string, line: number, col: number, message = ""): SyntaxHint {
   const lines = text.split(/\r?\n/);
   const at = (n: number) => lines[n - 1] ?? "";
   const indent = (l: string) => /^ */.exec(l)![0].length;
   const content = (l: string) => l.trim() !== "" && !l.trim().startsWith("#");
   const here = at(line);
   if (/\{\{/.test(here) && !/["']\s*$/.test(here.trim()))
-    return { line, col, hint: 'a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"' };
-  if (code === "TAB_AS_INDENT") return { line, col, hint: "indent with spaces, not tabs" };
+    return { line, col, hint: 'a value holding {{placeholders}} must be quoted in YAML: text: "Hello {{name}}"', kind: "placeholder" };
+  if (code === "TAB_AS_INDENT") return { line, col, hint: "indent with spaces, not tabs", kind: "tab" };
   const unclosedHint = () => {
     const open = unclosed(lines, line);
     return (
@@ -25,6 +33,7 @@ export function syntaxHint(text: string, code: string, line: number, col: number
         line: open.line,
         col: open.col,
         hint: `the ${open.char === '"' || open.char === "'" ? "quote" : `\`${open.char}\``} opened on line ${open.line} is not closed`,
+        kind: "unclosed" as const,
       }
     );
   };
@@ -35,6 +44,7 @@ export function syntaxHint(text: string, code: string, line: number, col: number
         line,
         col: indent(here) + 1,
         hint: `this line is indented ${indent(here)} spaces: the keys of the list item on line ${item.line} are indented ${item.keys}, so align it with them; a new item at ${item.dash} starts with \`- \``,
+        kind: "list-item",
       };
   }
   if (/Flow (map|sequence)/.test(message) || code === "MISSING_CHAR" || code === "UNEXPECTED_TOKEN" || code === "BAD_SCALAR_START") {
@@ -50,19 +60,20 @@ export function syntaxHint(text: string, code: string, line: number, col: number
         line: nextIndex + 1,
         col: indent(lines[nextIndex]!) + 1,
         hint: `this line is indented under \`${keyValue[3]!.trim()}:\` (line ${line}), which already has a value; align it with that key, or move the value to its own lines`,
+        kind: "under-value",
       };
     }
     // A line aligned with no key around it (from this line down to the end of its block).
     for (let n = line; n <= Math.min(lines.length, line + 1); n++) {
       if (!content(at(n))) continue;
       const misaligned = misalignment(lines, n);
-      if (misaligned) return { line: n, col: indent(at(n)) + 1, hint: misaligned };
+      if (misaligned) return { line: n, col: indent(at(n)) + 1, hint: misaligned, kind: "misaligned" };
     }
     // Two `: ` in a plain value: the value holds a colon and a space.
     const value = /^\s*(-\s+)?([^:"'{[]+):\s+([^\s"'{[|>&*!].*:\s.*)$/.exec(here);
-    if (value) return { line, col, hint: `a value holding \`: \` must be quoted: ${value[2]!.trim()}: ${JSON.stringify(value[3]!.trim())}` };
+    if (value) return { line, col, hint: `a value holding \`: \` must be quoted: ${value[2]!.trim()}: ${JSON.stringify(value[3]!.trim())}`, kind: "colon" };
   }
-  return { line, col, hint: "" };
+  return { line, col, hint: "", kind: "none" };
 }
 
 /** The closest `- key: ...` line above line `n` indented less than it: where its dash and its keys are. */
