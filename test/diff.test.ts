@@ -181,6 +181,47 @@ describe("classify", () => {
     ]);
   });
 
+  it("a tool renamed and changed is paired by likeness: the rename, then its changes under the new name, each with its verdict", () => {
+    const find = tool("findBook", { properties: { query: { type: "string" } }, required: ["query"] }, undefined, { description: "Find a book by title" });
+    const search = tool("searchBooks", { properties: { query: { type: "string" }, limit: { type: "integer" } }, required: ["query", "limit"] }, undefined, {
+      description: "Find books by title",
+    });
+    const changes = classify(surface({ tools: [find] }), surface({ tools: [search] }));
+    expect(brief(changes)).toEqual([
+      "tool-renamed findBook clients:BREAK servers:BREAK",
+      "input-property-added searchBooks inputSchema.properties.limit clients:BREAK servers:ok",
+      "description-changed searchBooks description clients:ok servers:ok",
+    ]);
+    expect(changes[0]!.message).toBe(
+      "renamed to searchBooks? (alike: input properties, description): calls by the old name fail; its other changes are listed under searchBooks",
+    );
+    // Two added tools like it: the likest is the rename, the other an addition.
+    const listBooks = tool("listBooks", { properties: { page: { type: "integer" } } }, undefined, { description: "List every book" });
+    expect(brief(classify(surface({ tools: [find] }), surface({ tools: [listBooks, search] })))).toEqual([
+      "tool-renamed findBook clients:BREAK servers:BREAK",
+      "input-property-added searchBooks inputSchema.properties.limit clients:BREAK servers:ok",
+      "description-changed searchBooks description clients:ok servers:ok",
+      "tool-added listBooks clients:ok servers:BREAK",
+    ]);
+  });
+
+  it("tools that share a property or a word, and nothing more, are not a rename", () => {
+    const deleteBook = tool("deleteBook", { properties: { id: { type: "string" } } });
+    const getAuthor = tool("getAuthor", { properties: { id: { type: "string" }, full: { type: "boolean" } } });
+    expect(brief(classify(surface({ tools: [deleteBook] }), surface({ tools: [getAuthor] })))).toEqual([
+      "tool-removed deleteBook clients:BREAK servers:ok",
+      "tool-added getAuthor clients:ok servers:BREAK",
+    ]);
+    const addBook = tool("addBook", { properties: { title: { type: "string" } } }, undefined, { description: "Add a book" });
+    const addReview = tool("addReview", { properties: { stars: { type: "integer" }, text: { type: "string" } } }, undefined, {
+      description: "Add a review of a book",
+    });
+    expect(brief(classify(surface({ tools: [addBook] }), surface({ tools: [addReview] })))).toEqual([
+      "tool-removed addBook clients:BREAK servers:ok",
+      "tool-added addReview clients:ok servers:BREAK",
+    ]);
+  });
+
   it("serverInfo and instructions changes are listed, never breaking", () => {
     const before = surface({ server: { info: { name: "s", version: "1.0.0" }, instructions: "a" } });
     const after = surface({ server: { info: { name: "s", version: "1.1.0", title: "S" }, instructions: "b" } });
@@ -424,6 +465,25 @@ describe("mcpgen diff", () => {
       code: 0,
       stdout: "mcpgen: old.yaml -> old.yaml\n  no changes\n",
     });
+  });
+
+  it("a tool renamed and given one more property: one rename row and its change, not a removal and an addition", () => {
+    const before = GIFTS;
+    const after = GIFTS.replace("name: suggest_gifts", "name: suggest_presents").replace(
+      "        recipient: {type: string, description: Who the gift is for.}\n",
+      "        recipient: {type: string, description: Who the gift is for.}\n        wrapped: {type: boolean}\n",
+    );
+    expect(after).not.toBe(before);
+    const r = mcpgen(["diff", "old.yaml", "new.yaml"], tempProject({ "old.yaml": before, "new.yaml": after }));
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n").slice(1)).toEqual([
+      "  CLIENTS   SERVERS   WHAT                   WHERE                           CHANGE                DETAIL",
+      "  BREAKING  BREAKING  tool suggest_gifts     -                               tool-renamed          renamed to suggest_presents? (alike: name, input properties, output properties, description): calls by the old name fail; its other changes are listed under suggest_presents",
+      "  ok        ok        tool suggest_presents  inputSchema.properties.wrapped  input-property-added  property wrapped added: only calls that sent it undeclared (no typed one) may be refused",
+      "",
+      "  2 changes: 1 breaking for clients, 1 breaking for servers, 0 changing client behaviour, 1 compatible",
+      "",
+    ]);
   });
 
   it("an annotation hint changed: BEHAVIOUR, exit 0 unless --fail-on behaviour", () => {

@@ -17,6 +17,7 @@ import { metaBeyondSecurity, securityDifferences } from "./security.js";
 import type { Schema } from "./difference.js";
 import { schemaDifferences } from "./schemaRows.js";
 import { jsonEqual } from "../../common/objects.js";
+import { pairRenames } from "./renames.js";
 import { switched } from "./switched.js";
 import { nameText, type Difference, type DifferenceKind, type Surface } from "./difference.js";
 
@@ -82,84 +83,85 @@ function server(before: Surface, after: Surface, out: Difference[]): void {
 function tools(before: Surface, after: Surface, out: Difference[]): void {
   const a = index(before.tools, "name");
   const b = index(after.tools, "name");
-  const added = [...b.keys()].filter((n) => !a.has(n));
-  const renamedTo = new Set<string>();
+  const removed = [...a.values()].filter((t) => !b.has(nameText(t.name)));
+  const added = [...b.values()].filter((t) => !a.has(nameText(t.name)));
+  const renames = new Map(pairRenames(removed, added).map((r) => [r.from, r]));
+  const renamedTo = new Set([...renames.values()].map((r) => r.to));
   for (const [name, tool] of a) {
     const next = b.get(name);
-    if (next === undefined) {
-      // The same schemas under another name: most likely a rename.
-      // Schemas with no property (`{type: object}`) say nothing: then the description must match too.
-      const telling = (t: JsonObject) => JSON.stringify(t.inputSchema ?? {}).includes('"properties":{"') || t.outputSchema !== undefined;
-      const twin = added.find((n) => {
-        const other = b.get(n)!;
-        return (
-          !renamedTo.has(n) &&
-          jsonEqual(other.inputSchema, tool.inputSchema) &&
-          jsonEqual(other.outputSchema, tool.outputSchema) &&
-          (telling(tool) || (tool.description !== undefined && jsonEqual(other.description, tool.description)))
-        );
-      });
-      if (twin !== undefined) {
-        renamedTo.add(twin);
-        out.push({
-          kind: "tool",
-          name,
-          path: "",
-          change: "tool-renamed",
-          message: `renamed to ${twin}? (same schemas): calls by the old name fail`,
-          clients: true,
-          servers: true,
-        });
-      } else out.push({ kind: "tool", name, path: "", change: "tool-removed", message: "tool removed: calls to it fail", clients: true, servers: false });
+    if (next !== undefined) {
+      toolDifferences(name, tool, next, out);
       continue;
     }
-    schemaDifferences(name, "inputSchema", tool.inputSchema as Schema, next.inputSchema as Schema, "input", out);
-    const outA = tool.outputSchema as Schema | undefined;
-    const outB = next.outputSchema as Schema | undefined;
-    if (outA === undefined && outB !== undefined)
-      out.push({
-        kind: "tool",
-        name,
-        path: "outputSchema",
-        change: "output-added",
-        message: "an outputSchema added: the typed method now resolves to structured output, and the handler must return it",
-        clients: true,
-        servers: true,
-      });
-    else if (outA !== undefined && outB === undefined)
-      out.push({
-        kind: "tool",
-        name,
-        path: "outputSchema",
-        change: "output-removed",
-        message: "outputSchema removed: no structured output to rely on",
-        clients: true,
-        servers: false,
-      });
-    else if (outA !== undefined && outB !== undefined) schemaDifferences(name, "outputSchema", outA, outB, "output", out);
-    const supportA = taskSupport(tool);
-    const supportB = taskSupport(next);
-    if (supportA !== supportB) {
-      out.push({
-        kind: "tool",
-        name,
-        path: "execution.taskSupport",
-        change: "task-support-changed",
-        message: `taskSupport ${supportA} -> ${supportB}${supportB === "required" ? ": it must now be called as a task" : supportB === "forbidden" ? ": calls as a task are refused" : ""}`,
-        clients: supportB === "required" || supportB === "forbidden",
-        servers: false,
-      });
+    const rename = renames.get(name);
+    if (rename === undefined) {
+      out.push({ kind: "tool", name, path: "", change: "tool-removed", message: "tool removed: calls to it fail", clients: true, servers: false });
+      continue;
     }
-    // taskSupport compared above (absent is "forbidden"): the rest of execution here.
-    if (!jsonEqual(executionBeyondSupport(tool), executionBeyondSupport(next)))
-      out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
-    out.push(...securityDifferences(name, tool, next));
-    infoDifferences("tool", name, tool, next, out);
+    out.push({
+      kind: "tool",
+      name,
+      path: "",
+      change: "tool-renamed",
+      message: rename.same
+        ? `renamed to ${rename.to}? (same schemas): calls by the old name fail`
+        : `renamed to ${rename.to}? (alike: ${rename.alike.join(", ")}): calls by the old name fail; its other changes are listed under ${rename.to}`,
+      clients: true,
+      servers: true,
+    });
+    // What else changed, under the new name, each with its own verdict.
+    toolDifferences(rename.to, tool, b.get(rename.to)!, out);
   }
-  for (const name of added) {
+  for (const name of added.map((t) => nameText(t.name))) {
     if (renamedTo.has(name)) continue;
     out.push({ kind: "tool", name, path: "", change: "tool-added", message: "tool added: a handler to write", clients: false, servers: true });
   }
+}
+
+/** The changes of one tool present on both sides (under `name`, its name after). */
+function toolDifferences(name: string, tool: JsonObject, next: JsonObject, out: Difference[]): void {
+  schemaDifferences(name, "inputSchema", tool.inputSchema as Schema, next.inputSchema as Schema, "input", out);
+  const outA = tool.outputSchema as Schema | undefined;
+  const outB = next.outputSchema as Schema | undefined;
+  if (outA === undefined && outB !== undefined)
+    out.push({
+      kind: "tool",
+      name,
+      path: "outputSchema",
+      change: "output-added",
+      message: "an outputSchema added: the typed method now resolves to structured output, and the handler must return it",
+      clients: true,
+      servers: true,
+    });
+  else if (outA !== undefined && outB === undefined)
+    out.push({
+      kind: "tool",
+      name,
+      path: "outputSchema",
+      change: "output-removed",
+      message: "outputSchema removed: no structured output to rely on",
+      clients: true,
+      servers: false,
+    });
+  else if (outA !== undefined && outB !== undefined) schemaDifferences(name, "outputSchema", outA, outB, "output", out);
+  const supportA = taskSupport(tool);
+  const supportB = taskSupport(next);
+  if (supportA !== supportB) {
+    out.push({
+      kind: "tool",
+      name,
+      path: "execution.taskSupport",
+      change: "task-support-changed",
+      message: `taskSupport ${supportA} -> ${supportB}${supportB === "required" ? ": it must now be called as a task" : supportB === "forbidden" ? ": calls as a task are refused" : ""}`,
+      clients: supportB === "required" || supportB === "forbidden",
+      servers: false,
+    });
+  }
+  // taskSupport compared above (absent is "forbidden"): the rest of execution here.
+  if (!jsonEqual(executionBeyondSupport(tool), executionBeyondSupport(next)))
+    out.push({ kind: "tool", name, path: "execution", change: "execution-changed", message: "execution changed", clients: false, servers: false });
+  out.push(...securityDifferences(name, tool, next));
+  infoDifferences("tool", name, tool, next, out);
 }
 
 function executionBeyondSupport(tool: JsonObject): JsonObject {
