@@ -92,7 +92,7 @@ interface Features {
 }
 
 function featuresOf(tool: JsonObject): Features {
-  const name = String(tool.name);
+  const name = nameText(tool.name);
   return {
     name: name.toLowerCase(),
     nameWords: words(name),
