@@ -1,10 +1,11 @@
 /** `generate --watch`: picks up an edit, survives an invalid one with the last good output kept. */
-import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { tempProject } from "./helpers/tmp.js";
+import { sleep } from "./helpers/wait.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = path.join(ROOT, "dist/cli/bin.js");
@@ -42,6 +43,34 @@ describe("generate --watch", () => {
     }
     const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c)));
     expect(code).toBe(0);
+  }, 60_000);
+
+  it("an editor's temporary files start no build and print no line; sed -i's save is one build", async () => {
+    const dir = tempProject({ "package.json": "{}", "manifests/tiny.yaml": MANIFEST });
+    const child = spawn(process.execPath, [BIN, "generate", "--watch"], { cwd: dir });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stdout += d));
+    const fixture = () => readFileSync(path.join(dir, "generated/tiny/fixtures/tools-list.json"), "utf8");
+    const wait = { timeout: 15_000, interval: 50 };
+    const lines = () => stdout.split("\n").filter((l) => l.includes("changed; regenerating"));
+    try {
+      await vi.waitFor(() => expect(stdout).toContain("watching 1 folder"), wait);
+      // What vim, emacs, JetBrains and backup tools write beside a file, then delete.
+      const temporary = [".tiny.yaml.swp", "4913", "tiny.yaml~", "#tiny.yaml#", ".#tiny.yaml", "tiny.yaml___jb_tmp___", "sedAb3xYz"];
+      for (const name of temporary) writeFileSync(path.join(dir, "manifests", name), "x");
+      for (const name of temporary) rmSync(path.join(dir, "manifests", name));
+      await sleep(600);
+      expect(lines()).toEqual([]);
+      // sed -i writes a sedXXXXXX file in the folder and renames it onto the manifest.
+      execFileSync("sed", ["-i", "s/first/second/", path.join(dir, "manifests/tiny.yaml")]);
+      await vi.waitFor(() => expect(fixture()).toContain('"description": "second"'), wait);
+      await sleep(400);
+      expect(lines()).toEqual(["mcpgen: manifests/tiny.yaml changed; regenerating."]);
+    } finally {
+      child.kill("SIGINT");
+    }
+    await new Promise((resolve) => child.on("exit", resolve));
   }, 60_000);
 
   it("rebundles a widget when its source, in a folder under the manifests, changes", async () => {

@@ -52,7 +52,7 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
     return dirs;
   };
   const outside = (file: string) =>
-    !file.startsWith(config.out + path.sep) && !/\.mcpgen-\d+\.tmp$/.test(file) && !file.endsWith("~") && !/[\\/](node_modules|\.git)[\\/]/.test(file);
+    !file.startsWith(config.out + path.sep) && !/\.mcpgen-\d+\.tmp$/.test(file) && !editorTemporary(file) && !/[\\/](node_modules|\.git)[\\/]/.test(file);
   let armed = "";
 
   const arm = () => {
@@ -123,6 +123,26 @@ export async function watch(initial: Config, hooks: WatchHooks, cwd: string): Pr
   if (timer) clearTimeout(timer);
   for (const w of watchers) w.close();
   await running;
+}
+
+/**
+ * The files editors and tools write beside the one being saved, then rename or delete: `sed -i`'s
+ * `sedXXXXXX`, vim's swap files and `4913` probe, emacs's `#file#` and `.#file` locks, backups
+ * ending in `~`, JetBrains' `___jb_tmp___`, `.tmp`/`.swp`-like suffixes. An event on one starts no
+ * build and prints no line: the save itself (the rename onto the real file) does.
+ */
+function editorTemporary(file: string): boolean {
+  const name = path.basename(file);
+  return (
+    name.endsWith("~") ||
+    /^sed[A-Za-z0-9]{6}$/.test(name) ||
+    /^\d+$/.test(name) ||
+    /^\..*\.sw[a-p]$/.test(name) ||
+    /^\.?#/.test(name) ||
+    /___jb_(tmp|old|bak)___$/.test(name) ||
+    /\.(tmp|temp|bak|orig|crswap|kate-swp)$/i.test(name) ||
+    /\.tmp\.\d+$/.test(name)
+  );
 }
 
 /** A folder watch cannot watch (`shown`: relative to cwd), located at it: watching goes on without it. */
