@@ -18,6 +18,7 @@ interface DevArgs {
   server?: string;
   port: number;
   mock: boolean;
+  typecheck: boolean;
 }
 
 /** The harness's port when none is given. */
@@ -28,21 +29,25 @@ export const devCommand = defineCommand({
   about: "the widgets in the harness, rebuilt and reloaded on every edit.",
   summary:
     "Generate, then serve the widgets in the harness against the handlers (else the mock); rebuild and reload the open page on every edit of a manifest, widget or handler.",
-  synopsis: ["mcpgen dev [PATH...] [--server NAME] [--port PORT] [--mock] [--config FILE]"],
-  usage: ["mcpgen dev [MANIFEST|FOLDER...] [--server NAME] [--port PORT] [--mock] [--config FILE]"],
+  synopsis: ["mcpgen dev [PATH...] [--server NAME] [--port PORT] [--mock] [--no-typecheck] [--config FILE]"],
+  usage: ["mcpgen dev [MANIFEST|FOLDER...] [--server NAME] [--port PORT] [--mock] [--no-typecheck] [--config FILE]"],
   details: `Runs generate (as configured, every manifest afresh), then serves the harness at
 http://127.0.0.1:PORT/: one page per example of a tool that opens a widget, with the MCP Apps
 bridge or ChatGPT's window.openai. Behind it, the project's handlers (the generated server and the
 handler files, bundled and run in a child process) when the config has stubs; else, or with
 --mock, \`mcpgen mock\` answers. On every edit of a manifest, the config, a template, a widget's
 source folder or the handlers, it generates again, restarts the server and the harness on the same
-port, and the open pages reload themselves. An edit that does not generate, or a server that does
-not start, is reported and leaves the last good build serving. Loopback only; Ctrl-C stops.`,
+port, and the open pages reload themselves. Each build is type checked by the project's own
+TypeScript (tsc --noEmit on tsconfig.json and on each widget folder's tsconfig.json), as the server
+starts. An edit that does not generate, has type errors, or a server that does not start, is
+reported (type errors in the terminal and over the open pages) and leaves the last good build
+serving. Loopback only; Ctrl-C stops.`,
   options: {
     manifests: { type: "string", multiple: true, value: "PATH", needs: "a file or folder", help: "" },
     server: { type: "string", value: "NAME", needs: "a server name", help: "Serve this server's widgets (needed when several servers have widgets)." },
     port: { type: "string", value: "PORT", needs: "a port", help: `The harness's port (default ${DEFAULT_PORT}; 0: a free one, kept across rebuilds).` },
     mock: { type: "boolean", help: "Answer with mcpgen mock even when handlers exist." },
+    "no-typecheck": { type: "boolean", help: "Do not type check each build (the project's tsc)." },
     config: { type: "string", value: "FILE", needs: "a file", help: "Read this config instead of looking for one." },
   },
   footer: "Exit codes: 0 stopped (SIGINT/SIGTERM), 1 the config has errors, 2 usage error.",
@@ -62,6 +67,7 @@ function parseDevArgs(line: CommandLine): DevArgs {
     manifests: [...((v.manifests as string[] | undefined) ?? []), ...line.positionals],
     port,
     mock: v.mock === true,
+    typecheck: v["no-typecheck"] !== true,
     ...(typeof v.config === "string" ? { config: v.config } : {}),
     ...(typeof v.server === "string" ? { server: v.server } : {}),
   };
@@ -87,6 +93,7 @@ async function runDev(args: DevArgs, cwd: string): Promise<number> {
     root: projectRoot(cwd),
     port: args.port,
     mock: args.mock,
+    typecheck: args.typecheck,
     generate: (c) => generateOnce(c, { ...generateArgs, manifests: [...generateArgs.manifests] }, cwd),
     ...(args.server ? { server: args.server } : {}),
   });

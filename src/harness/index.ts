@@ -52,6 +52,14 @@ export interface HarnessOptions {
    * harness on this port names another build (after a rebuild, or a restart on the same port).
    */
   build?: string;
+  /** Problems to show over every page (`mcpgen dev`: type errors); setProblems changes them in the open pages. Only with `build`. */
+  problems?: PageProblems;
+}
+
+/** What `mcpgen dev` shows over the harness's pages: a heading, and one text per problem. */
+export interface PageProblems {
+  heading: string;
+  problems: readonly string[];
 }
 
 /** A tool call a widget made through the host. */
@@ -83,6 +91,8 @@ export interface Harness {
   readonly events: HarnessEvent[];
   /** This run's token: its pages send it in the `x-mcpgen-harness-token` header of every /api/ request (GET /api/calls included). */
   readonly token: string;
+  /** Shows these problems over the open pages (with `build`), or takes them away (undefined, or an empty list). */
+  setProblems(problems: PageProblems | undefined): void;
   close(): Promise<void>;
 }
 
@@ -116,6 +126,9 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
   /** The globals of each openai page loaded, for its frame (the same call, not a second one); the latest 100. */
   const loads = new Map<string, OpenAiGlobals>();
   const reloader = options.build === undefined ? "" : reloadScript(options.build);
+  /** The open GET /events streams, and what they show over the page. */
+  const streams = new Set<ServerResponse>();
+  let problems: PageProblems | undefined = options.problems;
   let port = 0;
 
   const http = createServer((req, res) => {
@@ -130,7 +143,7 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     const bridge = url.searchParams.get("bridge") === "openai" ? "openai" : "mcp-apps";
     const approval = url.searchParams.get("approval") === "1";
     if (req.method === "GET" && parts.length === 0) return html(res, indexPage(options.scenarios, reloader));
-    if (req.method === "GET" && url.pathname === "/events" && options.build !== undefined) return buildEvents(res, options.build);
+    if (req.method === "GET" && url.pathname === "/events" && options.build !== undefined) return buildEvents(res, options.build, streams, problems);
     const scenario = parts[1] !== undefined ? options.scenarios[Number(parts[1])] : undefined;
     if (req.method === "GET" && parts[0] === "scenario" && scenario) return html(res, await hostPage(scenario, Number(parts[1]), bridge, approval));
     if (req.method === "GET" && parts[0] === "frame" && scenario) return html(res, await framePage(scenario, bridge, url.searchParams.get("load") ?? ""));
@@ -246,6 +259,10 @@ export async function serveHarness(options: HarnessOptions): Promise<Harness> {
     calls,
     events,
     token,
+    setProblems: (next) => {
+      problems = next;
+      for (const res of streams) res.write(problemsEvent(problems));
+    },
     close: async () => {
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -338,21 +355,45 @@ function indexPage(scenarios: readonly Scenario[], reloader: string): string {
 }
 
 /**
- * GET /events: a server-sent event naming this build, then comments every 15 s so proxies keep the
- * stream open. A browser whose stream drops (the harness restarted) reconnects within `retry` ms.
- * It tells nothing but the build id, so it needs no token.
+ * GET /events: a server-sent event naming this build, then the problems to show over the page
+ * (`event: problems`, a JSON list, again on each change), then comments every 15 s so proxies keep
+ * the stream open. A browser whose stream drops (the harness restarted) reconnects within `retry`
+ * ms. It tells nothing a page's own project does not hold, so it needs no token.
  */
-function buildEvents(res: ServerResponse, build: string): void {
+function buildEvents(res: ServerResponse, build: string, streams: Set<ServerResponse>, problems: PageProblems | undefined): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
   res.write(`retry: 250\ndata: ${build.replace(/[\r\n]/g, "")}\n\n`);
+  if (problems && problems.problems.length > 0) res.write(problemsEvent(problems));
+  streams.add(res);
   const beat = setInterval(() => res.write(": keep-alive\n\n"), 15_000);
   beat.unref();
-  res.on("close", () => clearInterval(beat));
+  res.on("close", () => {
+    clearInterval(beat);
+    streams.delete(res);
+  });
 }
 
-/** The pages' script of `mcpgen dev`: reload when the harness answers another build than this page's. */
+/** The problems as one server-sent event: JSON has no raw line break, so it is one `data:` line. */
+function problemsEvent(problems: PageProblems | undefined): string {
+  const shown = problems && problems.problems.length > 0 ? { heading: problems.heading, problems: problems.problems } : { heading: "", problems: [] };
+  return `event: problems\ndata: ${JSON.stringify(shown)}\n\n`;
+}
+
+/**
+ * The pages' script of `mcpgen dev`: reload when the harness answers another build than this
+ * page's; show the problems it sends over the page (as text: nothing in them is markup), and take
+ * them away when it sends none.
+ */
 function reloadScript(build: string): string {
-  return `<script>new EventSource("/events").onmessage=(e)=>{if(e.data!==${safeJson(JSON.stringify(build))})location.reload()}</script>\n`;
+  const script = `const s=new EventSource("/events");
+s.onmessage=(e)=>{if(e.data!==${safeJson(JSON.stringify(build))})location.reload()};
+s.addEventListener("problems",(e)=>{const {heading,problems:list}=JSON.parse(e.data);let o=document.getElementById("mcpgen-problems");
+if(list.length===0){o?.remove();return}
+if(!o){o=document.createElement("div");o.id="mcpgen-problems";o.setAttribute("role","alert");o.style.cssText="position:fixed;inset:0;z-index:2147483647;overflow:auto;margin:0;padding:24px;background:rgba(24,24,28,.94);color:#fde8e8;font:13px/1.5 ui-monospace,monospace";document.body.append(o)}
+const h=document.createElement("h2");h.style.cssText="font:600 16px system-ui,sans-serif;color:#ff8080;margin:0 0 12px";
+h.textContent=heading;
+const pre=document.createElement("pre");pre.style.whiteSpace="pre-wrap";pre.textContent=list.join("\\n\\n");o.replaceChildren(h,pre)})`;
+  return `<script>${script}</script>\n`;
 }
 
 function html(res: ServerResponse, body: string): void {

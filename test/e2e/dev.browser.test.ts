@@ -2,11 +2,11 @@
  * `mcpgen dev` on the project `mcpgen init --widget` writes, run as a user runs it (the built
  * binary, in the project), with the page open in headless Chromium: an edit of the widget's source,
  * of the manifest or of a handler shows in the open page without the test reloading it; an edit
- * that does not generate is reported and the last good build keeps serving; `--mock` serves the
- * mock instead of the handlers.
+ * that does not generate, or has type errors (shown in the terminal and over the open page), is
+ * reported and the last good build keeps serving; `--mock` serves the mock instead of the handlers.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -68,8 +68,11 @@ beforeAll(async () => {
   const parent = tempProject();
   expect(mcpgen(["init", "starter", "--widget", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
   dir = path.join(parent, "starter");
-  // The repository's packages, linked (no install).
-  linkPackages(dir);
+  // The repository's packages, linked (no install), mcpgen itself too (the starter's src/harness.ts
+  // imports it, and dev type checks the project); TypeScript 7, as init's package.json asks.
+  linkPackages(dir, true);
+  rmSync(path.join(dir, "node_modules/typescript"));
+  symlinkSync(path.join(ROOT, "test/typescript/7/node_modules/typescript"), path.join(dir, "node_modules/typescript"), "dir");
   browser = await launchChromium();
 }, 120_000);
 
@@ -138,6 +141,54 @@ describe("mcpgen dev", () => {
     expect(dev.output()).not.toMatch(/internal error/);
     await page.close();
     await again.page.close();
+  }, 120_000);
+
+  it("type errors show in the terminal and over the open page; the last good build keeps serving; the fix takes them away", async () => {
+    const dev = startDev([]);
+    const [, url] = await dev.waitFor(/mcpgen dev: starter against its handlers: (http:\/\/127\.0\.0\.1:\d+\/) \(build 1,/);
+    expect(dev.output()).not.toMatch(/type error/);
+    const { page, loads } = await openScenario(url!);
+    await expect.poll(() => heading(page), { timeout: 15_000 }).toBe("Welcome Ada");
+    const overlay = page.locator("#mcpgen-problems");
+
+    // The widget reads a property its typed input does not have.
+    let mark = dev.output().length;
+    edit("manifests/widgets/greeting.ts", "`Welcome ${args.name}`", "`Welcome ${args.nme}`");
+    await dev.waitFor(/still serving the last good build at \S+ \(its pages show the errors\)/, mark);
+    expect(dev.output().slice(mark)).toMatch(
+      /mcpgen dev: 1 type error \(typescript 7\.\d+\.\d+, tsconfig\.json, manifests\/widgets\/tsconfig\.json\):\n {2}manifests\/widgets\/greeting\.ts:\d+:\d+: error TS2551: Property 'nme' does not exist on type/,
+    );
+    await expect
+      .poll(() => overlay.textContent(), { timeout: 15_000 })
+      .toMatch(
+        /^1 type error: this page is the last build without them\. Fix and save\.manifests\/widgets\/greeting\.ts:\d+:\d+: error TS2551: Property 'nme'/,
+      );
+    // The page is the last good build, not reloaded.
+    expect(await heading(page)).toBe("Welcome Ada");
+    expect(loads()).toBe(1);
+
+    // A handler returns a property its outputSchema does not have: two errors now, pushed to the page.
+    mark = dev.output().length;
+    edit("src/handlers/starter/tools/greet.ts", "return { greeting:", "return { greting:");
+    await dev.waitFor(/still serving the last good build/, mark);
+    expect(dev.output().slice(mark)).toMatch(/mcpgen dev: 2 type errors /);
+    expect(dev.output().slice(mark)).toMatch(/src\/handlers\/starter\/tools\/greet\.ts:\d+:\d+: error TS\d+: .*greting/);
+    await expect.poll(() => overlay.textContent(), { timeout: 15_000 }).toMatch(/^2 type errors: /);
+    expect(await overlay.textContent()).toMatch(/greet\.ts:\d+:\d+: error TS\d+: .*greting/);
+    expect(await overlay.textContent()).toMatch(/greeting\.ts:\d+:\d+: error TS2551: Property 'nme'/);
+
+    // Both fixed: a new build, the page reloads without the overlay.
+    mark = dev.output().length;
+    edit("src/handlers/starter/tools/greet.ts", "return { greting:", "return { greeting:");
+    await dev.waitFor(/still serving the last good build/, mark);
+    mark = dev.output().length;
+    edit("manifests/widgets/greeting.ts", "`Welcome ${args.nme}`", "`Welcome ${args.name}`");
+    await dev.waitFor(/\(build 2,/, mark);
+    await expect.poll(() => loads(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => heading(page), { timeout: 15_000 }).toBe("Welcome Ada");
+    expect(await overlay.count()).toBe(0);
+    expect(dev.output().slice(mark)).not.toMatch(/type error/);
+    await page.close();
   }, 120_000);
 
   it("--mock answers from the manifest even when handlers exist", async () => {

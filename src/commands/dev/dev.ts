@@ -14,6 +14,7 @@ import type { Harness, Scenario } from "../../harness/index.js";
 import type { ServerModel } from "../../generator/model/types.js";
 import { isPlainObject } from "../../common/objects.js";
 import { startHandlers, startMockBackend, type Backend } from "./backend.js";
+import { checkedProjects, projectCompiler, typecheck, type TypeCheck } from "./typecheck.js";
 
 export interface DevOptions {
   cwd: string;
@@ -25,6 +26,8 @@ export interface DevOptions {
   port: number;
   /** Serve the mock even when handlers exist. */
   mock: boolean;
+  /** Type check the project after each build (default true). */
+  typecheck?: boolean;
   /** One generate run (prints what it found); code 0 when it wrote. */
   generate(config: Config): Promise<{ code: number; result: PipelineResult }>;
   /** Lines for the terminal (default: stdout). */
@@ -38,6 +41,7 @@ export class DevSession {
   private port: number;
   private builds = 0;
   private folders: string[] = [];
+  private saidNoCompiler = false;
   private readonly log: (line: string) => void;
 
   constructor(private readonly options: DevOptions) {
@@ -57,7 +61,7 @@ export class DevSession {
 
   /** Generate, then serve the result; a failure leaves the previous build serving. */
   async rebuild(config: Config): Promise<void> {
-    const started = Date.now();
+    const began = Date.now();
     const { code, result } = await this.options.generate(config);
     if (code !== 0) {
       if (this.harness) this.log(`mcpgen dev: still serving the last good build at ${this.harness.url}`);
@@ -68,22 +72,47 @@ export class DevSession {
     // The manifests' folders are watched already (widget sources are under them): add the handlers'.
     const handlers = config.stubs !== undefined && existsSync(path.join(config.out, model.name, "handlers.ts"));
     this.folders = config.stubs ? [path.join(config.stubs, model.name)] : [];
-    let backend: Backend;
-    try {
-      backend =
-        handlers && !this.options.mock
-          ? await startHandlers({ root: this.options.root, outDir: config.out, server: model.name, log: this.log })
-          : await startMockBackend({ manifests: config.manifests, cwd: this.options.cwd, out: config.out, server: model.name, levels: config.levels });
-    } catch (error) {
+    // The type check runs while the server starts: a build with type errors replaces no good build.
+    const [checked, started] = await Promise.all([
+      this.typecheck(model),
+      (handlers && !this.options.mock
+        ? startHandlers({ root: this.options.root, outDir: config.out, server: model.name, log: this.log })
+        : startMockBackend({ manifests: config.manifests, cwd: this.options.cwd, out: config.out, server: model.name, levels: config.levels })
+      ).then(
+        (backend) => ({ backend }),
+        (error: unknown) => ({ error }),
+      ),
+    ]);
+    const problems = checked?.problems ?? [];
+    if (problems.length > 0) {
+      this.log(`mcpgen dev: ${plural(problems.length, "type error")} (${checked!.compiler}, ${checked!.projects.join(", ")}):`);
+      for (const problem of problems) this.log(`  ${problem.replace(/\n/g, "\n  ")}`);
+    }
+    if ("error" in started) {
+      const { error } = started;
       this.log(`mcpgen dev: ${model.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
       if (this.harness) this.log(`mcpgen dev: still serving the last good build at ${this.harness.url}`);
+      return;
+    }
+    const backend = started.backend;
+    if (problems.length > 0 && this.harness) {
+      await backend.close();
+      this.harness.setProblems({ heading: `${plural(problems.length, "type error")}: this page is the last build without them. Fix and save.`, problems });
+      this.log(`mcpgen dev: still serving the last good build at ${this.harness.url} (its pages show the errors)`);
       return;
     }
     const { serveHarness } = await import("../../harness/index.js");
     const previous = { harness: this.harness, backend: this.backend };
     await previous.harness?.close();
     try {
-      this.harness = await serveHarness({ server: backend.url, scenarios: scenariosFor(model), port: this.port, build: `${++this.builds}` });
+      this.harness = await serveHarness({
+        server: backend.url,
+        scenarios: scenariosFor(model),
+        port: this.port,
+        build: `${++this.builds}`,
+        // A first build with type errors serves (there is no other), the errors over its pages.
+        ...(problems.length > 0 ? { problems: { heading: `${plural(problems.length, "type error")} in this build. Fix and save.`, problems } } : {}),
+      });
     } catch (error) {
       this.log(`mcpgen dev: the harness did not start on port ${this.port}: ${error instanceof Error ? error.message : String(error)}`);
       this.harness = undefined;
@@ -94,7 +123,7 @@ export class DevSession {
     await previous.backend?.close();
     this.port = Number(new URL(this.harness.url).port);
     const against = backend.kind === "mock" ? (handlers ? "mcpgen mock (--mock)" : "mcpgen mock (no handlers)") : "its handlers";
-    this.log(`mcpgen dev: ${model.name} against ${against}: ${this.harness.url} (build ${this.builds}, ${Date.now() - started} ms)`);
+    this.log(`mcpgen dev: ${model.name} against ${against}: ${this.harness.url} (build ${this.builds}, ${Date.now() - began} ms)`);
   }
 
   async close(): Promise<void> {
@@ -102,6 +131,26 @@ export class DevSession {
     await this.backend?.close();
     this.harness = undefined;
     this.backend = undefined;
+  }
+
+  /**
+   * The project's type errors, with its own compiler (undefined when type checking is off, or the
+   * project has no TypeScript: said once).
+   */
+  private async typecheck(model: ServerModel): Promise<TypeCheck | undefined> {
+    if (this.options.typecheck === false) return undefined;
+    const compiler = projectCompiler(this.options.root);
+    if (!compiler) {
+      if (!this.saidNoCompiler) this.log("mcpgen dev: no typescript in the project's node_modules: type errors are not checked (npm install -D typescript)");
+      this.saidNoCompiler = true;
+      return undefined;
+    }
+    const projects = checkedProjects(
+      this.options.root,
+      model.widgets.map((w) => w.entry),
+    );
+    if (projects.length === 0) return undefined;
+    return typecheck({ root: this.options.root, compiler, projects });
   }
 
   /** The server to serve: the one named, or the only one with widgets; else why not, logged. */
@@ -117,6 +166,10 @@ export class DevSession {
     else this.log(`mcpgen dev: several servers have widgets (${withWidgets.map((m) => m.name).join(", ")}): choose one with --server NAME`);
     return undefined;
   }
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
 /** The harness's scenarios of a model: each example of a tool that opens a widget. */
