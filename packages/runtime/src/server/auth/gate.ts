@@ -214,8 +214,8 @@ export async function openAuthGate(
   verifyToken: TokenVerifier | undefined,
   env: Record<string, string | undefined>,
 ): Promise<AuthGate | undefined> {
-  const auth = definition.auth;
-  if (auth === undefined) return undefined;
+  if (definition.auth === undefined) return undefined;
+  const auth = withIssuerFrom(definition.auth, env);
   const limits = authLimits(options);
   const resource = resourceOf(auth, env);
   const resourceMetadataUrl = resourceMetadataUrlOf(new URL(resource));
@@ -228,6 +228,31 @@ export async function openAuthGate(
     limits.tokenCacheMaxBytes,
   );
   return new AuthGate(auth, definition, resource, endpoint, cache);
+}
+
+/**
+ * The manifest's `auth`, or, with MCP_AUTH_ISSUER set, the same with that issuer: the `iss` its
+ * JWTs must carry and the one authorization server its metadata names, and MCP_AUTH_JWKS_URI its
+ * keys (both needed; `auth.jwt` only). What `mcpgen auth dev` prints, to try a server whose
+ * manifest names a hosted provider against a development one.
+ */
+function withIssuerFrom(auth: AuthDefinition, env: Record<string, string | undefined>): AuthDefinition {
+  const issuer = env["MCP_AUTH_ISSUER"];
+  const jwksUri = env["MCP_AUTH_JWKS_URI"];
+  if ((issuer === undefined || issuer === "") && (jwksUri === undefined || jwksUri === "")) return auth;
+  if (auth.verifier.kind !== "jwt")
+    throw new Error(
+      `MCP_AUTH_ISSUER and MCP_AUTH_JWKS_URI apply to auth.jwt; this server's auth uses ${auth.verifier.kind === "handler" ? "verifier: handler" : "introspection"}`,
+    );
+  if (issuer === undefined || issuer === "" || jwksUri === undefined || jwksUri === "")
+    throw new Error("MCP_AUTH_ISSUER and MCP_AUTH_JWKS_URI go together (the issuer's tokens and the keys that sign them): set both, or neither");
+  for (const [name, value] of [
+    ["MCP_AUTH_ISSUER", issuer],
+    ["MCP_AUTH_JWKS_URI", jwksUri],
+  ] as const) {
+    if (!URL.canParse(value)) throw new Error(`${name} must be an absolute URL such as https://auth.example.com, not ${JSON.stringify(value)}`);
+  }
+  return { ...auth, authorizationServers: [issuer], verifier: { ...auth.verifier, issuer, jwksUri } };
 }
 
 /** The resource: MCP_AUTH_RESOURCE (the public URL behind a proxy) or the manifest's, as URL.href. */

@@ -252,6 +252,8 @@ export interface AuthOptions {
 export interface HttpAuthGate {
   /** Whether some entry is `auth: none`: then the body is read before the token is checked. */
   readonly mixed: boolean;
+  /** The resource every token must be issued for (URL.href): the manifest's, or MCP_AUTH_RESOURCE. */
+  readonly resource: string;
   /** The Protected Resource Metadata answer when `path` is one of its well-known paths. */
   metadata(path: string, method: string): Response | undefined;
   /** The verified token of an Authorization header, or the 401/500 answer. */

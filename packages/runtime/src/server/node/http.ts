@@ -136,6 +136,25 @@ export interface ServingParts {
 }
 
 /** Serves a factory's servers over Streamable HTTP, to both eras. */
+/**
+ * Why a loopback `resource` does not name the server as it listens (another port or path), or
+ * undefined. Clients send tokens for the resource they are told, and SDK clients refuse metadata
+ * naming another URL than the one they connect to, so a mismatch there fails every call. A public
+ * resource (a proxy in front, or MCP_AUTH_RESOURCE) names another origin by design: not said.
+ */
+function resourceMismatch(resource: string, served: string): string | undefined {
+  const wanted = new URL(resource);
+  const actual = new URL(served);
+  const loopback = (host: string) => host === "localhost" || host === "[::1]" || /^127\./.test(host);
+  if (!loopback(wanted.hostname)) return undefined;
+  const port = (u: URL) => u.port || (u.protocol === "https:" ? "443" : "80");
+  // Bound to every interface, it answers at the resource's host too.
+  const anyHost = actual.hostname === "0.0.0.0" || actual.hostname === "[::]";
+  const sameHost = anyHost || wanted.hostname === actual.hostname;
+  if (sameHost && wanted.protocol === actual.protocol && port(wanted) === port(actual) && wanted.pathname === actual.pathname) return undefined;
+  return `auth.resource is ${resource}, but this server answers at ${served}: tokens are issued for the resource and clients connect to the URL, so calls fail. Serve it there, or set MCP_AUTH_RESOURCE=${served}`;
+}
+
 export async function serveHttpWith<L extends AnyLists>(
   factory: ServerFactory & FactoryHooks & { readonly lists: L },
   definition: ServerDefinition,
@@ -334,8 +353,13 @@ export async function serveHttpWith<L extends AnyLists>(
   }
   port = (http.address() as AddressInfo).port;
   const shown = host.includes(":") ? `[${host}]` : host;
+  const served = `http://${shown}:${port}${endpoint}`;
+  if (gate) {
+    const mismatch = resourceMismatch(gate.resource, served);
+    if (mismatch) console.error(`[mcpgen] ${definition.serverInfo.name}: ${mismatch}`);
+  }
   return {
-    url: `http://${shown}:${port}${endpoint}`,
+    url: served,
     lists: factory.lists,
     notifyResourceUpdated: async (uri) => factory.notifyResourceUpdated?.(uri),
     close: async () => {

@@ -72,6 +72,10 @@ async function serve(definition: ServerDefinition, options: HttpOptions = {}, h:
 }
 
 const PROTECTED = definitionWith({ tools: { suggest_gifts: ["gifts.read"], buy_gift: ["gifts.read", "gifts.write"] } });
+const JWT = definitionWith(
+  { tools: { suggest_gifts: ["gifts.read"] } },
+  { verifier: { kind: "jwt", issuer: "https://auth.example.test", jwksUri: "https://auth.example.test/jwks", algorithms: ["ES256"] } },
+);
 const MIXED = definitionWith({ tools: { public_hello: "none", suggest_gifts: ["gifts.read"], buy_gift: ["gifts.read", "gifts.write"] } });
 
 let ids = 0;
@@ -168,6 +172,46 @@ describe("Protected Resource Metadata", () => {
     expect(doc.resource).toBe("https://public.example.test/api/mcp");
     const refused = await modern(url, "tools/list", {});
     expect(refused.www).toContain('resource_metadata="https://public.example.test/.well-known/oauth-protected-resource/api/mcp"');
+  });
+  it("names MCP_AUTH_ISSUER as its one authorization server with MCP_AUTH_JWKS_URI; refuses one without the other, or a bad URL", async () => {
+    const set = (vars: Record<string, string>) => Object.assign(process.env, vars);
+    const unset = () => {
+      delete process.env["MCP_AUTH_ISSUER"];
+      delete process.env["MCP_AUTH_JWKS_URI"];
+    };
+    let url: string;
+    try {
+      set({ MCP_AUTH_ISSUER: "http://127.0.0.1:9000", MCP_AUTH_JWKS_URI: "http://127.0.0.1:9000/jwks" });
+      url = await serve(JWT);
+    } finally {
+      unset();
+    }
+    const doc = (await (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", url))).json()) as { authorization_servers: string[] };
+    expect(doc.authorization_servers).toEqual(["http://127.0.0.1:9000"]);
+    for (const [definition, vars, message] of [
+      [
+        JWT,
+        { MCP_AUTH_ISSUER: "http://127.0.0.1:9000" },
+        "MCP_AUTH_ISSUER and MCP_AUTH_JWKS_URI go together (the issuer's tokens and the keys that sign them): set both, or neither",
+      ],
+      [
+        JWT,
+        { MCP_AUTH_ISSUER: "auth", MCP_AUTH_JWKS_URI: "http://127.0.0.1:9000/jwks" },
+        'MCP_AUTH_ISSUER must be an absolute URL such as https://auth.example.com, not "auth"',
+      ],
+      [
+        PROTECTED,
+        { MCP_AUTH_ISSUER: "http://127.0.0.1:9000", MCP_AUTH_JWKS_URI: "http://127.0.0.1:9000/jwks" },
+        "MCP_AUTH_ISSUER and MCP_AUTH_JWKS_URI apply to auth.jwt; this server's auth uses verifier: handler",
+      ],
+    ] as const) {
+      try {
+        set(vars);
+        await expect(serve(definition)).rejects.toThrow(message);
+      } finally {
+        unset();
+      }
+    }
   });
 });
 
