@@ -20,7 +20,7 @@ describe("mcpgen CLI", () => {
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {
-    const COMMANDS = "generate, validate, init, pull, diff, lint, mock, trace, check, explain or dev";
+    const COMMANDS = "generate, validate, init, pull, diff, lint, mock, trace, check, explain, dev or auth";
     const dir = tempProject();
     const cases: [string[], string, string][] = [
       [[], `missing command: ${COMMANDS}`, "mcpgen --help"],
@@ -73,10 +73,15 @@ describe("mcpgen CLI", () => {
       code: 2,
       stdout: "",
       stderr:
-        'mcpgen: unknown command "chek": did you mean `mcpgen check`? (commands: generate, validate, init, pull, diff, lint, mock, trace, check, explain or dev)\nRun `mcpgen --help` for usage.\n',
+        'mcpgen: unknown command "chek": did you mean `mcpgen check`? (commands: generate, validate, init, pull, diff, lint, mock, trace, check, explain, dev or auth)\nRun `mcpgen --help` for usage.\n',
     });
     // The usage lines leave out no option a new user looks for.
-    for (const part of ["check LOG [--manifests PATH...] [--input FORMAT]", "[--fail-rate R] [--config FILE] [--quiet]", "[--mock] [--config FILE]"])
+    for (const part of [
+      "check LOG [--manifests PATH...] [--input FORMAT]",
+      "[--fail-rate R] [--config FILE] [--quiet]",
+      "[--mock] [--no-typecheck] [--config FILE]",
+      "mcpgen auth token [--scope SCOPE...]",
+    ])
       expect(top.stdout).toContain(part);
     const code = mcpgen(["explain", "-32602"], dir);
     expect(code.code).toBe(0);

@@ -3,6 +3,7 @@
  * or refused write; 2 usage error; 3 internal error (a bug in mcpgen: please report it).
  */
 import { CliUsageError, explainUsage } from "./args.js";
+import { authCommand } from "./auth.js";
 import { asksForHelp, HELP_OPTION, optionLines, wrap, type Command } from "./command.js";
 import { devCommand } from "./dev.js";
 import { diffCommand } from "./diff.js";
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   checkCommand,
   explainCommand,
   devCommand,
+  authCommand,
 ];
 
 const NAMES = `${COMMANDS.slice(0, -1)

@@ -43,8 +43,12 @@ export const authFields = {
     kind: "record",
     doc: "Verify JWT access tokens (RFC 9068) with the issuer's public keys: signature, `iss`, `aud` = `resource`, `exp`/`nbf`. One of `jwt`, `introspection`, `verifier`.",
     fields: {
-      issuer: authUrl("The `iss` every token must carry: the authorization server's issuer URL."),
-      jwksUri: authUrl("Where the issuer's public keys (a JWKS) are fetched; cached, and fetched again on an unknown `kid`."),
+      issuer: authUrl(
+        "The `iss` every token must carry: the authorization server's issuer URL. `MCP_AUTH_ISSUER` (with `MCP_AUTH_JWKS_URI`) overrides it at run time, and `authorizationServers` with it (`mcpgen auth dev` prints them).",
+      ),
+      jwksUri: authUrl(
+        "Where the issuer's public keys (a JWKS) are fetched; cached, and fetched again on an unknown `kid`. `MCP_AUTH_JWKS_URI` overrides it at run time.",
+      ),
       algorithms: {
         kind: "list",
         nonEmpty: true,

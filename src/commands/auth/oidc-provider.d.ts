@@ -1,6 +1,7 @@
 /**
- * The part of oidc-provider 9 (which ships no types) that test/helpers/authServer.ts uses. Loose
- * where the library takes its large configuration object: only the tests' own settings are typed.
+ * The part of oidc-provider 9 (which ships no types) that `mcpgen auth dev` (devServer.ts) and the
+ * tests' authorization server (test/helpers/authServer.ts) use. Loose where the library takes its
+ * large configuration object: only the settings used here are typed.
  */
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
@@ -19,6 +20,8 @@ declare module "oidc-provider" {
     jwks?: { keys: Record<string, unknown>[] };
     features?: Record<string, unknown>;
     pkce?: { required: () => boolean };
+    clientBasedCORS?: (...args: unknown[]) => boolean;
+    findAccount?: (ctx: unknown, sub: string) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
     clientDefaults?: Record<string, unknown>;
     ttl?: Record<string, number | ((...args: unknown[]) => number)>;
     adapter?: unknown;
