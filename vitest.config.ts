@@ -14,6 +14,8 @@ const NETWORK = [
   "test/e2e/real-servers.test.ts",
   // The MCP Inspector, installed into .cache/inspector once, on the shared Node 22 (test/helpers/node22.ts).
   "test/e2e/auth-inspector.test.ts",
+  // The authorization dev loop of an init --auth project, ending with the Inspector CLI.
+  "test/e2e/auth-dev.test.ts",
   // mcpgen trace between the MCP Inspector CLI and a published server.
   "test/e2e/trace-inspector.test.ts",
   // mcpgen check on traces of the SDK's Clients and the Inspector CLI with the reference servers.

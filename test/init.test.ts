@@ -139,11 +139,14 @@ describe("mcpgen init", () => {
     const dir = path.join(parent, "guard");
     const manifest = readFileSync(path.join(dir, "manifests/guard.yaml"), "utf8");
     expect(manifest).toContain(
-      "auth:\n  resource: http://127.0.0.1:3000/mcp\n  authorizationServers: [https://auth.example.com]\n  scopesSupported: [greet]\n  jwt: {issuer: https://auth.example.com, jwksUri: https://auth.example.com/jwks}\n",
+      "auth:\n  resource: http://127.0.0.1:3000/mcp\n  authorizationServers: [http://127.0.0.1:9000]\n  scopesSupported: [greet]\n  jwt: {issuer: http://127.0.0.1:9000, jwksUri: http://127.0.0.1:9000/jwks}\n",
     );
     expect(manifest).toContain("    annotations: {readOnlyHint: true}\n    scopes: [greet]\n");
-    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    // The manifest names the development authorization server of `npm run auth`.
+    expect(manifest).toContain("The URLs are those of the development server `npm run auth` starts");
+    const pkg = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string>; scripts: Record<string, string> };
     expect(pkg.dependencies["jose"]).toBe("^6.2.19");
+    expect(pkg.scripts).toMatchObject({ auth: "mcpgen auth dev", token: "mcpgen auth token --scope greet" });
     expect(readFileSync(path.join(dir, "src/handlers/guard/tools/greet.ts"), "utf8")).toContain("ctx.auth?.subject");
     expect(readFileSync(path.join(dir, "README.md"), "utf8")).toContain("## Authorization");
     const tools = JSON.parse(readFileSync(path.join(dir, "generated/guard/fixtures/tools-list.json"), "utf8")) as { tools: Record<string, unknown>[] };

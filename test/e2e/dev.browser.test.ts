@@ -6,13 +6,13 @@
  * reported and the last good build keeps serving; `--mock` serves the mock instead of the handlers.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../helpers/browser.js";
 import { mcpgen, ROOT } from "../helpers/cli.js";
-import { linkPackages, tempProject } from "../helpers/tmp.js";
+import { linkStarterPackages, tempProject } from "../helpers/tmp.js";
 import { untilValue } from "../helpers/wait.js";
 
 let browser: Browser;
@@ -68,11 +68,8 @@ beforeAll(async () => {
   const parent = tempProject();
   expect(mcpgen(["init", "starter", "--widget", "--mcpgen", "file:../mcpgen"], parent).code).toBe(0);
   dir = path.join(parent, "starter");
-  // The repository's packages, linked (no install), mcpgen itself too (the starter's src/harness.ts
-  // imports it, and dev type checks the project); TypeScript 7, as init's package.json asks.
-  linkPackages(dir, true);
-  rmSync(path.join(dir, "node_modules/typescript"));
-  symlinkSync(path.join(ROOT, "test/typescript/7/node_modules/typescript"), path.join(dir, "node_modules/typescript"), "dir");
+  // The packages, linked (no install): dev type checks the project with its TypeScript.
+  linkStarterPackages(dir);
   browser = await launchChromium();
 }, 120_000);
 

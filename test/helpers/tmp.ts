@@ -57,3 +57,14 @@ export function linkPackages(dir: string, withMcpgen = false): void {
   }
   if (withMcpgen) symlinkSync(root, path.join(dir, "node_modules/mcpgen"), "dir");
 }
+
+/**
+ * A project's packages as `npm install` leaves those init writes: this checkout's, mcpgen itself
+ * (its starter test and harness import it), and TypeScript 7, the range init's package.json asks
+ * for, in place of the checkout's own TypeScript.
+ */
+export function linkStarterPackages(dir: string): void {
+  linkPackages(dir, true);
+  rmSync(path.join(dir, "node_modules/typescript"));
+  symlinkSync(fileURLToPath(new URL("../typescript/7/node_modules/typescript", import.meta.url)), path.join(dir, "node_modules/typescript"), "dir");
+}
