@@ -304,6 +304,16 @@ describe("one indentation slip is one error, on the line that slipped", () => {
     ]);
   });
 
+  it("a block over 256 KiB is not searched (each trial would parse it again): the parser's error with its hint", () => {
+    const lines = ["server: {name: s, version: '1'}", "tools:", "  - name: t", "    inputSchema:", "      type: object", "      properties:"];
+    for (let i = 0; i < 60; i++) lines.push(`        p${i}: {type: string, description: ${"a".repeat(5000)}}`);
+    lines[30] = ` ${lines[30]!}`;
+    expect(errorsOf(lines.join("\n"))).toEqual([
+      `m.yaml:31:10: error yaml-syntax: ${at} this line is indented 9 spaces, which aligns it with no key around it; the nearest are indented 8: align it with its siblings`,
+      "mcpgen: 1 error; nothing written.",
+    ]);
+  });
+
   it("a slip that would hide a line in a block scalar is not taken for the fix", () => {
     const text = `${server}tools:\n  - name: a\n    description: |\n      Two lines\n      of text\n     title: A\n    inputSchema: {type: object}\n`;
     expect(errorsOf(text)[0]).toBe(

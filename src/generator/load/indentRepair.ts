@@ -26,6 +26,14 @@ export interface IndentRepair {
 const LINES_ABOVE = 6;
 /** The largest window parsed per candidate: one list item or one top-level key of a manifest. */
 const MAX_WINDOW_LINES = 1500;
+/**
+ * Bounds on one search, against a text made to be slow (long lines, hundreds of indentations):
+ * the window's bytes, the lines tried and the indentations tried per line (the nearest first),
+ * so a round parses at most 144 windows of 256 KiB.
+ */
+const MAX_WINDOW_BYTES = 256 * 1024;
+const MAX_CANDIDATE_LINES = 12;
+const MAX_INDENTS_PER_LINE = 12;
 
 /**
  * The re-indentation of one line near `errorLine` (and `hintLine`, where the hint points) that
@@ -47,7 +55,9 @@ export function findIndentRepair(
   const [start, end] = windowAround(lines, low - 1, high - 1);
   if (end - start > MAX_WINDOW_LINES) return undefined;
   const window = lines.slice(start, end);
-  const baseline = countErrors(window.join("\n"));
+  const windowText = window.join("\n");
+  if (windowText.length > MAX_WINDOW_BYTES) return undefined;
+  const baseline = countErrors(windowText);
   if (baseline === 0) return undefined;
   const unit = indentUnit(lines);
 
@@ -55,7 +65,7 @@ export function findIndentRepair(
   const candidates: number[] = [];
   if (options.onlyLine !== undefined) candidates.push(options.onlyLine - 1);
   else {
-    for (let i = high - 1, above = 0; i >= start && above <= LINES_ABOVE; i--) {
+    for (let i = high - 1, above = 0; i >= start && above <= LINES_ABOVE && candidates.length < MAX_CANDIDATE_LINES; i--) {
       if (!isContent(lines[i]!) || text_.has(i)) continue;
       candidates.push(i);
       if (i < low - 1) above++;
@@ -73,8 +83,11 @@ export function findIndentRepair(
     if (index < start || index >= end) continue;
     const was = spaces(lines[index]!);
     const deepest = deepestAllowed(lines, index, start, text_);
-    for (const indent of indents) {
-      if (indent === was || indent > deepest) continue;
+    const tried = indents
+      .filter((indent) => indent !== was && indent <= deepest)
+      .sort((a, b) => moved(lines[index]!, a) - moved(lines[index]!, b) || a - b)
+      .slice(0, MAX_INDENTS_PER_LINE);
+    for (const indent of tried) {
       const trial = window.slice();
       trial[index - start] = reindent(lines[index]!, indent);
       const errors = countErrors(trial.join("\n"));
