@@ -110,7 +110,7 @@ export function keywordsOf(dialect: Dialect): readonly string[] {
   return BY_DIALECT[dialect];
 }
 
-/** The `x-` extensions mcpgen reads in schemas: `x-mcp-header` (MCP 2026-07-28, packages/runtime/src/server/node/paramHeaders.ts). */
+/** The `x-` extensions mcpgen reads in schemas: `x-mcp-header` (MCP 2026-07-28, packages/runtime/src/server/http/paramHeaders.ts). */
 export const EXTENSIONS: readonly string[] = ["x-mcp-header"];
 
 /** Keywords whose value may be null. */

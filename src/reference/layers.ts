@@ -101,9 +101,16 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
     packages: [],
   },
   {
+    folder: "server/http",
+    what: "Streamable HTTP on the web's Request and Response, for every platform: the endpoint (both eras, Host and Origin, CORS, sessions, the gate) and the fetch handler.",
+    layers: ["shared", "server/engine", "server/state", "server/http"],
+    typeLayers: ["server"],
+    packages: [],
+  },
+  {
     folder: "server/node",
-    what: "Serving on Node.js: stdio, and Streamable HTTP on node:http.",
-    layers: ["shared", "server/engine", "server/state", "server/node"],
+    what: "Serving on Node.js: stdio, and the Streamable HTTP endpoint on node:http with its connection limits.",
+    layers: ["shared", "server/engine", "server/state", "server/http", "server/node"],
     typeLayers: ["server"],
     packages: ["node:*"],
   },
@@ -128,7 +135,7 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
   {
     folder: ".",
     what: "The package's codegen entry: what mcpgen's generator shares with the runtime.",
-    layers: ["shared", "server", "server/engine", "server/methods", "server/node"],
+    layers: ["shared", "server", "server/engine", "server/methods", "server/http"],
     packages: [],
   },
 ];

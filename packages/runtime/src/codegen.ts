@@ -21,5 +21,5 @@ export { repetitionCosts, type RepetitionCost } from "./server/engine/patternCos
 export type { ServerLogLine } from "./server/engine/messageLog.js";
 export type { AnyFunction, RuntimeHandlers } from "./server/engine/handlerTypes.js";
 export { fillPlaceholders, PLACEHOLDER } from "./server/methods/placeholders.js";
-export { checkParamHeaders, decodeHeaderValue, paramHeaderDeclarations, scanParamHeaders, type ParamHeader } from "./server/node/paramHeaders.js";
-export { hostAllowed, originAllowed, type OriginRules } from "./server/node/originCheck.js";
+export { checkParamHeaders, decodeHeaderValue, paramHeaderDeclarations, scanParamHeaders, type ParamHeader } from "./server/http/paramHeaders.js";
+export { hostAllowed, originAllowed, type OriginRules } from "./server/http/originCheck.js";

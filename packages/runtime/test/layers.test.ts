@@ -92,7 +92,7 @@ describe("the runtime's layers", () => {
   it("reads every kind of import the runtime writes (the rules above are not checked on nothing)", () => {
     const has = (file: string, specifier: string | undefined, typeOnly: boolean, dynamic = false) =>
       expect(IMPORTS, `${file} ${specifier}`).toContainEqual(expect.objectContaining({ file, specifier, typeOnly, dynamic }));
-    has("server/node/http.ts", "../state/openState.js", false);
+    has("server/http/endpoint.ts", "../state/openState.js", false);
     has("server/engine/engineCore.ts", "./parts.js", true);
     has("server/server.ts", "./engine/sdk.js", true); // export type { ServerFactory } from ...
     has("server/redis/redisClient.ts", undefined, false, true); // import(name): redis
@@ -158,14 +158,24 @@ describe("the runtime's layers", () => {
       ["server/node/serve.ts:1: server/node/ imports server/redis/redisTaskStore.js, which it may not"],
     ],
     [
-      "a transport opens the authorization gate itself",
-      imp("server/node/http.ts", "../auth/gate.js"),
-      ["server/node/http.ts:1: server/node/ imports server/auth/gate.js, which it may not"],
+      "the endpoint opens the authorization gate itself",
+      imp("server/http/endpoint.ts", "../auth/gate.js"),
+      ["server/http/endpoint.ts:1: server/http/ imports server/auth/gate.js, which it may not"],
     ],
     [
-      "a transport serves task listens itself",
-      imp("server/node/http.ts", "../tasks/taskListen.js"),
-      ["server/node/http.ts:1: server/node/ imports server/tasks/taskListen.js, which it may not"],
+      "the endpoint serves task listens itself",
+      imp("server/http/endpoint.ts", "../tasks/taskListen.js"),
+      ["server/http/endpoint.ts:1: server/http/ imports server/tasks/taskListen.js, which it may not"],
+    ],
+    [
+      "the endpoint every platform runs imports Node",
+      imp("server/http/bodies.ts", "node:stream"),
+      ["server/http/bodies.ts:1: server/http/ imports node:stream, which it may not"],
+    ],
+    [
+      "the endpoint imports the Node adapter",
+      imp("server/http/endpoint.ts", "../node/httpIo.js"),
+      ["server/http/endpoint.ts:1: server/http/ imports server/node/httpIo.js, which it may not"],
     ],
     [
       "the factory makes the tasks",

@@ -89,8 +89,12 @@ export interface FactoryEvents {
   readonly notifyResourceUpdated: (uri: string) => Promise<void>;
 }
 
-/** Tells this process's connections from other replicas' in task owner ids (2025-era stdio connections). */
-const PROCESS = crypto.randomUUID();
+/**
+ * Tells this process's connections from other replicas' in task owner ids (2025-era stdio
+ * connections). Made at first use, not when the module loads: Cloudflare Workers refuse random
+ * values outside a request.
+ */
+let processId: string | undefined;
 
 /** Params as sent: the SDK hands them to the handler unchanged (its Standard Schema interface). */
 const RAW: StandardSchema = { "~standard": { version: 1, vendor: "mcpgen", validate: (value) => ({ value }) } };
@@ -214,7 +218,7 @@ function buildServer(
     ...(definition.instructions === undefined ? {} : { instructions: definition.instructions }),
     ...(discoverHint === undefined ? {} : { cacheHints: { "server/discover": discoverHint } }),
   });
-  const connectionId = `${PROCESS}-${connection}`;
+  const connectionId = `${(processId ??= crypto.randomUUID())}-${connection}`;
   // The owners whose task notifications go out on this connection (its own, or its HTTP session's).
   const owners = new Set<string>();
   if (era === "legacy") {

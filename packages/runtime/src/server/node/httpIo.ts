@@ -1,35 +1,36 @@
 /**
  * Bytes in and out of the Node HTTP server for the Streamable HTTP endpoint: the request as a web
- * Request (the SDK's HTTP entries speak fetch), its body read under a size limit, and a web
- * Response written back, an SSE body streamed frame by frame with two time limits: a client that
- * stops reading is cut off, and a standing stream with nothing to say is ended.
+ * Request (the endpoint speaks fetch), its body read under a size limit, and a web Response
+ * written back, an SSE body streamed frame by frame with backpressure: a client that stops reading
+ * is cut off.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-/** The node request as a web-standard Request (the SDK's HTTP entries speak fetch). */
-export function toWebRequest(req: IncomingMessage, body: string | undefined, signal: AbortSignal): Request {
+/**
+ * The node request as a web-standard Request (the endpoint speaks fetch), without its body: the
+ * endpoint reads that from `req` with readBody, under its limit, when it wants it.
+ */
+export function toWebRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   const url = `http://${req.headers.host ?? "localhost"}${req.url ?? "/"}`;
-  return new Request(url, { method: req.method ?? "GET", headers, signal, ...(body === undefined ? {} : { body }) });
+  return new Request(url, { method: req.method ?? "GET", headers, signal });
 }
 
-/** Time limits of one response (see HttpOptions). */
+/** The time limit of one response (see HttpOptions). */
 export interface SendLimits {
   /** Once the socket's buffer is full, how long the client has to read before the connection is closed. */
   stallMs: number;
-  /** A standing stream: ended when no frame but keep-alive comments went out for this long. */
-  idleMs?: number;
 }
 
 /**
  * Writes a web Response to the node response, streaming an SSE body as it comes. `aborter` aborts
  * when the client goes away (that cancels the body, and on 2026-07-28 the request); it is aborted
- * here too when the body must stop: the client stopped reading for `stallMs`, or a standing
- * stream said nothing for `idleMs`.
+ * here too when the client stopped reading for `stallMs`. (A standing stream that says nothing is
+ * ended by the endpoint, server/http/bodies.ts.)
  */
 export async function send(res: ServerResponse, response: Response, aborter: AbortController, limits: SendLimits): Promise<void> {
   const headers: Record<string, string> = {};
@@ -40,9 +41,13 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
     return;
   }
   const reader = response.body.getReader();
+  // Gone before its answer was ready: the body is cancelled (what it holds is given back) and nothing is written.
+  if (aborter.signal.aborted) {
+    await reader.cancel().catch(() => {});
+    res.destroy();
+    return;
+  }
   aborter.signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), { once: true });
-  // The SDK's keep-alive comments (`: keepalive`) tell the client the stream lives; they are not activity.
-  const idle = limits.idleMs === undefined ? undefined : setTimeout(() => aborter.abort(), limits.idleMs);
   // A body that errors (a listen stream whose client does not read) stops the wait for `drain`
   // too; one that ends normally does not (its last chunk may still be on its way out).
   const failed = new Promise<false>((resolve) => void reader.closed.catch(() => resolve(false)));
@@ -52,7 +57,6 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (idle !== undefined && value[0] !== COLON) idle.refresh();
       if (!res.write(value) && !(await Promise.race([drained(res, limits.stallMs), failed]))) {
         // A client that does not read holds the connection and, on a 2025 session, its place.
         res.destroy();
@@ -64,13 +68,10 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
     // The client went away mid-stream, or the body errored: the response is torn down, not ended
     // as if complete (what it buffered goes too).
     res.destroy();
-  } finally {
-    clearTimeout(idle);
+    void reader.cancel().catch(() => {});
   }
   if (!res.destroyed) res.end();
 }
-
-const COLON = 0x3a;
 
 /** True once `res` can take more; false if it did not within `ms`, or closed. */
 function drained(res: ServerResponse, ms: number): Promise<boolean> {

@@ -8,6 +8,7 @@
  */
 import type { ServerOptions as NodeServerOptions } from "node:http";
 import { positiveOption } from "../engine/options.js";
+import type { EndpointOptions } from "../http/endpoint.js";
 
 /** The connection limits of `serveHttp`, each with its default (docs/reference/limits.md). */
 export interface HttpLimitOptions {
@@ -48,18 +49,6 @@ export interface HttpLimitOptions {
   /** An idle keep-alive connection is closed after this long without a new request (default 5 seconds, node's). */
   keepAliveTimeoutMs?: number;
   /**
-   * Standing streams open at once: 2025-era GET streams and 2026-07-28 `subscriptions/listen`
-   * streams (default half of `maxConnections`: 256), so that requests always find a connection.
-   * Past it, a new one is refused with HTTP 503, -32005 and `Retry-After: 5`.
-   */
-  maxStandingStreams?: number;
-  /**
-   * A 2025-era GET stream on which nothing but keep-alive comments went out for this long is ended
-   * (default 5 minutes); the client opens a new one (the SDK's clients do so at once). 2026-07-28
-   * listen streams are not ended: their clients do not re-listen on their own.
-   */
-  standingStreamIdleTimeoutMs?: number;
-  /**
    * A response its client stops reading: once the connection's buffers are full, the client has
    * this long to read before the connection is closed (default 60 seconds). A 2025 session whose
    * answer nobody reads is then free again.
@@ -80,8 +69,8 @@ export interface HttpLimits {
   stalledResponseTimeoutMs: number;
 }
 
-/** The limits, checked: each a positive whole number, and the ones that depend on each other consistent. */
-export function httpLimits(options: HttpLimitOptions): HttpLimits {
+/** The limits, checked: each a positive whole number, and the ones that depend on each other consistent (the endpoint's standing streams against the connections). */
+export function httpLimits(options: HttpLimitOptions & Pick<EndpointOptions, "maxStandingStreams" | "standingStreamIdleTimeoutMs">): HttpLimits {
   const maxConnections = positiveOption(options.maxConnections, 512, "maxConnections");
   const headersTimeoutMs = positiveOption(options.headersTimeoutMs, 20_000, "headersTimeoutMs");
   const requestTimeoutMs = positiveOption(options.requestTimeoutMs, 60_000, "requestTimeoutMs");
@@ -122,19 +111,4 @@ export function nodeServerOptions(limits: HttpLimits): NodeServerOptions {
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
   };
-}
-
-/** The standing streams of an endpoint, counted against their cap. */
-export class StandingStreams {
-  private open = 0;
-
-  constructor(readonly max: number) {}
-
-  /** A place for one more stream, given back when `res` closes; false when all `max` are taken. */
-  take(res: { once(event: "close", listener: () => void): unknown }): boolean {
-    if (this.open >= this.max) return false;
-    this.open++;
-    res.once("close", () => this.open--);
-    return true;
-  }
 }

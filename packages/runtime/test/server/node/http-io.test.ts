@@ -1,14 +1,13 @@
 /**
- * send(): a web Response streamed to a node response, with its two time limits: a standing stream
- * is ended when only keep-alive comments went out for idleMs, and a client that stops reading is
- * cut off after stallMs; either way the body is cancelled (the SDK frees what it holds for it).
+ * send(): a web Response streamed to a node response with backpressure: a client that stops
+ * reading is cut off after stallMs, and one that goes away stops the wait; either way the body is
+ * cancelled (the SDK frees what it holds for it). (Standing streams that idle: bodies.test.ts.)
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { send, type SendLimits } from "../../../src/server/node/httpIo.js";
-import { sseData } from "../../../../../test/helpers/sse.js";
 import { until } from "../../../../../test/helpers/wait.js";
 
 const servers: Server[] = [];
@@ -62,24 +61,6 @@ describe("send", () => {
     const body = () => new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
     const { port } = await serving(body, { stallMs: 60_000 });
     expect((await readAll(port)).length).toBe(big.length);
-  });
-
-  it("ends a standing stream on which only keep-alive comments went out for idleMs, and cancels its body", async () => {
-    const cancelled = { value: false };
-    const { port } = await serving(() => ticking(20, () => ": keepalive\n\n", cancelled), { stallMs: 60_000, idleMs: 300 });
-    const text = await readAll(port);
-    expect(text).toMatch(/^(: keepalive\n\n)+$/);
-    expect(cancelled.value).toBe(true);
-  });
-
-  it("keeps a standing stream while messages go out, and ends it once they stop", async () => {
-    const cancelled = { value: false };
-    // 30 messages 20 ms apart (600 ms, twice the idle limit), then only comments.
-    const frame = (i: number) => (i < 30 ? `event: message\ndata: ${i}\n\n` : ": keepalive\n\n");
-    const { port } = await serving(() => ticking(20, frame, cancelled), { stallMs: 60_000, idleMs: 300 });
-    const text = await readAll(port);
-    expect(sseData(text)).toHaveLength(30);
-    expect(cancelled.value).toBe(true);
   });
 
   it("cuts off a client that stops reading after stallMs, and cancels the body", async () => {

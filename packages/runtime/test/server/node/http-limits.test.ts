@@ -1,7 +1,6 @@
 /** httpLimits: the defaults of the connection limits, and the settings refused when the server is made. */
 import { describe, expect, it } from "vitest";
-import { httpLimits, nodeServerOptions, StandingStreams } from "../../../src/server/node/httpLimits.js";
-import { EventEmitter } from "node:events";
+import { httpLimits, nodeServerOptions } from "../../../src/server/node/httpLimits.js";
 import { addressKey } from "../../../src/server/node/connectionGuard.js";
 
 describe("httpLimits", () => {
@@ -39,20 +38,6 @@ describe("httpLimits", () => {
       connectionsCheckingInterval: 1_000,
     });
     expect(nodeServerOptions(httpLimits({ headersTimeoutMs: 200, requestTimeoutMs: 300 })).connectionsCheckingInterval).toBe(50);
-  });
-});
-
-describe("StandingStreams", () => {
-  it("gives at most max places, each back when its response closes", () => {
-    const streams = new StandingStreams(2);
-    const a = new EventEmitter();
-    const b = new EventEmitter();
-    expect(streams.take(a)).toBe(true);
-    expect(streams.take(b)).toBe(true);
-    expect(streams.take(new EventEmitter())).toBe(false);
-    a.emit("close");
-    expect(streams.take(new EventEmitter())).toBe(true);
-    expect(streams.take(new EventEmitter())).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * server/node/cors.ts and the Streamable HTTP entry with `cors`: the headers of each answer for a
+ * server/http/cors.ts and the Streamable HTTP entry with `cors`: the headers of each answer for a
  * listed origin, an unlisted one and none; the preflight; the options refused at start; and the
  * server in process: a listed origin's preflight and requests carry the headers (the session id
  * readable), an unlisted origin gets none and is refused, the Host check still applies, and the
@@ -8,7 +8,7 @@
  */
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { corsPolicy, type CorsOptions } from "../../../src/server/node/cors.js";
+import { corsPolicy, type CorsOptions } from "../../../src/server/http/cors.js";
 import type { ServerDefinition } from "../../../src/shared/definition.js";
 import { createManifestServerFactory } from "../../../../../test/helpers/runtime.js";
 import { serveHttpWith, type HttpOptions } from "../../../../../test/helpers/runtime.js";

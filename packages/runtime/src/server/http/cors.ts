@@ -1,5 +1,5 @@
 /**
- * CORS for the Streamable HTTP endpoint, off unless `serveHttp` is given `cors: {origins}`: a
+ * CORS for the Streamable HTTP endpoint, off unless `serveHttp` or `createFetchHandler` is given `cors: {origins}`: a
  * browser-based host (a web page on another origin, such as ext-apps' basic-host) may then call
  * the server and read its answers, including the `Mcp-Session-Id` it must send back.
  *

@@ -1,6 +1,6 @@
 /** The in-memory event store of 2025-era sessions: bounded in events and bytes per session, and in bytes for all sessions. */
 import { describe, expect, it } from "vitest";
-import { EventBudget, memoryEventStore } from "../../../src/server/node/httpSessions.js";
+import { EventBudget, memoryEventStore } from "../../../src/server/http/sessions.js";
 
 const message = (id: number, size: number) => ({ jsonrpc: "2.0" as const, id, result: { text: "x".repeat(size) } });
 const jsonBytes = (id: number, size: number) => JSON.stringify(message(id, size)).length;

@@ -2,7 +2,6 @@
  * What a Streamable HTTP endpoint keeps of its 2025-era sessions: the sessions themselves
  * (bounded, closed when idle) and, with `eventStore: true`, their events for resumption.
  */
-import type { ServerResponse } from "node:http";
 import type { EventStore, JsonRpcMessage, SdkWebHttpTransport } from "../engine/sdk.js";
 
 /** One stored event: its message as JSON (what the budgets count), `null` once evicted. */
@@ -129,12 +128,12 @@ export class SessionTable {
   ) {}
 
   /**
-   * The session's transport, marked used until `res` ends (as a request in flight, or as a GET
-   * stream when `stream`); undefined for an unknown id, or for a session bound to another
+   * The session's transport, marked used until `release` is called (as a request in flight, or as
+   * a GET stream when `stream`); undefined for an unknown id, or for a session bound to another
    * principal (a server with `auth`: the principal of its initialize, or of its first request with
    * a token when it began without one).
    */
-  use(id: string, res: ServerResponse, principal?: string, stream = false): SdkWebHttpTransport | undefined {
+  use(id: string, principal?: string, stream = false): { transport: SdkWebHttpTransport; release: () => void } | undefined {
     const entry = this.sessions.get(id);
     if (!entry) return undefined;
     if (entry.principal !== undefined && entry.principal !== principal) return undefined;
@@ -142,18 +141,18 @@ export class SessionTable {
     // Re-inserted: the Map's order is the order of last use.
     this.sessions.delete(id);
     this.sessions.set(id, entry);
-    this.track(entry, res, stream ? "streams" : "open");
-    return entry.transport;
+    return { transport: entry.transport, release: this.track(entry, stream ? "streams" : "open") };
   }
 
-  add(id: string, transport: SdkWebHttpTransport, res: ServerResponse, principal?: string): void {
+  /** A new session, its initialize in flight until `release` is called (the sweeper starts with the first one, never at load). */
+  add(id: string, transport: SdkWebHttpTransport, principal?: string): () => void {
     const entry: Session = { transport, lastSeen: Date.now(), open: 0, streams: 0, ...(principal === undefined ? {} : { principal }) };
     this.sessions.set(id, entry);
-    this.track(entry, res, "open");
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(this.idleMs / 2, 1000), 60_000));
       (this.sweeper as { unref?: () => void }).unref?.();
     }
+    return this.track(entry, "open");
   }
 
   /** A session whose transport closed (the client's DELETE, or closed here). */
@@ -180,13 +179,17 @@ export class SessionTable {
     await Promise.all(all.map((e) => e.transport.close()));
   }
 
-  private track(entry: Session, res: ServerResponse, kind: "open" | "streams"): void {
+  /** Counts one request or stream of `entry`; the function given back ends it (once, however often called). */
+  private track(entry: Session, kind: "open" | "streams"): () => void {
     entry[kind]++;
     entry.lastSeen = Date.now();
-    res.once("close", () => {
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
       entry[kind]--;
       entry.lastSeen = Date.now();
-    });
+    };
   }
 
   private sweep(): void {
