@@ -8,7 +8,7 @@ import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;
 /** The files of the gift server's output folder (the runtime is the @mcpgen/runtime package). */
-const GIFT_FILES = 15;
+const GIFT_FILES = 16;
 
 describe("mcpgen CLI", () => {
   it("prints help with exit 0, and usage errors with exit 2", () => {

@@ -5,6 +5,7 @@ import type { ServerModel } from "../model/types.js";
 import { emitClient } from "./client.js";
 import type { EmitContext, Emitter, OutputFile } from "./common.js";
 import { emitDefinition } from "./definition.js";
+import { emitFetch } from "./fetch.js";
 import { emitFixtures } from "./fixtures.js";
 import { emitHandlers } from "./handlers.js";
 import { emitIndex } from "./indexFile.js";
@@ -18,6 +19,7 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   definition: emitDefinition,
   server: emitServer,
   serve: emitServe,
+  fetch: emitFetch,
   client: emitClient,
   index: emitIndex,
   handlers: emitHandlers,
@@ -26,7 +28,7 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
 };
 
 /** What a client-only output leaves out (no server, no transports, no handlers). */
-const SERVER_ONLY = new Set(["server", "serve", "handlers", "widgets"]);
+const SERVER_ONLY = new Set(["server", "serve", "fetch", "handlers", "widgets"]);
 
 /** Every file of one server's output folder, sorted by path; `context`: what the bundle stage made (no widget HTML when absent). */
 export function emitServerFiles(model: ServerModel, context: EmitContext = { widgetHtml: new Map() }): OutputFile[] {

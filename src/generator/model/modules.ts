@@ -32,6 +32,7 @@ const ENTRIES = {
   server: "server/index",
   "server/tasks": "server/tasks/index",
   "server/auth": "server/auth/index",
+  "server/http": "server/http/index",
   "server/node": "server/node/index",
   "server/redis": "server/redis/index",
   widget: "widget/index",
@@ -54,6 +55,8 @@ export const LOCAL = {
   server: "./server.js",
   client: "./client.js",
   serve: "./serve.js",
+  /** The Web-standard entry, for every platform (no node:*). */
+  fetch: "./fetch.js",
   handlers: "./handlers.js",
   /** The errors, MCP's result and content types (the SDK's are costly to type-check), the definition's type, the widget checks. */
   runtimeShared: runtimeEntry("shared"),
@@ -61,6 +64,7 @@ export const LOCAL = {
   runtimeServer: runtimeEntry("server"),
   runtimeTasks: runtimeEntry("server/tasks"),
   runtimeAuth: runtimeEntry("server/auth"),
+  runtimeHttp: runtimeEntry("server/http"),
   runtimeNode: runtimeEntry("server/node"),
   runtimeRedis: runtimeEntry("server/redis"),
   runtimeWidget: runtimeEntry("widget"),

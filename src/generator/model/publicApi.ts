@@ -153,6 +153,13 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
     },
     { module: LOCAL.definition, names: [value("definition")], index: "names", server: false },
     {
+      // The Web-standard entry (no node:*): Deno, Bun, Cloudflare Workers, Lambda.
+      module: LOCAL.fetch,
+      names: [value("createFetchHandler"), type("FetchHandler", LOCAL.runtimeHttp), type("FetchHandlerOptions", LOCAL.runtimeHttp)],
+      index: "names",
+      server: true,
+    },
+    {
       module: LOCAL.serve,
       names: [
         value("serveStdio"),

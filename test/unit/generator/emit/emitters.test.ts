@@ -62,10 +62,11 @@ describe("printer", () => {
 
 describe("emitter table", () => {
   it("registers one emitter per artifact and emits sorted paths", async () => {
-    expect(Object.keys(EMITTERS)).toEqual(["types", "definition", "server", "serve", "client", "index", "handlers", "fixtures", "widgets"]);
+    expect(Object.keys(EMITTERS)).toEqual(["types", "definition", "server", "serve", "fetch", "client", "index", "handlers", "fixtures", "widgets"]);
     const paths = emitServerFiles(await modelOf(MIXED)).map((f) => f.path);
     expect(paths).toEqual([...paths].sort());
     expect(paths).toContain("server.ts");
+    expect(paths).toContain("fetch.ts");
   });
 });
 
