@@ -26,6 +26,8 @@ const NETWORK = [
   "test/e2e/check-conformance.test.ts",
   // The gift widget in the mcp-use Inspector, installed into .cache/mcp-use-inspector once, on the shared Node 22.
   "test/e2e/widgets.inspector.browser.test.ts",
+  // The gift server on Deno and Bun, each installed into .cache/<runtime>/<version> once.
+  "test/e2e/runtimes.test.ts",
 ];
 
 export default defineConfig({
