@@ -52,13 +52,17 @@ function isEventStream(response: Response): boolean {
 }
 
 const COLON = 0x3a;
+/** The comment a standing stream opens with: SSE clients skip it. */
+const OPENING = new TextEncoder().encode(": open\n\n");
 
 /**
  * `response`, with `done` called once its body has been sent, cancelled (the client went away) or
- * failed; at once for an answer that is not a stream of events. With `idleMs`, a standing stream
- * on which nothing but keep-alive comments (`: keepalive`, not activity) went out for that long is
- * ended: its body cancelled (the SDK frees what it holds for it) and the stream closed, so the
- * client opens a new one.
+ * failed; at once for an answer that is not a stream of events. With `idleMs` (a standing stream,
+ * which may have nothing to say for long), the stream opens with a comment (`: open`), so that a
+ * platform that sends the headers with the first bytes (Bun) sends them now, and the stream is
+ * ended once nothing but keep-alive comments (`: keepalive`, not activity) went out for that long:
+ * its body cancelled (the SDK frees what it holds for it) and the stream closed, so the client
+ * opens a new one.
  */
 export function whenSent(response: Response, done: () => void, idleMs?: number): Response {
   if (!isEventStream(response)) {
@@ -80,6 +84,7 @@ export function whenSent(response: Response, done: () => void, idleMs?: number):
     {
       start(controller) {
         if (idleMs === undefined) return;
+        controller.enqueue(OPENING);
         arm = () => {
           clearTimeout(idle);
           idle = setTimeout(() => {

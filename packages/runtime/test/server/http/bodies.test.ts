@@ -121,11 +121,17 @@ describe("whenSent", () => {
     });
   }
 
+  it("opens a standing stream with a comment, before its body says anything (Bun sends the headers with the first bytes)", async () => {
+    const reader = whenSent(sse(new ReadableStream({ pull: () => new Promise(() => {}) })), () => {}, 60_000).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(": open\n\n");
+    await reader.cancel();
+  });
+
   it("ends a standing stream on which only keep-alive comments went out for idleMs, and cancels its body", async () => {
     const cancelled = { value: false };
     let done = 0;
     const text = await whenSent(sse(ticking(20, () => ": keepalive\n\n", cancelled)), () => done++, 300).text();
-    expect(text).toMatch(/^(: keepalive\n\n)+$/);
+    expect(text).toMatch(/^: open\n\n(: keepalive\n\n)+$/);
     expect([cancelled.value, done]).toEqual([true, 1]);
   });
 
