@@ -2,7 +2,8 @@
  * Issue 31's proof across replicas: a real redis-server, three replica processes of a generated
  * server whose lists change (test/fixtures/lists/replica-lists.yaml, served by
  * test/servers/replica-lists-http.ts with REDIS_URL), and every request through the round-robin
- * proxy of test/helpers/replicas.ts, whose log says which replica served it.
+ * proxy of test/helpers/replicas.ts, whose log says which replica served it. The replicas run on
+ * Node (serveHttp), Deno and Bun (the generated createFetchHandler).
  *
  * 1. A switch made on one replica: each replica announces it once to its own 2026-07-28 listen
  *    stream and its own 2025-era session (SDK v2 Client), and every replica's next list and call
@@ -26,6 +27,7 @@ import { openListen, postModern } from "../helpers/wire.js";
 
 const SERVER = fileURLToPath(new URL("../servers/replica-lists-http.ts", import.meta.url));
 const COUNT = 3;
+const RUNTIMES = ["node", "deno", "bun"] as const;
 const SUB = "io.modelcontextprotocol/subscriptionId";
 
 /** GET streams a replica has answered, through the proxy (from then on, the session's notifications reach its client). */
@@ -49,7 +51,7 @@ beforeAll(async () => {
     MCP_TASKS_REDIS_PREFIX: `lists-${randomBytes(4).toString("hex")}:`,
     LISTS_SERVE_MODULE: path.join(dir, "out/replica-lists/serve.ts"),
   };
-  set = await startReplicas({ count: COUNT, server: SERVER, legacyRouting: "sticky", env: replicaEnv });
+  set = await startReplicas({ count: COUNT, server: SERVER, legacyRouting: "sticky", env: replicaEnv, runtime: (i) => RUNTIMES[i]! });
 }, 120_000);
 
 afterAll(async () => {

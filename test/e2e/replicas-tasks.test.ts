@@ -2,7 +2,8 @@
  * Issue 20's proof for tasks: a real redis-server, three replica processes of the generated
  * conformance server sharing it (REDIS_URL, a 1 s task lease, one MCP_REQUEST_STATE_SECRET),
  * and every request through the proxy of test/helpers/replicas.ts, whose log says which replica
- * served it.
+ * served it. The replicas run on three runtimes: Node (serveHttp), Deno and Bun (the generated
+ * createFetchHandler), so each reads and answers the tasks the others run.
  *
  * 1. 2026-07-28: a task created through one replica is polled through the two others, answered
  *    (tasks/update) through a replica that does not run it, completes, and reads the same
@@ -35,6 +36,7 @@ const LEASE_MS = 1_000;
 const STOPPED = "the server process running this task stopped";
 const EXTENSION = "io.modelcontextprotocol/tasks";
 const COUNT = 3;
+const RUNTIMES = ["node", "deno", "bun"] as const;
 
 interface RpcAnswer {
   result?: Record<string, any>;
@@ -112,6 +114,7 @@ beforeAll(async () => {
   set = await startReplicas({
     count: COUNT,
     server: SERVER,
+    runtime: (i) => RUNTIMES[i]!,
     legacyRouting: "sticky",
     env: {
       REDIS_URL: redis.url,

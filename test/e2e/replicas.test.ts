@@ -1,6 +1,7 @@
 /**
- * Three replicas of the generated conformance server, each its own Node process on a loopback
- * port, behind a round-robin proxy (test/helpers/replicas.ts):
+ * Three replicas of the generated conformance server, each its own process on a loopback port,
+ * behind a round-robin proxy (test/helpers/replicas.ts). Those sharing a key run on Node
+ * (serveHttp), Deno and Bun (the generated createFetchHandler):
  *
  * - a 2026-07-28 multi round-trip request whose rounds reach three different replicas completes
  *   when they share MCP_REQUEST_STATE_SECRET, and is refused with -32602 when each draws its own;
@@ -69,12 +70,14 @@ async function legacySession(url: string) {
 }
 
 const SECRET = randomBytes(32).toString("base64url");
+/** A round minted on one runtime is read on the others. */
+const RUNTIMES = ["node", "deno", "bun"] as const;
 const TIMEOUT = 120_000;
 
 describe("three replicas sharing MCP_REQUEST_STATE_SECRET", () => {
   let set: ReplicaSet;
   beforeAll(async () => {
-    set = await startReplicas({ count: 3, env: { MCP_REQUEST_STATE_SECRET: SECRET } });
+    set = await startReplicas({ count: 3, env: { MCP_REQUEST_STATE_SECRET: SECRET }, runtime: (i) => RUNTIMES[i]! });
   }, TIMEOUT);
   afterAll(async () => set?.close(), TIMEOUT);
 

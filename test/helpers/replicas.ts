@@ -1,5 +1,6 @@
 /**
- * Several replicas of a generated server, each a Node process of its own on a loopback port, and
+ * Several replicas of a generated server, each a process of its own on a loopback port (Node, or
+ * Deno or Bun serving the generated createFetchHandler: replicas on three runtimes share one Redis), and
  * a load balancer in front written here (node:http, loopback only). What a deployment configures
  * (MCP_REQUEST_STATE_SECRET, REDIS_URL...) reaches the replicas as environment variables, so the
  * same harness serves the requestState tests and the task-store tests (a task created on one
@@ -15,6 +16,7 @@ import { createServer, request, type IncomingMessage, type ServerResponse } from
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { started } from "./process.js";
+import { installBun, installDeno } from "./runtimes.js";
 
 /** The server each replica runs by default: the conformance server (multi round-trip and task tools). */
 const REPLICA_SERVER = fileURLToPath(new URL("../servers/replica-http.ts", import.meta.url));
@@ -77,12 +79,30 @@ export interface ReplicaSetOptions {
   legacyRouting?: LegacyRouting;
   /** The server script each replica runs with tsx (default REPLICA_SERVER); it prints "listening on URL". */
   server?: string;
+  /**
+   * The runtime of replica i (default Node, the script through tsx). Deno and Bun (from npm,
+   * test/helpers/runtimes.ts) run the script as it is; its serveReplica serves the generated
+   * createFetchHandler there.
+   */
+  runtime?: (index: number) => ReplicaRuntime;
+}
+
+export type ReplicaRuntime = "node" | "deno" | "bun";
+
+/** The command that runs `script` on `runtime`. */
+function runtimeCommand(runtime: ReplicaRuntime, script: string): [string, string[]] {
+  if (runtime === "deno") return [installDeno(), ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--sloppy-imports", script]];
+  if (runtime === "bun") return [installBun(), ["run", script]];
+  return [process.execPath, ["--import", "tsx", script]];
 }
 
 export async function startReplicas(options: ReplicaSetOptions = {}): Promise<ReplicaSet> {
   const count = options.count ?? 3;
   const envOf = (i: number) => (typeof options.env === "function" ? options.env(i) : (options.env ?? {}));
-  const replicas = await Promise.all(Array.from({ length: count }, (_, i) => startReplica(i, options.server ?? REPLICA_SERVER, envOf(i))));
+  const runtimeOf = options.runtime ?? (() => "node");
+  const replicas = await Promise.all(
+    Array.from({ length: count }, (_, i) => startReplica(i, runtimeCommand(runtimeOf(i), options.server ?? REPLICA_SERVER), envOf(i))),
+  );
   try {
     const proxy = await startProxy(replicas, options.legacyRouting ?? "sticky");
     return {
@@ -105,7 +125,7 @@ function baseEnvironment(): Record<string, string> {
   return Object.fromEntries(keep) as Record<string, string>;
 }
 
-async function startReplica(index: number, server: string, initialEnv: Record<string, string>): Promise<Replica> {
+async function startReplica(index: number, [program, args]: [string, string[]], initialEnv: Record<string, string>): Promise<Replica> {
   let proc: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   let port = 0;
@@ -115,7 +135,7 @@ async function startReplica(index: number, server: string, initialEnv: Record<st
   async function start(newEnv?: Record<string, string>): Promise<void> {
     if (proc) throw new Error(`replica ${index} is already running`);
     if (newEnv) env = newEnv;
-    const child = spawn(process.execPath, ["--import", "tsx", server], {
+    const child = spawn(program, args, {
       cwd: ROOT,
       env: { ...baseEnvironment(), ...env, PORT: String(port) },
       stdio: ["ignore", "pipe", "pipe"],

@@ -6,10 +6,8 @@
  * production. Prints "listening on URL" once it serves; SIGTERM closes it cleanly.
  */
 import { serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
+import { createFetchHandler } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
+import { serveReplica } from "./serveReplica.js";
 
-const handle = await serveHttp(handlers, { port: Number(process.env.PORT ?? 0) });
-console.log(`listening on ${handle.url}`);
-process.once("SIGTERM", () => {
-  void handle.close().then(() => process.exit(0));
-});
+await serveReplica(handlers, { serveHttp, createFetchHandler });

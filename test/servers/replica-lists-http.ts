@@ -5,6 +5,7 @@
  * production. Prints "listening on URL" once it serves; SIGTERM closes it cleanly.
  */
 import { pathToFileURL } from "node:url";
+import { serveReplica } from "./serveReplica.js";
 
 interface Lists {
   enable(kind: "tools", name: string): void;
@@ -14,13 +15,13 @@ interface Context {
   lists: Lists;
   notifyResourceUpdated(uri: string): Promise<void>;
 }
-interface Serve {
-  serveHttp(handlers: unknown, options: { port: number }): Promise<{ url: string; close(): Promise<void> }>;
-}
+type Generated = Parameters<typeof serveReplica<typeof handlers>>[1];
 
 const module = process.env.LISTS_SERVE_MODULE;
 if (!module) throw new Error("LISTS_SERVE_MODULE names the generated serve.ts");
-const { serveHttp } = (await import(pathToFileURL(module).href)) as Serve;
+// serve.ts has serveHttp; fetch.ts beside it createFetchHandler.
+const { serveHttp } = (await import(pathToFileURL(module).href)) as Pick<Generated, "serveHttp">;
+const { createFetchHandler } = (await import(pathToFileURL(module.replace(/serve\.ts$/, "fetch.ts")).href)) as Pick<Generated, "createFetchHandler">;
 const handlers = {
   tools: {
     search: () => "found",
@@ -36,8 +37,4 @@ const handlers = {
     },
   },
 };
-const handle = await serveHttp(handlers, { port: Number(process.env.PORT ?? 0) });
-console.log(`listening on ${handle.url}`);
-process.once("SIGTERM", () => {
-  void handle.close().then(() => process.exit(0));
-});
+await serveReplica(handlers, { serveHttp, createFetchHandler });

@@ -6,8 +6,9 @@
  * handler and whether a cancel sent through another replica stopped it.
  */
 import { serveHttp } from "../../generated/mcp-conformance-test-server/serve.js";
-import type { Handlers } from "../../generated/mcp-conformance-test-server/index.js";
+import { createFetchHandler, type Handlers } from "../../generated/mcp-conformance-test-server/index.js";
 import { handlers } from "../../conformance/handlers.js";
+import { serveReplica } from "./serveReplica.js";
 
 const slowCompute = handlers.tools.slow_compute;
 
@@ -25,8 +26,4 @@ const reporting: Handlers = {
   },
 };
 
-const handle = await serveHttp(reporting, { port: Number(process.env.PORT ?? 0) });
-console.log(`listening on ${handle.url}`);
-process.once("SIGTERM", () => {
-  void handle.close().then(() => process.exit(0));
-});
+await serveReplica(reporting, { serveHttp, createFetchHandler });
