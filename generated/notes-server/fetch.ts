@@ -2,11 +2,12 @@
 /* eslint-disable */
 
 import { type FetchHandler, type FetchHandlerOptions, createFetchHandlerWith } from "@mcpgen/runtime/server/http";
+import { type LambdaHttpEvent, type LambdaHttpResult, lambdaHandler } from "@mcpgen/runtime/server/lambda";
 import { redisState } from "@mcpgen/runtime/server/redis";
 import { definition } from "./definition.js";
 import { type Handlers, type ServerLists, type ServerOptions, createServerFactory } from "./server.js";
 
-export type { FetchHandler, FetchHandlerOptions };
+export { type FetchHandler, type FetchHandlerOptions, lambdaHandler, type LambdaHttpEvent, type LambdaHttpResult };
 
 /** notes-server as a fetch handler, `(request: Request) => Promise<Response>`, for Deno.serve, Bun.serve, Cloudflare Workers and any platform that speaks Request and Response: Streamable HTTP at /mcp to 2026-07-28 requests and to 2025-era clients (with sessions in this instance's memory, or `stateless: true`). Requests whose Host is not a loopback name or in `allowedHosts`, or whose Origin is not the server's own page, are refused. Nothing opens until the first request. */
 export function createFetchHandler(handlers: Handlers, options?: ServerOptions & FetchHandlerOptions): FetchHandler<ServerLists> {

@@ -108,6 +108,12 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
     packages: [],
   },
   {
+    folder: "server/lambda",
+    what: "A fetch handler on AWS Lambda: function URL and HTTP API events to Request, the Response back, buffered.",
+    layers: ["server/lambda"],
+    packages: [],
+  },
+  {
     folder: "server/node",
     what: "Serving on Node.js: stdio, and the Streamable HTTP endpoint on node:http with its connection limits.",
     layers: ["shared", "server/engine", "server/state", "server/http", "server/node"],

@@ -155,7 +155,15 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
     {
       // The Web-standard entry (no node:*): Deno, Bun, Cloudflare Workers, Lambda.
       module: LOCAL.fetch,
-      names: [value("createFetchHandler"), type("FetchHandler", LOCAL.runtimeHttp), type("FetchHandlerOptions", LOCAL.runtimeHttp)],
+      names: [
+        value("createFetchHandler"),
+        type("FetchHandler", LOCAL.runtimeHttp),
+        type("FetchHandlerOptions", LOCAL.runtimeHttp),
+        // The fetch handler on AWS Lambda (function URLs, HTTP APIs).
+        { name: "lambdaHandler", kind: "value", from: LOCAL.runtimeLambda },
+        type("LambdaHttpEvent", LOCAL.runtimeLambda),
+        type("LambdaHttpResult", LOCAL.runtimeLambda),
+      ],
       index: "names",
       server: true,
     },
