@@ -28,6 +28,8 @@ const NETWORK = [
   "test/e2e/widgets.inspector.browser.test.ts",
   // The gift server on Deno and Bun, each installed into .cache/<runtime>/<version> once.
   "test/e2e/runtimes.test.ts",
+  // init --target deno|bun|lambda projects on their runtimes (Deno and Bun from npm).
+  "test/e2e/init-targets.test.ts",
   // Replicas on Node, Deno and Bun sharing requestState keys, tasks and lists (Redis).
   "test/e2e/replicas.test.ts",
   "test/e2e/replicas-lists.test.ts",

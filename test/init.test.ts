@@ -1,6 +1,6 @@
 /** `mcpgen init`: what it writes, what it refuses, and never overwriting a file. */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -246,5 +246,54 @@ describe("mcpgen init", () => {
       stderr: `mcpgen: ___: error invalid-argument: cannot make a server name from the folder name "___"; use lowercase letters, digits and '-' (e.g. --name my-server)\n`,
     });
     expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
+  });
+
+  it("--target: deno and bun put their entry in place of Node's and no compose; lambda adds a handler; workers and others are usage errors", () => {
+    const parent = tempProject();
+    const files = (target: string) => {
+      const r = mcpgen(["init", target, "--target", target, "--mcpgen", "file:../mcpgen"], parent);
+      expect(r.code).toBe(0);
+      const dir = path.join(parent, target);
+      return {
+        dir,
+        r,
+        top: readdirSync(dir).sort(),
+        src: readdirSync(path.join(dir, "src")).sort(),
+        pkg: JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")),
+      };
+    };
+    const deno = files("deno");
+    expect(deno.top).toEqual([
+      ".gitignore",
+      "README.md",
+      "deno.json",
+      "generated",
+      "manifests",
+      "mcpgen.config.json",
+      "package.json",
+      "src",
+      "test",
+      "tsconfig.json",
+      "vendor",
+    ]);
+    expect(readFileSync(path.join(deno.dir, "src/main.ts"), "utf8")).toContain("Deno.serve(");
+    expect(deno.pkg.scripts.start).toBe("deno task start");
+    expect(deno.r.stdout).toContain("deno task start      # on Deno: stdio; deno task start --http 3000 for Streamable HTTP");
+    const bun = files("bun");
+    expect(bun.top).not.toContain("compose.yaml");
+    expect(readFileSync(path.join(bun.dir, "src/main.ts"), "utf8")).toContain("Bun.serve(");
+    expect(bun.pkg.scripts.start).toBe("bun run src/main.ts");
+    const lambda = files("lambda");
+    expect(lambda.src).toEqual(["handlers", "lambda.ts", "main.ts"]);
+    expect(lambda.pkg.scripts.start).toBe("node dist/src/main.js");
+    expect(readFileSync(path.join(lambda.dir, "README.md"), "utf8")).toContain("## AWS Lambda");
+    expect(mcpgen(["init", "w", "--target", "workers"], parent)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--target workers is not offered yet: Cloudflare Workers refuse the code the validators compile at run time"),
+    });
+    expect(mcpgen(["init", "w", "--target", "vercel"], parent)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--target takes node, deno, bun, lambda, not "vercel"'),
+    });
   });
 });

@@ -3,6 +3,16 @@ import * as path from "node:path";
 import { CliUsageError } from "./args.js";
 import { defineCommand } from "./command.js";
 import { version } from "../common/version.js";
+import type { InitTarget } from "../commands/init.js";
+
+/** Each target of --target, in words (typed against init's own list, so neither misses one). */
+const TARGETS = {
+  node: "node (default)",
+  deno: "deno or bun (the fetch handler behind Deno.serve / Bun.serve)",
+  bun: "",
+  lambda: "lambda (an AWS Lambda handler besides the Node entry)",
+} satisfies Record<InitTarget, string>;
+const INIT_TARGETS = Object.keys(TARGETS) as InitTarget[];
 
 interface InitArgs {
   dir: string;
@@ -11,13 +21,14 @@ interface InitArgs {
   force: boolean;
   widget: boolean;
   auth: boolean;
+  target?: InitTarget;
 }
 
 export const initCommand = defineCommand<InitArgs>({
   name: "init",
   about: "create a new MCP server project in DIR (default: the current folder).",
   summary: "Create a new MCP server project in DIR (default: the current folder).",
-  synopsis: ["mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--auth] [--force]"],
+  synopsis: ["mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda] [--mcpgen SPEC] [--widget] [--auth] [--force]"],
   options: {
     name: { type: "string", value: "NAME", needs: "a name", help: "The server name, [a-z0-9][a-z0-9-]* (default: the folder name)." },
     mcpgen: {
@@ -31,6 +42,14 @@ export const initCommand = defineCommand<InitArgs>({
       type: "boolean",
       help: "Protect it with OAuth over Streamable HTTP: an auth block (JWT access tokens, a scope on the starter tool) to point at your authorization server.",
     },
+    target: {
+      type: "string",
+      value: "TARGET",
+      needs: `a target (${INIT_TARGETS.join(", ")})`,
+      help: `Where it runs: ${Object.values(TARGETS)
+        .filter((words) => words !== "")
+        .join(", ")}.`,
+    },
     force: { type: "boolean", help: "Write into a folder that is not empty (never over a file)." },
   },
   footer:
@@ -38,7 +57,15 @@ export const initCommand = defineCommand<InitArgs>({
   unknownHint: "for init",
   parse({ values, positionals }) {
     if (positionals.length > 1) throw new CliUsageError(`init takes one folder; got ${JSON.stringify(positionals[0])} and ${JSON.stringify(positionals[1])}`);
+    const target = values.target;
+    if (typeof target === "string" && !(INIT_TARGETS as readonly string[]).includes(target))
+      throw new CliUsageError(
+        target === "workers"
+          ? "--target workers is not offered yet: Cloudflare Workers refuse the code the validators compile at run time (docs/reference/known-limitations.md); targets: node, deno, bun, lambda"
+          : `--target takes ${INIT_TARGETS.join(", ")}, not ${JSON.stringify(target)}`,
+      );
     return {
+      ...(typeof target === "string" ? { target: target as InitTarget } : {}),
       dir: positionals[0] ?? ".",
       force: values.force === true,
       widget: values.widget === true,

@@ -1,7 +1,9 @@
 /**
- * `mcpgen init [dir] [--name NAME] [--force]`: a runnable MCP server project from the templates in
- * templates/init/, then a first `generate` so it builds at once. It refuses a folder that is not
- * empty unless --force, and even then never overwrites a file.
+ * `mcpgen init [dir] [--name NAME] [--target T] [--force]`: a runnable MCP server project from the
+ * templates in templates/init/, then a first `generate` so it builds at once. It refuses a folder
+ * that is not empty unless --force, and even then never overwrites a file. The target picks where
+ * it runs: Node (serveHttp), Deno or Bun (the fetch handler behind Deno.serve / Bun.serve), or AWS
+ * Lambda (a handler besides the Node entry).
  */
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -36,7 +38,33 @@ export interface InitOptions {
   widget?: boolean;
   /** Protect the server (an `auth` block with JWT access tokens, a scope on the starter tool), and add jose. */
   auth?: boolean;
+  /** Where the server runs (default node): the entry file and the config its platform expects. */
+  target?: InitTarget;
 }
+
+/** The platforms init writes an entry for. */
+export type InitTarget = "node" | "deno" | "bun" | "lambda";
+
+/** Several replicas locally, of the Node entry: Redis, two replicas, HAProxy sticky by Mcp-Session-Id for 2025-era clients. */
+const REPLICA_FILES: [string, string][] = [
+  ["init/compose.yaml.hbs", "compose.yaml"],
+  ["init/haproxy.cfg.hbs", "haproxy.cfg"],
+];
+
+/** What each target adds or puts in place of the Node entry (src/main.ts). */
+const TARGET_FILES: Record<InitTarget, [string, string][]> = {
+  node: [["init/main.ts.hbs", "src/main.ts"], ...REPLICA_FILES],
+  deno: [
+    ["init/main.deno.ts.hbs", "src/main.ts"],
+    ["init/deno.json.hbs", "deno.json"],
+  ],
+  bun: [["init/main.bun.ts.hbs", "src/main.ts"]],
+  // The Node entry too: `npm start` serves it locally as it will run on Lambda.
+  lambda: [
+    ["init/main.ts.hbs", "src/main.ts"],
+    ["init/lambda.ts.hbs", "src/lambda.ts"],
+  ],
+};
 
 /** mcpgen's package folder (the checkout or the installed package this code runs from). */
 const PACKAGE_ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -75,13 +103,9 @@ const FILES: [string, string][] = [
   ["init/mcpgen.config.json.hbs", "mcpgen.config.json"],
   ["init/manifest.yaml.hbs", "manifests/NAME.yaml"],
   ["init/greet.ts.hbs", "src/handlers/NAME/tools/greet.ts"],
-  ["init/main.ts.hbs", "src/main.ts"],
   ["init/server.test.ts.hbs", "test/server.test.ts"],
   ["init/gitignore.hbs", ".gitignore"],
   ["init/README.md.hbs", "README.md"],
-  // Several replicas locally: Redis, two replicas, HAProxy sticky by Mcp-Session-Id for 2025-era clients.
-  ["init/compose.yaml.hbs", "compose.yaml"],
-  ["init/haproxy.cfg.hbs", "haproxy.cfg"],
 ];
 
 export async function runInit(options: InitOptions): Promise<number> {
@@ -142,7 +166,15 @@ export async function runInit(options: InitOptions): Promise<number> {
     return 1;
   }
   const widget = options.widget === true;
+  const target = options.target ?? "node";
   const data = {
+    target,
+    node: target === "node",
+    deno: target === "deno",
+    bun: target === "bun",
+    lambda: target === "lambda",
+    // The runtime that runs src/main.ts when it is not Node.
+    runtimeEntry: target === "deno" ? "Deno" : target === "bun" ? "Bun" : undefined,
     name,
     title: words(name)
       .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
@@ -160,8 +192,8 @@ export async function runInit(options: InitOptions): Promise<number> {
   };
   const written: string[] = [];
   const kept: string[] = [];
-  for (const [template, target] of [...FILES, ...(widget ? WIDGET_FILES : [])]) {
-    const rel = target.replace("NAME", name);
+  for (const [template, file] of [...FILES, ...TARGET_FILES[target], ...(widget ? WIDGET_FILES : [])]) {
+    const rel = file.replace("NAME", name);
     const abs = path.join(options.dir, rel);
     if (existsSync(abs)) {
       kept.push(rel);
@@ -197,9 +229,22 @@ export async function runInit(options: InitOptions): Promise<number> {
   const main = path.join(options.dir, "dist/src/main.js");
   // The folder only when it says more than the name: "created my-server" for my-server/.
   const where = shown === name ? "" : shown === "." ? " in this folder" : ` in ${shown}`;
+  const start = {
+    node: "npm start            # stdio; npm start -- --http 3000 for Streamable HTTP",
+    deno: "deno task start      # on Deno: stdio; deno task start --http 3000 for Streamable HTTP",
+    bun: "bun run src/main.ts  # on Bun: stdio; bun run src/main.ts --http 3000 for Streamable HTTP",
+    lambda: "npm start            # locally on Node: stdio; npm start -- --http 3000 for Streamable HTTP",
+  }[target];
+  const deploy = target === "lambda" ? "  # AWS Lambda: the handler dist/src/lambda.handler (README.md, AWS Lambda)\n" : "";
+  const stdioClient = {
+    node: `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
+    lambda: `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
+    deno: `For an MCP client over stdio: {"command": "deno", "args": ["task", "--quiet", "--cwd", ${JSON.stringify(options.dir)}, "start"]}\n`,
+    bun: `For an MCP client over stdio: {"command": "bun", "args": ["run", ${JSON.stringify(path.join(options.dir, "src/main.ts"))}]}\n`,
+  }[target];
   process.stdout.write(
-    `mcpgen: created ${name}${where} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm test             # builds first (mcpgen generate, tsc), then runs test/\n  npm start            # stdio; npm start -- --http 3000 for Streamable HTTP\n${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser (PORT=8080 to pick the port)\n" : ""}\n` +
-      `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
+    `mcpgen: created ${name}${where} (${written.length} files, plus generated/); ${from}.\n\nNext:\n  ${step}npm install\n  npm test             # builds first (mcpgen generate, tsc), then runs test/\n  ${start}\n${deploy}${widget ? "  npm run harness      # the greeting widget in a mock MCP Apps host, in a browser (PORT=8080 to pick the port)\n" : ""}\n` +
+      stdioClient,
   );
   return 0;
 }
