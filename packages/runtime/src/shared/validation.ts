@@ -2,7 +2,8 @@
  * JSON Schema validation shared by the generated server (arguments, outputs), the generated
  * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
  */
-import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+export type { ErrorObject };
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isDraft07 } from "./dialect.js";
 import { describeErrors } from "./describeErrors.js";
@@ -62,7 +63,11 @@ export function createAjv(draft07: boolean, patterns?: PatternPlans, options: Va
  * pattern keyword does not see first (a property name tested against patternProperties), or one
  * whose check would not fit in the time left, ends the check with that limit as the problem.
  */
-export function runValidator(fn: ValidateFunction, value: unknown, maxPatternMs = DEFAULT_MAX_PATTERN_MS): string | undefined {
+export function runValidator(
+  fn: { (value: unknown): unknown; errors?: ErrorObject[] | null | undefined },
+  value: unknown,
+  maxPatternMs = DEFAULT_MAX_PATTERN_MS,
+): string | undefined {
   try {
     const valid: unknown = withPatternTime(maxPatternMs, () => fn(value));
     // An `$async` schema answers a promise, which would read as valid: mcpgen does not run those.

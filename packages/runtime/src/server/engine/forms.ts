@@ -6,18 +6,23 @@
  * that many are compiled the instance is dropped with them and the next form starts a new one:
  * memory stays bounded however many forms a server asks for.
  *
+ * A form in MCP's subset (a flat object of primitive fields, what clients render) is interpreted
+ * by formCheck.ts, with ajv's verdicts and errors and no code compiled; any other schema is
+ * compiled by ajv.
+ *
  * A form's patterns are planned by mcpgen's translator (patternPlans.ts) and run on the same
  * linear-time engine as the manifest's, with the same meaning. A form that cannot be checked (a
  * pattern the engine cannot run, a schema ajv refuses) is refused when the handler asks it, with
  * the reason, before the question goes to the client.
  */
 import { isDraft07 } from "../../shared/dialect.js";
-import type { PatternPlan } from "../../shared/patterns.js";
+import { patternEngine, type PatternPlan } from "../../shared/patterns.js";
 import { createAjv, runValidator, type ValidatorOptions } from "../../shared/validation.js";
+import { compileForm, type FormCheck } from "./formCheck.js";
 import { planPattern } from "./patternPlans.js";
 
 type Ajv = ReturnType<typeof createAjv>;
-type ValidateFunction = ReturnType<Ajv["compile"]>;
+type ValidateFunction = ReturnType<Ajv["compile"]> | FormCheck;
 
 /** Default number of form validators kept (`maxFormValidators`). */
 export const DEFAULT_MAX_FORM_VALIDATORS = 100;
@@ -36,11 +41,16 @@ export class FormValidators {
   private kept = new Map<string, ValidateFunction | { refused: string }>();
   private ajv07: Ajv | undefined;
   private ajv2020: Ajv | undefined;
+  /** The pattern engine of interpreted forms: the plans of formPlan, the options' input cap. */
+  private readonly matcherFor: (source: string) => ReturnType<ReturnType<typeof patternEngine>>;
 
   constructor(
     private readonly max: number = DEFAULT_MAX_FORM_VALIDATORS,
     private readonly options: ValidatorOptions = {},
-  ) {}
+  ) {
+    const engine = patternEngine(formPlan, options.maxPatternInput === undefined ? {} : { maxInput: options.maxPatternInput });
+    this.matcherFor = (source) => engine(source, "u");
+  }
 
   /** Forms compiled on the current ajv (for tests: the bound holds). */
   get size(): number {
@@ -59,6 +69,10 @@ export class FormValidators {
     return "refused" in found ? `the form cannot be checked: ${found.refused}` : runValidator(found, value, this.options.maxPatternMs);
   }
 
+  private ajvFor(schema: object): Ajv {
+    return isDraft07(schema) ? (this.ajv07 ??= createAjv(true, formPlan, this.options)) : (this.ajv2020 ??= createAjv(false, formPlan, this.options));
+  }
+
   private validator(schema: object): ValidateFunction | { refused: string } {
     let text: string;
     try {
@@ -75,9 +89,10 @@ export class FormValidators {
     }
     let made: ValidateFunction | { refused: string };
     try {
-      const ajv = isDraft07(schema) ? (this.ajv07 ??= createAjv(true, formPlan, this.options)) : (this.ajv2020 ??= createAjv(false, formPlan, this.options));
-      // Compiled from its own parse of the text: the handler's object may change after asking.
-      made = ajv.compile(JSON.parse(text) as object);
+      // From its own parse of the text: the handler's object may change after asking.
+      const parsed = JSON.parse(text) as object;
+      // MCP's subset, interpreted; anything else compiled by ajv.
+      made = compileForm(parsed, this.matcherFor) ?? this.ajvFor(parsed).compile(parsed);
     } catch (error) {
       made = { refused: error instanceof FormRefused ? error.message : `requestedSchema is not a schema ajv can compile (${(error as Error).message})` };
     }
