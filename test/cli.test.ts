@@ -16,7 +16,7 @@ describe("mcpgen CLI", () => {
     const help = mcpgen(["--help"], dir);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]");
-    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--mcpgen SPEC] [--widget] [--auth] [--force]");
+    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda] [--mcpgen SPEC] [--widget] [--auth] [--force]");
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {

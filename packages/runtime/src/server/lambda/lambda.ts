@@ -93,7 +93,7 @@ async function fromResponse(response: Response): Promise<LambdaHttpResult> {
   };
 }
 
-function fromBase64(text: string): Uint8Array {
+function fromBase64(text: string) {
   const binary = atob(text);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
