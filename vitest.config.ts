@@ -57,10 +57,7 @@ export default defineConfig({
     projects: [
       // One module in process, no build, no child process: test/unit/ mirrors src/, and
       // packages/runtime/test/ mirrors the runtime's src/.
-      {
-        extends: true,
-        test: { name: "unit", include: ["test/unit/**/*.test.ts", "packages/runtime/test/**/*.test.ts"], sequence: { groupOrder: 1 } },
-      },
+      { extends: true, test: { name: "unit", include: ["test/unit/**/*.test.ts", "packages/runtime/test/**/*.test.ts"] } },
       // Everything else that needs no registry: the generator and CLI suites, test/e2e/,
       // test/hostile/, and the examples' own tests (run on this checkout's node_modules).
       {
@@ -68,19 +65,13 @@ export default defineConfig({
         test: {
           name: "e2e",
           globalSetup: [PROGRAMS, ...BUILD],
-          sequence: { groupOrder: 1 },
           include: ["test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
           exclude: ["test/unit/**", ...NETWORK, "**/node_modules/**"],
         },
       },
       // The suites that install published servers, runtimes or this package's tarball from the npm
-      // registry (the replica suites need redis-server too). They wait on npm and on child
-      // processes more than they compute, so they run first, on their own, three files at a time;
-      // the other projects then run two at a time.
-      {
-        extends: true,
-        test: { name: "network", globalSetup: [PROGRAMS, ...BUILD], include: NETWORK, maxWorkers: 3, sequence: { groupOrder: 0 } },
-      },
+      // registry (the replica suites need redis-server too).
+      { extends: true, test: { name: "network", globalSetup: [PROGRAMS, ...BUILD], include: NETWORK } },
     ],
   },
 });
