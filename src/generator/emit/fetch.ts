@@ -1,7 +1,7 @@
 /**
  * Emits `fetch.ts`: `createFetchHandler`, the server as a Web-standard fetch handler for every
- * platform (Deno, Bun, Cloudflare Workers, Lambda, Node). It imports nothing of Node, so index.ts
- * re-exports it and a Worker's bundle never meets node:http.
+ * platform (Deno, Bun, Lambda through `lambdaHandler`, Node), and `lambdaHandler`. It imports
+ * nothing of Node, so index.ts re-exports it and a browser or Worker bundle never meets node:http.
  */
 import type { ServerModel } from "../model/types.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
@@ -25,7 +25,7 @@ export function emitFetch(model: ServerModel): OutputFile[] {
   const parts = [...authPart, ...redisPart];
   file.exportDeclaration({
     doc: [
-      `${model.name} as a fetch handler, \`(request: Request) => Promise<Response>\`, for Deno.serve, Bun.serve, Cloudflare Workers and any platform that speaks Request and Response: Streamable HTTP at /mcp to 2026-07-28 requests and to 2025-era clients (with sessions in this instance's memory, or \`stateless: true\`). Requests whose Host is not a loopback name or in \`allowedHosts\`, or whose Origin is not the server's own page, are refused. Nothing opens until the first request.`,
+      `${model.name} as a fetch handler, \`(request: Request) => Promise<Response>\`, for Deno.serve, Bun.serve, AWS Lambda (lambdaHandler) and other platforms that speak Request and Response: Streamable HTTP at /mcp to 2026-07-28 requests and to 2025-era clients (with sessions in this instance's memory, or \`stateless: true\`). Requests whose Host is not a loopback name or in \`allowedHosts\`, or whose Origin is not the server's own page, are refused. Nothing opens until the first request.`,
     ],
     kind: "function",
     name: "createFetchHandler",

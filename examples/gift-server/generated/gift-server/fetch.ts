@@ -8,7 +8,7 @@ import { type Handlers, type ServerLists, type ServerOptions, createServerFactor
 
 export { type FetchHandler, type FetchHandlerOptions, lambdaHandler, type LambdaHttpEvent, type LambdaHttpResult };
 
-/** gift-server as a fetch handler, `(request: Request) => Promise<Response>`, for Deno.serve, Bun.serve, Cloudflare Workers and any platform that speaks Request and Response: Streamable HTTP at /mcp to 2026-07-28 requests and to 2025-era clients (with sessions in this instance's memory, or `stateless: true`). Requests whose Host is not a loopback name or in `allowedHosts`, or whose Origin is not the server's own page, are refused. Nothing opens until the first request. */
+/** gift-server as a fetch handler, `(request: Request) => Promise<Response>`, for Deno.serve, Bun.serve, AWS Lambda (lambdaHandler) and other platforms that speak Request and Response: Streamable HTTP at /mcp to 2026-07-28 requests and to 2025-era clients (with sessions in this instance's memory, or `stateless: true`). Requests whose Host is not a loopback name or in `allowedHosts`, or whose Origin is not the server's own page, are refused. Nothing opens until the first request. */
 export function createFetchHandler(handlers: Handlers, options?: ServerOptions & FetchHandlerOptions): FetchHandler<ServerLists> {
   return createFetchHandlerWith(createServerFactory(handlers, options), definition, options);
 }
