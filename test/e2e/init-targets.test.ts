@@ -162,7 +162,10 @@ describe("init --target lambda", () => {
     const saved = { ...process.env };
     Object.assign(process.env, authEnv(url));
     onTestFinished(() => {
-      for (const name of Object.keys(authEnv(url))) if (saved[name] === undefined) delete process.env[name];
+      for (const name of Object.keys(authEnv(url))) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
     });
     const { handler } = (await import(pathToFileURL(path.join(dir, "dist/src/lambda.js")).href)) as {
       handler: (event: LambdaFunctionURLEvent) => Promise<Exclude<LambdaFunctionURLResult, string>>;
