@@ -10,7 +10,7 @@
  * - lambda: the built `dist/src/lambda.js` handler, invoked with function URL events (the shapes
  *   of @types/aws-lambda), does the same in both eras.
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -20,10 +20,9 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { startDevAuthServer, type DevAuthServer } from "../../src/commands/auth/devServer.js";
 import { mcpgen } from "../helpers/cli.js";
 import { freePort } from "../helpers/ports.js";
-import { started } from "../helpers/process.js";
+import { spawnUntil } from "../helpers/process.js";
 import { installBun, installDeno } from "../helpers/runtimes.js";
 import { linkStarterPackages, tempProject } from "../helpers/tmp.js";
-import { untilValue } from "../helpers/wait.js";
 
 type Target = "deno" | "bun" | "lambda";
 
@@ -122,19 +121,7 @@ describe.each(["deno", "bun"] as const)("init --target %s", (target) => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     const [cmd, args] = command(["--http", String(port)]);
-    const child = spawn(cmd, args, { cwd: dir, env: { ...process.env, ...authEnv(url), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    await started(child);
-    let output = "";
-    child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await untilValue(
-      async () => output,
-      (text) => text.includes(`${target} listening on ${url}`) || child.exitCode !== null,
-      `${target} to listen`,
-      { timeout: 30_000, every: 50 },
-    );
-    expect(output).toContain(`${target} listening on ${url}`);
+    await spawnUntil(cmd, args, { cwd: dir, env: { ...process.env, ...authEnv(url), NO_COLOR: "1" }, line: `${target} listening on ${url}` }, children);
     expect(await guarded(url)).toEqual(WANT);
   });
 

@@ -5,7 +5,7 @@
  * fixture's), calls a tool (a business error too), reads a resource and gets a prompt: what the
  * same server answers on Node.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Client, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
@@ -14,10 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient, ToolError } from "../../examples/gift-server/generated/gift-server/index.js";
 import { ROOT } from "../helpers/cli.js";
 import { freePort } from "../helpers/ports.js";
-import { started } from "../helpers/process.js";
+import { spawnUntil } from "../helpers/process.js";
 import { installBun, installDeno } from "../helpers/runtimes.js";
 import { linkNodeModules, tempProject } from "../helpers/tmp.js";
-import { untilValue } from "../helpers/wait.js";
 
 const EXAMPLE = path.join(ROOT, "examples", "gift-server");
 const FIXTURE = JSON.parse(readFileSync(path.join(EXAMPLE, "generated", "gift-server", "fixtures", "tools-list.json"), "utf8")) as { tools: unknown[] };
@@ -71,19 +70,7 @@ function command(runtime: "deno" | "bun", entry: string): [string, string[]] {
 async function serveHttp(runtime: "deno" | "bun"): Promise<string> {
   const port = await freePort();
   const [program, args] = command(runtime, `${runtime}-http.ts`);
-  const child = spawn(program, args, { cwd: project, env: { ...process.env, PORT: String(port), NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  await started(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  await untilValue(
-    async () => output,
-    (text) => text.includes(`ready on ${port}`) || child.exitCode !== null,
-    `${runtime} to listen on ${port}`,
-    { timeout: 30_000, every: 50 },
-  );
-  if (child.exitCode !== null) throw new Error(`${runtime} exited ${child.exitCode}:\n${output}`);
+  await spawnUntil(program, args, { cwd: project, env: { ...process.env, PORT: String(port), NO_COLOR: "1" }, line: `ready on ${port}` }, children);
   return `http://127.0.0.1:${port}/mcp`;
 }
 

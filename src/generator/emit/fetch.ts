@@ -6,6 +6,7 @@
 import type { ServerModel } from "../model/types.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { apiScope, exportApi } from "./publicApi.js";
+import { servingParts } from "./serve.js";
 
 export function emitFetch(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "fetch.ts");
@@ -19,9 +20,7 @@ export function emitFetch(model: ServerModel): OutputFile[] {
   const fetchHandler = file.importType(LOCAL.runtimeHttp, "FetchHandler");
   const handlerWith = file.importValue(LOCAL.runtimeHttp, "createFetchHandlerWith");
   const param = `handlers: ${handlers}${model.needsHandlers ? "" : " = {}"}`;
-  // The runtime's parts this server needs (engine/parts.ts): the authorization gate, Redis for replicas.
-  const authPart = model.auth ? [`auth: ${file.importValue(LOCAL.runtimeAuth, "authGate")}`] : [];
-  const redisPart = model.sharesState ? [`redis: ${file.importValue(LOCAL.runtimeRedis, "redisState")}`] : [];
+  const { authPart, redisPart } = servingParts(file, model);
   const parts = [...authPart, ...redisPart];
   file.exportDeclaration({
     doc: [

@@ -2,9 +2,18 @@
  * Emits `serve.ts`: `serveStdio` and `serveHttp`, the Node transports, kept out of index.ts so a
  * client-only import (a browser bundle) never pulls in node:http.
  */
+import type { CodeFile } from "../print/codeFile.js";
 import type { ServerModel } from "../model/types.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { apiScope, exportApi } from "./publicApi.js";
+
+/** The runtime's parts a server needs when served (engine/parts.ts), as `name: value` entries: the authorization gate, Redis for replicas. */
+export function servingParts(file: CodeFile, model: ServerModel): { authPart: string[]; redisPart: string[] } {
+  return {
+    authPart: model.auth ? [`auth: ${file.importValue(LOCAL.runtimeAuth, "authGate")}`] : [],
+    redisPart: model.sharesState ? [`redis: ${file.importValue(LOCAL.runtimeRedis, "redisState")}`] : [],
+  };
+}
 
 export function emitServe(model: ServerModel): OutputFile[] {
   const file = codeFile(model, "serve.ts");
@@ -21,9 +30,7 @@ export function emitServe(model: ServerModel): OutputFile[] {
   const stdioWith = file.importValue(LOCAL.runtimeNode, "serveStdioWith");
   const httpWith = file.importValue(LOCAL.runtimeNode, "serveHttpWith");
   const param = `handlers: ${handlers}${model.needsHandlers ? "" : " = {}"}`;
-  // The runtime's parts this server needs (engine/parts.ts): the authorization gate, Redis for replicas.
-  const authPart = model.auth ? [`auth: ${file.importValue(LOCAL.runtimeAuth, "authGate")}`] : [];
-  const redisPart = model.sharesState ? [`redis: ${file.importValue(LOCAL.runtimeRedis, "redisState")}`] : [];
+  const { authPart, redisPart } = servingParts(file, model);
   const parts = (entries: string[]) => (entries.length ? `, { ${entries.join(", ")} }` : "");
   file.exportDeclaration({
     doc: [

@@ -19,7 +19,7 @@ const error: KeywordErrorDefinition = {
 };
 
 /** A string's length in code points, as JSON Schema's minLength and maxLength count it. */
-function codePointLength(text: string): number {
+export function codePointLength(text: string): number {
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -12,6 +12,7 @@
  * test/server/engine/form-check.test.ts compares both on random forms and answers. A form
  * outside the subset is not interpreted (`compileForm` answers undefined) and goes to ajv.
  */
+import { codePointLength } from "../../shared/patternKeyword.js";
 import type { PatternMatcher } from "../../shared/patterns.js";
 import type { ErrorObject } from "../../shared/validation.js";
 
@@ -153,20 +154,6 @@ function equal(a: unknown, b: unknown): boolean {
   return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** A string's length in code points, as minLength and maxLength count it. */
-function codePoints(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
 const enumError = (at: string, path: string, allowedValues: unknown[]) =>
   error(at, `${path}/enum`, "enum", { allowedValues }, "must be equal to one of the allowed values");
 
@@ -215,7 +202,7 @@ function checkField(field: Field, value: unknown, at: string, path: string, erro
         errors.push(typeError(at, `${path}/type`, "string"));
         return;
       }
-      const length = codePoints(value);
+      const length = codePointLength(value);
       const tooLong = field.maxLength !== undefined && length > field.maxLength;
       const tooShort = field.minLength !== undefined && length < field.minLength;
       if (tooLong)
