@@ -7,6 +7,7 @@ import type { GetPromptResult } from "@mcpgen/runtime/shared";
 import type { Server } from "@modelcontextprotocol/server";
 import { definition } from "./definition.js";
 import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, ListNames, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestElicitationInput, TestElicitationSep1034DefaultsInput, TestElicitationSep1330EnumsInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptArguments, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestReconnectionInput, TestSamplingInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithLoggingInput, TestToolWithProgressInput, TestToolWithTaskInput, TestXMcpHeaderInput } from "./types.js";
+import { createValidators } from "./validators.js";
 
 export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, FactoryEvents, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
 
@@ -355,7 +356,7 @@ export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["pr
  * serveStdio(createServerFactory(handlers));
  */
 export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & FactoryEvents & { readonly lists: ServerLists } {
-  return createManifestServerFactory(definition, handlers, options, { tasks: tasks });
+  return createManifestServerFactory(definition, handlers, options, { tasks: tasks, validators: createValidators });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { GetPromptResult } from "@mcpgen/runtime/shared";
 import type { Server } from "@modelcontextprotocol/server";
 import { definition } from "./definition.js";
 import type { CreateNoteInput, CreateNoteOutput, DeleteNoteInput, ExportNotesInput, FolderTreeInput, FolderTreeOutput, ListNames, NoteVariables, SearchNotesInput, SearchNotesOutput, SummarizeNoteArguments } from "./types.js";
+import { createValidators } from "./validators.js";
 
 export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, FactoryEvents, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
 
@@ -123,7 +124,7 @@ export type PromptHandler<Name extends keyof Handlers["prompts"]> = Handlers["pr
  * serveStdio(createServerFactory(handlers));
  */
 export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & FactoryEvents & { readonly lists: ServerLists } {
-  return createManifestServerFactory(definition, handlers, options, { tasks: tasks });
+  return createManifestServerFactory(definition, handlers, options, { tasks: tasks, validators: createValidators });
 }
 
 /**

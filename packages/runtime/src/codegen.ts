@@ -6,6 +6,7 @@
  */
 export { AJV_OPTIONS, createAjv, runValidator, SchemaValidators, type ValidatorOptions } from "./shared/validation.js";
 export { isDraft07 } from "./shared/dialect.js";
+export { codePointLength } from "./shared/codePoints.js";
 export {
   compilePlan,
   DEFAULT_MAX_PATTERN_INPUT,

@@ -12,6 +12,7 @@ import { emitIndex } from "./indexFile.js";
 import { emitServe } from "./serve.js";
 import { emitServer } from "./server.js";
 import { emitTypes } from "./types.js";
+import { emitValidators } from "./validators.js";
 import { emitWidgets } from "./widgets.js";
 
 export const EMITTERS: Readonly<Record<string, Emitter>> = {
@@ -20,6 +21,7 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
   server: emitServer,
   serve: emitServe,
   fetch: emitFetch,
+  validators: emitValidators,
   client: emitClient,
   index: emitIndex,
   handlers: emitHandlers,
@@ -28,7 +30,7 @@ export const EMITTERS: Readonly<Record<string, Emitter>> = {
 };
 
 /** What a client-only output leaves out (no server, no transports, no handlers). */
-const SERVER_ONLY = new Set(["server", "serve", "fetch", "handlers", "widgets"]);
+const SERVER_ONLY = new Set(["server", "serve", "fetch", "validators", "handlers", "widgets"]);
 
 /** Every file of one server's output folder, sorted by path; `context`: what the bundle stage made (no widget HTML when absent). */
 export function emitServerFiles(model: ServerModel, context: EmitContext = { widgetHtml: new Map() }): OutputFile[] {

@@ -130,6 +130,12 @@ export function emitServer(model: ServerModel): OutputFile[] {
   };
   for (const kind of HANDLER_TYPES) exportHandlerType(file, model.name, kind, printed.get(kind.group) ?? none[kind.group]);
   const optional = model.needsHandlers ? "" : " = {}";
+  // The parts the runtime core is handed (engine/parts.ts): validators.ts has a server's tool validators.
+  const partList = [
+    ...(model.runsTasks ? [`tasks: ${file.importValue(LOCAL.runtimeTasks, "tasks")}`] : []),
+    ...(model.tools.length > 0 ? [`validators: ${file.importValue(LOCAL.validators, "createValidators")}`] : []),
+  ];
+  const parts = partList.length > 0 ? `, { ${partList.join(", ")} }` : "";
   const defaults = model.options.invalidArguments ? `{ invalidArguments: ${stringLiteral(model.options.invalidArguments)}, ...options }` : "options";
   file.exportDeclaration({
     doc: [
@@ -138,7 +144,7 @@ export function emitServer(model: ServerModel): OutputFile[] {
     ],
     kind: "function",
     name: "createServerFactory",
-    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & ${factoryEvents} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults}${model.runsTasks ? `, { tasks: ${file.importValue(LOCAL.runtimeTasks, "tasks")} }` : ""});\n}`,
+    text: `(handlers: Handlers${optional}, options?: ${options}): ${factoryType} & ${factoryEvents} & { readonly lists: ServerLists } {\n  return ${create}(${definition}, handlers, ${defaults}${parts});\n}`,
   });
   file.exportDeclaration({
     doc: [

@@ -4,15 +4,11 @@
  * `widgets/<name>.checks.ts`: the output checks of those tools, compiled by ajv here, at generate
  * time, into plain functions (a view's Content-Security-Policy forbids compiling them there).
  */
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import standalone from "ajv/dist/standalone/index.js";
 import type { ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
-import { isDraft07 } from "@mcpgen/runtime/codegen";
-import { AJV_OPTIONS } from "@mcpgen/runtime/codegen";
 import { CodeFile } from "../print/codeFile.js";
 import { codeFile, header, LOCAL, type OutputFile } from "./common.js";
+import { CODE_POINT_LENGTH, PATTERN_ENGINE, standaloneValidators } from "./standalone.js";
 import type { Json } from "../../common/objects.js";
 
 export function emitWidgets(model: ServerModel): OutputFile[] {
@@ -123,18 +119,6 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
   return { path: file.path, content: file.render() };
 }
 
-/** Runtime helpers ajv's standalone code requires, written out so the view needs no ajv. */
-const INLINE_HELPERS: Readonly<Record<string, { name: string; code: string }>> = {
-  'require("ajv/dist/runtime/ucs2length").default': {
-    name: "ucs2length",
-    code: "/** The length of a string in code points, as JSON Schema counts it. */\nfunction ucs2length(text) {\n  let n = 0;\n  for (const _ of text) n++;\n  return n;\n}",
-  },
-  'require("ajv/dist/runtime/equal").default': {
-    name: "equal",
-    code: '/** Structural equality of JSON values. */\nfunction equal(a, b) {\n  if (a === b) return true;\n  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;\n  if (Array.isArray(a) !== Array.isArray(b)) return false;\n  const keys = Object.keys(a);\n  if (keys.length !== Object.keys(b).length) return false;\n  return keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]));\n}',
-  },
-};
-
 function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   // ajv's standalone code is plain JavaScript: the file is not type-checked (the pragma must lead it).
   const file = new CodeFile(
@@ -143,49 +127,27 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   );
   const describe = file.importValue(LOCAL.runtimeShared, "describeErrors");
   const tools = checkedTools(model, widget);
-  const plans = model.patterns;
-  // Patterns: JavaScript's RegExp where mcpgen proved it linear, else RE2JS (only then bundled).
-  const needsRe2 = Object.values(plans).some((plan) => !("regexp" in plan));
-  const engine = Object.assign((source: string) => new RegExp(source, "u"), { code: "patternMatcher" });
-  // What the server's validators accept (AJV_OPTIONS), compiled to standalone code.
-  const options = { ...AJV_OPTIONS, code: { source: true, esm: true, lines: false, regExp: engine } };
-  const ajv07 = new Ajv(options);
-  const ajv2020 = new Ajv2020(options);
-  const exports: Record<string, string> = {};
-  const rows: string[] = [];
-  let code = "";
-  for (const [draft07, ajv] of [
-    [true, ajv07],
-    [false, ajv2020],
-  ] as const) {
-    const mine = tools.filter((t) => isDraft07(t.wire.outputSchema) === draft07);
-    if (mine.length === 0) continue;
-    const refs: Record<string, string> = {};
-    for (const tool of mine) {
-      const id = `v${Object.keys(exports).length}`;
-      exports[tool.name] = id;
-      ajv.addSchema(tool.wire.outputSchema as object, `mcpgen:${tool.name}`);
-      refs[id] = `mcpgen:${tool.name}`;
-    }
-    code += standalone.default(ajv, refs);
-  }
-  for (const tool of tools)
-    rows.push(`  ${propertyKey(tool.name)}: (value) => (${exports[tool.name]}(value) ? undefined : ${describe}(${exports[tool.name]}.errors)),\n`);
-  // ajv's runtime helpers become local functions; anything else it would require is a bug to report.
-  const helpers = new Set<string>();
-  code = code.replace(/"use strict";/g, "").replace(/require\("[^"]+"\)(\.\w+)?/g, (found) => {
-    const helper = INLINE_HELPERS[found];
-    if (!helper) throw new Error(`mcpgen: widget ${widget.name}: a validator needs ${found}, which mcpgen cannot inline yet; please report it with the schema`);
-    helpers.add(helper.code);
-    return helper.name;
+  // What the server's validators accept, printed (standalone.ts).
+  const printed = standaloneValidators(new Map(tools.map((tool) => [tool.name, tool.wire.outputSchema as object])), model.patterns, `widget ${widget.name}`);
+  const rows = tools.map((tool) => {
+    const fn = `exports.${printed.names.get(tool.name)!}`;
+    return `  ${propertyKey(tool.name)}: (value) => (${fn}(value) ? undefined : ${describe}(${fn}.errors)),\n`;
   });
+  // The names the printed code calls: patterns on JavaScript's RegExp where mcpgen proved them
+  // linear, else RE2JS (only then bundled), with no cap on the text (the view checks its own
+  // server's output, and a throw would break it).
+  file.declare(CODE_POINT_LENGTH, PATTERN_ENGINE);
   const lines: string[] = [];
-  if (needsRe2) {
+  if (printed.usesRe2) {
     const planEngine = file.importValue(LOCAL.runtimeShared, "patternEngine");
-    // No cap on the text tested: the view checks its own server's output, and a throw would break it.
-    lines.push(`const patternMatcher = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(plans))}), { maxInput: Infinity });`);
-  } else lines.push('const patternMatcher = (source) => new RegExp(source, "u");');
-  lines.push(...helpers, code.replace(/;(?=(const|function|export) )/g, ";\n"));
+    lines.push(`const ${PATTERN_ENGINE} = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(model.patterns))}), { maxInput: Infinity });`);
+  } else lines.push(`const ${PATTERN_ENGINE} = (source) => new RegExp(source, "u");`);
+  lines.push(
+    `const ${CODE_POINT_LENGTH} = ${file.importValue(LOCAL.runtimeShared, "codePointLength")};`,
+    ...printed.helpers,
+    "const exports = {};",
+    printed.code,
+  );
   file.print(lines.join("\n"));
   file.exportDeclaration({
     doc: ["Each tool's output check: undefined when valid, else the problems in words."],

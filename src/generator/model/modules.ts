@@ -53,6 +53,7 @@ export const LOCAL = {
   index: "./index.js",
   types: "./types.js",
   definition: "./definition.js",
+  validators: "./validators.js",
   server: "./server.js",
   client: "./client.js",
   serve: "./serve.js",

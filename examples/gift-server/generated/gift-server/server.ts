@@ -5,6 +5,7 @@ import { type CompletionHandler, type FactoryEvents, type InputOptions, type Lis
 import type { Server } from "@modelcontextprotocol/server";
 import { definition } from "./definition.js";
 import type { GiftDetailsInput, GiftDetailsOutput, ListNames, SuggestGiftsInput, SuggestGiftsOutput } from "./types.js";
+import { createValidators } from "./validators.js";
 
 export type { CompletionHandler, InputOptions, ListEntry, Lists, PromptContext, RequestContext, ResourceContext, ResourceHandlerResult, ServerFactory, FactoryEvents, ServerOptions, ToolContext, ToolTextResult, VisibleContext };
 
@@ -59,7 +60,7 @@ export type PromptHandler<Name extends never> = Name;
  * serveStdio(createServerFactory(handlers));
  */
 export function createServerFactory(handlers: Handlers, options?: ServerOptions): ServerFactory & FactoryEvents & { readonly lists: ServerLists } {
-  return createManifestServerFactory(definition, handlers, options);
+  return createManifestServerFactory(definition, handlers, options, { validators: createValidators });
 }
 
 /**

@@ -21,7 +21,7 @@ import { RequestStateCodec } from "./engine/requestState.js";
 import { resourceMethods } from "./methods/resources.js";
 import type { ProtocolEra } from "./engine/sdk.js";
 import { toolMethods } from "./methods/tools.js";
-import { SchemaValidators } from "../shared/validation.js";
+import { SchemaValidators, type PrintedValidators } from "../shared/validation.js";
 import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS } from "../shared/patterns.js";
 import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
 import { positiveOption } from "./engine/options.js";
@@ -41,6 +41,12 @@ function methodTable(core: EngineCore): MethodEntry[] {
 export interface ServerParts {
   /** `tasks` of `@mcpgen/runtime/server/tasks`: needed when a tool declares `execution.taskSupport`. */
   tasks?: TasksPart;
+  /**
+   * `createValidators` of the generated `validators.ts`: the tools' validators, printed by mcpgen
+   * at generate time. Without it (a definition written by hand) they are compiled at run time,
+   * which platforms that forbid code from strings (Cloudflare Workers) refuse.
+   */
+  validators?: PrintedValidators;
 }
 
 export class Engine {
@@ -75,7 +81,14 @@ export class Engine {
       handlers,
       options,
       // The definition's plans; a pattern it lacks (a definition written by hand) goes to the same translator.
-      validators: new SchemaValidators((source) => (Object.hasOwn(plans, source) ? plans[source] : planPattern(source)), validation),
+      validators: new SchemaValidators(
+        (source) => (Object.hasOwn(plans, source) ? plans[source] : planPattern(source)),
+        validation,
+        parts.validators && {
+          make: parts.validators,
+          schemas: () => definition.tools.map((tool) => [tool.name, tool.inputSchema, tool.outputSchema] as const),
+        },
+      ),
       forms,
       lists: manifestLists(definition),
       switches: new ListSwitch(definition),

@@ -43,6 +43,7 @@ export type {
 } from "./engine/handlerTypes.js";
 export type { InputOptions, RequestContext } from "./engine/handlerTypes.js";
 export type { ServerParts } from "./engine.js";
+export type { CompiledValidator, PatternEngine, PrintedValidators } from "../shared/validation.js";
 export type { AuthPart, ServerTasks, TasksPart } from "./engine/engineCore.js";
 export type { AuthOptions, SharedStatePart, TaskOptions, TaskStore } from "./engine/parts.js";
 export type { AnyLists, ListEntry, ListNames, Lists, ListStateStore } from "./engine/listSwitch.js";

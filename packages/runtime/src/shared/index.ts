@@ -10,3 +10,4 @@ export type * from "./definition.js";
 export type { ToolTaskState } from "./taskState.js";
 export { describeErrors } from "./describeErrors.js";
 export { patternEngine, type PatternTable } from "./patterns.js";
+export { codePointLength } from "./codePoints.js";

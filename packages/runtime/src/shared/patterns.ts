@@ -220,6 +220,6 @@ export function patternEngine(
       maxInput,
     };
   };
-  // Read by ajv only when it prints standalone code, which mcpgen does not do.
+  // The name standalone code calls the engine by (patternKeyword.ts); generated validators provide it.
   return Object.assign(engine, { code: "patternEngine" });
 }

@@ -2,7 +2,7 @@
  * JSON Schema validation shared by the generated server (arguments, outputs), the generated
  * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { Ajv, type ErrorObject } from "ajv";
 export type { ErrorObject };
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isDraft07 } from "./dialect.js";
@@ -44,11 +44,16 @@ export interface ValidatorOptions {
 /**
  * An ajv for one dialect, with AJV_OPTIONS. Patterns run on the linear-time engine (patterns.ts),
  * with the plans mcpgen made for them (at generate time, or the server's translator for a form),
- * and only once the schema's own minLength and maxLength hold (patternKeyword.ts).
+ * and only once the schema's own minLength and maxLength hold (patternKeyword.ts). `printable`:
+ * its validators are for ajv's standalone code (CommonJS-style `exports`, no line breaks), which
+ * calls `patternEngine` and `codePointLength` for patterns and lengths; it does not check schemas
+ * against their meta-schema (mcpgen's validate stage did).
  */
-export function createAjv(draft07: boolean, patterns?: PatternPlans, options: ValidatorOptions = {}): Ajv {
+export function createAjv(draft07: boolean, patterns?: PatternPlans, options: ValidatorOptions = {}, printable = false): Ajv {
   const engine = patternEngine(patterns, options.maxPatternInput === undefined ? {} : { maxInput: options.maxPatternInput });
-  const settings = { ...AJV_OPTIONS, code: { regExp: engine } };
+  // Printed at generate time, after mcpgen checked the schemas against their meta-schema: not again.
+  const print = printable ? { validateSchema: false, code: { regExp: engine, source: true, esm: false, lines: false } } : { code: { regExp: engine } };
+  const settings = { ...AJV_OPTIONS, ...print };
   // Ajv2020 and Ajv are sibling subclasses of ajv's core class with the same public API; ajv's
   // types tell them apart only by private members, so one static type is restated here.
   const ajv = draft07 ? new Ajv(settings) : (new Ajv2020(settings) as unknown as Ajv);
@@ -85,29 +90,59 @@ export function runValidator(
   }
 }
 
+/** A validator: ajv's compiled function, or the one mcpgen printed at generate time (the same code). */
+export interface CompiledValidator {
+  (value: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/** The engine printed validators make their pattern matchers with (the runtime's patternEngine). */
+export type PatternEngine = ReturnType<typeof patternEngine>;
+
+/**
+ * What a generated `validators.ts` exports: given the process's pattern engine, each tool's input
+ * and output validator by tool name (a tool without an outputSchema has none), compiled by mcpgen
+ * at generate time, so the server compiles no code at run time.
+ */
+export type PrintedValidators = (engine: PatternEngine) => ReadonlyMap<string, readonly [input: CompiledValidator, output?: CompiledValidator]>;
+
 /**
  * Compiles validators on first use and keeps them; one instance per server or client. Schemas
  * are the definition's (kept by identity: as many as the definition has); forms made at run time
- * go to the server's own bounded cache (server/engine/forms.ts).
+ * go to the server's own bounded cache (server/engine/forms.ts). `printed`: the validators mcpgen
+ * printed for these schemas, made at the first check; a schema they lack is compiled by ajv
+ * (a definition edited by hand), which a platform that forbids code from strings refuses.
  */
 export class SchemaValidators {
-  private readonly cache = new Map<object, ValidateFunction>();
+  private readonly cache = new Map<object, CompiledValidator>();
   private ajv07: Ajv | undefined;
   private ajv2020: Ajv | undefined;
+  private printedReady = false;
 
   /** `patterns`: the generated definition's plans for the schemas' patterns (or a translator). */
   constructor(
     private readonly patterns?: PatternPlans,
     private readonly options: ValidatorOptions = {},
+    private readonly printed?: { make: PrintedValidators; schemas: () => Iterable<readonly [name: string, input: object, output: object | undefined]> },
   ) {}
 
-  validator(schema: object): ValidateFunction {
+  validator(schema: object): CompiledValidator {
+    if (!this.printedReady) this.takePrinted();
     let fn = this.cache.get(schema);
     if (fn === undefined) {
       const ajv = isDraft07(schema)
         ? (this.ajv07 ??= createAjv(true, this.patterns, this.options))
         : (this.ajv2020 ??= createAjv(false, this.patterns, this.options));
-      fn = ajv.compile(schema);
+      try {
+        fn = ajv.compile(schema);
+      } catch (error) {
+        if (error instanceof EvalError)
+          throw new Error(
+            "mcpgen: this platform forbids compiling code at run time, and a schema has no validator printed at generate time: pass the generated validators.ts (`validators: createValidators` in server.ts, as mcpgen generates it), or regenerate",
+            { cause: error },
+          );
+        throw error;
+      }
       this.cache.set(schema, fn);
     }
     return fn;
@@ -116,5 +151,19 @@ export class SchemaValidators {
   /** Undefined when `value` matches `schema`, else the problems in words. */
   check(schema: object, value: unknown): string | undefined {
     return runValidator(this.validator(schema), value, this.options.maxPatternMs);
+  }
+
+  /** Keeps the printed validators by the definition's schema objects, as compiled ones are kept. */
+  private takePrinted(): void {
+    this.printedReady = true;
+    if (this.printed === undefined) return;
+    const engine = patternEngine(this.patterns, this.options.maxPatternInput === undefined ? {} : { maxInput: this.options.maxPatternInput });
+    const made = this.printed.make(engine);
+    for (const [name, input, output] of this.printed.schemas()) {
+      const fns = made.get(name);
+      if (fns === undefined) continue;
+      this.cache.set(input, fns[0]);
+      if (output !== undefined && fns[1] !== undefined) this.cache.set(output, fns[1]);
+    }
   }
 }

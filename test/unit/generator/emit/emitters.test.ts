@@ -62,7 +62,19 @@ describe("printer", () => {
 
 describe("emitter table", () => {
   it("registers one emitter per artifact and emits sorted paths", async () => {
-    expect(Object.keys(EMITTERS)).toEqual(["types", "definition", "server", "serve", "fetch", "client", "index", "handlers", "fixtures", "widgets"]);
+    expect(Object.keys(EMITTERS)).toEqual([
+      "types",
+      "definition",
+      "server",
+      "serve",
+      "fetch",
+      "validators",
+      "client",
+      "index",
+      "handlers",
+      "fixtures",
+      "widgets",
+    ]);
     const paths = emitServerFiles(await modelOf(MIXED)).map((f) => f.path);
     expect(paths).toEqual([...paths].sort());
     expect(paths).toContain("server.ts");
@@ -111,7 +123,7 @@ describe("emitServer", () => {
     expect(text).toContain("    p: (args: PArguments, ctx: PromptContext<ServerLists>) => GetPromptResult | Promise<GetPromptResult>;\n");
     expect(text).toContain("export function createServer(handlers: Handlers, options?: ServerOptions): Server {");
     // The typed Handlers go to the runtime as they are.
-    expect(text).toContain("  return createManifestServerFactory(definition, handlers, options);\n");
+    expect(text).toContain("  return createManifestServerFactory(definition, handlers, options, { validators: createValidators });\n");
     // No cast (the doc comment's "as any Server connected by hand" is prose).
     expect(text).not.toMatch(/ as (unknown|never|any)( as |[;,)\]])/);
   });

@@ -12,7 +12,7 @@
  * test/server/engine/form-check.test.ts compares both on random forms and answers. A form
  * outside the subset is not interpreted (`compileForm` answers undefined) and goes to ajv.
  */
-import { codePointLength } from "../../shared/patternKeyword.js";
+import { codePointLength } from "../../shared/codePoints.js";
 import type { PatternMatcher } from "../../shared/patterns.js";
 import type { ErrorObject } from "../../shared/validation.js";
 
