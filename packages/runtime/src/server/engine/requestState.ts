@@ -7,7 +7,7 @@
  * fails these checks is -32602.
  */
 // Web Crypto (global in Node 20 and browsers): importing the generated index.ts needs no Node types.
-import { requestStateKeys, type Environment, type RequestStateSecret } from "./requestStateKeys.js";
+import { keyVariables, processEnvironment, requestStateKeys, type Environment, type RequestStateSecret } from "./requestStateKeys.js";
 
 /** What the engine keeps across rounds: the answers given so far, by input key. */
 interface RoundState {
@@ -23,24 +23,33 @@ interface Sealed extends RoundState {
 }
 
 export class RequestStateCodec {
-  /** The key that signs, then the keys that still verify (rotation). */
-  private readonly keys: ReturnType<typeof crypto.subtle.importKey>[];
+  /** The key that signs, then the keys that still verify (rotation): imported at first use. */
+  private imported: ReturnType<typeof crypto.subtle.importKey>[] | undefined;
+  /** The raw keys; a random key is made at first use (Workers refuse random values at load). */
+  private readonly raw: () => Uint8Array[];
 
   /**
    * `secret`: the HMAC key, or a current key and previous ones (see requestStateKeys.ts); absent,
    * the environment's, else a random one for this process. Servers answering one conversation
    * from several processes (behind a load balancer) must share it: with a random key, a retry that
-   * reaches another process is refused with -32602 and the client starts over.
+   * reaches another process is refused with -32602 and the client starts over. A configured key
+   * is checked here, so a weak one fails the factory, not a request.
    */
   constructor(
     secret: RequestStateSecret | undefined,
     private readonly ttlMs: number,
-    env?: Environment,
+    env: Environment = processEnvironment(),
   ) {
-    const { current, previous } = requestStateKeys(secret, env);
-    this.keys = [current, ...previous].map((raw) =>
+    if (secret !== undefined || Object.values(keyVariables(env)).some((value) => value !== undefined)) {
+      const { current, previous } = requestStateKeys(secret, env);
+      this.raw = () => [current, ...previous];
+    } else this.raw = () => [requestStateKeys(undefined, env).current];
+  }
+
+  private get keys(): ReturnType<typeof crypto.subtle.importKey>[] {
+    return (this.imported ??= this.raw().map((raw) =>
       crypto.subtle.importKey("raw", arrayBuffer(raw), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]),
-    );
+    ));
   }
 
   async mint(binding: string, state: RoundState): Promise<string> {

@@ -109,6 +109,11 @@ function shortestPeriod(key: Uint8Array): number {
   return key.length - (border[key.length - 1] ?? 0);
 }
 
+/** The variables that configure the keys, as `env` has them. */
+export function keyVariables(env: Environment): { current: string | undefined; previous: string | undefined } {
+  return { current: env[SECRET_ENV], previous: env[PREVIOUS_SECRETS_ENV] };
+}
+
 /** process.env under Node; empty elsewhere (the runtime also loads where there is no process). */
 export function processEnvironment(): Environment {
   const host = globalThis as { process?: { env?: Environment } };
