@@ -248,7 +248,7 @@ describe("mcpgen init", () => {
     expect(mcpgen(["init", "a", "b"], tempProject()).code).toBe(2);
   });
 
-  it("--target: deno and bun put their entry in place of Node's and no compose; lambda adds a handler; workers and others are usage errors", () => {
+  it("--target: deno and bun put their entry in place of Node's and no compose; lambda and workers add theirs; others are usage errors", () => {
     const parent = tempProject();
     const files = (target: string) => {
       const r = mcpgen(["init", target, "--target", target, "--mcpgen", "file:../mcpgen"], parent);
@@ -287,13 +287,20 @@ describe("mcpgen init", () => {
     expect(lambda.src).toEqual(["handlers", "lambda.ts", "main.ts"]);
     expect(lambda.pkg.scripts.start).toBe("node dist/src/main.js");
     expect(readFileSync(path.join(lambda.dir, "README.md"), "utf8")).toContain("## AWS Lambda");
-    expect(mcpgen(["init", "w", "--target", "workers"], parent)).toMatchObject({
+    const workers = files("workers");
+    expect(workers.src).toEqual(["handlers", "main.ts", "worker.ts"]);
+    expect(workers.top).toContain("wrangler.jsonc");
+    expect(workers.top).not.toContain("compose.yaml");
+    expect(readFileSync(path.join(workers.dir, "src/worker.ts"), "utf8")).toContain("export default { fetch: (request: Request) => handler(request) };");
+    expect(readFileSync(path.join(workers.dir, "README.md"), "utf8")).toContain("## Cloudflare Workers");
+    expect(workers.r.stdout).toContain("npx wrangler deploy  # to Cloudflare");
+    expect(mcpgen(["init", "wa", "--target", "workers", "--auth"], parent)).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining("--target workers is not offered yet: Cloudflare Workers refuse the code the validators compile at run time"),
+      stderr: expect.stringContaining("--auth with --target workers is not offered yet"),
     });
     expect(mcpgen(["init", "w", "--target", "vercel"], parent)).toMatchObject({
       code: 2,
-      stderr: expect.stringContaining('--target takes node, deno, bun, lambda, not "vercel"'),
+      stderr: expect.stringContaining('--target takes node, deno, bun, lambda, workers, not "vercel"'),
     });
   });
 });

@@ -11,6 +11,7 @@ const TARGETS = {
   deno: "deno or bun (the fetch handler behind Deno.serve / Bun.serve)",
   bun: "",
   lambda: "lambda (an AWS Lambda handler besides the Node entry)",
+  workers: "workers (a Cloudflare Worker and its wrangler.jsonc besides the Node entry)",
 } satisfies Record<InitTarget, string>;
 const INIT_TARGETS = Object.keys(TARGETS) as InitTarget[];
 
@@ -59,10 +60,10 @@ export const initCommand = defineCommand<InitArgs>({
     if (positionals.length > 1) throw new CliUsageError(`init takes one folder; got ${JSON.stringify(positionals[0])} and ${JSON.stringify(positionals[1])}`);
     const target = values.target;
     if (typeof target === "string" && !(INIT_TARGETS as readonly string[]).includes(target))
+      throw new CliUsageError(`--target takes ${INIT_TARGETS.join(", ")}, not ${JSON.stringify(target)}`);
+    if (target === "workers" && values.auth === true)
       throw new CliUsageError(
-        target === "workers"
-          ? "--target workers is not offered yet: Cloudflare Workers refuse the code the validators compile at run time (docs/reference/known-limitations.md); targets: node, deno, bun, lambda"
-          : `--target takes ${INIT_TARGETS.join(", ")}, not ${JSON.stringify(target)}`,
+        "--auth with --target workers is not offered yet: the runtime loads jose by a name a Worker's bundler does not follow (docs/reference/known-limitations.md); drop --auth, or pick node, deno, bun or lambda",
       );
     return {
       ...(typeof target === "string" ? { target: target as InitTarget } : {}),

@@ -43,7 +43,7 @@ export interface InitOptions {
 }
 
 /** The platforms init writes an entry for. */
-export type InitTarget = "node" | "deno" | "bun" | "lambda";
+export type InitTarget = "node" | "deno" | "bun" | "lambda" | "workers";
 
 /** Several replicas locally, of the Node entry: Redis, two replicas, HAProxy sticky by Mcp-Session-Id for 2025-era clients. */
 const REPLICA_FILES: [string, string][] = [
@@ -63,6 +63,12 @@ const TARGET_FILES: Record<InitTarget, [string, string][]> = {
   lambda: [
     ["init/main.ts.hbs", "src/main.ts"],
     ["init/lambda.ts.hbs", "src/lambda.ts"],
+  ],
+  // The Node entry too: stdio and `npm start` locally; the Worker's own loop is `npx wrangler dev`.
+  workers: [
+    ["init/main.ts.hbs", "src/main.ts"],
+    ["init/worker.ts.hbs", "src/worker.ts"],
+    ["init/wrangler.jsonc.hbs", "wrangler.jsonc"],
   ],
 };
 
@@ -173,6 +179,7 @@ export async function runInit(options: InitOptions): Promise<number> {
     deno: target === "deno",
     bun: target === "bun",
     lambda: target === "lambda",
+    workers: target === "workers",
     // The runtime that runs src/main.ts when it is not Node.
     runtimeEntry: target === "deno" ? "Deno" : target === "bun" ? "Bun" : undefined,
     name,
@@ -234,11 +241,17 @@ export async function runInit(options: InitOptions): Promise<number> {
     deno: "deno task start      # on Deno: stdio; deno task start --http 3000 for Streamable HTTP",
     bun: "bun run src/main.ts  # on Bun: stdio; bun run src/main.ts --http 3000 for Streamable HTTP",
     lambda: "npm start            # locally on Node: stdio; npm start -- --http 3000 for Streamable HTTP",
+    workers: "npx wrangler dev     # the Worker on workerd, locally (wrangler needs Node 22)",
   }[target];
-  const deploy = target === "lambda" ? "  # AWS Lambda: the handler dist/src/lambda.handler (README.md, AWS Lambda)\n" : "";
+  const deploy =
+    {
+      lambda: "  # AWS Lambda: the handler dist/src/lambda.handler (README.md, AWS Lambda)\n",
+      workers: "  npx wrangler deploy  # to Cloudflare (README.md, Cloudflare Workers)\n",
+    }[target as string] ?? "";
   const stdioClient = {
     node: `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
     lambda: `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
+    workers: `For an MCP client over stdio, start it with node, not npm start (npm writes its own banner to stdout):\n  {"command": "node", "args": [${JSON.stringify(main)}]}\n`,
     deno: `For an MCP client over stdio: {"command": "deno", "args": ["task", "--quiet", "--cwd", ${JSON.stringify(options.dir)}, "start"]}\n`,
     bun: `For an MCP client over stdio: {"command": "bun", "args": ["run", ${JSON.stringify(path.join(options.dir, "src/main.ts"))}]}\n`,
   }[target];

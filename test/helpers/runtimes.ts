@@ -1,7 +1,8 @@
 /**
  * The JavaScript runtimes other than Node that generated servers run on, from the npm registry:
- * Deno and Bun, each installed once into .cache/<name>/<version> (their packages' postinstall puts
- * the platform's binary in place). Pinned, so a new release does not change a test's outcome.
+ * Deno, Bun and workerd (Cloudflare Workers' runtime, driven by miniflare), each installed once
+ * into .cache/<name>/<version> (their packages put the platform's binary in place). Pinned, so a
+ * new release does not change a test's outcome.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -10,6 +11,8 @@ import { ROOT } from "./cli.js";
 
 const DENO_VERSION = "2.9.6";
 const BUN_VERSION = "1.4.5";
+/** The last miniflare that runs on Node 20 (4.20260430.0 and later need Node 22); workerd 2026-04-26. */
+const MINIFLARE_VERSION = "4.20260426.0";
 
 /**
  * Installs `name@version` into .cache/<name>/<version> unless `bin` (relative to its
@@ -35,6 +38,12 @@ function installPackage(name: string, version: string, bin: string): string {
   }
   if (!existsSync(binary)) throw new Error(`npm installed ${name}@${version} into ${cache} without ${binary}`);
   return binary;
+}
+
+/** The path of the pinned miniflare's module (import it), once its workerd binary is in place. */
+export function installMiniflare(): string {
+  const workerd = installPackage("miniflare", MINIFLARE_VERSION, "@cloudflare/workerd-linux-64/bin/workerd");
+  return path.join(workerd, "..", "..", "..", "..", "miniflare", "dist", "src", "index.js");
 }
 
 /** The `deno` binary of the pinned version. */

@@ -5,6 +5,7 @@
  */
 import type { AnyLists, FactoryHooks, ServerFactory } from "../server.js";
 import type { ServerDefinition } from "../../shared/definition.js";
+import { StateRefused } from "../state/openState.js";
 import { errorAnswer, openEndpoint, type EndpointOptions, type ServingParts } from "./endpoint.js";
 
 /** Options of `createFetchHandler`: the endpoint's, and where the environment comes from. */
@@ -58,6 +59,8 @@ export function createFetchHandlerWith<L extends AnyLists>(
       return (await endpoint.handle(request)) ?? errorAnswer(400, -32600, "Bad Request: the body ended early");
     } catch (error) {
       console.error("[mcpgen] HTTP request failed:", error);
+      // What the server cannot serve at all (it refuses to open) is said; anything else stays unsaid.
+      if (error instanceof StateRefused) return errorAnswer(500, -32603, error.message);
       return errorAnswer(500, -32603, "Internal error");
     }
   };

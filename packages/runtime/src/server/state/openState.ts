@@ -16,7 +16,21 @@ export async function openState(
   const shared = await options.redis?.open(parts, env, options);
   if (shared) return shared;
   const tasks = parts.tasks;
+  if (tasks !== undefined && onCloudflareWorkers())
+    throw new StateRefused(
+      "mcpgen: this server runs tools as tasks, and on Cloudflare Workers a task kept in one isolate's memory is lost when another isolate answers its next request: mcpgen has no store Workers share yet (Durable Objects are not built), so it refuses to serve rather than lose tasks. Serve it on Node, Deno or Bun with REDIS_URL, or drop `execution.taskSupport` from its tools",
+    );
   await tasks?.open();
   let closing: Promise<void> | undefined;
   return { close: () => (closing ??= Promise.resolve(tasks?.close())) };
+}
+
+/** A server whose state this platform cannot keep: it refuses to serve, and says why to every request. */
+export class StateRefused extends Error {
+  override name = "StateRefused";
+}
+
+/** Whether this is Cloudflare's Workers runtime (workerd), by the user agent it reports. */
+function onCloudflareWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent === "Cloudflare-Workers";
 }
