@@ -8,7 +8,7 @@ import { GIFT_WITHOUT_WIDGET } from "./helpers/manifests.js";
 
 const GIFT = GIFT_WITHOUT_WIDGET;
 /** The files of the gift server's output folder (the runtime is the @mcpgen/runtime package). */
-const GIFT_FILES = 16;
+const GIFT_FILES = 17;
 
 describe("mcpgen CLI", () => {
   it("prints help with exit 0, and usage errors with exit 2", () => {
@@ -16,7 +16,7 @@ describe("mcpgen CLI", () => {
     const help = mcpgen(["--help"], dir);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("mcpgen generate [--manifests PATH...] [--out DIR] [--stubs DIR] [--config FILE]");
-    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda] [--mcpgen SPEC] [--widget] [--auth] [--force]");
+    expect(help.stdout).toContain("mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda|workers] [--mcpgen SPEC] [--widget] [--auth] [--force]");
   });
 
   it("says a usage error on one line, then where the usage is, the same way for every command (exit 2)", () => {

@@ -32,7 +32,9 @@ describe("config", () => {
       "/* eslint-disable */",
       "",
     ]);
-    expect(server).toContain('return createManifestServerFactory(definition, handlers, { invalidArguments: "protocol-error", ...options });');
+    expect(server).toContain(
+      'return createManifestServerFactory(definition, handlers, { invalidArguments: "protocol-error", ...options }, { validators: createValidators });',
+    );
     expect(existsSync(path.join(dir, "src/handlers/tiny/tools/ping.ts"))).toBe(true);
   });
 

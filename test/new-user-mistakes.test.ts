@@ -332,7 +332,7 @@ describe("handler stubs and the incremental records", () => {
     expect(r.stdout.trimEnd().split("\n")).toEqual([
       'mcpgen: created src/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
       'mcpgen: created src/gift-server/tools/giftDetails.ts: a handler to write (it throws "not implemented" until you do)',
-      `mcpgen: 1 server -> src/generated/: 19 written, 0 unchanged.`,
+      `mcpgen: 1 server -> src/generated/: 20 written, 0 unchanged.`,
     ]);
   });
 
@@ -344,7 +344,7 @@ describe("handler stubs and the incremental records", () => {
     expect(first.stdout.split("\n")[0]).toBe(
       'mcpgen: created src/handlers/gift-server/tools/suggestGifts.ts: a handler to write (it throws "not implemented" until you do)',
     );
-    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe(`mcpgen: 1 server -> generated/: 0 written, 17 unchanged.\n`);
+    expect(mcpgen(["generate", "--stubs", "src/handlers"], dir).stdout).toBe(`mcpgen: 1 server -> generated/: 0 written, 18 unchanged.\n`);
     const stub = path.join(dir, "src/handlers/gift-server/tools/suggestGifts.ts");
     writeFileSync(stub, readFileSync(stub, "utf8").replace("export const suggestGifts:", "export const suggestGiftIdeas:"));
     const check = mcpgen(["generate", "--check", "--stubs", "src/handlers"], dir);

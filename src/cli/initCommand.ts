@@ -29,7 +29,7 @@ export const initCommand = defineCommand<InitArgs>({
   name: "init",
   about: "create a new MCP server project in DIR (default: the current folder).",
   summary: "Create a new MCP server project in DIR (default: the current folder).",
-  synopsis: ["mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda] [--mcpgen SPEC] [--widget] [--auth] [--force]"],
+  synopsis: ["mcpgen init [DIR] [--name NAME] [--target node|deno|bun|lambda|workers] [--mcpgen SPEC] [--widget] [--auth] [--force]"],
   options: {
     name: { type: "string", value: "NAME", needs: "a name", help: "The server name, [a-z0-9][a-z0-9-]* (default: the folder name)." },
     mcpgen: {

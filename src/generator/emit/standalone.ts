@@ -9,7 +9,6 @@
  * Schemas are compiled once per JSON text and dialect: tools that share a schema share its
  * function, and a manifest of many alike tools costs what its distinct schemas cost.
  */
-import type { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { createAjv, isDraft07, type PatternTable } from "@mcpgen/runtime/codegen";
 
@@ -62,7 +61,6 @@ const MAX_PRINTED = 5_000;
  * schema ajv cannot print would raise (a bug of mcpgen's to report).
  */
 export function standaloneValidators(schemas: ReadonlyMap<string, object>, plans: PatternTable, what: string): StandaloneCode {
-  const ajvs: { draft07?: Ajv; draft2020?: Ajv } = {};
   // The plan of each pattern the compile asked for: what the printed code depends on besides the schema.
   let used: Record<string, string> = {};
   const lookup = (source: string) => {
@@ -85,10 +83,11 @@ export function standaloneValidators(schemas: ReadonlyMap<string, object>, plans
       let printed = known;
       if (printed === undefined) {
         used = {};
-        const ajv = draft07 ? (ajvs.draft07 ??= createAjv(true, lookup, {}, true)) : (ajvs.draft2020 ??= createAjv(false, lookup, {}, true));
+        // A fresh ajv each time: the names it prints (validate0, schema0...) then depend on the
+        // schema alone, not on what was printed before, so the output is the same in every run.
+        const ajv = createAjv(draft07, lookup, {}, true);
         ajv.addSchema(schema, "mcpgen:schema");
         printed = printOne(standalone.default(ajv, { f: "mcpgen:schema" }), what);
-        ajv.removeSchema("mcpgen:schema");
         printed.plans = used;
         if (PRINTED.size >= MAX_PRINTED) PRINTED.clear();
         PRINTED.set(text, [...(PRINTED.get(text) ?? []), printed]);
