@@ -9,6 +9,7 @@
  * Schemas are compiled once per JSON text and dialect: tools that share a schema share its
  * function, and a manifest of many alike tools costs what its distinct schemas cost.
  */
+import type { Ajv } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import { createAjv, isDraft07, type PatternTable } from "@mcpgen/runtime/codegen";
 
@@ -61,6 +62,7 @@ const MAX_PRINTED = 5_000;
  * schema ajv cannot print would raise (a bug of mcpgen's to report).
  */
 export function standaloneValidators(schemas: ReadonlyMap<string, object>, plans: PatternTable, what: string): StandaloneCode {
+  const ajvs: { draft07?: Ajv; draft2020?: Ajv } = {};
   // The plan of each pattern the compile asked for: what the printed code depends on besides the schema.
   let used: Record<string, string> = {};
   const lookup = (source: string) => {
@@ -83,11 +85,10 @@ export function standaloneValidators(schemas: ReadonlyMap<string, object>, plans
       let printed = known;
       if (printed === undefined) {
         used = {};
-        // A fresh ajv each time: the names it prints (validate0, schema0...) then depend on the
-        // schema alone, not on what was printed before, so the output is the same in every run.
-        const ajv = createAjv(draft07, lookup, {}, true);
+        const ajv = draft07 ? (ajvs.draft07 ??= createAjv(true, lookup, {}, true)) : (ajvs.draft2020 ??= createAjv(false, lookup, {}, true));
         ajv.addSchema(schema, "mcpgen:schema");
         printed = printOne(standalone.default(ajv, { f: "mcpgen:schema" }), what);
+        ajv.removeSchema("mcpgen:schema");
         printed.plans = used;
         if (PRINTED.size >= MAX_PRINTED) PRINTED.clear();
         PRINTED.set(text, [...(PRINTED.get(text) ?? []), printed]);
@@ -113,7 +114,49 @@ function printOne(source: string, what: string): Printed {
   // ajv prints a schema's values as object literals, where a `"__proto__"` key would set the
   // prototype instead of making a key: printed as a computed key, it stays a key.
   code = code.replace(/(?<=[{,])"__proto__":/g, '["__proto__"]:');
-  return { code: breakStatements(code), helpers: [...helpers], plans: {} };
+  return { code: breakStatements(renumber(code)), helpers: [...helpers], plans: {} };
+}
+
+/**
+ * ajv's scope names (`validate20`, `schema31`, `func0`, `pattern2`...) numbered from 0 in the
+ * order they appear, outside string literals and property accesses: an ajv numbers them by what it
+ * printed before, and the output must depend on the schema alone (the same in every run, whatever
+ * the cache held). Local names never take these prefixes (ajv keeps them for its scope), so the
+ * renaming is one to one.
+ */
+function renumber(code: string): string {
+  const names = new Map<string, string>();
+  const counts = new Map<string, number>();
+  let out = "";
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i]!;
+    if (c === '"') {
+      // A string literal, copied as it is.
+      let j = i + 1;
+      while (j < code.length && code[j] !== '"') j += code[j] === "\\" ? 2 : 1;
+      out += code.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    const name = /^(?:validate|wrapper|root|schema|keyword|pattern|formats|func|obj|Error)\d+\b/.exec(code.slice(i, i + 40));
+    if (name !== null && !/[\w$.]/.test(code[i - 1] ?? "")) {
+      let renamed = names.get(name[0]);
+      if (renamed === undefined) {
+        const prefix = name[0].replace(/\d+$/, "");
+        const n = counts.get(prefix) ?? 0;
+        counts.set(prefix, n + 1);
+        renamed = `${prefix}${n}`;
+        names.set(name[0], renamed);
+      }
+      out += renamed;
+      i += name[0].length;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
 }
 
 function indented(code: string): string {

@@ -168,6 +168,25 @@ describe("printed validators", () => {
     expect(code.code.match(/^exports\.v\d+ = /gm)).toHaveLength(2);
   });
 
+  it("name what they print from 0 in each schema, whatever the ajv printed before (the output is the same in every run)", () => {
+    // Texts no other test prints, so neither is found in the run's cache.
+    const a = { $comment: `a ${Math.random()}`, type: "object", properties: { x: { type: "string", minLength: 1, pattern: "^a" } } };
+    const b = { $comment: `b ${Math.random()}`, type: "object", properties: { y: { enum: [{ k: 1 }] }, z: { type: "string", maxLength: 3 } } };
+    const code = standaloneValidators(
+      new Map<string, object>([
+        ["a", a],
+        ["b", b],
+      ]),
+      plans,
+      "test",
+    ).code;
+    const second = code.slice(code.indexOf("exports.v1 = "));
+    // The same schema (another comment, so not from the cache), printed first by a fresh ajv.
+    const alone = standaloneValidators(new Map([["b", { ...b, $comment: "alone" }]]), plans, "test").code;
+    expect(second.replace("exports.v1 = ", "").replace(b.$comment, "alone")).toBe(alone.replace("exports.v0 = ", ""));
+    expect(second).toContain("exports.f = validate0;");
+  });
+
   it("read the pattern cap of the engine that runs them, not the one they were printed with", () => {
     const s = { type: "string", pattern: "(a|aa)+$" };
     expect(plans["(a|aa)+$"]).not.toHaveProperty("regexp");
