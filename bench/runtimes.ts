@@ -22,6 +22,7 @@ import * as esbuild from "esbuild";
 import { ROOT } from "../test/helpers/cli.js";
 import { freePort } from "../test/helpers/ports.js";
 import { installBun, installDeno, installMiniflare } from "../test/helpers/runtimes.js";
+import { bundleWorker, startWorker } from "../test/helpers/workerd.js";
 
 const rounds = Number(process.argv[2] ?? 3);
 const seconds = Number(process.argv[3] ?? 4);
@@ -233,22 +234,7 @@ async function main(): Promise<void> {
   const sizes: Record<string, { raw: number; gzip: number; minRaw: number; minGzip: number }> = {};
   const scripts: Record<string, string> = {};
   for (const kind of ["gift", "plain"] as const) {
-    const bundle = async (minify: boolean) =>
-      (
-        await esbuild.build({
-          entryPoints: [path.join(dir, `worker-${kind}.ts`)],
-          bundle: true,
-          format: "esm",
-          platform: "neutral",
-          target: "es2022",
-          conditions: ["workerd", "worker", "browser"],
-          mainFields: ["module", "main"],
-          external: ["node:*", "cloudflare:*"],
-          minify,
-          write: false,
-          logLevel: "silent",
-        })
-      ).outputFiles[0]!.text;
+    const bundle = (minify: boolean) => bundleWorker(path.join(dir, `worker-${kind}.ts`), minify);
     const plainText = await bundle(false);
     const minText = await bundle(true);
     scripts[kind] = plainText;
@@ -260,21 +246,13 @@ async function main(): Promise<void> {
     };
   }
 
-  const { Miniflare } = (await import(miniflare)) as { Miniflare: new (o: object) => { ready: Promise<URL>; dispose(): Promise<void> } };
   const workerd: Platform = {
     name: "workerd",
     async start(kind) {
       const t0 = performance.now();
-      const mf = new Miniflare({
-        modules: [{ type: "ESModule", path: "worker.mjs", contents: scripts[kind] }],
-        compatibilityDate: "2026-04-01",
-        compatibilityFlags: ["nodejs_compat"],
-        host: "127.0.0.1",
-        port: 0,
-      });
-      const url = new URL("/mcp", await mf.ready).toString();
-      await call(url);
-      return { url, ms: performance.now() - t0, stop: () => mf.dispose() };
+      const worker = await startWorker(miniflare, scripts[kind]!);
+      await call(worker.url);
+      return { url: worker.url, ms: performance.now() - t0, stop: () => worker.dispose() };
     },
   };
   const platforms: Platform[] = [

@@ -9,8 +9,8 @@ import * as esbuild from "esbuild";
 /** The compatibility settings init's wrangler.jsonc writes. */
 const COMPATIBILITY = { compatibilityDate: "2026-04-01", compatibilityFlags: ["nodejs_compat"] };
 
-/** `entry` and what it imports, as one ES module. */
-export async function bundleWorker(entry: string): Promise<string> {
+/** `entry` and what it imports, as one ES module (`minify`: as `wrangler deploy --minify`). */
+export async function bundleWorker(entry: string, minify = false): Promise<string> {
   const out = await esbuild.build({
     entryPoints: [entry],
     bundle: true,
@@ -20,6 +20,7 @@ export async function bundleWorker(entry: string): Promise<string> {
     conditions: ["workerd", "worker", "browser"],
     mainFields: ["module", "main"],
     external: ["node:*", "cloudflare:*"],
+    minify,
     write: false,
     logLevel: "silent",
   });
