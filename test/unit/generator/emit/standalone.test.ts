@@ -13,7 +13,7 @@ import type { CompiledValidator } from "@mcpgen/runtime/server";
 import { standaloneValidators } from "../../../../src/generator/emit/standalone.js";
 import { propertyParameters } from "../../../helpers/properties.js";
 
-const PATTERNS = ["^a", "b$", "^[a-z]+$", "\\p{L}", "^(a|b)*$", "(a|aa)+$", "^(?=.*\\d)\\w+$", "x{2,}"];
+const PATTERNS = ["^a", "b$", "^[a-z]+$", "\\p{L}", "^(a|b)*$", "(a|aa)+$", "^(?=.*\\d)\\w+$", "x{2,}", '^x"'];
 const plans: PatternTable = Object.fromEntries(PATTERNS.map((source) => [source, planPattern(source)]));
 const CAP = 12;
 
@@ -150,6 +150,23 @@ describe("printed validators", () => {
     const enumFn = printed(JSON.parse('{"enum":[{"__proto__":{"a":1}}]}') as object);
     expect(enumFn(JSON.parse('{"__proto__":{"a":1}}'))).toBe(true);
     expect(enumFn({})).toBe(false);
+  });
+
+  it("keep a schema's text data: names, values and patterns made to look like code stay strings", () => {
+    const evil = '"+(globalThis.pwned=1)+"';
+    const schema = {
+      type: "object",
+      properties: { [evil]: { type: "string", enum: [evil, "</script><script>globalThis.pwned=2</script>"] }, "a\u2028b": { const: "\u2029" } },
+      required: [evil],
+      patternProperties: { '^x"': { type: "number" } },
+      $comment: "*/ globalThis.pwned = 3; /*",
+    };
+    const fn = printed(schema);
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
+    expect(fn({ [evil]: evil, "a\u2028b": "\u2029" })).toBe(true);
+    expect(fn({})).toBe(false);
+    expect(JSON.stringify(fn.errors)).toContain(evil.replaceAll('"', '\\"'));
+    expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
   });
 
   it("share one function among schemas of the same text and dialect", () => {
