@@ -1,5 +1,5 @@
 /**
- * `mcpgen init --target deno|bun|lambda --auth`: each project as its platform runs it. The
+ * `mcpgen init --target deno|bun|lambda --auth` and `--target workers`: each project as its platform runs it. The
  * packages are linked (no install) and the project built as `npm run build` does (TypeScript 7,
  * with the runtime's entry left to its runtime); then:
  *
@@ -9,6 +9,9 @@
  *   stdio too. `deno task check` type-checks the Deno entry with Deno's TypeScript.
  * - lambda: the built `dist/src/lambda.js` handler, invoked with function URL events (the shapes
  *   of @types/aws-lambda), does the same in both eras.
+ * - workers (without --auth, which it refuses): `src/worker.ts` bundled as wrangler bundles a
+ *   Worker and run on workerd (miniflare) answers the greeting, and bad arguments with ajv's
+ *   words (workerd compiles no code from strings), in both eras.
  */
 import { execFileSync, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
@@ -21,7 +24,8 @@ import { startDevAuthServer, type DevAuthServer } from "../../src/commands/auth/
 import { mcpgen } from "../helpers/cli.js";
 import { freePort } from "../helpers/ports.js";
 import { spawnUntil } from "../helpers/process.js";
-import { installBun, installDeno } from "../helpers/runtimes.js";
+import { installBun, installDeno, installMiniflare } from "../helpers/runtimes.js";
+import { bundleWorker, startWorker } from "../helpers/workerd.js";
 import { linkStarterPackages, tempProject } from "../helpers/tmp.js";
 
 type Target = "deno" | "bun" | "lambda";
@@ -138,6 +142,32 @@ describe.each(["deno", "bun"] as const)("init --target %s", (target) => {
       const out = execFileSync(program, ["task", "--quiet", "check"], { cwd: dir, env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8", stdio: "pipe" });
       expect(out).toBe("");
     });
+});
+
+describe("init --target workers", () => {
+  it("the Worker, bundled as wrangler bundles it, on workerd: the greeting and refused arguments, in both eras", async () => {
+    const r = mcpgen(["init", "workers", "--target", "workers", "--mcpgen", "file:../mcpgen"], parent);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const dir = path.join(parent, "workers");
+    linkStarterPackages(dir);
+    const worker = await startWorker(installMiniflare(), await bundleWorker(path.join(dir, "src/worker.ts")));
+    onTestFinished(() => worker.dispose());
+    const answers: unknown[] = [];
+    for (const mode of ["legacy", "auto"] as const) {
+      const sdk = new Client({ name: "targets", version: "1" }, { versionNegotiation: { mode } });
+      await sdk.connect(new StreamableHTTPClientTransport(new URL(worker.url)));
+      const greeted = await sdk.callTool({ name: "greet", arguments: { name: "Ada" } });
+      const refused = await sdk.callTool({ name: "greet", arguments: { name: 3 } });
+      answers.push({ era: sdk.getProtocolEra(), greeted: greeted.structuredContent, refused: refused.content });
+      await sdk.close();
+    }
+    const refused = [{ type: "text", text: "Invalid arguments for tool greet: Property 'name' must be string" }];
+    expect(answers).toEqual([
+      { era: "legacy", greeted: { greeting: "Hello, Ada!" }, refused },
+      { era: "modern", greeted: { greeting: "Hello, Ada!" }, refused },
+    ]);
+  }, 60_000);
 });
 
 describe("init --target lambda", () => {
