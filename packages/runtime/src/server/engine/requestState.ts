@@ -40,7 +40,8 @@ export class RequestStateCodec {
     private readonly ttlMs: number,
     env: Environment = processEnvironment(),
   ) {
-    if (secret !== undefined || Object.values(keyVariables(env)).some((value) => value !== undefined)) {
+    const variables = keyVariables(env);
+    if (secret !== undefined || variables.current !== undefined || (variables.previous ?? "").trim() !== "") {
       const { current, previous } = requestStateKeys(secret, env);
       this.raw = () => [current, ...previous];
     } else this.raw = () => [requestStateKeys(undefined, env).current];

@@ -4,7 +4,7 @@
  * current one signs); weak keys refused when the server is made.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RequestStateCodec, stateBinding } from "../../../src/server/engine/requestState.js";
 import { keyWeakness, requestStateKeys } from "../../../src/server/engine/requestStateKeys.js";
 import { propertyRuns } from "../../../../../test/helpers/properties.js";
@@ -121,5 +121,25 @@ describe("weak requestState keys", () => {
     expect(() => new RequestStateCodec(undefined, TTL, { MCP_REQUEST_STATE_PREVIOUS_SECRETS: OLD })).toThrow(
       /^MCP_REQUEST_STATE_PREVIOUS_SECRETS is set but MCP_REQUEST_STATE_SECRET is not/,
     );
+  });
+});
+
+describe("a requestState codec made at load (Workers refuse random values outside a request)", () => {
+  it("draws its random key at the first round, not when made; a configured key is checked when made", async () => {
+    const draws = vi.spyOn(crypto, "getRandomValues");
+    try {
+      const codec = new RequestStateCodec(undefined, 60_000, {});
+      expect(draws).not.toHaveBeenCalled();
+      const token = await codec.mint("b", { answers: { a: 1 } });
+      expect(draws).toHaveBeenCalledTimes(1);
+      expect(await codec.open("b", token)).toEqual({ answers: { a: 1 } });
+      // An empty list of previous keys configures nothing.
+      new RequestStateCodec(undefined, 60_000, { MCP_REQUEST_STATE_PREVIOUS_SECRETS: " " });
+      expect(draws).toHaveBeenCalledTimes(1);
+    } finally {
+      draws.mockRestore();
+    }
+    expect(() => new RequestStateCodec(undefined, 60_000, { MCP_REQUEST_STATE_SECRET: "short" })).toThrow(RangeError);
+    expect(() => new RequestStateCodec("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 60_000, {})).toThrow(/requestStateSecret/);
   });
 });
