@@ -94,7 +94,7 @@ export function standaloneValidators(schemas: ReadonlyMap<string, object>, plans
         PRINTED.set(text, [...(PRINTED.get(text) ?? []), printed]);
       }
       for (const helper of printed.helpers) helpers.add(helper);
-      parts.push(`exports.${name} = (() => {\n  const exports = {};\n${indented(printed.code)}\n  return exports.f;\n})();`);
+      parts.push(`exports.${name} = (() => {\n  const exports = {};\n${indent(printed.code)}\n  return exports.f;\n})();`);
     }
     names.set(key, name);
   }
@@ -159,10 +159,11 @@ function renumber(code: string): string {
   return out;
 }
 
-function indented(code: string): string {
+/** `code` two spaces deeper (empty lines stay empty): printed code placed inside a function. */
+export function indent(code: string): string {
   return code
     .split("\n")
-    .map((line) => `  ${line}`)
+    .map((line) => (line === "" ? line : `  ${line}`))
     .join("\n");
 }
 

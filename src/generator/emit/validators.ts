@@ -9,7 +9,7 @@ import { stringLiteral } from "../print/literal.js";
 import { CodeFile } from "../print/codeFile.js";
 import { moduleResolver } from "../model/modules.js";
 import { header, LOCAL, type OutputFile } from "./common.js";
-import { CODE_POINT_LENGTH, PATTERN_ENGINE, standaloneValidators } from "./standalone.js";
+import { CODE_POINT_LENGTH, indent, PATTERN_ENGINE, standaloneValidators } from "./standalone.js";
 
 export function emitValidators(model: ServerModel): OutputFile[] {
   if (model.tools.length === 0) return [];
@@ -50,11 +50,4 @@ export function emitValidators(model: ServerModel): OutputFile[] {
     text: `: ${made} = (${PATTERN_ENGINE}) => {\n${body.join("\n")}\n};`,
   });
   return [{ path: file.path, content: file.render() }];
-}
-
-function indent(code: string): string {
-  return code
-    .split("\n")
-    .map((line) => (line === "" ? line : `  ${line}`))
-    .join("\n");
 }
