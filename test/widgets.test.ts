@@ -170,3 +170,14 @@ describe("output checks compiled at generate time", () => {
     expect(module.checks.a!({ n: 1, id: "abc", code: "aaa" })).toBeUndefined();
   }, 30_000);
 });
+
+describe("widget output checks in vendor mode", () => {
+  it("import the runtime's copy under _runtime/, as the widget's client does, not the package", async () => {
+    const dir = project({ "m/m.yaml": `${server}tools:\n${TOOL}${WIDGET}`, "m/widgets/card.ts": CARD });
+    const result = await runPipeline({ manifests: ["m"], out: "out", cwd: dir, mode: "write", cache: false, runtime: "vendor" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([]);
+    const imports = (file: string) => readFileSync(path.join(dir, "out/w/widgets", file), "utf8").match(/^import .*$/gm);
+    expect(imports("card.checks.ts")).toEqual(['import { codePointLength as codePointLength$1, describeErrors } from "../../_runtime/shared/index.js";']);
+    expect(imports("card.ts")!.join("\n")).toContain('from "../../_runtime/widget/index.js"');
+  });
+});

@@ -7,6 +7,7 @@
 import type { ServerModel, ToolModel, WidgetModel } from "../model/types.js";
 import { docComment, jsonTemplate, propertyKey, stringLiteral } from "../print/literal.js";
 import { CodeFile } from "../print/codeFile.js";
+import { moduleResolver } from "../model/modules.js";
 import { codeFile, header, LOCAL, type OutputFile } from "./common.js";
 import { CODE_POINT_LENGTH, PATTERN_ENGINE, standaloneValidators } from "./standalone.js";
 import type { Json } from "../../common/objects.js";
@@ -121,9 +122,12 @@ function emitWidgetClient(model: ServerModel, widget: WidgetModel): OutputFile {
 
 function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   // ajv's standalone code is plain JavaScript: the file is not type-checked (the pragma must lead it).
+  const path = `widgets/${widget.fileName}.checks.ts`;
   const file = new CodeFile(
-    `widgets/${widget.fileName}.checks.ts`,
+    path,
     `${header(model)}// @ts-nocheck: ajv's standalone validators, compiled by mcpgen at generate time (a view may not compile code at run time).\n`,
+    // Its imports written for its place and the runtime's mode, as codeFile() does for the others.
+    moduleResolver(path, model.options.runtime ?? "package"),
   );
   const describe = file.importValue(LOCAL.runtimeShared, "describeErrors");
   const tools = checkedTools(model, widget);
