@@ -6,4 +6,4 @@ export { createServer, createServerFactory, type CompletionHandler, type Handler
 export { createClient, toolScopes, ToolAuthorizationError, type NotesServerClient, type ClientOptions, type RequestOptions, type SdkClient, type ToolTask, type ToolTaskState } from "./client.js";
 export { MissingClientCapabilityError, OutputValidationError, RpcError, TaskEndedError, TaskInputRequiredError, ToolCallError, ToolError, type CallToolResult, type ContentBlock, type CreateMessageResult, type ElicitResult, type GetPromptResult, type ListRootsResult, type PromptMessage, type ReadResourceResult } from "@mcpgen/runtime/shared";
 export { definition } from "./definition.js";
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, lambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from "./fetch.js";
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions, lambdaHandler, type LambdaHttpEvent, type LambdaHttpResult, durableTaskStore, type DurableObjectStorageLike } from "./fetch.js";

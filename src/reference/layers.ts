@@ -108,6 +108,12 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
     packages: [],
   },
   {
+    folder: "server/durable",
+    what: "Tasks kept in a Cloudflare Durable Object's storage: the memory store writing through to it.",
+    layers: ["shared", "server/engine", "server/tasks", "server/durable"],
+    packages: [],
+  },
+  {
     folder: "server/lambda",
     what: "A fetch handler on AWS Lambda: function URL and HTTP API events to Request, the Response back, buffered.",
     layers: ["server/lambda"],

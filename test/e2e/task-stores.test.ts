@@ -1,7 +1,9 @@
 /**
- * The task store contract, run against both stores: memory (two engines on one store object
- * play two replicas) and Redis (two stores with one prefix on a real redis-server, as two
- * replicas have). Each "replica" is the runtime's per-process Tasks over its own store link.
+ * The task store contract, run against the stores: memory (two engines on one store object
+ * play two replicas), Redis (two stores with one prefix on a real redis-server, as two
+ * replicas have) and the Durable Object store (one store object, as the one object serving a
+ * Worker's requests holds it, on a storage kept in a Map: test/e2e/durable-objects.test.ts runs it
+ * on workerd). Each "replica" is the runtime's per-process Tasks over its own store link.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "redis";
@@ -9,6 +11,8 @@ import { STOPPED, Tasks, type LiveTask } from "../../packages/runtime/src/server
 import type { TaskCaller } from "../../packages/runtime/src/server/engine/owner.js";
 import { memoryTaskStore, type TaskRecord, type TaskStore, type TaskStoreLimits } from "@mcpgen/runtime/server/tasks";
 import { redisTaskStore } from "@mcpgen/runtime/server/redis";
+import { durableTaskStore } from "@mcpgen/runtime/server/durable";
+import { mapStorage, type MapStorage } from "../helpers/mapStorage.js";
 import { redisPath, startRedis, type RedisServer } from "../helpers/redis.js";
 import { sleep, until, untilValue } from "../helpers/wait.js";
 
@@ -35,9 +39,9 @@ const modern = (owner: string): TaskCaller => ({ era: "modern", owner });
 const FORM = { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } };
 let prefixes = 0;
 
-/** Two replicas on one store (memory: one object; Redis: two stores, one prefix). */
+/** Two replicas on one store (memory and durable: one object; Redis: two stores, one prefix). */
 async function replicas(
-  kind: "memory" | "redis",
+  kind: "memory" | "redis" | "durable",
   options: { leaseMs?: number; taskTtlMs?: number } & TaskStoreLimits = {},
 ): Promise<[Tasks, Tasks, () => TaskStore]> {
   const errors: unknown[] = [];
@@ -45,8 +49,8 @@ async function replicas(
   closers.push(async () => expect(errors).toEqual([]));
   let make: () => TaskStore;
   const { taskTtlMs: _, ...storeOptions } = options;
-  if (kind === "memory") {
-    const shared = memoryTaskStore(storeOptions);
+  if (kind === "memory" || kind === "durable") {
+    const shared = kind === "memory" ? memoryTaskStore(storeOptions) : durableTaskStore(mapStorage(), storeOptions);
     closers.push(() => shared.close());
     make = () => shared;
   } else {
@@ -66,7 +70,7 @@ async function replicas(
   return [await one(), await one(), make];
 }
 
-describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) => {
+describe.each(["memory", "redis", "durable"] as const)("task store contract: %s", (kind) => {
   it("creates a task one replica runs and every replica reads and lists (by owner only)", async () => {
     const [a, b] = await replicas(kind);
     const live = await a.create("legacy", "owner-1", {});
@@ -164,23 +168,6 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     await sleep(50);
     await a.finish(live, { error: { code: -32603, message: "boom" } });
     expect(await waiting).toMatchObject({ status: "failed", outcome: { error: { code: -32603, message: "boom" } } });
-  });
-
-  it("a task whose process stops (its lease lapses) is failed by the next reader with -32603", async () => {
-    const [a, b] = await replicas(kind, { leaseMs: 150 });
-    const live = await a.create("legacy", "o", {});
-    const other = await b.create("legacy", "o", {});
-    await sleep(400);
-    // Leases renewed: nothing lapsed while both run (the pause is over two leases long).
-    expect((await b.get(live.id, legacy("o"))).status).toBe("working");
-    const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
-    // A stops renewing (as a killed process does): its tasks stay "working" until a reader looks.
-    await a.close();
-    const failed = await waiting;
-    expect(failed).toMatchObject({ status: "failed", statusMessage: STOPPED, outcome: { error: { code: -32603, message: STOPPED } } });
-    expect(b.legacyView(await b.get(live.id, legacy("o")))).toMatchObject({ status: "failed", statusMessage: STOPPED });
-    // B's own task keeps its lease.
-    expect((await b.get(other.id, legacy("o"))).status).toBe("working");
   });
 
   it("keeps at most maxStoredResultBytes of results: a new one evicts the finished tasks first in line, never a running one", async () => {
@@ -299,6 +286,107 @@ describe.each(["memory", "redis"] as const)("task store contract: %s", (kind) =>
     for (const cursor of ["tasks.-1", "tools.2", 7, "tasks.zzzzzzzzzzzzz"]) {
       await expect(a.list("pager", cursor, 2)).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid cursor/) });
     }
+  });
+});
+
+// A Durable Object store has no leases: its one process is the object (durable-task-store.test.ts restarts it).
+describe.each(["memory", "redis"] as const)("task store leases: %s", (kind) => {
+  it("a task whose process stops (its lease lapses) is failed by the next reader with -32603", async () => {
+    const [a, b] = await replicas(kind, { leaseMs: 150 });
+    const live = await a.create("legacy", "o", {});
+    const other = await b.create("legacy", "o", {});
+    await sleep(400);
+    // Leases renewed: nothing lapsed while both run (the pause is over two leases long).
+    expect((await b.get(live.id, legacy("o"))).status).toBe("working");
+    const waiting = b.ended(live.id, legacy("o"), new AbortController().signal);
+    // A stops renewing (as a killed process does): its tasks stay "working" until a reader looks.
+    await a.close();
+    const failed = await waiting;
+    expect(failed).toMatchObject({ status: "failed", statusMessage: STOPPED, outcome: { error: { code: -32603, message: STOPPED } } });
+    expect(b.legacyView(await b.get(live.id, legacy("o")))).toMatchObject({ status: "failed", statusMessage: STOPPED });
+    // B's own task keeps its lease.
+    expect((await b.get(other.id, legacy("o"))).status).toBe("working");
+  });
+});
+
+describe("Durable Object store", () => {
+  /** An engine on a store read from `storage`, as the object gets one each time it starts. */
+  async function start(storage: MapStorage, limits: TaskStoreLimits = {}, taskTtlMs?: number): Promise<Tasks> {
+    const tasks = new Tasks({ taskStore: durableTaskStore(storage, limits), ...(taskTtlMs === undefined ? {} : { taskTtlMs }) }, (error) => {
+      throw error;
+    });
+    await tasks.open();
+    closers.push(() => tasks.close());
+    return tasks;
+  }
+  const keysOf = (storage: MapStorage, id: string) => [...storage.map.keys()].filter((key) => key.includes(id));
+
+  it("a task outlives the object: its result is read back whole after a restart, a running one fails as its process stopped", async () => {
+    const storage = mapStorage();
+    const first = await start(storage);
+    // 100,000 characters of 2 bytes in UTF-8 and an emoji across a chunk's end: four chunks.
+    const text = `${"é".repeat(32_767)}😀${"é".repeat(67_232)}`;
+    const done = await first.create("modern", "o", {});
+    await first.finish(done, { result: { content: [{ type: "text", text }] } });
+    const running = await first.create("legacy", "o", {});
+    const after = await first.create("legacy", "o", {});
+    await first.finish(after, { error: { code: -32603, message: "boom" } });
+    expect(keysOf(storage, done.id)).toHaveLength(5);
+    // The isolate goes (no close: an evicted object is not told); a new one reads the storage.
+    const second = await start(storage);
+    expect(await second.get(done.id, modern("o"))).toMatchObject({ status: "completed", outcome: { result: { content: [{ type: "text", text }] } } });
+    expect(await second.get(running.id, legacy("o"))).toMatchObject({
+      status: "failed",
+      statusMessage: STOPPED,
+      outcome: { error: { code: -32603, message: STOPPED } },
+    });
+    expect(await second.get(after.id, legacy("o"))).toMatchObject({ status: "failed", outcome: { error: { message: "boom" } } });
+    // The failure is kept, and the order of creation goes on: a new task lists after the old ones.
+    const third = await start(storage);
+    expect(await third.get(running.id, legacy("o"))).toMatchObject({ status: "failed", statusMessage: STOPPED });
+    const next = await third.create("legacy", "o", {});
+    const pages = [await third.list("o", undefined, 2)];
+    pages.push(await third.list("o", pages[0]!.nextCursor, 2));
+    expect(pages.flatMap((page) => page.tasks.map((t) => t.id))).toEqual([done.id, running.id, after.id, next.id]);
+  });
+
+  it("removes every key of a task it forgets: evicted by the limits, or past its ttl, also while the object was gone", async () => {
+    const storage = mapStorage();
+    const limits = { maxTasks: 2 };
+    const first = await start(storage, limits, 300);
+    const big = await first.create("legacy", "o", {});
+    await first.finish(big, { result: { content: [{ type: "text", text: "x".repeat(70_000) }] } });
+    const small = await first.create("legacy", "o", {});
+    await first.finish(small, { result: { content: [] } });
+    expect(keysOf(storage, big.id)).toHaveLength(4);
+    // A third task evicts the first to end, with its chunks.
+    const third = await first.create("legacy", "o", {});
+    expect(keysOf(storage, big.id)).toEqual([]);
+    await first.finish(third, { result: { content: [] } });
+    // Expired while no object ran: dropped when the next one starts.
+    await sleep(400);
+    await start(storage, limits, 300);
+    expect([...storage.map.keys()]).toEqual([]);
+  });
+
+  it("a restart keeps the limits' order: with a smaller maxTasks, the tasks that ended first go, running ones stay", async () => {
+    const storage = mapStorage();
+    const first = await start(storage);
+    const ended: LiveTask[] = [];
+    for (let i = 0; i < 3; i++) {
+      const live = await first.create("legacy", "o", {});
+      await first.finish(live, { result: { content: [] } });
+      ended.push(live);
+    }
+    const running = await first.create("legacy", "o", {});
+    const second = await start(storage, { maxTasks: 3 });
+    await expect(second.get(ended[0]!.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
+    for (const live of ended.slice(1)) expect(await second.get(live.id, legacy("o"))).toMatchObject({ status: "completed" });
+    expect(await second.get(running.id, legacy("o"))).toMatchObject({ status: "failed" });
+    // Eviction goes on in the order they ended.
+    await second.create("legacy", "p", {});
+    await expect(second.get(ended[1]!.id, legacy("o"))).rejects.toMatchObject({ code: -32602 });
+    expect(await second.get(ended[2]!.id, legacy("o"))).toMatchObject({ status: "completed" });
   });
 });
 

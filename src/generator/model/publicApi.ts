@@ -163,6 +163,9 @@ function apiTable(clientInterface: string): readonly ApiModule[] {
         { name: "lambdaHandler", kind: "value", from: LOCAL.runtimeLambda },
         type("LambdaHttpEvent", LOCAL.runtimeLambda),
         type("LambdaHttpResult", LOCAL.runtimeLambda),
+        // Where the tasks of a server with task tools are kept on Cloudflare Workers (docs/guides/serving.md).
+        { name: "durableTaskStore", kind: "value", from: LOCAL.runtimeDurable, tasks: true },
+        { ...type("DurableObjectStorageLike", LOCAL.runtimeDurable), tasks: true },
       ],
       index: "names",
       server: true,

@@ -16,9 +16,9 @@ export async function openState(
   const shared = await options.redis?.open(parts, env, options);
   if (shared) return shared;
   const tasks = parts.tasks;
-  if (tasks !== undefined && onCloudflareWorkers())
+  if (tasks !== undefined && tasks.chosenStore === undefined && onCloudflareWorkers())
     throw new StateRefused(
-      "mcpgen: this server runs tools as tasks, and on Cloudflare Workers a task kept in one isolate's memory is lost when another isolate answers its next request: mcpgen has no store Workers share yet (Durable Objects are not built), so it refuses to serve rather than lose tasks. Serve it on Node, Deno or Bun with REDIS_URL, or drop `execution.taskSupport` from its tools",
+      "mcpgen: this server runs tools as tasks, and on Cloudflare Workers a task kept in one isolate's memory is lost when another isolate answers its next request, so it refuses to serve rather than lose tasks. Serve it from a Durable Object with `taskStore: durableTaskStore(state.storage)` (docs/guides/serving.md), or on Node, Deno or Bun",
     );
   await tasks?.open();
   let closing: Promise<void> | undefined;

@@ -17,7 +17,9 @@
  * (which takes several owners filling their shares).
  *
  * The store's contract (TaskStore and its records) is in engine/parts.ts: every server's options
- * name it. The in-memory store is the default (one process); redis/redisTaskStore.ts keeps tasks in Redis.
+ * name it. The in-memory store is the default (one process); redis/redisTaskStore.ts keeps tasks in
+ * Redis; durable/durableTaskStore.ts is the memory store writing through to a Durable Object's
+ * storage (a TaskJournal), so that its tasks outlive the object's isolate.
  */
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
 import type { TaskStatus } from "../../shared/mcp.js";
@@ -120,6 +122,40 @@ export interface MemoryTaskStoreOptions extends TaskStoreLimits {
 }
 
 /**
+ * Where a memory store writes what it keeps, so that its tasks outlive the process: it reads them
+ * back when the store opens. The store keeps records in memory and outcomes only in the journal.
+ * Writes are issued in order and awaited by the store method that made them (`flush`); a removal
+ * made by the ttl sweep is awaited by the next method.
+ */
+export interface TaskJournal {
+  /** The tasks written before (expired ones may be among them: the store drops those). */
+  restore(): Promise<JournalEntry[]>;
+  /** A record written whole (without its outcome), with its place in the order of creation, and the JSON of its outcome when it has just ended with one. */
+  write(entry: JournalEntry, outcome: string | undefined): void;
+  remove(id: string): void;
+  /** A finished task's outcome, as the JSON written. */
+  outcome(id: string): Promise<string | undefined>;
+  /** Settles when every write issued so far is kept; rejects when one failed. */
+  flush(): Promise<void>;
+}
+
+/** A task as a journal keeps it: its record without the outcome, its place, and the outcome's size in bytes (0: none). */
+export interface JournalEntry {
+  task: TaskRecord;
+  order: number;
+  bytes: number;
+}
+
+/**
+ * A memory store that writes through to `journal` and reads it back on open. A task restored still
+ * running was run by a process that has stopped: it is orphaned, and the engine fails it when
+ * it is next read (the process that restored it never ran its handler).
+ */
+export function journaledTaskStore(journal: TaskJournal, limits: TaskStoreLimits = {}): TaskStore {
+  return new MemoryTaskStore(storeLimits(limits), undefined, journal);
+}
+
+/**
  * The default store: this process's memory. Tasks past their ttl are forgotten within a second.
  * At most maxTasks tasks and maxStoredResultBytes of outcomes, and of these at most
  * maxTasksPerOwner and maxStoredResultBytesPerOwner for one owner: room is made by evicting
@@ -150,6 +186,8 @@ class MemoryTaskStore implements TaskStore {
   private readonly shares = new Map<string, OwnerShare>();
   /** When each running task's lease lapses (only with leaseMs). */
   private readonly leases = new Map<string, number>();
+  /** Running tasks read back from the journal: nobody runs them any more. */
+  private readonly restored = new Set<string>();
   private readonly links = new Set<(event: TaskEvent) => void>();
   /** Runs while tasks are kept: forgets those past their ttl (one timer, not one per task). */
   private sweeper: ReturnType<typeof setInterval> | undefined;
@@ -157,9 +195,81 @@ class MemoryTaskStore implements TaskStore {
   constructor(
     private readonly limits: Required<TaskStoreLimits>,
     readonly leaseMs: number | undefined,
+    /** With a journal, outcomes are kept there only (`outcomes` stays empty). */
+    private readonly journal?: TaskJournal,
   ) {}
 
-  async open(): Promise<void> {}
+  private opening: Promise<void> | undefined;
+
+  open(): Promise<void> {
+    return (this.opening ??= this.restore());
+  }
+
+  /**
+   * Reads the journal back: records in their order of creation, finished tasks in the order they
+   * ended (by lastUpdatedAt), running ones orphaned. Expired tasks, and tasks past the limits
+   * (which a journal written with other limits may hold), are removed from it.
+   */
+  private async restore(): Promise<void> {
+    if (this.journal === undefined) return;
+    const now = Date.now();
+    const entries = (await this.journal.restore()).sort((a, b) => a.order - b.order);
+    const ended = entries.filter((e) => isTerminal(e.task.status)).sort((a, b) => (a.task.lastUpdatedAt < b.task.lastUpdatedAt ? -1 : 1));
+    const rank = new Map(ended.map((e, i) => [e.task.id, i]));
+    // Running tasks first, so that the limits drop finished ones rather than them; then the
+    // finished ones, the last ended first: when the limits are smaller than those the journal was
+    // written with, the oldest go.
+    const ordered = [...entries.filter((e) => !isTerminal(e.task.status)), ...[...ended].reverse()];
+    let order = 0;
+    for (const entry of ordered) {
+      order = Math.max(order, entry.order);
+      const { task, bytes } = entry;
+      const owner = task.owner ?? NOBODY;
+      const share = this.share(owner);
+      const room =
+        task.expiresAt > now &&
+        this.tasks.size < this.limits.maxTasks &&
+        share.tasks < this.limits.maxTasksPerOwner &&
+        this.storedBytes + bytes <= this.limits.maxStoredResultBytes &&
+        share.bytes + bytes <= this.limits.maxStoredResultBytesPerOwner;
+      if (!room) {
+        if (share.tasks === 0) this.shares.delete(owner);
+        this.journal.remove(task.id);
+        continue;
+      }
+      this.tasks.set(task.id, task);
+      this.order.set(task.id, entry.order);
+      share.tasks++;
+      if (isTerminal(task.status)) {
+        this.finished.add(task.id);
+        share.finished.add(task.id);
+        if (bytes > 0) {
+          this.sizes.set(task.id, bytes);
+          this.storedBytes += bytes;
+          share.bytes += bytes;
+        }
+      } else this.restored.add(task.id);
+    }
+    this.created = order;
+    // The map and the finished sets are in the orders they page and evict by.
+    this.reorder(rank);
+    await this.journal.flush();
+    if (this.tasks.size > 0) this.startSweeper();
+  }
+
+  /** Puts `tasks` in the order of creation and each finished set in the order of `rank` (restore). */
+  private reorder(rank: Map<string, number>): void {
+    const records = [...this.tasks.values()].sort((a, b) => this.order.get(a.id)! - this.order.get(b.id)!);
+    this.tasks.clear();
+    for (const task of records) this.tasks.set(task.id, task);
+    const byEnd = (set: Set<string>) => {
+      const ids = [...set].sort((a, b) => rank.get(a)! - rank.get(b)!);
+      set.clear();
+      for (const id of ids) set.add(id);
+    };
+    byEnd(this.finished);
+    for (const share of this.shares.values()) byEnd(share.finished);
+  }
 
   async create(task: TaskRecord): Promise<void> {
     if (task.outcome !== undefined) throw new TypeError("a new task has no outcome yet: transition writes it");
@@ -182,16 +292,28 @@ class MemoryTaskStore implements TaskStore {
       this.finished.add(task.id);
       share.finished.add(task.id);
     } else if (this.leaseMs !== undefined) this.leases.set(task.id, Date.now() + this.leaseMs);
-    if (this.sweeper === undefined) {
-      this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
-      // The sweep alone never keeps the process alive.
-      (this.sweeper as { unref?: () => void }).unref?.();
+    this.startSweeper();
+    if (this.journal) {
+      this.journal.write({ task, order: this.created, bytes: 0 }, undefined);
+      await this.journal.flush();
     }
   }
 
-  async get(id: string): Promise<StoredTask | undefined> {
+  private startSweeper(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.sweep(), SWEEP_MS);
+    // The sweep alone never keeps the process alive.
+    (this.sweeper as { unref?: () => void }).unref?.();
+  }
+
+  async get(id: string, summary = false): Promise<StoredTask | undefined> {
     const task = this.tasks.get(id);
-    return task && task.expiresAt > Date.now() ? { task: this.whole(task), orphaned: this.orphaned(task) } : undefined;
+    if (!task || task.expiresAt <= Date.now()) return undefined;
+    if (this.journal === undefined || summary || !this.sizes.has(id)) return { task: this.whole(task), orphaned: this.orphaned(task) };
+    const json = await this.journal.outcome(id);
+    // Removed while it was read: gone, as if read a moment later.
+    if (json === undefined || this.tasks.get(id) !== task) return undefined;
+    return { task: { ...task, outcome: JSON.parse(json) as TaskOutcome }, orphaned: false };
   }
 
   /** A record with its outcome, parsed when first read (each read gets its own copy, as a store read from Redis does). */
@@ -213,7 +335,7 @@ class MemoryTaskStore implements TaskStore {
     for (const task of this.tasks.values()) {
       if (task.owner !== owner || task.expiresAt <= now || this.order.get(task.id)! <= after) continue;
       if (tasks.length === limit) return { tasks, next: this.order.get(tasks[limit - 1]!.task.id)! };
-      tasks.push({ task: this.whole(task), orphaned: this.orphaned(task) });
+      tasks.push({ task: this.journal ? task : this.whole(task), orphaned: this.orphaned(task) });
     }
     return { tasks };
   }
@@ -231,6 +353,7 @@ class MemoryTaskStore implements TaskStore {
       if (owner !== NOBODY) this.evict([this.shares.get(owner)?.finished], () => own() + kept.bytes <= this.limits.maxStoredResultBytesPerOwner);
       this.evict(this.pools(owner), () => this.storedBytes + kept.bytes <= this.limits.maxStoredResultBytes);
       this.leases.delete(id);
+      this.restored.delete(id);
       this.finished.add(id);
       const share = this.share(owner);
       share.finished.add(id);
@@ -240,12 +363,16 @@ class MemoryTaskStore implements TaskStore {
         share.bytes += kept.bytes;
       }
     }
+    const { outcome: _parsed, ...bare } = next;
     if (kept.outcome !== undefined) {
       // Kept as its JSON; the record given back (to the caller that finished it) keeps its objects.
-      this.outcomes.set(id, kept.outcome);
-      const { outcome: _parsed, ...bare } = next;
+      if (!this.journal) this.outcomes.set(id, kept.outcome);
       this.tasks.set(id, bare);
     } else this.tasks.set(id, next);
+    if (this.journal) {
+      this.journal.write({ task: bare, order: this.order.get(id)!, bytes: kept.bytes }, kept.outcome);
+      await this.journal.flush();
+    }
     return next;
   }
 
@@ -268,10 +395,13 @@ class MemoryTaskStore implements TaskStore {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
+    await this.journal?.flush();
   }
 
   private orphaned(task: TaskRecord): boolean {
-    if (this.leaseMs === undefined || isTerminal(task.status)) return false;
+    if (isTerminal(task.status)) return false;
+    if (this.restored.has(task.id)) return true;
+    if (this.leaseMs === undefined) return false;
     return (this.leases.get(task.id) ?? 0) <= Date.now();
   }
 
@@ -322,8 +452,10 @@ class MemoryTaskStore implements TaskStore {
     this.outcomes.delete(id);
     this.finished.delete(id);
     this.leases.delete(id);
+    this.restored.delete(id);
     this.tasks.delete(id);
     this.order.delete(id);
+    this.journal?.remove(id);
     const size = this.sizes.get(id);
     if (size !== undefined) {
       this.sizes.delete(id);
