@@ -13,7 +13,8 @@
  *
  * `--runtime deno` or `--runtime bun` serves the same server from its generated `createFetchHandler`
  * on that runtime (conformance/serve-fetch.ts; the runtime from the npm registry into .cache once,
- * test/helpers/runtimes.ts) instead of `serveHttp` on Node.
+ * test/helpers/runtimes.ts) instead of `serveHttp` on Node; `--runtime workerd` serves it as a
+ * Worker whose Durable Object keeps the tasks (conformance/worker.ts, on miniflare's workerd).
  *
  * The suites need Node >= 22. Each suite comes from the npm registry
  * (@modelcontextprotocol/conformance) into .cache/conformance/<version> once, and runs on the Node 22
@@ -70,15 +71,15 @@ function install(version: string): void {
   });
 }
 
-type Runtime = "node" | "deno" | "bun";
+type Runtime = "node" | "deno" | "bun" | "workerd";
 
 /** The runtime `--runtime` names (default node), or a usage error. */
 function runtimeOf(args: string[]): Runtime {
   const at = args.indexOf("--runtime");
   if (at === -1) return "node";
   const name = args[at + 1];
-  if (name === "node" || name === "deno" || name === "bun") return name;
-  throw new Error(`--runtime takes node, deno or bun, not ${JSON.stringify(name ?? "")}`);
+  if (name === "node" || name === "deno" || name === "bun" || name === "workerd") return name;
+  throw new Error(`--runtime takes node, deno, bun or workerd, not ${JSON.stringify(name ?? "")}`);
 }
 
 /** The command that serves the conformance server on `runtime`. */
@@ -86,6 +87,7 @@ function serverCommand(runtime: Runtime): [string, string[]] {
   const fetchEntry = path.join(root, "conformance", "serve-fetch.ts");
   if (runtime === "deno") return [installDeno(), ["run", "--allow-net", "--allow-env", "--allow-read", "--sloppy-imports", fetchEntry]];
   if (runtime === "bun") return [installBun(), ["run", fetchEntry]];
+  if (runtime === "workerd") return [process.execPath, ["--import", "tsx", path.join(root, "conformance", "serve-workerd.ts")]];
   return [process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"]];
 }
 

@@ -30,16 +30,44 @@ export async function bundleWorker(entry: string, minify = false): Promise<strin
 export interface RunningWorker {
   /** The MCP endpoint, on loopback. */
   url: string;
+  /**
+   * Starts the Worker again on the same port, as a deploy or an eviction does: every isolate and
+   * Durable Object goes (nothing in their memory stays), their storage stays.
+   */
+  restart(): Promise<void>;
   dispose(): Promise<void>;
 }
 
+export interface WorkerOptions {
+  /** Text bindings (the Worker's `env`). */
+  bindings?: Record<string, string>;
+  /** Durable Object namespaces, by binding name: the class the script exports (SQLite-backed, as new Workers get). */
+  durableObjects?: Record<string, string>;
+}
+
 /** Serves `script` on workerd through the miniflare module at `miniflarePath` (installMiniflare). */
-export async function startWorker(miniflarePath: string, script: string, bindings: Record<string, string> = {}): Promise<RunningWorker> {
+export async function startWorker(miniflarePath: string, script: string, options: WorkerOptions = {}): Promise<RunningWorker> {
   const { Miniflare } = (await import(miniflarePath)) as {
-    Miniflare: new (options: object) => { ready: Promise<URL>; dispose(): Promise<void> };
+    Miniflare: new (options: object) => { ready: Promise<URL>; setOptions(options: object): Promise<void>; dispose(): Promise<void> };
   };
+  const durableObjects = Object.fromEntries(Object.entries(options.durableObjects ?? {}).map(([name, className]) => [name, { className, useSQLite: true }]));
   // One module, as wrangler uploads it (miniflare does not look for the modules it would import).
-  const mf = new Miniflare({ modules: [{ type: "ESModule", path: "worker.mjs", contents: script }], ...COMPATIBILITY, bindings, host: "127.0.0.1", port: 0 });
+  const settings = {
+    modules: [{ type: "ESModule", path: "worker.mjs", contents: script }],
+    ...COMPATIBILITY,
+    bindings: options.bindings ?? {},
+    durableObjects,
+    host: "127.0.0.1",
+    port: 0,
+  };
+  const mf = new Miniflare(settings);
   const base = await mf.ready;
-  return { url: new URL("/mcp", base).toString(), dispose: () => mf.dispose() };
+  return {
+    url: new URL("/mcp", base).toString(),
+    restart: async () => {
+      await mf.setOptions({ ...settings, port: Number(base.port) });
+      await mf.ready;
+    },
+    dispose: () => mf.dispose(),
+  };
 }
