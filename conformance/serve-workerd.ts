@@ -4,7 +4,7 @@
  * as CONFORMANCE; prints the endpoint as server.ts does and serves until stopped.
  * `npm run conformance -- --runtime workerd` starts it.
  */
-import path from "node:path";
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { installMiniflare } from "../test/helpers/runtimes.js";
 import { bundleWorker, startWorker } from "../test/helpers/workerd.js";

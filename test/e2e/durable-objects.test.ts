@@ -7,7 +7,7 @@
  * with the reason, and nothing is lost silently. `npm run conformance -- --runtime workerd` runs
  * the official suites against the same Worker.
  */
-import path from "node:path";
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
