@@ -102,11 +102,13 @@ interface SdkServer {
 export type WrappedHandler = (request: unknown, ctx: unknown) => Promise<object>;
 
 /**
- * The SDK's Server class as mcpgen subclasses it: the view above plus `_wrapHandler`, the hook
- * the SDK documents for subclasses (protected in its own types).
+ * The SDK's Server class as mcpgen subclasses it: the view above plus `_wrapHandler` and
+ * `_onclose`, the hooks the SDK documents for subclasses (protected in its own types).
  */
 interface SdkServerBase extends SdkServer {
   _wrapHandler(method: string, handler: WrappedHandler): WrappedHandler;
+  /** The transport closed: the SDK settles what is pending (an override must call it). */
+  _onclose(): void;
 }
 
 export type ProtocolEra = "legacy" | "modern";

@@ -35,11 +35,30 @@ export interface SendLimits {
 export async function send(res: ServerResponse, response: Response, aborter: AbortController, limits: SendLimits): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
   if (!response.body) {
+    res.writeHead(response.status, headers);
     res.end();
     return;
   }
+  // A JSON answer is complete when it is made: read whole, it goes out with its headers in one
+  // write (streamed, the headers would take a write of their own).
+  if (!headers["content-type"]?.startsWith("text/event-stream")) {
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (aborter.signal.aborted) {
+      res.destroy();
+      return;
+    }
+    headers["content-length"] = String(bytes.byteLength);
+    res.writeHead(response.status, headers);
+    if (!res.write(bytes) && !(await drained(res, limits.stallMs))) {
+      res.destroy();
+      aborter.abort();
+      return;
+    }
+    res.end();
+    return;
+  }
+  res.writeHead(response.status, headers);
   const reader = response.body.getReader();
   // Gone before its answer was ready: the body is cancelled (what it holds is given back) and nothing is written.
   if (aborter.signal.aborted) {
