@@ -70,12 +70,16 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
   // A body that errors (a listen stream whose client does not read) stops the wait for `drain`
   // too; one that ends normally does not (its last chunk may still be on its way out).
   const failed = new Promise<false>((resolve) => void reader.closed.catch(() => resolve(false)));
-  // Each SSE frame goes out as soon as the SDK writes it.
+  // Each SSE frame goes out as soon as the SDK writes it, the headers at once even before one:
+  // what is written in one run of the event loop (the headers and a first frame, a frame and the
+  // end of a one-answer stream) goes in one write.
+  corkForThisTurn(res);
   res.flushHeaders();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      corkForThisTurn(res);
       if (!res.write(value) && !(await Promise.race([drained(res, limits.stallMs), failed]))) {
         // A client that does not read holds the connection and, on a 2025 session, its place.
         res.destroy();
@@ -90,6 +94,13 @@ export async function send(res: ServerResponse, response: Response, aborter: Abo
     void reader.cancel().catch(() => {});
   }
   if (!res.destroyed) res.end();
+}
+
+/** Holds what `res` writes until the end of this turn of the event loop (end() lets it go at once). */
+function corkForThisTurn(res: ServerResponse): void {
+  if (res.writableCorked > 0) return;
+  res.cork();
+  process.nextTick(() => res.uncork());
 }
 
 /** True once `res` can take more; false if it did not within `ms`, or closed. */
