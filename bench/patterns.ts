@@ -20,7 +20,8 @@ import { callsPerSecond, rotatingRounds, type Factory } from "./measure.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { planPattern } from "../packages/runtime/src/server/engine/patternPlans.js";
 import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS, patternEngine } from "../packages/runtime/src/shared/patterns.js";
-import { AJV_OPTIONS, createAjv, runValidator } from "../packages/runtime/src/shared/validation.js";
+import { AJV_OPTIONS, createAjv } from "../packages/runtime/src/shared/ajv.js";
+import { runValidator } from "../packages/runtime/src/shared/validation.js";
 import { manifests } from "./synthetic.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

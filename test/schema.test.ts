@@ -5,7 +5,7 @@ import { Ajv } from "ajv";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { createAjv } from "../packages/runtime/src/shared/validation.js";
+import { createAjv } from "../packages/runtime/src/shared/ajv.js";
 import { configJsonSchema } from "../src/reference/schema/configSchema.js";
 import { manifestJsonSchema } from "../src/reference/schema/manifestSchema.js";
 import { metaValidatorsSource } from "../src/reference/schema/metaValidators.js";

@@ -12,7 +12,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { startMock, type MockOptions } from "../../src/commands/mock/server.js";
 import { Random } from "../../src/commands/mock/random.js";
 import { generateValue } from "../../src/commands/mock/values.js";
-import { SchemaValidators } from "../../packages/runtime/src/shared/validation.js";
+import { ajvValidators } from "../../packages/runtime/src/shared/ajvValidators.js";
+import type { SchemaValidators } from "../../packages/runtime/src/shared/validation.js";
 import type { ServerDefinition, WireTool } from "../../packages/runtime/src/shared/definition.js";
 import { definition as notesDefinition } from "../../generated/notes-server/definition.js";
 import { definition as conformanceDefinition } from "../../generated/mcp-conformance-test-server/definition.js";
@@ -75,7 +76,7 @@ describe.each(ERAS)("mcpgen mock (%s era)", (era: Era) => {
     for (const transport of ["stdio", "http"] as const) {
       it(`answers every tool of ${name} over ${transport} with output its generated validators accept`, async () => {
         const sdk = transport === "http" ? await overHttp(manifest, era) : await overStdio(manifest, era);
-        const validators = new SchemaValidators(definition.patterns);
+        const validators = ajvValidators(definition.patterns);
         // The client checks structuredContent against outputSchema itself once it has listed the tools.
         expect((await sdk.listTools()).tools.map((t) => t.name)).toEqual(definition.tools.map((t) => t.name));
         for (const tool of callable(definition)) {
@@ -116,7 +117,7 @@ describe.each(ERAS)("mcpgen mock (%s era)", (era: Era) => {
       ],
     });
     const other = await client.suggestGifts({ occasion: "wedding", budget: 30 });
-    expect(giftDefinition.tools[0]!.outputSchema && new SchemaValidators().check(giftDefinition.tools[0]!.outputSchema, other)).toBeUndefined();
+    expect(giftDefinition.tools[0]!.outputSchema && ajvValidators().check(giftDefinition.tools[0]!.outputSchema, other)).toBeUndefined();
     const notes = notesClient(await overHttp("manifests/notes-server.yaml", era));
     expect(await notes.createNote({ title: "Groceries", body: "milk", tags: ["home"] })).toEqual({
       id: "n1",

@@ -15,6 +15,33 @@ import { ROOT } from "../helpers/cli.js";
 const FLAG = "--disallow-code-generation-from-strings";
 const SERVER = fileURLToPath(new URL("../servers/gift-stdio.ts", import.meta.url));
 
+describe("a generated server whose validators were printed", () => {
+  it("loads neither ajv nor the pattern translator to serve its tools", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["--import", "tsx", "--import", fileURLToPath(new URL("../servers/load-log.mjs", import.meta.url)), SERVER],
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: "1" } as Record<string, string>,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const client = new Client({ name: "lazy", version: "1" });
+    await client.connect(transport);
+    try {
+      expect((await client.callTool({ name: "suggest_gifts", arguments: { occasion: "birthday", budget: 20 } })).isError ?? false).toBe(false);
+      expect((await client.callTool({ name: "suggest_gifts", arguments: { occasion: 3 } })).isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+    const loaded = stderr.split("\n").filter((line) => line.startsWith("loaded "));
+    // The log works: the printed validators and the SDK were loaded.
+    expect(loaded.some((line) => line.includes("gift-server/validators.ts"))).toBe(true);
+    expect(loaded.some((line) => line.includes("@modelcontextprotocol/server"))).toBe(true);
+    expect(loaded.filter((line) => /\/ajv\/|regexpp|patternPlans|shared\/ajv\./.test(line))).toEqual([]);
+  });
+});
+
 describe(`a generated server under ${FLAG}`, () => {
   it("refuses ajv's compile there (the flag bites)", () => {
     const script = `import { createAjv } from "./packages/runtime/src/codegen.ts";

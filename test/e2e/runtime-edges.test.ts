@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerDefinition } from "../../packages/runtime/src/shared/definition.js";
 import { RpcError } from "../../packages/runtime/src/shared/errors.js";
 import { createManifestServerFactory, type RuntimeHandlers } from "../helpers/runtime.js";
-import { SchemaValidators } from "../../packages/runtime/src/shared/validation.js";
+import { ajvValidators } from "../../packages/runtime/src/shared/ajvValidators.js";
 import { ERAS, type Era } from "../helpers/connect.js";
 import { rawSession } from "../helpers/wire.js";
 
@@ -139,7 +139,7 @@ describe.each(ERAS)("runtime edges (%s era)", (current: Era) => {
 
 describe("SchemaValidators", () => {
   it("compiles a schema once and describes problems", () => {
-    const v = new SchemaValidators();
+    const v = ajvValidators();
     const schema = {
       type: "object",
       properties: { tags: { type: "array", items: { type: "string" } }, mode: { enum: ["a", "b"] } },

@@ -4,7 +4,9 @@
  * application code: it changes with every version of mcpgen, which depends on this package's
  * exact version.
  */
-export { AJV_OPTIONS, createAjv, runValidator, SchemaValidators, type ValidatorOptions } from "./shared/validation.js";
+export { runValidator, type SchemaValidators } from "./shared/validation.js";
+export { AJV_OPTIONS, createAjv, type ValidatorOptions } from "./shared/ajv.js";
+export { ajvValidators } from "./shared/ajvValidators.js";
 export { isDraft07 } from "./shared/dialect.js";
 export { codePointLength } from "./shared/codePoints.js";
 export {

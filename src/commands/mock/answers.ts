@@ -9,7 +9,7 @@
  * smallest value the schema allows; failing all of those, a tool error that says so.
  */
 import type { JsonObject, ServerDefinition, WireTool } from "@mcpgen/runtime/shared";
-import { SchemaValidators } from "@mcpgen/runtime/codegen";
+import type { SchemaValidators } from "@mcpgen/runtime/codegen";
 import { ToolError } from "@mcpgen/runtime/shared";
 import type { ReadResourceResult } from "@mcpgen/runtime/shared";
 import { fillPlaceholders } from "@mcpgen/runtime/codegen";

@@ -16,7 +16,7 @@ import { stampOf } from "../../generator/runRecords.js";
 import { diagnosticAt, unreadableManifest } from "../../generator/load/loadManifest.js";
 import type { ManifestRun } from "../../generator/manifestRun.js";
 import type { ServerDefinition } from "@mcpgen/runtime/shared";
-import { SchemaValidators } from "@mcpgen/runtime/codegen";
+import { ajvValidators } from "@mcpgen/runtime/codegen";
 import { toPosix } from "../../common/paths.js";
 import type { ValueLimits } from "./values.js";
 import { DEFAULT_SETTINGS, mockDefinition, mockHandlers, mockOutput, type MockSettings, type ToolExample } from "./answers.js";
@@ -106,7 +106,7 @@ export async function startMock(options: MockOptions): Promise<MockResult> {
   const closers: (() => Promise<void>)[] = [];
   try {
     for (const [i, p] of chosen.entries()) {
-      const validators = new SchemaValidators(p.definition.patterns);
+      const validators = ajvValidators(p.definition.patterns);
       const served = mockDefinition(p.definition);
       // The tasks part when a tool runs as a task; never Redis (a mock shares nothing with replicas), nor auth (mockDefinition drops it).
       const parts = Object.keys(served.taskSupport ?? {}).length > 0 ? { tasks: (await import("@mcpgen/runtime/server/tasks")).tasks } : {};
@@ -174,7 +174,7 @@ async function prepare(options: MockOptions, cwd: string, settings: MockSettings
     const examples = new Map(
       model.tools.map((t) => [t.name, t.examples.map((e) => ({ arguments: e.arguments, ...(e.result === undefined ? {} : { result: e.result }) }))]),
     );
-    const validators = new SchemaValidators(definition.patterns);
+    const validators = ajvValidators(definition.patterns);
     for (const [index, tool] of definition.tools.entries()) {
       if (tool.outputSchema === undefined) continue;
       const probe = mockOutput(tool, {}, settings, validators);

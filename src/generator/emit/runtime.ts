@@ -43,14 +43,18 @@ export function runtimeSources(): ReadonlyMap<string, string> {
 
 /**
  * The module specifiers of a source's static imports and re-exports (`import type` included:
- * the copy must compile). The runtime's own code is formatted by prettier, so a statement starts
- * a line and a comment line starts with `*` or `//`; test/unit/generator/emit/runtime.test.ts
- * checks this reading against the TypeScript parser on every runtime file.
+ * the copy must compile) and of its dynamic imports of a literal specifier (`import("./ajv.js")`:
+ * a module the runtime loads only when needed must be in the copy too). The runtime's own code is
+ * formatted by prettier, so a statement starts a line and a comment line starts with `*` or `//`;
+ * test/unit/generator/emit/runtime.test.ts checks this reading against the TypeScript parser on
+ * every runtime file.
  */
 export function importedModules(source: string): string[] {
   const found: string[] = [];
-  for (const match of source.matchAll(/^[ \t]*(?:import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']/gm))
-    found.push((match[1] ?? match[2])!);
+  for (const match of source.matchAll(
+    /^[ \t]*(?:import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"']+)["']|^[ \t]*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm,
+  ))
+    found.push((match[1] ?? match[2] ?? match[3])!);
   return found;
 }
 

@@ -113,10 +113,17 @@ export class ManifestClient {
       if (value !== undefined && (!Number.isInteger(value) || value <= 0))
         throw new RangeError(`${name} must be a positive whole number, not ${String(value)}`);
     }
-    this.validators = new SchemaValidators(definition.patterns, {
-      ...(options.maxPatternInputLength === undefined ? {} : { maxPatternInput: options.maxPatternInputLength }),
-      ...(options.maxPatternMs === undefined ? {} : { maxPatternMs: options.maxPatternMs }),
-    });
+    // ajv loads with the first output checked: a program that imports the client (a server's
+    // handlers import the folder's index) and never calls a tool does not load it.
+    this.validators = new SchemaValidators(
+      definition.patterns,
+      {
+        ...(options.maxPatternInputLength === undefined ? {} : { maxPatternInput: options.maxPatternInputLength }),
+        ...(options.maxPatternMs === undefined ? {} : { maxPatternMs: options.maxPatternMs }),
+      },
+      undefined,
+      () => import("../shared/ajv.js"),
+    );
     for (const tool of definition.tools) {
       this.tools.set(tool.name, tool);
       const { outputSchema: _, ...rest } = tool;
@@ -126,7 +133,7 @@ export class ManifestClient {
     this.listChanges = new ListChanges(sdk);
     this.tasks = new TaskEngine(
       sdk,
-      (name, result) => this.outputOf(name, result),
+      (name, result) => this.checkedOutput(name, result),
       (name, args, meta, options) => this.callTool(name, args, options, meta),
     );
   }
@@ -166,7 +173,15 @@ export class ManifestClient {
   async callToolOutput(name: string, args: object | undefined, options: TaskCallOptions = {}): Promise<unknown> {
     const support = this.taskSupport.get(name);
     if (support === "required" || (support === "optional" && this.tasks.modern)) return this.tasks.run(name, args, options, support === "required");
-    return this.outputOf(name, await this.callTool(name, args, options));
+    return this.checkedOutput(name, await this.callTool(name, args, options));
+  }
+
+  /** outputOf, once the validator of the tool's outputSchema is ready. */
+  private async checkedOutput(name: string, result: CallToolResult): Promise<unknown> {
+    const outputSchema = this.tools.get(name)?.outputSchema;
+    const loading = this.options.validate === false || result.isError ? undefined : this.validators.prepare(outputSchema);
+    if (loading) await loading;
+    return this.outputOf(name, result);
   }
 
   /**

@@ -25,7 +25,7 @@ import { SchemaValidators, type PrintedValidators } from "../shared/validation.j
 import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS } from "../shared/patterns.js";
 import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
 import { positiveOption } from "./engine/options.js";
-import { planPattern } from "./engine/patternPlans.js";
+import { loadPlanner, plannerNow } from "./engine/planner.js";
 
 export { isObject, type Call } from "./engine/engineCore.js";
 
@@ -80,14 +80,16 @@ export class Engine {
       definition,
       handlers,
       options,
-      // The definition's plans; a pattern it lacks (a definition written by hand) goes to the same translator.
+      // The definition's plans; a pattern it lacks (a definition written by hand) goes to the same
+      // translator. ajv and the translator load only for a schema without a printed validator.
       validators: new SchemaValidators(
-        (source) => (Object.hasOwn(plans, source) ? plans[source] : planPattern(source)),
+        (source) => (Object.hasOwn(plans, source) ? plans[source] : plannerNow()(source)),
         validation,
         parts.validators && {
           make: parts.validators,
           schemas: () => definition.tools.map((tool) => [tool.name, tool.inputSchema, tool.outputSchema] as const),
         },
+        async () => (await Promise.all([import("../shared/ajv.js"), loadPlanner()]))[0],
       ),
       forms,
       lists: manifestLists(definition),

@@ -1,66 +1,18 @@
 /**
  * JSON Schema validation shared by the generated server (arguments, outputs), the generated
  * client (outputs) and mcpgen itself (examples), so all three say the same thing the same way.
+ *
+ * ajv itself is in ajv.ts, which this module never imports: a server whose validators mcpgen
+ * printed at generate time checks with them and never loads ajv (about 75 ms of a cold start and
+ * 10 MiB); a schema without one (a definition edited by hand) loads it when first checked.
  */
-import { Ajv, type ErrorObject } from "ajv";
+import type { ErrorObject } from "ajv";
 export type { ErrorObject };
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { createAjv, ValidatorOptions } from "./ajv.js";
+export type { ValidatorOptions } from "./ajv.js";
 import { isDraft07 } from "./dialect.js";
 import { describeErrors } from "./describeErrors.js";
-import { lengthFirstPattern } from "./patternKeyword.js";
 import { DEFAULT_MAX_PATTERN_MS, PatternInputTooLong, PatternTimeExceeded, patternEngine, withPatternTime, type PatternPlans } from "./patterns.js";
-
-/**
- * The options of every ajv that checks values against a manifest's schemas: the server's and the
- * client's (createAjv below), the widget output checks mcpgen compiles at generate time
- * (src/generator/emit/widgets.ts) and its precompiled meta-schema checks (src/reference/schema/metaValidators.ts), so
- * that all accept the same values and word their errors the same way. Each adds only its `code`
- * options (how the validators are compiled, not what they accept).
- *
- * - `format` is an annotation in 2020-12 (not asserted by default), so formats are not
- *   validated: unknown formats never break a server.
- * - Unknown keywords are allowed (`strict: false`): real-world schemas carry vendor extensions.
- * - Every error is reported (`allErrors`), not only the first.
- * - ownProperties: an argument object's inherited members (constructor, toString...) are not its
- *   properties, so `required: [toString]` is not met by {} and an optional `constructor`
- *   property is not "present" when absent.
- */
-export const AJV_OPTIONS = {
-  strict: false,
-  allErrors: true,
-  validateFormats: false,
-  logger: false,
-  ownProperties: true,
-} as const;
-
-/** What every validator of a process may set: the caps on patterns that run on RE2JS. */
-export interface ValidatorOptions {
-  /** Longest text (in UTF-16 code units) tested against a pattern that runs on RE2JS; default 100,000. */
-  maxPatternInput?: number;
-  /** Time for patterns on RE2JS per value checked, in ms (default 100): a string that would not fit is refused untested. */
-  maxPatternMs?: number;
-}
-
-/**
- * An ajv for one dialect, with AJV_OPTIONS. Patterns run on the linear-time engine (patterns.ts),
- * with the plans mcpgen made for them (at generate time, or the server's translator for a form),
- * and only once the schema's own minLength and maxLength hold (patternKeyword.ts). `printable`:
- * its validators are for ajv's standalone code (CommonJS-style `exports`, no line breaks), which
- * calls `patternEngine` and `codePointLength` for patterns and lengths; it does not check schemas
- * against their meta-schema (mcpgen's validate stage did).
- */
-export function createAjv(draft07: boolean, patterns?: PatternPlans, options: ValidatorOptions = {}, printable = false): Ajv {
-  const engine = patternEngine(patterns, options.maxPatternInput === undefined ? {} : { maxInput: options.maxPatternInput });
-  // Printed at generate time, after mcpgen checked the schemas against their meta-schema: not again.
-  const print = printable ? { validateSchema: false, code: { regExp: engine, source: true, esm: false, lines: false } } : { code: { regExp: engine } };
-  const settings = { ...AJV_OPTIONS, ...print };
-  // Ajv2020 and Ajv are sibling subclasses of ajv's core class with the same public API; ajv's
-  // types tell them apart only by private members, so one static type is restated here.
-  const ajv = draft07 ? new Ajv(settings) : (new Ajv2020(settings) as unknown as Ajv);
-  ajv.removeKeyword("pattern");
-  ajv.addKeyword(lengthFirstPattern);
-  return ajv;
-}
 
 /**
  * `fn`'s verdict on `value`: undefined when valid, else the problems in words. Patterns on RE2JS
@@ -106,33 +58,65 @@ export type PatternEngine = ReturnType<typeof patternEngine>;
  */
 export type PrintedValidators = (engine: PatternEngine) => ReadonlyMap<string, readonly [input: CompiledValidator, output?: CompiledValidator]>;
 
+/** What compiles a schema at run time: ajv (ajv.ts), given or loaded when first needed. */
+export interface SchemaCompiler {
+  createAjv: typeof createAjv;
+}
+
+type Ajv = ReturnType<typeof createAjv>;
+
 /**
  * Compiles validators on first use and keeps them; one instance per server or client. Schemas
  * are the definition's (kept by identity: as many as the definition has); forms made at run time
  * go to the server's own bounded cache (server/engine/forms.ts). `printed`: the validators mcpgen
  * printed for these schemas, made at the first check; a schema they lack is compiled by ajv
  * (a definition edited by hand), which a platform that forbids code from strings refuses.
+ *
+ * `compiler`: ajv, given (the client, mcpgen's own commands: every check is synchronous), or how
+ * to load it (the server): `prepare` then loads it when a schema about to be checked has no
+ * printed validator, and `check` needs the schemas it checks prepared.
  */
 export class SchemaValidators {
   private readonly cache = new Map<object, CompiledValidator>();
   private ajv07: Ajv | undefined;
   private ajv2020: Ajv | undefined;
   private printedReady = false;
+  private compiler: SchemaCompiler | undefined;
+  private loading: Promise<void> | undefined;
 
   /** `patterns`: the generated definition's plans for the schemas' patterns (or a translator). */
   constructor(
-    private readonly patterns?: PatternPlans,
-    private readonly options: ValidatorOptions = {},
-    private readonly printed?: { make: PrintedValidators; schemas: () => Iterable<readonly [name: string, input: object, output: object | undefined]> },
-  ) {}
+    private readonly patterns: PatternPlans | undefined,
+    private readonly options: ValidatorOptions,
+    private readonly printed:
+      { make: PrintedValidators; schemas: () => Iterable<readonly [name: string, input: object, output: object | undefined]> } | undefined,
+    compiler: SchemaCompiler | (() => Promise<SchemaCompiler>),
+  ) {
+    if (typeof compiler === "function") this.load = compiler;
+    else this.compiler = compiler;
+  }
+
+  private readonly load: (() => Promise<SchemaCompiler>) | undefined;
+
+  /**
+   * Makes `check` ready for these schemas: undefined when it is (each has a validator, or ajv is
+   * here), else a promise that settles once ajv is loaded.
+   */
+  prepare(...schemas: (object | undefined)[]): Promise<void> | undefined {
+    if (!this.printedReady) this.takePrinted();
+    if (this.compiler !== undefined || schemas.every((schema) => schema === undefined || this.cache.has(schema))) return undefined;
+    return (this.loading ??= this.load!().then((compiler) => void (this.compiler = compiler)));
+  }
 
   validator(schema: object): CompiledValidator {
     if (!this.printedReady) this.takePrinted();
     let fn = this.cache.get(schema);
     if (fn === undefined) {
+      const compiler = this.compiler;
+      if (compiler === undefined) throw new Error("mcpgen: a schema without a printed validator was checked before ajv was loaded (SchemaValidators.prepare)");
       const ajv = isDraft07(schema)
-        ? (this.ajv07 ??= createAjv(true, this.patterns, this.options))
-        : (this.ajv2020 ??= createAjv(false, this.patterns, this.options));
+        ? (this.ajv07 ??= compiler.createAjv(true, this.patterns, this.options))
+        : (this.ajv2020 ??= compiler.createAjv(false, this.patterns, this.options));
       try {
         fn = ajv.compile(schema);
       } catch (error) {

@@ -7,7 +7,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { planPattern } from "../../src/server/engine/patternPlans.js";
-import { AJV_OPTIONS, createAjv, runValidator } from "../../src/shared/validation.js";
+import { AJV_OPTIONS, createAjv } from "../../src/shared/ajv.js";
+import { runValidator } from "../../src/shared/validation.js";
 import { propertyParameters } from "../../../../test/helpers/properties.js";
 
 /** ajv's own keyword, JavaScript's RegExp: what the errors were. */

@@ -7,7 +7,8 @@ import { describe, expect, it, vi } from "vitest";
 import { RE2JS } from "re2js";
 import { planPattern } from "../../src/server/engine/patternPlans.js";
 import { compilePlan, longestWithin, PatternTimeExceeded, withPatternTime } from "../../src/shared/patterns.js";
-import { createAjv, runValidator } from "../../src/shared/validation.js";
+import { createAjv } from "../../src/shared/ajv.js";
+import { runValidator } from "../../src/shared/validation.js";
 
 describe("plans carry the factor of their costliest counted repetition", () => {
   it.each([

@@ -3,7 +3,7 @@
  * bounded on any log: the pairer's and the rules' own maps are capped, and at most
  * MAX_KEPT_PER_RULE findings of each rule are kept (the others are counted).
  */
-import { SchemaValidators } from "@mcpgen/runtime/codegen";
+import { ajvValidators } from "@mcpgen/runtime/codegen";
 import type { ServerDefinition } from "@mcpgen/runtime/shared";
 import type { Finding, LogEvent } from "../model.js";
 import { Pairer, type Paired } from "../pair/pairer.js";
@@ -57,7 +57,7 @@ export class Checker {
     pulledWith?: Record<string, unknown>,
   ) {
     const catalog = new Catalog(definitions, pulledWith);
-    const validators = new SchemaValidators(definitions.find((d) => d.patterns)?.patterns);
+    const validators = ajvValidators(definitions.find((d) => d.patterns)?.patterns);
     this.ctx = {
       catalog,
       validators,

@@ -10,7 +10,7 @@
  * revision's schema does not define (the tasks extension of 2026-07-28), are not judged here.
  */
 import { readFileSync } from "node:fs";
-import { runValidator, SchemaValidators } from "@mcpgen/runtime/codegen";
+import { ajvValidators, runValidator } from "@mcpgen/runtime/codegen";
 import { isRecord } from "../model.js";
 import type { Paired } from "../pair/pairer.js";
 import type { RuleContext } from "./context.js";
@@ -67,7 +67,7 @@ function rootOf(schema: RevisionSchema, name: string): object {
 }
 
 /** The specification's validators: no pattern plans (its schemas have no pattern), formats not asserted, as the generated servers do. */
-const validators = new SchemaValidators();
+const validators = ajvValidators();
 
 /** What is wrong with `value` as the definition `name`, in words; undefined when it fits. */
 function problemAs(schema: RevisionSchema, name: string, value: unknown): string | undefined {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Random, stableJson } from "../../../../src/commands/mock/random.js";
 import { formatString, patternString, UnmockablePattern } from "../../../../src/commands/mock/strings.js";
 import { DEFAULT_LIMITS, generateValue, MINIMAL_LIMITS, Unmockable } from "../../../../src/commands/mock/values.js";
-import { AJV_OPTIONS } from "../../../../packages/runtime/src/shared/validation.js";
+import { AJV_OPTIONS } from "../../../../packages/runtime/src/shared/ajv.js";
 
 // The servers' options: with ownProperties, an absent `constructor` property is absent (ajv's
 // default reads Object.prototype's and calls it "not a string").

@@ -12,13 +12,15 @@ import type { ServerModel } from "../../../../src/generator/model/types.js";
 import { modelOf } from "../../../helpers/model.js";
 import { tempProject } from "../../../helpers/tmp.js";
 
-/** The static imports and re-exports of a source, as the TypeScript parser reads them. */
+/** The static imports and re-exports of a source, and its dynamic imports of a literal, as the TypeScript parser reads them. */
 function parsedImports(text: string): string[] {
   const source = ts.createSourceFile("x.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
       found.push(node.moduleSpecifier.text);
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]))
+      found.push(node.arguments[0].text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -55,6 +57,7 @@ describe("the runtime in vendor mode", () => {
     const all = [...runtimeSources().values()].join("\n");
     expect(all).toMatch(/^import type \{$/m);
     expect(all).toMatch(/^import "\.\/zodJitless\.js";$/m);
+    expect(all).toMatch(/import\("\.\.\/shared\/ajv\.js"\)/);
   });
 
   it("copies each imported file as the package has it, under a header without mcpgen's version", async () => {

@@ -68,6 +68,12 @@ function requestedSchema(request: InputRequest): object | undefined {
   return typeof schema === "object" && schema !== null ? schema : undefined;
 }
 
+/** Undefined when the form of `request` (if any) can be checked now, else a promise that settles when it can (FormValidators.prepare). */
+export function formReady(request: InputRequest, forms: FormValidators): Promise<void> | undefined {
+  const schema = requestedSchema(request);
+  return schema === undefined ? undefined : forms.prepare(schema);
+}
+
 /**
  * Why the server cannot ask `request` (a form it could not check the answer to: a pattern the
  * linear-time engine cannot run, a schema ajv refuses), as an error for the handler; undefined
@@ -132,6 +138,8 @@ export class InputRound implements InputChannel {
     // envelope) is not one the handler may see.
     const missing = checkCapability(request, this.capabilities);
     if (missing) return rejected(missing);
+    const loading = formReady(request, this.forms);
+    if (loading) return loading.then(() => this.ask(request, key));
     const refused = questionRefused(request, this.forms);
     if (refused) return rejected(refused);
     if (Object.hasOwn(this.earlier, key)) {
@@ -178,6 +186,7 @@ export class LegacyChannel implements InputChannel {
   async ask(request: InputRequest, _key: string): Promise<unknown> {
     const missing = checkCapability(request, this.capabilities);
     if (missing) throw missing;
+    await formReady(request, this.forms);
     const refused = questionRefused(request, this.forms);
     if (refused) throw refused;
     const params = this.meta ? { ...request.params, _meta: { ...(request.params?.["_meta"] as JsonObject | undefined), ...this.meta } } : request.params;

@@ -14,12 +14,16 @@
  * linear-time engine as the manifest's, with the same meaning. A form that cannot be checked (a
  * pattern the engine cannot run, a schema ajv refuses) is refused when the handler asks it, with
  * the reason, before the question goes to the client.
+ *
+ * ajv and the translator are loaded when a form first needs them (`prepare`, when the handler
+ * asks): a server whose forms are all in the subset without patterns never loads them.
  */
+import type { createAjv } from "../../shared/ajv.js";
 import { isDraft07 } from "../../shared/dialect.js";
 import { patternEngine, type PatternPlan } from "../../shared/patterns.js";
-import { createAjv, runValidator, type ValidatorOptions } from "../../shared/validation.js";
+import { runValidator, type SchemaCompiler, type ValidatorOptions } from "../../shared/validation.js";
 import { compileForm, type FormCheck } from "./formCheck.js";
-import { planPattern } from "./patternPlans.js";
+import { loadPlanner, NotLoaded, plannerNow } from "./planner.js";
 
 type Ajv = ReturnType<typeof createAjv>;
 type ValidateFunction = ReturnType<Ajv["compile"]> | FormCheck;
@@ -30,9 +34,14 @@ export const DEFAULT_MAX_FORM_VALIDATORS = 100;
 /** A form that cannot be checked: the reason, in words for the handler's author. */
 class FormRefused extends Error {}
 
+/** The matcher `prepare` interprets a form without patterns with: never called. */
+const noMatcher = (): never => {
+  throw new NotLoaded("a form without patterns asked for a matcher");
+};
+
 /** A pattern's plan for a form: refused when the engine cannot run it (never left unchecked). */
 function formPlan(source: string): PatternPlan {
-  const plan = planPattern(source);
+  const plan = plannerNow()(source);
   if ("unchecked" in plan) throw new FormRefused(`pattern ${JSON.stringify(source)} cannot be checked in linear time: ${plan.unchecked}`);
   return plan;
 }
@@ -41,6 +50,9 @@ export class FormValidators {
   private kept = new Map<string, ValidateFunction | { refused: string }>();
   private ajv07: Ajv | undefined;
   private ajv2020: Ajv | undefined;
+  /** ajv, once loaded (with the translator). */
+  private compiler: SchemaCompiler | undefined;
+  private loading: Promise<void> | undefined;
   /** The pattern engine of interpreted forms: the plans of formPlan, the options' input cap. */
   private readonly matcherFor: (source: string) => ReturnType<ReturnType<typeof patternEngine>>;
 
@@ -57,6 +69,31 @@ export class FormValidators {
     return this.kept.size;
   }
 
+  /**
+   * Makes `problem` and `check` ready for `schema`: undefined when they are (a form in MCP's subset
+   * without patterns, or ajv and the translator already here), else a promise that settles once
+   * they are loaded.
+   */
+  prepare(schema: object): Promise<void> | undefined {
+    if (this.compiler !== undefined) return undefined;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(schema);
+    } catch {
+      // Refused as it is, without ajv.
+      return undefined;
+    }
+    if (text === undefined || this.kept.has(text)) return undefined;
+    if (!text.includes('"pattern"')) {
+      try {
+        if (compileForm(JSON.parse(text) as object, noMatcher) !== undefined) return undefined;
+      } catch {
+        // Refused by the interpreter, or ajv's to say: loaded below.
+      }
+    }
+    return (this.loading ??= Promise.all([import("../../shared/ajv.js"), loadPlanner()]).then(([compiler]) => void (this.compiler = compiler)));
+  }
+
   /** Why `schema` cannot be checked, or undefined when it can (it is compiled and kept then). */
   problem(schema: object): string | undefined {
     const found = this.validator(schema);
@@ -70,7 +107,11 @@ export class FormValidators {
   }
 
   private ajvFor(schema: object): Ajv {
-    return isDraft07(schema) ? (this.ajv07 ??= createAjv(true, formPlan, this.options)) : (this.ajv2020 ??= createAjv(false, formPlan, this.options));
+    const compiler = this.compiler;
+    if (compiler === undefined) throw new NotLoaded("mcpgen: a form outside MCP's subset was checked before ajv was loaded (FormValidators.prepare)");
+    return isDraft07(schema)
+      ? (this.ajv07 ??= compiler.createAjv(true, formPlan, this.options))
+      : (this.ajv2020 ??= compiler.createAjv(false, formPlan, this.options));
   }
 
   private validator(schema: object): ValidateFunction | { refused: string } {
@@ -94,6 +135,7 @@ export class FormValidators {
       // MCP's subset, interpreted; anything else compiled by ajv.
       made = compileForm(parsed, this.matcherFor) ?? this.ajvFor(parsed).compile(parsed);
     } catch (error) {
+      if (error instanceof NotLoaded) throw error;
       made = { refused: error instanceof FormRefused ? error.message : `requestedSchema is not a schema ajv can compile (${(error as Error).message})` };
     }
     this.kept.set(text, made);

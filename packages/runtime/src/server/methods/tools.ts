@@ -90,6 +90,9 @@ class ToolCalls {
       );
     }
 
+    // Printed validators are ready at once; a schema without one waits for ajv the first time.
+    const loading = this.core.validators.prepare(tool.inputSchema, tool.outputSchema);
+    if (loading) await loading;
     let problems: string | undefined;
     try {
       problems = this.core.validators.check(tool.inputSchema, args);

@@ -18,7 +18,7 @@
  */
 import type { JsonObject } from "../../shared/definition.js";
 import { ErrorCodes, rpcError } from "../../shared/errors.js";
-import { checkCapability, questionRefused, rejected, responseProblem, type InputChannel } from "../engine/context.js";
+import { checkCapability, formReady, questionRefused, rejected, responseProblem, type InputChannel } from "../engine/context.js";
 import type { ServerTasks } from "../engine/engineCore.js";
 import { FormValidators } from "../engine/forms.js";
 import { positiveOption } from "../engine/options.js";
@@ -250,10 +250,12 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
 
   /** Where a 2026-07-28 task's handler asks its questions: they wait in tasks/get for tasks/update. */
   channel(live: LiveTask): InputChannel {
-    return {
+    const channel: InputChannel = {
       ask: (request, wanted) => {
         const missing = checkCapability(request, live.capabilities);
         if (missing) return rejected(missing);
+        const loading = formReady(request, this.forms);
+        if (loading) return loading.then(() => channel.ask(request, wanted));
         const refused = questionRefused(request, this.forms);
         if (refused) return rejected(refused);
         if (!this.live.has(live.id)) return rejected(new Error("the task has ended"));
@@ -264,6 +266,7 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
         });
       },
     };
+    return channel;
   }
 
   /**
@@ -271,6 +274,8 @@ export class Tasks implements Omit<ServerTasks, "methods" | "listens"> {
    * its waiting questions go to the handler, here or on the replica running it; others are dropped.
    */
   async update(task: TaskRecord, responses: unknown): Promise<void> {
+    // Its questions may have been asked on another replica: their forms made ready here.
+    for (const request of Object.values(task.inputRequests ?? {})) await formReady(request, this.forms);
     const answers = waitingAnswers(task, responses, this.forms);
     if (Object.keys(answers).length === 0) return;
     const live = this.live.get(task.id);

@@ -9,9 +9,31 @@ const form = (pattern: string, extra: object = {}) => ({
   ...extra,
 });
 
+/** A FormValidators with ajv and the translator loaded, as the first form with a pattern leaves it. */
+async function loadedForms(...args: ConstructorParameters<typeof FormValidators>): Promise<FormValidators> {
+  const forms = new FormValidators(...args);
+  await forms.prepare(form("x"));
+  return forms;
+}
+
 describe("FormValidators", () => {
-  it("checks answers with ECMAScript's meaning (RE2's would take \\r and \\u2028 for `.`)", () => {
+  it("loads ajv and the translator only for a form that needs them, and a check of one not prepared says so", async () => {
     const forms = new FormValidators();
+    const plain = { type: "object", properties: { name: { type: "string", minLength: 2 } }, required: ["name"] };
+    const nested = { type: "object", properties: { address: { type: "object", properties: { city: { type: "string" } } } } };
+    // In MCP's subset, without patterns: interpreted, nothing to load.
+    expect(forms.prepare(plain)).toBeUndefined();
+    expect(forms.check(plain, { name: "x" })).toBe("Property 'name' must NOT have fewer than 2 characters");
+    expect(() => forms.check(nested, {})).toThrow(/checked before ajv was loaded/);
+    const loading = forms.prepare(nested);
+    expect(loading).toBeInstanceOf(Promise);
+    await loading;
+    expect(forms.prepare(nested)).toBeUndefined();
+    expect(forms.check(nested, { address: { city: 1 } })).toBe("Property 'address.city' must be string");
+  });
+
+  it("checks answers with ECMAScript's meaning (RE2's would take \\r and \\u2028 for `.`)", async () => {
+    const forms = await loadedForms();
     expect(forms.check(form("^.$"), { code: "é" })).toBeUndefined();
     expect(forms.check(form("^.$"), { code: "\r" })).toBe(`Property 'code' must match pattern "^.$"`);
     expect(forms.check(form("^.$"), { code: "\u2028" })).toBe(`Property 'code' must match pattern "^.$"`);
@@ -19,8 +41,8 @@ describe("FormValidators", () => {
     expect(forms.check(form("(?<=a)b"), {})).toBe("Missing required property 'code'");
   });
 
-  it("keeps one validator per form text, however many objects carry it", () => {
-    const forms = new FormValidators(5);
+  it("keeps one validator per form text, however many objects carry it", async () => {
+    const forms = await loadedForms(5);
     for (let i = 0; i < 50; i++) expect(forms.check(form("^[a-z]+$"), { code: "abc" })).toBeUndefined();
     expect(forms.size).toBe(1);
     // The same form with its keys in another order is another text: kept apart, still right.
@@ -30,8 +52,8 @@ describe("FormValidators", () => {
     expect(forms.size).toBe(2);
   });
 
-  it("keeps at most `max` forms: past it, all are dropped (with their ajv) and compiled again when asked", () => {
-    const forms = new FormValidators(5);
+  it("keeps at most `max` forms: past it, all are dropped (with their ajv) and compiled again when asked", async () => {
+    const forms = await loadedForms(5);
     for (let i = 0; i < 23; i++) {
       expect(forms.check(form("^[a-z]+$", { title: `form ${i}` }), { code: "x" })).toBeUndefined();
       expect(forms.size).toBeLessThanOrEqual(5);
@@ -40,8 +62,8 @@ describe("FormValidators", () => {
     expect(forms.check(form("^[a-z]+$", { title: "form 0" }), { code: "1" })).toBe(`Property 'code' must match pattern "^[a-z]+$"`);
   });
 
-  it("refuses a form it cannot check, with the reason, and remembers the refusal", () => {
-    const forms = new FormValidators();
+  it("refuses a form it cannot check, with the reason, and remembers the refusal", async () => {
+    const forms = await loadedForms();
     expect(forms.problem(form("^(a)\\1$"))).toBe('pattern "^(a)\\\\1$" cannot be checked in linear time: a backreference (\\1)');
     expect(forms.check(form("^(a)\\1$"), { code: "aa" })).toBe(
       'the form cannot be checked: pattern "^(a)\\\\1$" cannot be checked in linear time: a backreference (\\1)',
@@ -56,8 +78,8 @@ describe("FormValidators", () => {
     expect(forms.problem(form("^[a-z]+$"))).toBeUndefined();
   });
 
-  it("runs a pattern only once the length keywords hold, and never past the cap", () => {
-    const forms = new FormValidators(100, { maxPatternInput: 10 });
+  it("runs a pattern only once the length keywords hold, and never past the cap", async () => {
+    const forms = await loadedForms(100, { maxPatternInput: 10 });
     const bounded = { type: "object", properties: { code: { type: "string", maxLength: 3, pattern: "(?<=a)b" } } };
     expect(forms.check(bounded, { code: "xxxxx" })).toBe("Property 'code' must NOT have more than 3 characters");
     const open = form("(?<=a)b");
