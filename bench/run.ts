@@ -138,6 +138,18 @@ function timed(args: string[], cwd: string, node = process.execPath): { ms: numb
   return { ms, bench: line ? JSON.parse(line.slice(6)) : {} };
 }
 
+/** bench/servers.ts in a process of its own: its samples (BENCH, stderr) and its table (stdout). */
+function measureServers(): { servers: Record<string, unknown>; table: string } {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "servers.ts"), "3", "5", "50"], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`bench/servers.ts failed (${r.status}):\n${r.stderr}`);
+  const line = r.stderr.split("\n").find((l) => l.startsWith("BENCH "));
+  return { servers: line ? (JSON.parse(line.slice(6)) as Record<string, unknown>) : {}, table: r.stdout };
+}
+
 function files(dir: string): Map<string, number> {
   const out = new Map<string, number>();
   const walk = (d: string) => {
@@ -296,12 +308,14 @@ const verbatim = timed(["--import", "tsx", path.join(ROOT, "bench", "verbatim.ts
 const { widget, table: widgetTable } = measureWidget();
 // What schema patterns in linear time cost, against the backtracking RegExp of before (both eras).
 const patterns = timed(["--import", "tsx", path.join(ROOT, "bench", "patterns.ts"), "3000", String(Math.max(RUNS, 5))], ROOT).bench;
+// mcp-use's workload: the generated server beside tmcp and a hand-written SDK v2 server (bench/servers.ts).
+const { servers, table: serversTable } = measureServers();
 // Task creation and tasks/get, the in-memory store against Redis (each run in its own process).
 const tasks = { machine, ...measureTasks(ROOT, TASK_RUNS) };
 // tools/call with JWT verification against without (bench/auth.ts).
 const { auth, table: authTable } = measureAuth();
 
-writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget, tasks, auth }, null, 2)}\n`);
+writeFileSync(RESULTS, `${JSON.stringify({ machine, runs: RUNS, results, verbatim, patterns, widget, tasks, auth, servers }, null, 2)}\n`);
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 const r = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
@@ -325,4 +339,5 @@ process.stdout.write(
 process.stdout.write(widgetTable);
 process.stdout.write(tasksTable(tasks));
 process.stdout.write(authTable);
+process.stdout.write(`\nmcp-use's workload (bench/servers.ts), medians of 3 rounds:\n${serversTable}`);
 process.stdout.write(`machine: ${machine.cpus} x ${machine.cpu}, ${machine.memGiB} GiB, Node ${machine.node}; results in bench/results.json\n`);

@@ -18,7 +18,8 @@
  * Node adapter and the Fetch server tmcp's README uses come from the npm registry into
  * .cache/bench/servers once, pinned.
  *
- * Args: [rounds=3] [seconds=5] [clients=50] [servers=generated,tmcp,sdk]. Prints a Markdown table and one BENCH line of JSON.
+ * Args: [rounds=3] [seconds=5] [clients=50] [servers=generated,tmcp,sdk]. Prints a Markdown table
+ * (stdout) and one BENCH line of JSON (stderr); `npm run bench` runs it too.
  * BENCH_SERVER_NODE_ARGS: flags for the servers' Node (`--cpu-prof --cpu-prof-dir=DIR` profiles
  * each: they exit on SIGTERM, so the profile is written).
  */
@@ -315,7 +316,7 @@ async function main(): Promise<void> {
     for (const kind of KINDS)
       table += `| ${era} | ${kind} | ${of(kind, era, "rps").toFixed(0)} | ${(of(kind, era, "cpuMsPerRequest") * 1000).toFixed(0)} | ${of(kind, era, "rssMiB").toFixed(0)} | ${of(kind, era, "startMs").toFixed(0)} | ${ratio(kind, era, "rps")} | ${ratio(kind, era, "cpuMsPerRequest")} |\n`;
   console.log(table);
-  console.log(`BENCH ${JSON.stringify({ rounds, seconds, clients, samples })}`);
+  console.error(`BENCH ${JSON.stringify({ rounds, seconds, clients, samples })}`);
   agent.destroy();
 }
 
