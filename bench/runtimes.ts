@@ -18,11 +18,11 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
-import * as esbuild from "esbuild";
 import { ROOT } from "../test/helpers/cli.js";
 import { freePort } from "../test/helpers/ports.js";
 import { installBun, installDeno, installMiniflare } from "../test/helpers/runtimes.js";
 import { bundleWorker, startWorker } from "../test/helpers/workerd.js";
+import { compileInPlace, median } from "./spawned.js";
 
 const rounds = Number(process.argv[2] ?? 3);
 const seconds = Number(process.argv[3] ?? 4);
@@ -194,12 +194,6 @@ function processPlatform(name: string, command: (kind: string) => [string, strin
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), "mcpgen-bench-runtimes-"));
   process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
@@ -209,23 +203,7 @@ async function main(): Promise<void> {
   cpSync(path.join(ROOT, "examples/gift-server/src"), path.join(dir, "src"), { recursive: true });
   for (const [file, text] of Object.entries(FILES)) writeFileSync(path.join(dir, file), text);
   // Node runs the compiled JavaScript, as a user's build has it (esbuild, no bundling).
-  await esbuild.build({
-    entryPoints: Object.keys(FILES)
-      .filter((f) => !/^(deno|bun|worker)-/.test(f))
-      .map((f) => path.join(dir, f)),
-    outdir: dir,
-    format: "esm",
-    platform: "node",
-    logLevel: "silent",
-  });
-  await esbuild.build({
-    entryPoints: ["generated/gift-server/**/*.ts", "src/**/*.ts"].map((g) => path.join(dir, g)),
-    outbase: dir,
-    outdir: dir,
-    format: "esm",
-    platform: "node",
-    logLevel: "silent",
-  });
+  await compileInPlace(dir, [...Object.keys(FILES).filter((f) => !/^(deno|bun|worker)-/.test(f)), "generated/gift-server/**/*.ts", "src/**/*.ts"]);
   const deno = installDeno();
   const bun = installBun();
   const miniflare = installMiniflare();

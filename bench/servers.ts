@@ -28,9 +28,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import * as esbuild from "esbuild";
 import { ROOT } from "../test/helpers/cli.js";
 import { freePort } from "../test/helpers/ports.js";
+import { compileInPlace, median } from "./spawned.js";
 
 const rounds = Number(process.argv[2] ?? 3);
 const seconds = Number(process.argv[3] ?? 5);
@@ -137,14 +137,7 @@ async function generatedServer(): Promise<string> {
   writeFileSync(path.join(dir, "mcpgen.config.json"), JSON.stringify({ manifests: "manifests", out: "generated" }));
   execFileSync(process.execPath, [path.join(ROOT, "dist", "cli", "bin.js"), "generate", "--quiet"], { cwd: dir, stdio: "inherit" });
   writeFileSync(path.join(dir, "server.ts"), GENERATED);
-  await esbuild.build({
-    entryPoints: ["generated/echo-bench/**/*.ts", "server.ts"].map((g) => path.join(dir, g)),
-    outbase: dir,
-    outdir: dir,
-    format: "esm",
-    platform: "node",
-    logLevel: "silent",
-  });
+  await compileInPlace(dir, ["generated/echo-bench/**/*.ts", "server.ts"]);
   return path.join(dir, "server.js");
 }
 
@@ -278,12 +271,6 @@ async function measure(command: [string, string[], string], era: Era): Promise<S
     child.kill();
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once("exit", r)));
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 async function main(): Promise<void> {
