@@ -91,7 +91,7 @@ function serverCommand(runtime: Runtime): [string, string[]] {
   return [process.execPath, ["--import", "tsx", path.join(root, "conformance", "server.ts"), "0"]];
 }
 
-async function startServer(runtime: Runtime): Promise<{ url: string; stop: () => void }> {
+async function startServer(runtime: Runtime): Promise<{ url: string; stop: () => Promise<void> }> {
   const [program, args] = serverCommand(runtime);
   const child = spawn(program, args, {
     cwd: root,
@@ -109,7 +109,18 @@ async function startServer(runtime: Runtime): Promise<{ url: string; stop: () =>
     // A process that cannot start emits `error` and never `exit`.
     child.on("error", reject);
   });
-  return { url, stop: () => child.kill() };
+  return {
+    url,
+    // Waits for the server to go (the workerd one stops its Worker first), at most 10 s.
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await gone;
+      clearTimeout(timer);
+    },
+  };
 }
 
 function runSuite(node22: string, run: Run, url: string): Promise<{ output: string; code: number | null }> {
@@ -156,7 +167,7 @@ async function main(): Promise<number> {
     if (!ok) failed = true;
     totals.push(`conformance: ${OWN.label}: ${passed} passed, ${failures} failed${ok ? "" : ` (expected at least ${OWN.minimum} passed, 0 failed)`}`);
   } finally {
-    server.stop();
+    await server.stop();
   }
   console.log(`\n${totals.map((line) => line.replace("conformance: ", `conformance (${runtime}): `)).join("\n")}`);
   return failed ? 1 : 0;

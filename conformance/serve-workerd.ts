@@ -6,13 +6,15 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
 import { installMiniflare } from "../test/helpers/runtimes.js";
 import { bundleWorker, startWorker } from "../test/helpers/workerd.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const worker = await startWorker(installMiniflare(), await bundleWorker(path.join(here, "worker.ts")), {
-  durableObjects: { CONFORMANCE: "ConformanceServer" },
-});
+const script = await bundleWorker(path.join(here, "worker.ts"));
+// esbuild's service process would outlive this one: bundling is done.
+await esbuild.stop();
+const worker = await startWorker(installMiniflare(), script, { durableObjects: { CONFORMANCE: "ConformanceServer" } });
 console.log(`listening on ${worker.url}`);
 const stop = () => void worker.dispose().then(() => process.exit(0));
 process.on("SIGTERM", stop);
