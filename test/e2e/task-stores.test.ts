@@ -369,6 +369,42 @@ describe("Durable Object store", () => {
     expect([...storage.map.keys()]).toEqual([]);
   });
 
+  it("reads back only the records when it starts (results when asked for), and a record with large questions in chunks", async () => {
+    const storage = mapStorage();
+    const first = await start(storage);
+    const done = await first.create("legacy", "o", {});
+    await first.finish(done, { result: { content: [{ type: "text", text: "r".repeat(200_000) }] } });
+    // A task's questions can be as large as a handler makes them: its record goes in chunks.
+    const store = durableTaskStore(storage);
+    await store.open();
+    const now = Date.now();
+    const record: TaskRecord = { id: "asking", era: "modern", status: "working", createdAt: "t", lastUpdatedAt: "t", ttlMs: 60_000, expiresAt: now + 60_000 };
+    await store.create(record);
+    const questions = { q: { method: "elicitation/create" as const, params: { message: "?".repeat(100_000) } } };
+    await store.transition("asking", { status: "input_required", inputRequests: questions }, "t2");
+    expect([...storage.map.keys()].filter((key) => key.startsWith("mcpgen/record/asking/"))).toHaveLength(4);
+    // What a start reads: the records, not the 200,000 characters of the result.
+    let read = 0;
+    const counted: MapStorage = {
+      ...storage,
+      list: async (options) => {
+        const found = await storage.list(options);
+        for (const value of found.values()) read += JSON.stringify(value).length;
+        return found;
+      },
+    };
+    const again = durableTaskStore(counted);
+    await again.open();
+    expect(read).toBeLessThan(2_000);
+    expect((await again.get("asking"))?.task.inputRequests).toEqual(questions);
+    expect((await again.get(done.id))?.task.outcome).toEqual({ result: { content: [{ type: "text", text: "r".repeat(200_000) }] } });
+    // Back to work: the record is small again, and its chunks go.
+    await again.transition("asking", { status: "working" }, "t3");
+    await again.close();
+    expect([...storage.map.keys()].filter((key) => key.startsWith("mcpgen/record/"))).toEqual([]);
+    await store.close();
+  });
+
   it("a restart keeps the limits' order: with a smaller maxTasks, the tasks that ended first go, running ones stay", async () => {
     const storage = mapStorage();
     const first = await start(storage);
