@@ -405,6 +405,33 @@ describe("Durable Object store", () => {
     await store.close();
   });
 
+  it("an open that failed (the storage did not answer) is tried again, and reads the tasks once", async () => {
+    const storage = mapStorage();
+    const first = await start(storage);
+    const done = await first.create("legacy", "o", {});
+    await first.finish(done, { result: { content: [] } });
+    let fail = true;
+    const flaky: MapStorage = {
+      ...storage,
+      list: async (options) => {
+        if (fail) throw new Error("storage unavailable");
+        return storage.list(options);
+      },
+    };
+    const store = durableTaskStore(flaky, { maxTasks: 1 });
+    await expect(store.open()).rejects.toThrow("storage unavailable");
+    fail = false;
+    await store.open();
+    await store.open();
+    expect((await store.get(done.id))?.task.status).toBe("completed");
+    // Counted once: with maxTasks 1, a second reading would have made the finished task look like two.
+    const { outcome: _outcome, ...record } = (await store.get(done.id))!.task;
+    const next = { ...record, id: "next", status: "working" as const };
+    await store.create(next);
+    expect(await store.get(done.id)).toBeUndefined();
+    await store.close();
+  });
+
   it("a restart keeps the limits' order: with a smaller maxTasks, the tasks that ended first go, running ones stay", async () => {
     const storage = mapStorage();
     const first = await start(storage);

@@ -200,9 +200,14 @@ class MemoryTaskStore implements TaskStore {
   ) {}
 
   private opening: Promise<void> | undefined;
+  /** Whether the journal's tasks are in memory (a failed open is tried again; they are read once). */
+  private loaded = false;
 
   open(): Promise<void> {
-    return (this.opening ??= this.restore());
+    return (this.opening ??= this.restore().catch((error: unknown) => {
+      this.opening = undefined;
+      throw error;
+    }));
   }
 
   /**
@@ -211,9 +216,10 @@ class MemoryTaskStore implements TaskStore {
    * (which a journal written with other limits may hold), are removed from it.
    */
   private async restore(): Promise<void> {
-    if (this.journal === undefined) return;
+    if (this.journal === undefined || this.loaded) return;
     const now = Date.now();
     const entries = (await this.journal.restore()).sort((a, b) => a.order - b.order);
+    if (this.loaded) return;
     const ended = entries.filter((e) => isTerminal(e.task.status)).sort((a, b) => (a.task.lastUpdatedAt < b.task.lastUpdatedAt ? -1 : 1));
     const rank = new Map(ended.map((e, i) => [e.task.id, i]));
     // Running tasks first, so that the limits drop finished ones rather than them; then the
@@ -253,8 +259,9 @@ class MemoryTaskStore implements TaskStore {
     this.created = order;
     // The map and the finished sets are in the orders they page and evict by.
     this.reorder(rank);
-    await this.journal.flush();
+    this.loaded = true;
     if (this.tasks.size > 0) this.startSweeper();
+    await this.journal.flush();
   }
 
   /** Puts `tasks` in the order of creation and each finished set in the order of `rank` (restore). */
