@@ -25,7 +25,7 @@ import { SchemaValidators, type PrintedValidators } from "../shared/validation.j
 import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS } from "../shared/patterns.js";
 import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
 import { positiveOption } from "./engine/options.js";
-import { loadPlanner, plannerNow } from "./engine/planner.js";
+import { loadCompiler, plannerNow } from "./engine/planner.js";
 
 export { isObject, type Call } from "./engine/engineCore.js";
 
@@ -89,7 +89,7 @@ export class Engine {
           make: parts.validators,
           schemas: () => definition.tools.map((tool) => [tool.name, tool.inputSchema, tool.outputSchema] as const),
         },
-        async () => (await Promise.all([import("../shared/ajv.js"), loadPlanner()]))[0],
+        loadCompiler,
       ),
       forms,
       lists: manifestLists(definition),

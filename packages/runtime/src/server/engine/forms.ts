@@ -23,7 +23,7 @@ import { isDraft07 } from "../../shared/dialect.js";
 import { patternEngine, type PatternPlan } from "../../shared/patterns.js";
 import { runValidator, type SchemaCompiler, type ValidatorOptions } from "../../shared/validation.js";
 import { compileForm, type FormCheck } from "./formCheck.js";
-import { loadPlanner, NotLoaded, plannerNow } from "./planner.js";
+import { loadCompiler, NotLoaded, plannerNow } from "./planner.js";
 
 type Ajv = ReturnType<typeof createAjv>;
 type ValidateFunction = ReturnType<Ajv["compile"]> | FormCheck;
@@ -86,12 +86,18 @@ export class FormValidators {
     if (text === undefined || this.kept.has(text)) return undefined;
     if (!text.includes('"pattern"')) {
       try {
-        if (compileForm(JSON.parse(text) as object, noMatcher) !== undefined) return undefined;
+        const made = compileForm(JSON.parse(text) as object, noMatcher);
+        if (made !== undefined) {
+          // Interpreted as it is: kept, so the check that follows does not compile it again.
+          this.makeRoom();
+          this.kept.set(text, made);
+          return undefined;
+        }
       } catch {
         // Refused by the interpreter, or ajv's to say: loaded below.
       }
     }
-    return (this.loading ??= Promise.all([import("../../shared/ajv.js"), loadPlanner()]).then(([compiler]) => void (this.compiler = compiler)));
+    return (this.loading ??= loadCompiler().then((compiler) => void (this.compiler = compiler)));
   }
 
   /** Why `schema` cannot be checked, or undefined when it can (it is compiled and kept then). */
@@ -123,11 +129,7 @@ export class FormValidators {
     }
     const hit = this.kept.get(text);
     if (hit !== undefined) return hit;
-    if (this.kept.size >= this.max) {
-      // Dropping the instances is what frees what they compiled.
-      this.kept = new Map();
-      this.ajv07 = this.ajv2020 = undefined;
-    }
+    this.makeRoom();
     let made: ValidateFunction | { refused: string };
     try {
       // From its own parse of the text: the handler's object may change after asking.
@@ -140,5 +142,13 @@ export class FormValidators {
     }
     this.kept.set(text, made);
     return made;
+  }
+
+  /** At `max` forms kept, drops them all with their ajv instances (before compiling the next). */
+  private makeRoom(): void {
+    if (this.kept.size < this.max) return;
+    // Dropping the instances is what frees what they compiled.
+    this.kept = new Map();
+    this.ajv07 = this.ajv2020 = undefined;
   }
 }

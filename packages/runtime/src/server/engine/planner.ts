@@ -1,15 +1,23 @@
 /**
- * The pattern translator (patternPlans.ts, with the regexpp parser), loaded when first needed:
- * generated definitions carry a plan for every pattern of the manifest, so only a form with a
- * pattern or a definition written by hand uses it, and a server that has neither never loads it.
+ * What the server loads late: ajv and the pattern translator (patternPlans.ts, with the regexpp
+ * parser). Generated definitions carry a printed validator for every tool schema and a plan for
+ * every pattern of the manifest, so only a form with a pattern or outside MCP's subset, or a
+ * definition written by hand, uses them, and a server that has neither never loads them.
  */
+import type { SchemaCompiler } from "../../shared/validation.js";
 import type { planPattern } from "./patternPlans.js";
 
 let loaded: typeof planPattern | undefined;
 
 /** Loads the translator (once per process). */
-export async function loadPlanner(): Promise<typeof planPattern> {
+async function loadPlanner(): Promise<typeof planPattern> {
   return (loaded ??= (await import("./patternPlans.js")).planPattern);
+}
+
+/** ajv, with the translator its patterns may need: what a schema without a printed validator, or a form outside MCP's subset, is compiled with. */
+export async function loadCompiler(): Promise<SchemaCompiler> {
+  const [compiler] = await Promise.all([import("../../shared/ajv.js"), loadPlanner()]);
+  return compiler;
 }
 
 /** A module used before it was loaded: a bug of the caller, never a verdict on a schema or a form. */
