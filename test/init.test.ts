@@ -294,10 +294,11 @@ describe("mcpgen init", () => {
     expect(readFileSync(path.join(workers.dir, "src/worker.ts"), "utf8")).toContain("export default { fetch: (request: Request) => handler(request) };");
     expect(readFileSync(path.join(workers.dir, "README.md"), "utf8")).toContain("## Cloudflare Workers");
     expect(workers.r.stdout).toContain("npx wrangler deploy  # to Cloudflare");
-    expect(mcpgen(["init", "wa", "--target", "workers", "--auth"], parent)).toMatchObject({
-      code: 2,
-      stderr: expect.stringContaining("--auth with --target workers is not offered yet"),
-    });
+    // With --auth, the generated entry passes the part whose import of jose a Worker's bundler follows.
+    const guarded = mcpgen(["init", "wa", "--target", "workers", "--auth"], parent);
+    expect(guarded).toMatchObject({ code: 0, stderr: "" });
+    expect(readFileSync(path.join(parent, "wa/generated/wa/fetch.ts"), "utf8")).toContain('import { jwtAuthGate } from "@mcpgen/runtime/server/auth/jwt";');
+    expect(readFileSync(path.join(parent, "wa/README.md"), "utf8")).toContain("MCP_AUTH_RESOURCE=http://localhost:8787/mcp");
     expect(mcpgen(["init", "w", "--target", "vercel"], parent)).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--target takes node, deno, bun, lambda, workers, not "vercel"'),

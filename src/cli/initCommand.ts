@@ -61,10 +61,6 @@ export const initCommand = defineCommand<InitArgs>({
     const target = values.target;
     if (typeof target === "string" && !(INIT_TARGETS as readonly string[]).includes(target))
       throw new CliUsageError(`--target takes ${INIT_TARGETS.join(", ")}, not ${JSON.stringify(target)}`);
-    if (target === "workers" && values.auth === true)
-      throw new CliUsageError(
-        "--auth with --target workers is not offered yet: the runtime loads jose by a name a Worker's bundler does not follow (docs/reference/known-limitations.md); drop --auth, or pick node, deno, bun or lambda",
-      );
     return {
       ...(typeof target === "string" ? { target: target as InitTarget } : {}),
       dir: positionals[0] ?? ".",

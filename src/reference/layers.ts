@@ -134,9 +134,9 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
   },
   {
     folder: "server/auth",
-    what: "The authorization part: the gate of a protected server on Streamable HTTP.",
+    what: "The authorization part: the gate of a protected server on Streamable HTTP (jwt.ts: the part that loads jose, for auth.jwt).",
     layers: ["shared", "server/engine", "server/auth"],
-    packages: [],
+    packages: ["jose"],
   },
   {
     folder: "server/redis",

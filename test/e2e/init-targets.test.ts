@@ -1,19 +1,21 @@
 /**
- * `mcpgen init --target deno|bun|lambda --auth` and `--target workers`: each project as its platform runs it. The
- * packages are linked (no install) and the project built as `npm run build` does (TypeScript 7,
- * with the runtime's entry left to its runtime); then:
+ * `mcpgen init --target deno|bun|lambda|workers --auth`: each project as its platform runs it. The
+ * packages are linked (no install), a second tool `enabled: false` added to the manifest, and the
+ * project built as `npm run build` does (TypeScript 7, with the runtime's entry left to its
+ * runtime). Each, trusting a development authorization server started here, answers the SDK v2
+ * Client in both eras: no token 401, a token without the scope 403 insufficient_scope; with it
+ * the greeting, bad arguments refused with ajv's words, the resource read, the prompt got, and the
+ * disabled tool answered as unknown. Served:
  *
- * - deno, bun: `src/main.ts --http PORT` on the real runtime from npm (test/helpers/runtimes.ts),
- *   trusting a development authorization server started here, answers the SDK v2 Client in both
- *   eras: no token 401, a token without the scope 403 insufficient_scope, with it the greeting;
+ * - deno, bun: `src/main.ts --http PORT` on the real runtime from npm (test/helpers/runtimes.ts);
  *   stdio too. `deno task check` type-checks the Deno entry with Deno's TypeScript.
  * - lambda: the built `dist/src/lambda.js` handler, invoked with function URL events (the shapes
- *   of @types/aws-lambda), does the same in both eras.
- * - workers (without --auth, which it refuses): `src/worker.ts` bundled as wrangler bundles a
- *   Worker and run on workerd (miniflare) answers the greeting, and bad arguments with ajv's
- *   words (workerd compiles no code from strings), in both eras.
+ *   of @types/aws-lambda).
+ * - workers: `src/worker.ts` bundled as wrangler bundles a Worker (jose in the bundle) and run on
+ *   workerd (miniflare), its variables as bindings; workerd compiles no code from strings.
  */
 import { execFileSync, type ChildProcess } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -28,7 +30,7 @@ import { installBun, installDeno, installMiniflare } from "../helpers/runtimes.j
 import { bundleWorker, startWorker } from "../helpers/workerd.js";
 import { linkStarterPackages, tempProject } from "../helpers/tmp.js";
 
-type Target = "deno" | "bun" | "lambda";
+type Target = "deno" | "bun" | "lambda" | "workers";
 
 /** The function URL the Lambda project answers at (its events name it). */
 const LAMBDA_DOMAIN = "abcdefghij.lambda-url.eu-west-1.on.aws";
@@ -55,12 +57,23 @@ afterAll(async () => {
   await authServer?.close();
 });
 
-/** `mcpgen init <target> --target <target> --auth`, linked and built: its folder. */
+/** A tool off at start, added to the starter's manifest: it must answer as unknown. */
+const DISABLED_TOOL = `  - name: farewell
+    description: Says goodbye; off at start.
+    enabled: false
+    inputSchema: {type: object}
+`;
+
+/** `mcpgen init <target> --target <target> --auth`, with the disabled tool, generated, linked and built: its folder. */
 function project(target: Target): string {
   const r = mcpgen(["init", target, "--target", target, "--auth", "--mcpgen", "file:../mcpgen"], parent);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   const dir = path.join(parent, target);
+  const manifest = path.join(dir, `manifests/${target}.yaml`);
+  writeFileSync(manifest, readFileSync(manifest, "utf8").replace("\nresources:", `${DISABLED_TOOL}\nresources:`));
+  const generated = mcpgen(["generate"], dir);
+  expect(generated.code, generated.stderr).toBe(0);
   linkStarterPackages(dir);
   execFileSync(process.execPath, [path.join(dir, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.json"], { cwd: dir });
   return dir;
@@ -69,13 +82,31 @@ function project(target: Target): string {
 /** The environment that makes a server trust the development authorization server and answer at `resource`. */
 const authEnv = (resource: string) => ({ MCP_AUTH_ISSUER: authServer.issuer, MCP_AUTH_JWKS_URI: authServer.jwksUri, MCP_AUTH_RESOURCE: resource });
 
-/** What greet answers one SDK Client in `mode` with this token (or the HTTP status / the error's name when refused). */
-async function greet(transport: StreamableHTTPClientTransport, mode: "legacy" | "auto"): Promise<unknown> {
+/**
+ * What one SDK Client in `mode` gets with this token from the server named `name`: refused (the
+ * HTTP status, or the error's name), or the greeting, bad arguments, the resource, the prompt and
+ * the disabled tool.
+ */
+async function session(name: string, transport: StreamableHTTPClientTransport, mode: "legacy" | "auto"): Promise<unknown> {
   const sdk = new Client({ name: "targets", version: "1" }, { versionNegotiation: { mode } });
   try {
     await sdk.connect(transport);
     const result = await sdk.callTool({ name: "greet", arguments: { name: "Ada" } });
-    return { era: sdk.getProtocolEra(), result: result.structuredContent ?? result.content };
+    const refused = await sdk.callTool({ name: "greet", arguments: { name: 3 } });
+    const about = await sdk.readResource({ uri: `${name}://about` });
+    const prompt = await sdk.getPrompt({ name: "welcome", arguments: { name: "Ada" } });
+    const disabled = await sdk.callTool({ name: "farewell", arguments: {} }).then(
+      (answer) => answer.content,
+      (error: { code?: number; message?: string }) => ({ code: error.code, message: error.message }),
+    );
+    return {
+      era: sdk.getProtocolEra(),
+      result: result.structuredContent ?? result.content,
+      refused: refused.content,
+      about: about.contents,
+      prompt: prompt.messages,
+      disabled,
+    };
   } catch (error) {
     // No token: the HTTP status; a token without the scope: the SDK's InsufficientScopeError (HTTP 403, insufficient_scope).
     const e = error as { data?: { status?: number }; code?: number; name?: string };
@@ -85,8 +116,8 @@ async function greet(transport: StreamableHTTPClientTransport, mode: "legacy" | 
   }
 }
 
-/** The three answers each era gets: no token, a token without the scope, a token with it. */
-async function guarded(url: string, fetch?: typeof globalThis.fetch) {
+/** The three answers each era gets from the server named `name` at `url`: no token, a token without the scope, a token with it. */
+async function guarded(name: string, url: string, fetch?: typeof globalThis.fetch) {
   const resource = url;
   const withToken = (token: string | undefined) =>
     new StreamableHTTPClientTransport(new URL(url), {
@@ -96,18 +127,26 @@ async function guarded(url: string, fetch?: typeof globalThis.fetch) {
   const answers: Record<string, unknown> = {};
   for (const mode of ["legacy", "auto"] as const) {
     answers[mode] = [
-      await greet(withToken(undefined), mode),
-      await greet(withToken(await authServer.token({ resource, scopes: [] })), mode),
-      await greet(withToken(await authServer.token({ resource, scopes: ["greet"] })), mode),
+      await session(name, withToken(undefined), mode),
+      await session(name, withToken(await authServer.token({ resource, scopes: [] })), mode),
+      await session(name, withToken(await authServer.token({ resource, scopes: ["greet"] })), mode),
     ];
   }
   return answers;
 }
 
-const GREETED = (era: string) => ({ era, result: { greeting: "Hello, Ada! (asked by mcpgen-dev)" } });
+/** The starter's answers with a token that has the scope, from the server named `name`. */
+const SERVED = (name: string, era: string) => ({
+  era,
+  result: { greeting: "Hello, Ada! (asked by mcpgen-dev)" },
+  refused: [{ type: "text", text: "Invalid arguments for tool greet: Property 'name' must be string" }],
+  about: [{ uri: `${name}://about`, mimeType: "text/plain", text: `${name.charAt(0).toUpperCase()}${name.slice(1)}: a server generated by mcpgen.` }],
+  prompt: [{ role: "user", content: { type: "text", text: "Write a one-line welcome for Ada." } }],
+  disabled: { code: -32602, message: "Unknown tool: farewell" },
+});
 /** No token: 401 at connect (2025) or at the call; a token without the scope: 403 insufficient_scope. */
 const REFUSED = [{ refused: 401 }, { refused: "InsufficientScopeError" }];
-const WANT = { legacy: [...REFUSED, GREETED("legacy")], auto: [...REFUSED, GREETED("modern")] };
+const want = (name: string) => ({ legacy: [...REFUSED, SERVED(name, "legacy")], auto: [...REFUSED, SERVED(name, "modern")] });
 
 describe.each(["deno", "bun"] as const)("init --target %s", (target) => {
   let dir: string;
@@ -121,12 +160,12 @@ describe.each(["deno", "bun"] as const)("init --target %s", (target) => {
   const command = (args: string[]): [string, string[]] =>
     target === "deno" ? [program, ["task", "--quiet", "start", ...args]] : [program, ["run", "src/main.ts", ...args]];
 
-  it("serves Streamable HTTP from the fetch handler: no token 401, without the scope 403, with it the greeting, in both eras", async () => {
+  it("serves Streamable HTTP from the fetch handler: no token 401, without the scope 403, with it the server, in both eras", async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/mcp`;
     const [cmd, args] = command(["--http", String(port)]);
     await spawnUntil(cmd, args, { cwd: dir, env: { ...process.env, ...authEnv(url), NO_COLOR: "1" }, line: `${target} listening on ${url}` }, children);
-    expect(await guarded(url)).toEqual(WANT);
+    expect(await guarded(target, url)).toEqual(want(target));
   });
 
   it("serves stdio (which checks no token)", async () => {
@@ -145,33 +184,20 @@ describe.each(["deno", "bun"] as const)("init --target %s", (target) => {
 });
 
 describe("init --target workers", () => {
-  it("the Worker, bundled as wrangler bundles it, on workerd: the greeting and refused arguments, in both eras", async () => {
-    const r = mcpgen(["init", "workers", "--target", "workers", "--mcpgen", "file:../mcpgen"], parent);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    const dir = path.join(parent, "workers");
-    linkStarterPackages(dir);
-    const worker = await startWorker(installMiniflare(), await bundleWorker(path.join(dir, "src/worker.ts")));
+  it("the Worker, bundled as wrangler bundles it, on workerd: no token 401, without the scope 403, with it the server, in both eras", async () => {
+    const dir = project("workers");
+    // The Worker's URL is its resource: the port is chosen before it starts.
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const worker = await startWorker(installMiniflare(), await bundleWorker(path.join(dir, "src/worker.ts")), { port, bindings: authEnv(url) });
     onTestFinished(() => worker.dispose());
-    const answers: unknown[] = [];
-    for (const mode of ["legacy", "auto"] as const) {
-      const sdk = new Client({ name: "targets", version: "1" }, { versionNegotiation: { mode } });
-      await sdk.connect(new StreamableHTTPClientTransport(new URL(worker.url)));
-      const greeted = await sdk.callTool({ name: "greet", arguments: { name: "Ada" } });
-      const refused = await sdk.callTool({ name: "greet", arguments: { name: 3 } });
-      answers.push({ era: sdk.getProtocolEra(), greeted: greeted.structuredContent, refused: refused.content });
-      await sdk.close();
-    }
-    const refused = [{ type: "text", text: "Invalid arguments for tool greet: Property 'name' must be string" }];
-    expect(answers).toEqual([
-      { era: "legacy", greeted: { greeting: "Hello, Ada!" }, refused },
-      { era: "modern", greeted: { greeting: "Hello, Ada!" }, refused },
-    ]);
-  }, 60_000);
+    expect(worker.url).toBe(url);
+    expect(await guarded("workers", url)).toEqual(want("workers"));
+  }, 120_000);
 });
 
 describe("init --target lambda", () => {
-  it("the built handler, invoked with function URL events: no token 401, without the scope 403, with it the greeting, in both eras", async () => {
+  it("the built handler, invoked with function URL events: no token 401, without the scope 403, with it the server, in both eras", async () => {
     const dir = project("lambda");
     const domain = LAMBDA_DOMAIN;
     const url = LAMBDA_URL;
@@ -217,6 +243,6 @@ describe("init --target lambda", () => {
       const status = result.statusCode ?? 200;
       return new Response(status === 202 || status === 204 ? null : (result.body ?? ""), { status, headers: result.headers as Record<string, string> });
     };
-    expect(await guarded(url, viaLambda as typeof globalThis.fetch)).toEqual(WANT);
+    expect(await guarded("lambda", url, viaLambda as typeof globalThis.fetch)).toEqual(want("lambda"));
   });
 });

@@ -11,7 +11,7 @@ import {
   type ServerFactory,
   type ServerOptions,
 } from "@mcpgen/runtime/server";
-import { authGate } from "@mcpgen/runtime/server/auth";
+import { jwtAuthGate } from "@mcpgen/runtime/server/auth/jwt";
 import { serveHttpWith as serveHttp, serveStdioWith as serveStdio, type HttpOptions, type StdioOptions } from "@mcpgen/runtime/server/node";
 import { redisState } from "@mcpgen/runtime/server/redis";
 import { tasks } from "@mcpgen/runtime/server/tasks";
@@ -32,7 +32,7 @@ export function serveHttpWith<L extends AnyLists>(
   definition: ServerDefinition,
   options: HttpOptions = {},
 ) {
-  return serveHttp(factory, definition, options, { auth: authGate, redis: redisState });
+  return serveHttp(factory, definition, options, { auth: jwtAuthGate, redis: redisState });
 }
 
 /** stdio with Redis (only with REDIS_URL). */

@@ -43,6 +43,8 @@ export interface WorkerOptions {
   bindings?: Record<string, string>;
   /** Durable Object namespaces, by binding name: the class the script exports (SQLite-backed, as new Workers get). */
   durableObjects?: Record<string, string>;
+  /** The loopback port (default: a free one), for a Worker that must know its own URL (MCP_AUTH_RESOURCE). */
+  port?: number;
 }
 
 /** Serves `script` on workerd through the miniflare module at `miniflarePath` (installMiniflare). */
@@ -58,7 +60,7 @@ export async function startWorker(miniflarePath: string, script: string, options
     bindings: options.bindings ?? {},
     durableObjects,
     host: "127.0.0.1",
-    port: 0,
+    port: options.port ?? 0,
   };
   const mf = new Miniflare(settings);
   const base = await mf.ready;

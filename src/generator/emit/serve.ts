@@ -7,10 +7,19 @@ import type { ServerModel } from "../model/types.js";
 import { codeFile, LOCAL, type OutputFile } from "./common.js";
 import { apiScope, exportApi } from "./publicApi.js";
 
-/** The runtime's parts a server needs when served (engine/parts.ts), as `name: value` entries: the authorization gate, Redis for replicas. */
+/**
+ * The runtime's parts a server needs when served (engine/parts.ts), as `name: value` entries: the
+ * authorization gate (with `auth.jwt`, the one that loads jose), Redis for replicas.
+ */
 export function servingParts(file: CodeFile, model: ServerModel): { authPart: string[]; redisPart: string[] } {
+  const gate =
+    model.auth?.verifier.kind === "jwt"
+      ? file.importValue(LOCAL.runtimeAuthJwt, "jwtAuthGate")
+      : model.auth
+        ? file.importValue(LOCAL.runtimeAuth, "authGate")
+        : undefined;
   return {
-    authPart: model.auth ? [`auth: ${file.importValue(LOCAL.runtimeAuth, "authGate")}`] : [],
+    authPart: gate ? [`auth: ${gate}`] : [],
     redisPart: model.sharesState ? [`redis: ${file.importValue(LOCAL.runtimeRedis, "redisState")}`] : [],
   };
 }

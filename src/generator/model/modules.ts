@@ -32,6 +32,7 @@ const ENTRIES = {
   server: "server/index",
   "server/tasks": "server/tasks/index",
   "server/auth": "server/auth/index",
+  "server/auth/jwt": "server/auth/jwt",
   "server/http": "server/http/index",
   "server/durable": "server/durable/index",
   "server/lambda": "server/lambda/index",
@@ -67,6 +68,8 @@ export const LOCAL = {
   runtimeServer: runtimeEntry("server"),
   runtimeTasks: runtimeEntry("server/tasks"),
   runtimeAuth: runtimeEntry("server/auth"),
+  /** The authorization part of `auth.jwt`, which loads jose (a literal import a bundler follows). */
+  runtimeAuthJwt: runtimeEntry("server/auth/jwt"),
   runtimeHttp: runtimeEntry("server/http"),
   runtimeDurable: runtimeEntry("server/durable"),
   runtimeLambda: runtimeEntry("server/lambda"),

@@ -204,8 +204,9 @@ export class AuthGate implements HttpAuthGate {
 }
 
 /**
- * The gate of a server with `auth`, or undefined without it. Loads `jose` for `auth.jwt`; refuses
- * to start without the introspection secret or the verifyToken handler it needs.
+ * The gate of a server with `auth`, or undefined without it. Loads `jose` for `auth.jwt` with
+ * `importJose` (the `jwtAuthGate` part passes it); refuses to start without the introspection
+ * secret or the verifyToken handler it needs.
  */
 export async function openAuthGate(
   definition: ServerDefinition,
@@ -213,13 +214,14 @@ export async function openAuthGate(
   options: AuthOptions | undefined,
   verifyToken: TokenVerifier | undefined,
   env: Record<string, string | undefined>,
+  importJose?: () => Promise<unknown>,
 ): Promise<AuthGate | undefined> {
   if (definition.auth === undefined) return undefined;
   const auth = withIssuerFrom(definition.auth, env);
   const limits = authLimits(options);
   const resource = resourceOf(auth, env);
   const resourceMetadataUrl = resourceMetadataUrlOf(new URL(resource));
-  const verify = await verifierOf(auth, resource, resourceMetadataUrl, limits, verifyToken, env);
+  const verify = await verifierOf(auth, resource, resourceMetadataUrl, limits, verifyToken, env, importJose);
   const introspects = auth.verifier.kind === "introspection";
   const cache = new TokenCache(
     introspects ? limits.introspectionCacheMax : limits.tokenCacheMax,
@@ -273,11 +275,16 @@ async function verifierOf(
   limits: AuthLimits,
   verifyToken: TokenVerifier | undefined,
   env: Record<string, string | undefined>,
+  importJose: (() => Promise<unknown>) | undefined,
 ): Promise<(token: string) => Promise<SdkAuthInfo>> {
   const v = auth.verifier;
   switch (v.kind) {
     case "jwt":
-      return jwtVerifier(await loadJose(), { issuer: v.issuer, jwksUri: v.jwksUri, algorithms: v.algorithms, resource, resourceMetadataUrl }, limits);
+      if (importJose === undefined)
+        throw new Error(
+          "auth.jwt is served with the jwtAuthGate part of @mcpgen/runtime/server/auth/jwt, which loads jose: regenerate the server (its generated code passes it)",
+        );
+      return jwtVerifier(await loadJose(importJose), { issuer: v.issuer, jwksUri: v.jwksUri, algorithms: v.algorithms, resource, resourceMetadataUrl }, limits);
     case "introspection": {
       const secret = env[v.clientSecretEnv];
       if (secret === undefined || secret === "")

@@ -7,7 +7,8 @@
  * cooldown. A JWKS that cannot be fetched is a 500, not a 401; so is one larger than
  * `jwksMaxBytes`, whose body is read no further (a hostile JWKS endpoint cannot fill memory).
  *
- * `jose` is loaded only when a server has `auth.jwt`, so servers without it need not install it.
+ * `jose` is loaded only when a server has `auth.jwt` (through the `jwtAuthGate` part of jwt.ts, which
+ * its generated code passes), so servers without it need not install it.
  */
 import type { AuthContext } from "../engine/handlerTypes.js";
 import { sdkAuthInfo } from "../engine/authInfo.js";
@@ -25,13 +26,14 @@ export interface Jose {
   ): Promise<{ payload: Record<string, unknown> }>;
 }
 
-/** `jose`, loaded when a server with `auth.jwt` starts. */
-export async function loadJose(): Promise<Jose> {
-  // A name in a variable: the compiler does not look for the package (servers without jwt auth lack it).
-  const name = "jose";
+/**
+ * `jose`, loaded when a server with `auth.jwt` starts, by `importJose`: an import of jose by its name
+ * in the part that passes it (jwt.ts), which a Worker's bundler follows.
+ */
+export async function loadJose(importJose: () => Promise<unknown>): Promise<Jose> {
   let module: unknown;
   try {
-    module = await import(name);
+    module = await importJose();
   } catch {
     throw new Error(`auth.jwt needs the "jose" package to verify access tokens: run npm install jose`);
   }

@@ -67,6 +67,33 @@ describe("the auth gate", () => {
   });
 });
 
+describe("auth.jwt and jose", () => {
+  const jwt: ServerDefinition = {
+    ...definition,
+    auth: {
+      ...definition.auth!,
+      verifier: { kind: "jwt", issuer: "https://auth.example.test", jwksUri: "https://auth.example.test/jwks", algorithms: ["RS256"] },
+    },
+  };
+
+  it("refuses to open without the part that loads jose, and says how to get it", async () => {
+    await expect(openAuthGate(jwt, "/mcp", {}, undefined, {})).rejects.toThrow(
+      "auth.jwt is served with the jwtAuthGate part of @mcpgen/runtime/server/auth/jwt, which loads jose: regenerate the server (its generated code passes it)",
+    );
+  });
+
+  it("names the package when jose cannot be loaded, or is not jose 6", async () => {
+    const missing = () => Promise.reject(new Error("Cannot find package 'jose'"));
+    await expect(openAuthGate(jwt, "/mcp", {}, undefined, {}, missing)).rejects.toThrow(
+      'auth.jwt needs the "jose" package to verify access tokens: run npm install jose',
+    );
+    await expect(openAuthGate(jwt, "/mcp", {}, undefined, {}, async () => ({ jwtVerify: () => {} }))).rejects.toThrow(
+      'auth.jwt needs the "jose" package 6 or later: its createRemoteJWKSet or jwtVerify is missing',
+    );
+    expect(await openAuthGate(jwt, "/mcp", {}, undefined, {}, () => import("jose"))).toBeDefined();
+  });
+});
+
 describe("stdio", () => {
   it("checks nothing and hides nothing: every entry listed and callable, ctx.auth undefined", async () => {
     const seen: unknown[] = [];

@@ -29,7 +29,7 @@ beforeAll(async () => {
   jwks = await startJwks([k1]);
   const limits = authLimits({ jwksCooldownMs: 200, jwksTimeoutMs: 300 });
   verify = jwtVerifier(
-    await loadJose(),
+    await loadJose(() => import("jose")),
     { issuer: ISSUER, jwksUri: jwks.url, algorithms: ["RS256", "ES256"], resource: RESOURCE, resourceMetadataUrl: PRM },
     limits,
   );
@@ -162,7 +162,7 @@ describe("auth.jwt verifier", () => {
     const endless = await startJwks([]);
     endless.mode = "endless";
     const bounded = jwtVerifier(
-      await loadJose(),
+      await loadJose(() => import("jose")),
       { issuer: ISSUER, jwksUri: endless.url, algorithms: ["ES256"], resource: RESOURCE, resourceMetadataUrl: PRM },
       authLimits({ jwksMaxBytes: 256 * 1024, jwksTimeoutMs: 30_000 }),
     );
@@ -172,7 +172,7 @@ describe("auth.jwt verifier", () => {
     const down = await startJwks([]);
     await down.close();
     const unreachable = jwtVerifier(
-      await loadJose(),
+      await loadJose(() => import("jose")),
       { issuer: ISSUER, jwksUri: down.url, algorithms: ["ES256"], resource: RESOURCE, resourceMetadataUrl: PRM },
       authLimits({ jwksTimeoutMs: 300 }),
     );
