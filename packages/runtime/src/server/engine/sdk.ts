@@ -227,6 +227,8 @@ export const legacyStatelessFallback = sdkExport<
   (factory: ServerFactory, onerror?: (error: Error) => void) => (request: Request, options?: ServeOptions) => Promise<Response>
 >(server, "legacyStatelessFallback", "server");
 export const isLegacyRequest = sdkExport<(request: Request, parsedBody?: unknown) => Promise<boolean>>(server, "isLegacyRequest", "server");
+/** The `_meta` key of a 2026-07-28 message's protocol-version claim (`io.modelcontextprotocol/protocolVersion`). */
+export const PROTOCOL_VERSION_META_KEY = sdkExport<string>(server, "PROTOCOL_VERSION_META_KEY", "server");
 export const isInitializeRequest = sdkExport<(value: unknown) => boolean>(server, "isInitializeRequest", "server");
 export const serveStdio = sdkExport<
   (factory: ServerFactory, options: { transport: SdkTransport; onerror?: (error: Error) => void }) => { close(): Promise<void> }

@@ -33,6 +33,7 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   legacyStatelessFallback,
+  PROTOCOL_VERSION_META_KEY,
   serverView,
   WebHttpTransportClass,
   type EventStore,
@@ -337,7 +338,7 @@ export function openEndpoint<L extends AnyLists>(
       held.release.push(session.release);
       return session.transport.handleRequest(request, serve);
     }
-    if (method === "POST" && !(await isLegacyRequest(request, body))) {
+    if (method === "POST" && (claimsModern(body) || !(await isLegacyRequest(request, body)))) {
       const mismatch = paramMismatch(body, request);
       if (mismatch) return mismatch;
       if (isObject(body) && body["method"] === "subscriptions/listen") {
@@ -422,6 +423,20 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
     for (const [name, value] of Object.entries(headers)) copy.set(name, value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers: copy });
   }
+}
+
+/**
+ * Whether a POST body certainly goes to the 2026-07-28 path: one request or notification (not
+ * `initialize`, not a response) whose params carry the envelope's protocol-version claim. The
+ * SDK's classification (`isLegacyRequest`) sends every such body to its modern path, which serves
+ * it or refuses it with its own checks; so the endpoint routes it there without classifying it
+ * once more than the SDK's handler does (each classification parses the message with zod up to
+ * three times). Any other body is classified by the SDK.
+ */
+export function claimsModern(body: unknown): boolean {
+  if (!isObject(body) || typeof body["method"] !== "string" || body["method"] === "initialize" || "result" in body || "error" in body) return false;
+  const params = body["params"];
+  return isObject(params) && isObject(params["_meta"]) && PROTOCOL_VERSION_META_KEY in params["_meta"];
 }
 
 function requestId(body: JsonObject): string | number | null {
