@@ -10,7 +10,9 @@
  * Measured per server and era, rounds rotating the order, medians reported:
  * - requests per second, over `seconds` after a warm-up of 2 s;
  * - the server's CPU per request (its user and system time from /proc over the measured window);
- * - its resident memory after the load (VmRSS);
+ * - its resident memory after the load (VmRSS), and the heap it still uses after a full garbage
+ *   collection (bench/gcProbe.mjs, loaded into every server): RSS also counts garbage not yet
+ *   collected, which grows with how fast a server allocates;
  * - cold launch: spawn to the first answered `tools/list`.
  *
  * The load comes from this process, on the same two cores, so a figure is the pair's, not the
@@ -28,6 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ROOT } from "../test/helpers/cli.js";
 import { freePort } from "../test/helpers/ports.js";
 import { compileInPlace, median } from "./spawned.js";
@@ -217,7 +220,20 @@ interface Sample {
   rps: number;
   cpuMsPerRequest: number;
   rssMiB: number;
+  heapMiB: number;
   startMs: number;
+}
+
+/** The heap `child` still uses after a full garbage collection (bench/gcProbe.mjs answers SIGUSR2 on stderr). */
+async function heapAfterGc(child: ChildProcess, stderr: () => string): Promise<number> {
+  const before = stderr().length;
+  child.kill("SIGUSR2");
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    const line = /mcpgen-bench-heap (\d+)/.exec(stderr().slice(before));
+    if (line) return Number(line[1]) / 2 ** 20;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error("the server did not report its heap (bench/gcProbe.mjs)");
 }
 
 async function measure(command: [string, string[], string], era: Era): Promise<Sample> {
@@ -266,7 +282,8 @@ async function measure(command: [string, string[], string], era: Era): Promise<S
     const done = await run(seconds * 1000);
     const elapsed = performance.now() - t1;
     const cpu = cpuMs(child.pid!) - cpu0;
-    return { rps: (done * 1000) / elapsed, cpuMsPerRequest: cpu / done, rssMiB: rssMiB(child.pid!), startMs };
+    const rss = rssMiB(child.pid!);
+    return { rps: (done * 1000) / elapsed, cpuMsPerRequest: cpu / done, rssMiB: rss, heapMiB: await heapAfterGc(child, () => stderr), startMs };
   } finally {
     child.kill();
     await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once("exit", r)));
@@ -278,7 +295,8 @@ async function main(): Promise<void> {
   const generated = await generatedServer();
   writeFileSync(path.join(cache, "sdk.js"), SDK);
   writeFileSync(path.join(cache, "tmcp.js"), TMCP);
-  const flags = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const probe = ["--expose-gc", "--import", pathToFileURL(path.join(ROOT, "bench", "gcProbe.mjs")).href];
+  const flags = [...probe, ...(process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean)];
   const commands: Record<Kind, [string, string[], string]> = {
     generated: [process.execPath, [...flags, generated], path.dirname(generated)],
     tmcp: [process.execPath, [...flags, "tmcp.js"], cache],
@@ -292,16 +310,16 @@ async function main(): Promise<void> {
         const sample = await measure(commands[kind], era);
         (samples[`${kind} ${era}`] ??= []).push(sample);
         console.error(
-          `round ${round + 1}: ${kind} ${era}: ${sample.rps.toFixed(0)} req/s, ${(sample.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request, ${sample.rssMiB.toFixed(0)} MiB, start ${sample.startMs.toFixed(0)} ms`,
+          `round ${round + 1}: ${kind} ${era}: ${sample.rps.toFixed(0)} req/s, ${(sample.cpuMsPerRequest * 1000).toFixed(0)} µs CPU/request, ${sample.rssMiB.toFixed(0)} MiB (heap after GC ${sample.heapMiB.toFixed(1)}), start ${sample.startMs.toFixed(0)} ms`,
         );
       }
   }
   const of = (kind: Kind, era: Era, key: keyof Sample) => median(samples[`${kind} ${era}`]!.map((s) => s[key]));
   const ratio = (kind: Kind, era: Era, key: keyof Sample) => (KINDS.includes("tmcp") ? (of(kind, era, key) / of("tmcp", era, key)).toFixed(2) : "-");
-  let table = `| era | server | req/s | CPU µs/request | RSS after load (MiB) | cold launch (ms) | req/s / tmcp | CPU / tmcp |\n|---|---|---|---|---|---|---|---|\n`;
+  let table = `| era | server | req/s | CPU µs/request | RSS after load (MiB) | heap after GC (MiB) | cold launch (ms) | req/s / tmcp | CPU / tmcp |\n|---|---|---|---|---|---|---|---|---|\n`;
   for (const era of ERAS)
     for (const kind of KINDS)
-      table += `| ${era} | ${kind} | ${of(kind, era, "rps").toFixed(0)} | ${(of(kind, era, "cpuMsPerRequest") * 1000).toFixed(0)} | ${of(kind, era, "rssMiB").toFixed(0)} | ${of(kind, era, "startMs").toFixed(0)} | ${ratio(kind, era, "rps")} | ${ratio(kind, era, "cpuMsPerRequest")} |\n`;
+      table += `| ${era} | ${kind} | ${of(kind, era, "rps").toFixed(0)} | ${(of(kind, era, "cpuMsPerRequest") * 1000).toFixed(0)} | ${of(kind, era, "rssMiB").toFixed(0)} | ${of(kind, era, "heapMiB").toFixed(1)} | ${of(kind, era, "startMs").toFixed(0)} | ${ratio(kind, era, "rps")} | ${ratio(kind, era, "cpuMsPerRequest")} |\n`;
   console.log(table);
   console.error(`BENCH ${JSON.stringify({ rounds, seconds, clients, samples })}`);
   agent.destroy();
