@@ -146,8 +146,8 @@ export const RUNTIME_LAYERS: readonly RuntimeLayer[] = [
   },
   {
     folder: ".",
-    what: "The package's codegen entry: what mcpgen's generator shares with the runtime.",
+    what: "The package's codegen entry: what mcpgen's generator shares with the runtime (RE2JS handed in as it loads).",
     layers: ["shared", "server", "server/engine", "server/methods", "server/http"],
-    packages: [],
+    packages: ["re2js"],
   },
 ];

@@ -4,6 +4,12 @@
  * application code: it changes with every version of mcpgen, which depends on this package's
  * exact version.
  */
+import { RE2JS } from "re2js";
+import { useRe2 } from "./shared/patterns.js";
+
+// mcpgen's commands check synchronously from the start: RE2JS is handed in as this entry loads.
+useRe2(RE2JS);
+
 export { runValidator, type SchemaValidators } from "./shared/validation.js";
 export { AJV_OPTIONS, createAjv, type ValidatorOptions } from "./shared/ajv.js";
 export { ajvValidators } from "./shared/ajvValidators.js";

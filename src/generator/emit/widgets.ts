@@ -143,7 +143,7 @@ function emitWidgetChecks(model: ServerModel, widget: WidgetModel): OutputFile {
   file.declare(CODE_POINT_LENGTH, PATTERN_ENGINE);
   const lines: string[] = [];
   if (printed.usesRe2) {
-    const planEngine = file.importValue(LOCAL.runtimeShared, "patternEngine");
+    const planEngine = file.importValue(LOCAL.runtimeSharedRe2, "patternEngineOnRe2");
     lines.push(`const ${PATTERN_ENGINE} = ${planEngine}(JSON.parse(${jsonTemplate(JSON.stringify(model.patterns))}), { maxInput: Infinity });`);
   } else lines.push(`const ${PATTERN_ENGINE} = (source) => new RegExp(source, "u");`);
   lines.push(

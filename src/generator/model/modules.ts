@@ -28,6 +28,7 @@ export const RUNTIME_FOLDER = "_runtime";
  */
 const ENTRIES = {
   shared: "shared/index",
+  "shared/re2": "shared/re2",
   client: "client/index",
   server: "server/index",
   "server/tasks": "server/tasks/index",
@@ -64,6 +65,8 @@ export const LOCAL = {
   handlers: "./handlers.js",
   /** The errors, MCP's result and content types (the SDK's are costly to type-check), the definition's type, the widget checks. */
   runtimeShared: runtimeEntry("shared"),
+  /** The pattern engine with RE2JS loaded at once, for widget checks whose patterns run on it. */
+  runtimeSharedRe2: runtimeEntry("shared/re2"),
   runtimeClient: runtimeEntry("client"),
   runtimeServer: runtimeEntry("server"),
   runtimeTasks: runtimeEntry("server/tasks"),

@@ -22,7 +22,7 @@ import { resourceMethods } from "./methods/resources.js";
 import type { ProtocolEra } from "./engine/sdk.js";
 import { toolMethods } from "./methods/tools.js";
 import { SchemaValidators, type PrintedValidators } from "../shared/validation.js";
-import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS } from "../shared/patterns.js";
+import { DEFAULT_MAX_PATTERN_INPUT, DEFAULT_MAX_PATTERN_MS, withFallback } from "../shared/patterns.js";
 import { DEFAULT_MAX_FORM_VALIDATORS, FormValidators } from "./engine/forms.js";
 import { positiveOption } from "./engine/options.js";
 import { loadCompiler, plannerNow } from "./engine/planner.js";
@@ -81,9 +81,10 @@ export class Engine {
       handlers,
       options,
       // The definition's plans; a pattern it lacks (a definition written by hand) goes to the same
-      // translator. ajv and the translator load only for a schema without a printed validator.
+      // translator. ajv and the translator load only for a schema without a printed validator,
+      // RE2JS only when a pattern runs on it.
       validators: new SchemaValidators(
-        (source) => (Object.hasOwn(plans, source) ? plans[source] : plannerNow()(source)),
+        withFallback(plans, (source) => plannerNow()(source)),
         validation,
         parts.validators && {
           make: parts.validators,

@@ -8,8 +8,45 @@
  * properties), and the generated definition carries the plans. The server plans the patterns of
  * the forms its handlers ask for (elicitation) at run time with the same translator
  * (server/engine/patternPlans.ts); nothing else translates a pattern.
+ *
+ * RE2JS itself is loaded only when a plan runs on it (`loadRe2`, awaited by the validators'
+ * `prepare`), or handed in at once where checks are synchronous from the start (`useRe2`: the
+ * widget checks through `patternEngineOnRe2`, mcpgen's own commands): a server whose patterns all
+ * run on RegExp, or that has none, never loads it.
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
+
+/** RE2JS, once loaded or handed in. */
+let re2: typeof RE2JS | undefined;
+
+/** Hands in RE2JS, for code whose checks are synchronous from the start (widget checks, mcpgen's commands). */
+export function useRe2(engine: typeof RE2JS): void {
+  re2 ??= engine;
+}
+
+/** Loads RE2JS (once per process); `compilePlan` needs it for a plan that runs on it. */
+export async function loadRe2(): Promise<void> {
+  if (re2 === undefined) useRe2((await import("re2js")).RE2JS);
+}
+
+/**
+ * Whether RE2JS must be loaded before these plans are compiled: some plan of the table runs on
+ * it. A translator (a function) may plan any pattern on it, unless it is `withFallback`'s, whose
+ * table is what printed validators use (what falls back to the translator is compiled by ajv, and
+ * what loads ajv for it loads RE2JS too).
+ */
+export function needsRe2(plans: PatternPlans | undefined): boolean {
+  if (re2 !== undefined || plans === undefined) return false;
+  const table = typeof plans === "function" ? (plans as { table?: PatternTable }).table : plans;
+  if (table === undefined) return true;
+  for (const source in table) if (runsOnRe2(table[source]!)) return true;
+  return false;
+}
+
+/** The definition's plans, then `fallback` for a pattern they lack (a schema without a printed validator, planned by the translator). */
+export function withFallback(table: PatternTable, fallback: (source: string) => PatternPlan): PatternPlans {
+  return Object.assign((source: string) => (Object.hasOwn(table, source) ? table[source] : fallback(source)), { table });
+}
 
 /**
  * How one pattern is tested. RE2 has no lookahead; a lookahead right after a leading `^` (password
@@ -169,7 +206,9 @@ export const META_SCHEMA_PATTERNS: PatternTable = { "^[^#]*#?$": { regexp: true 
 export function compilePlan(plan: PatternPlan, source: string): Pick<PatternMatcher, "test"> {
   if ("regexp" in plan) return new RegExp(source, "u");
   if ("re2" in plan) {
-    const compiled = RE2JS.compile(plan.re2, plan.lookbehind ? RE2JS.LOOKBEHINDS : 0);
+    if (re2 === undefined)
+      throw new Error("mcpgen: a pattern that runs on RE2JS was compiled before RE2JS was loaded (loadRe2, which the validators' prepare awaits)");
+    const compiled = re2.compile(plan.re2, plan.lookbehind ? re2.LOOKBEHINDS : 0);
     const factor = plan.factor ?? 1;
     const test = (text: string) => compiled.test(text);
     return { test: (text) => timed(text, factor, test) };

@@ -12,7 +12,16 @@ import type { createAjv, ValidatorOptions } from "./ajv.js";
 export type { ValidatorOptions } from "./ajv.js";
 import { isDraft07 } from "./dialect.js";
 import { describeErrors } from "./describeErrors.js";
-import { DEFAULT_MAX_PATTERN_MS, PatternInputTooLong, PatternTimeExceeded, patternEngine, withPatternTime, type PatternPlans } from "./patterns.js";
+import {
+  DEFAULT_MAX_PATTERN_MS,
+  loadRe2,
+  needsRe2,
+  PatternInputTooLong,
+  PatternTimeExceeded,
+  patternEngine,
+  withPatternTime,
+  type PatternPlans,
+} from "./patterns.js";
 
 /**
  * `fn`'s verdict on `value`: undefined when valid, else the problems in words. Patterns on RE2JS
@@ -100,9 +109,11 @@ export class SchemaValidators {
 
   /**
    * Makes `check` ready for these schemas: undefined when it is (each has a validator, or ajv is
-   * here), else a promise that settles once ajv is loaded.
+   * here, and RE2JS when a pattern runs on it), else a promise that settles once what they need is
+   * loaded.
    */
   prepare(...schemas: (object | undefined)[]): Promise<void> | undefined {
+    if (needsRe2(this.patterns)) return loadRe2().then(() => this.prepare(...schemas));
     if (!this.printedReady) this.takePrinted();
     if (this.compiler !== undefined || schemas.every((schema) => schema === undefined || this.cache.has(schema))) return undefined;
     return (this.loading ??= this.load!().then((compiler) => void (this.compiler = compiler)));

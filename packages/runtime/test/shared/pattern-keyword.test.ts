@@ -5,11 +5,15 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadRe2 } from "../../src/shared/patterns.js";
 import { planPattern } from "../../src/server/engine/patternPlans.js";
 import { AJV_OPTIONS, createAjv } from "../../src/shared/ajv.js";
 import { runValidator } from "../../src/shared/validation.js";
 import { propertyParameters } from "../../../../test/helpers/properties.js";
+
+// Patterns that run on RE2JS need it loaded first, as the validators' prepare does.
+beforeAll(() => loadRe2());
 
 /** ajv's own keyword, JavaScript's RegExp: what the errors were. */
 const plain = new Ajv2020({ ...AJV_OPTIONS });

@@ -6,9 +6,12 @@
 import { describe, expect, it, vi } from "vitest";
 import { RE2JS } from "re2js";
 import { planPattern } from "../../src/server/engine/patternPlans.js";
-import { compilePlan, longestWithin, PatternTimeExceeded, withPatternTime } from "../../src/shared/patterns.js";
+import { compilePlan, longestWithin, PatternTimeExceeded, withPatternTime, loadRe2 } from "../../src/shared/patterns.js";
 import { createAjv } from "../../src/shared/ajv.js";
 import { runValidator } from "../../src/shared/validation.js";
+
+// Patterns that run on RE2JS need it loaded first, as the validators' prepare does (some compile as the tests are collected).
+await loadRe2();
 
 describe("plans carry the factor of their costliest counted repetition", () => {
   it.each([

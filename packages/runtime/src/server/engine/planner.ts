@@ -4,6 +4,7 @@
  * every pattern of the manifest, so only a form with a pattern or outside MCP's subset, or a
  * definition written by hand, uses them, and a server that has neither never loads them.
  */
+import { loadRe2 } from "../../shared/patterns.js";
 import type { SchemaCompiler } from "../../shared/validation.js";
 import type { planPattern } from "./patternPlans.js";
 
@@ -14,9 +15,9 @@ async function loadPlanner(): Promise<typeof planPattern> {
   return (loaded ??= (await import("./patternPlans.js")).planPattern);
 }
 
-/** ajv, with the translator its patterns may need: what a schema without a printed validator, or a form outside MCP's subset, is compiled with. */
+/** ajv, with the translator and RE2JS its patterns may need: what a schema without a printed validator, or a form outside MCP's subset, is compiled with. */
 export async function loadCompiler(): Promise<SchemaCompiler> {
-  const [compiler] = await Promise.all([import("../../shared/ajv.js"), loadPlanner()]);
+  const [compiler] = await Promise.all([import("../../shared/ajv.js"), loadPlanner(), loadRe2()]);
   return compiler;
 }
 

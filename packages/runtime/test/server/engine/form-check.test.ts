@@ -6,14 +6,17 @@
  * outside the subset are not interpreted, and a form that is interpreted compiles no code.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { compileForm } from "../../../src/server/engine/formCheck.js";
 import { FormValidators } from "../../../src/server/engine/forms.js";
 import { planPattern } from "../../../src/server/engine/patternPlans.js";
-import { patternEngine } from "../../../src/shared/patterns.js";
+import { patternEngine, loadRe2 } from "../../../src/shared/patterns.js";
 import { createAjv } from "../../../src/shared/ajv.js";
 import { runValidator } from "../../../src/shared/validation.js";
 import { propertyParameters } from "../../../../../test/helpers/properties.js";
+
+// Patterns that run on RE2JS need it loaded first, as the validators' prepare does.
+beforeAll(() => loadRe2());
 
 const plans = (source: string) => planPattern(source);
 const engine = patternEngine(plans, { maxInput: 40 });

@@ -3,13 +3,16 @@
  * JavaScript's own RegExp on random patterns and strings), and plans are what they claim.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { RE2JS } from "re2js";
 import { CATEGORY_NAMES, planPattern, WHITE_SPACE } from "../../../src/server/engine/patternPlans.js";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine } from "../../../src/shared/patterns.js";
+import { compilePlan, META_SCHEMA_PATTERNS, PatternInputTooLong, patternEngine, loadRe2 } from "../../../src/shared/patterns.js";
 import { propertyParameters } from "../../../../../test/helpers/properties.js";
+
+// Patterns that run on RE2JS need it loaded first, as the validators' prepare does.
+beforeAll(() => loadRe2());
 
 const test = (source: string, text: string) => compilePlan(planPattern(source), source).test(text);
 
