@@ -12,6 +12,7 @@ import { formatDiagnostic } from "../src/common/diagnostics.js";
 import { runPipeline } from "../src/generator/pipeline.js";
 import type { WidgetModel } from "../src/generator/model/types.js";
 import { checks } from "../examples/gift-server/generated/gift-server/widgets/gifts.checks.js";
+import { ROOT } from "./helpers/cli.js";
 import { linkNodeModules, tempProject } from "./helpers/tmp.js";
 
 const server = "server: {name: w, version: '1'}\n";
@@ -181,5 +182,37 @@ describe("widget output checks in vendor mode", () => {
     const imports = (file: string) => readFileSync(path.join(dir, "out/w/widgets", file), "utf8").match(/^import .*$/gm);
     expect(imports("card.checks.ts")).toEqual(['import { codePointLength as codePointLength$1, describeErrors } from "../../_runtime/shared/index.js";']);
     expect(imports("card.ts")!.join("\n")).toContain('from "../../_runtime/widget/index.js"');
+  });
+});
+
+describe("the runtime's ext-apps entry as a project's own bundler takes it", () => {
+  // The package's exports load its bundled entries (dist/bundle/). Within one bundled file the
+  // imports of packages are all evaluated before its code, so zod is made jitless in a chunk of its
+  // own: esbuild's output holds module code in evaluation order, and that chunk must come before
+  // ext-apps and the MCP client build their zod schemas (zod's probe of `new Function` breaks a
+  // view's CSP), as it does when the entry is bundled from the runtime's sources.
+  it.each([
+    ["the package's exports (dist/bundle/)", []],
+    ["the runtime's sources", ["mcpgen-source"]],
+  ])("makes zod jitless before ext-apps' modules run: %s", async (_, conditions) => {
+    const { build } = await import("esbuild");
+    const dir = tempProject({ "entry.js": 'import { createWidget } from "@mcpgen/runtime/widget/ext-apps";\nconsole.log(typeof createWidget);\n' });
+    const out = await build({
+      entryPoints: [path.join(dir, "entry.js")],
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+      nodePaths: [path.join(ROOT, "node_modules")],
+      conditions,
+      logLevel: "silent",
+    });
+    const text = out.outputFiles[0]!.text;
+    const jitless = text.indexOf("config({ jitless: true })");
+    const extApps = text.indexOf("// node_modules/@modelcontextprotocol/ext-apps/");
+    const client = text.indexOf("// node_modules/@modelcontextprotocol/client/");
+    expect(jitless).toBeGreaterThan(0);
+    expect(extApps).toBeGreaterThan(jitless);
+    expect(client).toBeGreaterThan(jitless);
   });
 });
