@@ -13,8 +13,7 @@
 // build's stamp (or an output is missing): what `generate`, the test setup and `npm pack` run, so
 // one CI run compiles once (`npm ci` runs `prepare`, the full build) and later steps only look.
 import { execFileSync } from "node:child_process";
-import { readFileSync, renameSync } from "node:fs";
-import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -90,6 +90,8 @@ export class SchemaValidators {
   private ajv07: Ajv | undefined;
   private ajv2020: Ajv | undefined;
   private printedReady = false;
+  /** Set once RE2JS is here or these plans do not need it (neither changes after): prepare stops asking. */
+  private re2Ready = false;
   private compiler: SchemaCompiler | undefined;
   private loading: Promise<void> | undefined;
 
@@ -113,7 +115,10 @@ export class SchemaValidators {
    * loaded.
    */
   prepare(...schemas: (object | undefined)[]): Promise<void> | undefined {
-    if (needsRe2(this.patterns)) return loadRe2().then(() => this.prepare(...schemas));
+    if (!this.re2Ready) {
+      if (needsRe2(this.patterns)) return loadRe2().then(() => this.prepare(...schemas));
+      this.re2Ready = true;
+    }
     if (!this.printedReady) this.takePrinted();
     if (this.compiler !== undefined || schemas.every((schema) => schema === undefined || this.cache.has(schema))) return undefined;
     return (this.loading ??= this.load!().then((compiler) => void (this.compiler = compiler)));
